@@ -1,0 +1,39 @@
+/**
+ * Link types (spec section 3 and 5). promote_{product} is promote_plinth for us.
+ */
+export const PROMOTE_LINK_TYPE = "promote_plinth";
+
+export const LINK_TYPES = [
+  "standard_url",
+  "label",
+  "text_link",
+  "donation",
+  "lead_magnet",
+  "vcf",
+  "music",
+  "social",
+  PROMOTE_LINK_TYPE,
+] as const;
+export type LinkType = (typeof LINK_TYPES)[number];
+
+/** Editor labels for each stored type. */
+export const LINK_TYPE_LABELS: Record<LinkType, string> = {
+  standard_url: "Link",
+  label: "Label",
+  text_link: "Text Link",
+  donation: "Donation",
+  lead_magnet: "Lead Magnet",
+  vcf: "Contact Card",
+  music: "Music",
+  social: "Social",
+  [PROMOTE_LINK_TYPE]: "Promote & Earn",
+};
+
+/** Spec section 6: the link types a Lite owner may use. */
+export const LITE_LINK_TYPES: readonly LinkType[] = ["standard_url", "label", "text_link", "donation"];
+
+/** Link types whose stored url is '#', because the page builds their action itself. */
+export const HASH_URL_LINK_TYPES: readonly LinkType[] = ["label", "vcf"];
+
+/** Link types for which the editor asks for a URL. */
+export const URL_REQUIRED_LINK_TYPES: readonly LinkType[] = ["standard_url", "donation", "music", "social"];

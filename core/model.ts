@@ -1,0 +1,110 @@
+/**
+ * The page model: what an owner edits (the draft) and what a published version freezes (the
+ * snapshot). The renderer draws a PageSnapshot; page_versions stores one as JSON, parsed back with
+ * this schema. Field names follow spec section 3 in camelCase; times are ISO strings so a snapshot
+ * survives JSON unchanged.
+ */
+import { z } from "zod";
+import { LINK_TYPES } from "./link-types.ts";
+import { PLAN_TYPES, SUBSCRIPTION_STATUSES } from "./plans.ts";
+import { PLATFORM_IDS } from "./platforms.ts";
+import { BUTTON_STYLES, FONT_PAIRING_IDS, FULLWIDTH_SUBTYPES, ICON_SUBTYPES, PICTURE_STYLES, SOCIAL_POSITIONS, THEME_IDS } from "./themes.ts";
+
+const isoTime = z.iso.datetime({ offset: true });
+
+/** link_specific_data by type (spec section 3). Unknown keys are dropped. */
+export const LinkSpecificDataSchema = z
+  .object({
+    /** text_link */
+    text: z.string().optional(),
+    url: z.string().optional(),
+    /** donation */
+    message: z.string().optional(),
+    /** lead_magnet */
+    description: z.string().optional(),
+    fileUrl: z.string().optional(),
+    /** vcf */
+    name: z.string().optional(),
+    phone: z.string().optional(),
+    email: z.string().optional(),
+    organization: z.string().optional(),
+  })
+  .strip();
+export type LinkSpecificData = z.infer<typeof LinkSpecificDataSchema>;
+
+export const PageLinkSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  url: z.string(),
+  linkType: z.enum(LINK_TYPES),
+  data: LinkSpecificDataSchema,
+  isMainButton: z.boolean(),
+  isActive: z.boolean(),
+  orderIndex: z.number().int(),
+  thumbnailUrl: z.string().nullable(),
+  scheduleStartTime: isoTime.nullable(),
+  scheduleEndTime: isoTime.nullable(),
+  parentListId: z.string().nullable(),
+});
+export type PageLink = z.infer<typeof PageLinkSchema>;
+
+export const PageLinkListSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  orderIndex: z.number().int(),
+});
+export type PageLinkList = z.infer<typeof PageLinkListSchema>;
+
+export const PageSocialLinkSchema = z.object({
+  id: z.string(),
+  platform: z.enum(PLATFORM_IDS),
+  url: z.string(),
+  displayOrder: z.number().int(),
+  isVisible: z.boolean(),
+});
+export type PageSocialLink = z.infer<typeof PageSocialLinkSchema>;
+
+export const PageProfileSchema = z.object({
+  username: z.string(),
+  displayName: z.string(),
+  bio: z.string(),
+  seoTitle: z.string(),
+  seoDescription: z.string(),
+  longFormText: z.string(),
+  profilePictureUrl: z.string().nullable(),
+  profilePictureStyle: z.enum(PICTURE_STYLES),
+  profilePictureIconSubtype: z.enum(ICON_SUBTYPES),
+  profilePictureFullwidthSubtype: z.enum(FULLWIDTH_SUBTYPES),
+  initialsText: z.string(),
+  initialsBgColor: z.string(),
+  selectedThemeName: z.enum(THEME_IDS),
+  customPageBackgroundColor: z.string().nullable(),
+  customButtonBackgroundColor: z.string().nullable(),
+  customButtonBorderColor: z.string().nullable(),
+  buttonShapeStyle: z.enum(BUTTON_STYLES),
+  socialLinksPosition: z.enum(SOCIAL_POSITIONS),
+  customFontPairingName: z.enum(FONT_PAIRING_IDS).nullable(),
+  hidePlatformBranding: z.boolean(),
+  removeBranding: z.boolean(),
+  qrCodeVisible: z.boolean(),
+  referralId: z.string(),
+});
+export type PageProfile = z.infer<typeof PageProfileSchema>;
+
+/** Plan state as it matters to a page: whether Plus rules apply is decided at render time. */
+export const PagePlanSchema = z.object({
+  planType: z.enum(PLAN_TYPES),
+  subscriptionStatus: z.enum(SUBSCRIPTION_STATUSES).nullable(),
+  currentPeriodEndDate: isoTime.nullable(),
+  trialEndsAt: isoTime.nullable(),
+});
+export type PagePlan = z.infer<typeof PagePlanSchema>;
+
+/** Everything the owner edits. Discard restores exactly this from the last published version. */
+export const PageSnapshotSchema = z.object({
+  profile: PageProfileSchema,
+  links: z.array(PageLinkSchema),
+  lists: z.array(PageLinkListSchema),
+  socialLinks: z.array(PageSocialLinkSchema),
+});
+export type PageSnapshot = z.infer<typeof PageSnapshotSchema>;
