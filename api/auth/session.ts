@@ -1,0 +1,144 @@
+/**
+ * Sessions the way Lucia teaches them (lucia-auth.com): small functions over one table.
+ * The token is "{id}.{secret}": the id (100 random bits) finds the row, the secret (160 random bits)
+ * proves possession; only SHA-256(secret) is stored and it is compared in constant time, so neither
+ * a database leak nor a timing side channel yields a usable token.
+ */
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { and, eq, ne } from "drizzle-orm";
+import type { Context } from "hono";
+import { deleteCookie, setCookie } from "hono/cookie";
+import type { Db } from "#db/client.ts";
+import { newId } from "#db/ids.ts";
+import { sessions, users } from "#db/schema.ts";
+
+export const SESSION_COOKIE = "plinth_session";
+const DAY_MS = 86_400_000;
+export const SESSION_TTL_MS = 30 * DAY_MS;
+/** A session with less than this left is extended to a full 30 days on use. */
+export const SESSION_RENEW_BELOW_MS = 15 * DAY_MS;
+
+const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
+
+function randomBase32(bytes: number): string {
+  let out = "";
+  for (const b of randomBytes(bytes)) out += BASE32[b & 31];
+  return out;
+}
+
+export function sha256Hex(value: string): string {
+  return createHash("sha256").update(value).digest("hex");
+}
+
+/** Constant-time comparison of two hex digests (or any two strings of equal length). */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  if (ab.length !== bb.length) return false;
+  return timingSafeEqual(ab, bb);
+}
+
+export interface Session {
+  id: string;
+  userId: string;
+  expiresAt: Date;
+  persistent: boolean;
+}
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  emailVerified: boolean;
+}
+
+/** A new token: 32 base32 characters of secret (160 bits) behind a random id. */
+export function generateSessionToken(): { token: string; id: string; secret: string } {
+  const id = newId();
+  const secret = randomBase32(32);
+  return { token: `${id}.${secret}`, id, secret };
+}
+
+export function createSession(
+  db: Db,
+  userId: string,
+  opts: { persistent: boolean; userAgent?: string | null; now: Date },
+): { token: string; session: Session } {
+  const { token, id, secret } = generateSessionToken();
+  const session: Session = {
+    id,
+    userId,
+    expiresAt: new Date(opts.now.getTime() + SESSION_TTL_MS),
+    persistent: opts.persistent,
+  };
+  db.insert(sessions)
+    .values({
+      id,
+      secretHash: sha256Hex(secret),
+      userId,
+      expiresAt: session.expiresAt,
+      persistent: opts.persistent,
+      userAgent: opts.userAgent?.slice(0, 300) ?? null,
+      createdAt: opts.now,
+      lastSeenAt: opts.now,
+    })
+    .run();
+  return { token, session };
+}
+
+export type ValidationResult = { session: Session; user: SessionUser; renewed: boolean } | null;
+
+export function validateSessionToken(db: Db, token: string, now: Date): ValidationResult {
+  const dot = token.indexOf(".");
+  if (dot <= 0 || token.length > 128) return null;
+  const id = token.slice(0, dot);
+  const secret = token.slice(dot + 1);
+  const row = db
+    .select({ session: sessions, user: { id: users.id, email: users.email, emailVerified: users.emailVerified } })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.id, id))
+    .get();
+  if (!row) return null;
+  if (!constantTimeEqual(sha256Hex(secret), row.session.secretHash)) return null;
+  if (now.getTime() >= row.session.expiresAt.getTime()) {
+    db.delete(sessions).where(eq(sessions.id, id)).run();
+    return null;
+  }
+  let expiresAt = row.session.expiresAt;
+  let renewed = false;
+  if (expiresAt.getTime() - now.getTime() < SESSION_RENEW_BELOW_MS) {
+    expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+    renewed = true;
+    db.update(sessions).set({ expiresAt, lastSeenAt: now }).where(eq(sessions.id, id)).run();
+  }
+  return {
+    session: { id, userId: row.session.userId, expiresAt, persistent: row.session.persistent },
+    user: row.user,
+    renewed,
+  };
+}
+
+export function invalidateSession(db: Db, sessionId: string): void {
+  db.delete(sessions).where(eq(sessions.id, sessionId)).run();
+}
+
+/** Ends every session of a user (password change or reset), or every one but `exceptId`. */
+export function invalidateUserSessions(db: Db, userId: string, exceptId?: string): void {
+  const where = exceptId ? and(eq(sessions.userId, userId), ne(sessions.id, exceptId)) : eq(sessions.userId, userId);
+  db.delete(sessions).where(where).run();
+}
+
+export function setSessionCookie(c: Context, token: string, session: Session, secure: boolean): void {
+  setCookie(c, SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: "Lax",
+    path: "/",
+    secure,
+    // Without Remember me the cookie has no expiry and ends with the browser session.
+    ...(session.persistent ? { expires: session.expiresAt } : {}),
+  });
+}
+
+export function deleteSessionCookie(c: Context, secure: boolean): void {
+  deleteCookie(c, SESSION_COOKIE, { path: "/", secure, httpOnly: true, sameSite: "Lax" });
+}

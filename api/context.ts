@@ -1,0 +1,25 @@
+/**
+ * What every route gets: the database, the configuration, the mailer and the clock. Routes are built
+ * by factories taking these, so tests can build the app against a temporary database.
+ */
+import type { Db } from "#db/client.ts";
+import type { Env } from "./env.server.ts";
+import type { Mailer } from "./mail/mailer.ts";
+
+export interface AppDeps {
+  db: Db;
+  env: Env;
+  mailer: Mailer;
+  /** The time now. Real time in the product; tests pass the real clock too and move data, not time. */
+  now: () => Date;
+}
+
+import type { Session, SessionUser } from "./auth/session.ts";
+
+/** Hono's environment for every route: the signed-in user, if any. */
+export interface AppEnv {
+  Variables: {
+    user: SessionUser | null;
+    session: Session | null;
+  };
+}

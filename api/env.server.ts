@@ -1,0 +1,52 @@
+/**
+ * Configuration, parsed once at boot from the environment with embedded defaults: with nothing set,
+ * the product runs on one machine (SQLite in DATA_DIR, pages in PUBLISHED_DIR, mail in an outbox).
+ */
+import { resolve } from "node:path";
+import { z } from "zod";
+
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+    HOST: z.string().default("0.0.0.0"),
+    PORT: z.coerce.number().int().min(1).max(65535).default(4321),
+    DATA_DIR: z.string().default("./data"),
+    PUBLISHED_DIR: z.string().default("./published"),
+    /** The built site (astro build). */
+    SITE_DIR: z.string().default("./dist"),
+    /** Where visitors reach the product, e.g. https://plinth.example; defaults to http://localhost:PORT. */
+    PUBLIC_ORIGIN: z.url().optional(),
+    /** Development only: the Astro dev server the site requests are proxied to. */
+    ASTRO_DEV_URL: z.url().optional(),
+    /** smtp://user:pass@host:port; without it mail goes to DATA_DIR/outbox as .eml files. */
+    SMTP_URL: z.string().optional(),
+    MAIL_FROM: z.string().default("Plinth <no-reply@plinth.localhost>"),
+    /** Log one line per request (off in tests). */
+    LOG_REQUESTS: z
+      .enum(["0", "1", "true", "false"])
+      .default("1")
+      .transform((v) => v === "1" || v === "true"),
+  })
+  .transform((env) => {
+    const publicOrigin = (env.PUBLIC_ORIGIN ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
+    return {
+      ...env,
+      PUBLIC_ORIGIN: publicOrigin,
+      DATA_DIR: resolve(env.DATA_DIR),
+      PUBLISHED_DIR: resolve(env.PUBLISHED_DIR),
+      SITE_DIR: resolve(env.SITE_DIR),
+      DATABASE_PATH: resolve(env.DATA_DIR, "plinth.db"),
+      OUTBOX_DIR: resolve(env.DATA_DIR, "outbox"),
+    };
+  });
+
+export type Env = z.output<typeof EnvSchema>;
+
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
+    throw new Error(`Invalid configuration:\n${lines}`);
+  }
+  return result.data;
+}

@@ -1,0 +1,74 @@
+/**
+ * One error shape for every failure: { error: { code, message, fields? } }. A user-caused failure is
+ * a 4xx with the spec's message; anything else is a 500 and a bug.
+ */
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { z } from "zod";
+
+const STATUS = {
+  bad_request: 400,
+  validation_failed: 400,
+  unauthorized: 401,
+  payment_required: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  gone: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unprocessable: 422,
+  rate_limited: 429,
+  internal: 500,
+} as const satisfies Record<string, ContentfulStatusCode>;
+
+export type ErrorCode = keyof typeof STATUS;
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; fields?: Record<string, string>; details?: unknown };
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly fields?: Record<string, string>;
+  readonly details?: unknown;
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, extra: { fields?: Record<string, string>; details?: unknown; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = "ApiError";
+    this.code = code;
+    this.fields = extra.fields;
+    this.details = extra.details;
+    this.headers = extra.headers;
+  }
+
+  get status(): ContentfulStatusCode {
+    return STATUS[this.code];
+  }
+}
+
+/** Field path to its first message, e.g. { email: 'Please enter a valid email address' }. */
+export function zodFields(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.map(String).join(".") : "_";
+    if (!(key in fields)) fields[key] = issue.message;
+  }
+  return fields;
+}
+
+/** A zod failure as a 400 whose message is the first field's message. */
+export function validationError(error: z.ZodError): ApiError {
+  const fields = zodFields(error);
+  const first = Object.values(fields)[0] ?? "Invalid request";
+  return new ApiError("validation_failed", first, { fields });
+}
+
+export function errorResponse(c: Context, err: ApiError) {
+  const body: ErrorBody = { error: { code: err.code, message: err.message } };
+  if (err.fields) body.error.fields = err.fields;
+  if (err.details !== undefined) body.error.details = err.details;
+  if (err.headers) for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+  return c.json(body, err.status);
+}

@@ -1,0 +1,52 @@
+/**
+ * Outgoing mail through nodemailer. With SMTP_URL it sends; without it every message is written as an
+ * .eml file under DATA_DIR/outbox (the embedded default the product and its tests run on) and one
+ * console line names the recipient and subject.
+ */
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import nodemailer from "nodemailer";
+import { newId } from "#db/ids.ts";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+export interface MailerOptions {
+  smtpUrl?: string;
+  from: string;
+  outboxDir: string;
+  /** Print a line per message written to the outbox (default true). */
+  log?: boolean;
+}
+
+export function createMailer({ smtpUrl, from, outboxDir, log = true }: MailerOptions): Mailer {
+  if (smtpUrl) {
+    const transport = nodemailer.createTransport(smtpUrl);
+    return {
+      async send(message) {
+        await transport.sendMail({ from, ...message });
+      },
+    };
+  }
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  mkdirSync(outboxDir, { recursive: true });
+  return {
+    async send(message) {
+      const info = await transport.sendMail({ from, ...message });
+      const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${newId()}.eml`;
+      // Written under a temporary name, then renamed: a reader never sees half a message.
+      const tmp = join(outboxDir, `.${name}.tmp`);
+      writeFileSync(tmp, info.message as Buffer);
+      renameSync(tmp, join(outboxDir, name));
+      if (log) console.log(`mail: to=${message.to} subject=${JSON.stringify(message.subject)} file=${name}`);
+    },
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * Everything one server answers: /api/* (the Hono API), the built site (marketing, auth and the
+ * dashboard SPA), the published pages at /{username} straight from PUBLISHED_DIR, and their files.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Hono, type Context } from "hono";
+import { proxy } from "hono/proxy";
+import { isReservedUsername } from "#core/reserved.ts";
+import { createApi } from "./app.ts";
+import type { AppDeps } from "./context.ts";
+import { fileInside, fileResponse } from "./static-files.ts";
+
+const USERNAME_PATH = /^\/([A-Za-z0-9_-]{3,30})\/?$/;
+const IMMUTABLE = "public, max-age=31536000, immutable";
+const REVALIDATE = "public, max-age=0, must-revalidate";
+
+const SITE_HEADERS = {
+  "Referrer-Policy": "strict-origin-when-cross-origin",
+  "X-Frame-Options": "SAMEORIGIN",
+  "Cross-Origin-Opener-Policy": "same-origin",
+  "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+};
+
+export function createServerApp(deps: AppDeps) {
+  const { env } = deps;
+  const app = new Hono();
+  const api = createApi(deps);
+  app.route("/api", api);
+
+  const devSite = env.ASTRO_DEV_URL;
+
+  /** The site's 404 page with status 404. */
+  const notFound = async (c: Context) => {
+    if (devSite) {
+      const res = await proxy(`${devSite}/404`, { headers: { accept: "text/html" } });
+      return new Response(res.body, { status: 404, headers: { "Content-Type": "text/html; charset=utf-8" } });
+    }
+    const file = fileInside(env.SITE_DIR, "/404.html");
+    if (file) return fileResponse(file, { cacheControl: REVALIDATE, status: 404, headers: SITE_HEADERS, method: c.req.method });
+    return c.html("<!doctype html><title>Page Not Found</title><h1>Page Not Found</h1>", 404);
+  };
+
+  app.on(["GET", "HEAD"], "*", async (c, next) => {
+    const path = c.req.path;
+    const method = c.req.method;
+    const ifNoneMatch = c.req.header("if-none-match");
+
+    // 1. Files of the published pages: content-hashed shared assets and per-page files (qr.svg, .vcf).
+    if (path.startsWith("/_p/") || path.startsWith("/media/")) {
+      const file = fileInside(env.PUBLISHED_DIR, path);
+      if (file) return fileResponse(file, { cacheControl: IMMUTABLE, method, ifNoneMatch });
+      return notFound(c);
+    }
+
+    // 2. The site: in development proxied to Astro's dev server, otherwise the built files.
+    if (devSite) {
+      if (!USERNAME_PATH.test(path) || isReservedUsername(path.replace(/\//g, ""))) {
+        const target = path.startsWith("/dashboard") ? "/dashboard/" : path;
+        const res = await proxy(`${devSite}${target}${new URL(c.req.url).search}`, { headers: c.req.header() });
+        if (res.status !== 404) return res;
+      }
+    } else {
+      const exact = fileInside(env.SITE_DIR, path);
+      if (exact && !path.endsWith(".html")) {
+        const hashed = path.startsWith("/_astro/");
+        return fileResponse(exact, { cacheControl: hashed ? IMMUTABLE : REVALIDATE, headers: SITE_HEADERS, method, ifNoneMatch });
+      }
+      const page = fileInside(env.SITE_DIR, path.endsWith("/") ? `${path}index.html` : `${path}/index.html`);
+      if (page) return fileResponse(page, { cacheControl: REVALIDATE, headers: SITE_HEADERS, method, ifNoneMatch });
+      if (path === "/dashboard" || path.startsWith("/dashboard/")) {
+        const shell = fileInside(env.SITE_DIR, "/dashboard/index.html");
+        if (shell) return fileResponse(shell, { cacheControl: REVALIDATE, headers: SITE_HEADERS, method, ifNoneMatch });
+      }
+    }
+
+    // 3. A published page at /{username}.
+    const match = USERNAME_PATH.exec(path);
+    if (match?.[1]) {
+      const name = match[1];
+      if (isReservedUsername(name)) return notFound(c);
+      const lower = name.toLowerCase();
+      if (lower !== name) return c.redirect(`/${lower}${new URL(c.req.url).search}`, 301);
+      const file = fileInside(env.PUBLISHED_DIR, `/${lower}/index.html`);
+      if (file) return fileResponse(file, { cacheControl: REVALIDATE, method, ifNoneMatch });
+    }
+    return next();
+  });
+
+  app.all("*", (c) => notFound(c));
+  return app;
+}
+
+/** Whether the site has been built (the server can start without it, but then serves only the API). */
+export function siteIsBuilt(siteDir: string): boolean {
+  return existsSync(join(siteDir, "index.html"));
+}
+
+export function readVersion(): string {
+  return (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+}

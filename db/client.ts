@@ -1,0 +1,59 @@
+/**
+ * The one function that opens the database: WAL, foreign keys, a busy timeout, migrations applied.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import * as schema from "./schema.ts";
+
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL("./migrations", import.meta.url));
+
+export interface OpenOptions {
+  /** A file path, or ":memory:". */
+  path: string;
+  /** Apply pending migrations (default true). */
+  migrate?: boolean;
+}
+
+export function openDatabase({ path, migrate: runMigrations = true }: OpenOptions): Db {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new Database(path);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  // NORMAL is safe against corruption in WAL mode but may lose the last commits on power loss;
+  // writes that must survive that go through durably() below.
+  sqlite.pragma("synchronous = NORMAL");
+  const db = drizzle(sqlite, { schema }) as Db;
+  if (runMigrations) migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  return db;
+}
+
+/**
+ * Runs fn in one transaction committed with synchronous=FULL, so the commit is on disk (not only in
+ * the OS cache) when this returns: accounts, payments, publishes. better-sqlite3 is synchronous and
+ * we hold one connection, so switching the pragma around the transaction affects nothing else.
+ */
+export function durably<T>(db: Db, fn: (tx: Db) => T): T {
+  const sqlite = db.$client;
+  sqlite.pragma("synchronous = FULL");
+  try {
+    return sqlite.transaction(() => fn(db))();
+  } finally {
+    sqlite.pragma("synchronous = NORMAL");
+  }
+}
+
+/** A plain transaction (rolled back if fn throws). */
+export function transaction<T>(db: Db, fn: (tx: Db) => T): T {
+  return db.$client.transaction(() => fn(db))();
+}
+
+export function closeDatabase(db: Db): void {
+  db.$client.close();
+}

@@ -1,0 +1,465 @@
+/**
+ * The data model (spec section 3, plus what a real product needs). Conventions:
+ * - ids are random text ids made by the API (newId in db/ids.ts);
+ * - times are integer milliseconds since the epoch (drizzle mode timestamp_ms gives Dates);
+ * - money is integer cents;
+ * - every row of an owner cascades on the user's deletion;
+ * - enum columns carry a CHECK built from the same lists core/ validates with.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import { type AnySQLiteColumn, check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { LINK_TYPES } from "#core/link-types.ts";
+import { REPORT_REASONS } from "#core/limits.ts";
+import { PLAN_TYPES, SUBSCRIPTION_STATUSES } from "#core/plans.ts";
+import { PLATFORM_IDS } from "#core/platforms.ts";
+import { BUTTON_STYLES, FONT_PAIRING_IDS, FULLWIDTH_SUBTYPES, ICON_SUBTYPES, PICTURE_STYLES, SOCIAL_POSITIONS, THEME_IDS } from "#core/themes.ts";
+
+/** `column IN ('a','b',…)` for a CHECK constraint; values come from core's constant lists only. */
+function oneOf(column: AnySQLiteColumn, values: readonly string[]): SQL {
+  const list = values.map((v) => `'${v.replaceAll("'", "''")}'`).join(", ");
+  return sql`${column} IN (${sql.raw(list)})`;
+}
+
+const bool = (name: string) => integer(name, { mode: "boolean" });
+const time = (name: string) => integer(name, { mode: "timestamp_ms" });
+const createdAt = () => time("created_at").notNull().default(sql`(unixepoch('subsec') * 1000)`);
+
+// ---------------------------------------------------------------------------------------------
+// Accounts
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    /** Stored lowercased and trimmed; unique. */
+    email: text("email").notNull(),
+    /** argon2id; null for an account that only signs in with an outside provider. */
+    passwordHash: text("password_hash"),
+    emailVerified: bool("email_verified").notNull().default(false),
+    /** OpenID Connect subject of a linked Google account. */
+    googleSub: text("google_sub"),
+    createdAt: createdAt(),
+    updatedAt: time("updated_at").notNull().default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (t) => [
+    uniqueIndex("users_email_unique").on(t.email),
+    uniqueIndex("users_google_sub_unique").on(t.googleSub),
+    check("users_email_lowercase", sql`${t.email} = lower(${t.email})`),
+  ],
+);
+
+/**
+ * Lucia-style sessions. The browser holds "{id}.{secret}"; the row keeps the id (to look it up) and
+ * only the SHA-256 of the secret, compared in constant time.
+ */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    secretHash: text("secret_hash").notNull(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: time("expires_at").notNull(),
+    /** Remember me: off means the cookie ends with the browser session. */
+    persistent: bool("persistent").notNull().default(true),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+    lastSeenAt: time("last_seen_at"),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/**
+ * A signup in progress. It holds its username so two people cannot claim the same one; the account
+ * itself is created only when every wizard step has passed.
+ */
+export const signupAttempts = sqliteTable(
+  "signup_attempts",
+  {
+    id: text("id").primaryKey(),
+    /** SHA-256 of the token the browser holds for this attempt. */
+    tokenHash: text("token_hash").notNull(),
+    username: text("username").notNull(),
+    email: text("email"),
+    emailVerifiedAt: time("email_verified_at"),
+    /** Set when the attempt began with an outside provider (e-mail already verified by it). */
+    googleSub: text("google_sub"),
+    expiresAt: time("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("signup_attempts_username_unique").on(t.username),
+    uniqueIndex("signup_attempts_token_unique").on(t.tokenHash),
+    check("signup_attempts_username_lowercase", sql`${t.username} = lower(${t.username})`),
+  ],
+);
+
+export const EMAIL_CODE_PURPOSES = ["signup", "verify_email"] as const;
+
+/** Six-digit e-mail codes, stored hashed; a code dies after 10 minutes or 5 wrong tries. */
+export const emailVerificationCodes = sqliteTable(
+  "email_verification_codes",
+  {
+    id: text("id").primaryKey(),
+    purpose: text("purpose", { enum: EMAIL_CODE_PURPOSES }).notNull(),
+    email: text("email").notNull(),
+    signupAttemptId: text("signup_attempt_id").references(() => signupAttempts.id, { onDelete: "cascade" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    expiresAt: time("expires_at").notNull(),
+    sentAt: time("sent_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("email_codes_email_idx").on(t.email),
+    check("email_codes_purpose", oneOf(t.purpose, EMAIL_CODE_PURPOSES)),
+    check("email_codes_owner", sql`${t.signupAttemptId} IS NOT NULL OR ${t.userId} IS NOT NULL`),
+  ],
+);
+
+/** Single-use password-reset links; the id is the SHA-256 of the token. */
+export const passwordResetTokens = sqliteTable(
+  "password_reset_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: time("expires_at").notNull(),
+    usedAt: time("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("password_reset_user_idx").on(t.userId)],
+);
+
+export const THROTTLE_ACTIONS = ["sign_in", "sign_up", "reset", "two_factor"] as const;
+
+/** Failed attempts per action and e-mail (spec section 9: 5 failures, 15 minutes from the last). */
+export const authThrottle = sqliteTable(
+  "auth_throttle",
+  {
+    action: text("action", { enum: THROTTLE_ACTIONS }).notNull(),
+    subject: text("subject").notNull(),
+    failures: integer("failures").notNull().default(0),
+    lastAttemptAt: time("last_attempt_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.action, t.subject] }), check("auth_throttle_action", oneOf(t.action, THROTTLE_ACTIONS))],
+);
+
+export const user2faSettings = sqliteTable("user_2fa_settings", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  /** Base32 TOTP secret. Generated by the server; enabled only after a valid code. */
+  secretKey: text("secret_key"),
+  isEnabled: bool("is_enabled").notNull().default(false),
+  /** JSON array of SHA-256 hashes of the unused backup codes. */
+  backupCodes: text("backup_codes", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+  /** The last TOTP time step accepted, so a code is never accepted twice. */
+  lastUsedStep: integer("last_used_step"),
+  updatedAt: time("updated_at").notNull().default(sql`(unixepoch('subsec') * 1000)`),
+});
+
+// ---------------------------------------------------------------------------------------------
+// The page
+
+export const userProfiles = sqliteTable(
+  "user_profiles",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Stored lowercased; unique. The public page lives at /{username}. */
+    username: text("username").notNull(),
+    displayName: text("display_name").notNull().default(""),
+    bio: text("bio").notNull().default(""),
+    seoTitle: text("seo_title").notNull().default(""),
+    seoDescription: text("seo_description").notNull().default(""),
+    longFormText: text("long_form_text").notNull().default(""),
+
+    planType: text("plan_type", { enum: PLAN_TYPES }).notNull().default("lite"),
+    subscriptionStatus: text("subscription_status", { enum: SUBSCRIPTION_STATUSES }),
+    currentPeriodEndDate: time("current_period_end_date"),
+    /** The trial is active while now is before this time (is_trial_active is derived, never stored). */
+    trialEndsAt: time("trial_ends_at"),
+    /** When the first paying period began; payouts need 3 continuous paying months. */
+    payingSince: time("paying_since"),
+
+    hasPublishedPage: bool("has_published_page").notNull().default(false),
+    lastPublishedAt: time("last_published_at"),
+    pageVisibility: bool("page_visibility").notNull().default(true),
+
+    rewardsBalanceCents: integer("rewards_balance_cents").notNull().default(0),
+    referralId: text("referral_id").notNull(),
+    referredBy: text("referred_by").references((): AnySQLiteColumn => users.id, { onDelete: "set null" }),
+
+    selectedThemeName: text("selected_theme_name", { enum: THEME_IDS }).notNull().default("minimalist-light"),
+    customPageBackgroundColor: text("custom_page_background_color"),
+    customButtonBackgroundColor: text("custom_button_background_color"),
+    customButtonBorderColor: text("custom_button_border_color"),
+    buttonShapeStyle: text("button_shape_style", { enum: BUTTON_STYLES }).notNull().default("rounded"),
+    socialLinksPosition: text("social_links_position", { enum: SOCIAL_POSITIONS }).notNull().default("top"),
+    customFontPairingName: text("custom_font_pairing_name", { enum: FONT_PAIRING_IDS }),
+    hidePlatformBranding: bool("hide_platform_branding").notNull().default(false),
+    removeBranding: bool("remove_branding").notNull().default(false),
+    /** decisions.md: the QR entry's visibility is stored on the profile so the published page honours it. */
+    qrCodeVisible: bool("qr_code_visible").notNull().default(true),
+
+    profilePictureUrl: text("profile_picture_url"),
+    profilePictureStyle: text("profile_picture_style", { enum: PICTURE_STYLES }).notNull().default("icon"),
+    profilePictureIconSubtype: text("profile_picture_icon_subtype", { enum: ICON_SUBTYPES }).notNull().default("rounded"),
+    profilePictureFullwidthSubtype: text("profile_picture_fullwidth_subtype", { enum: FULLWIDTH_SUBTYPES })
+      .notNull()
+      .default("portrait"),
+    initialsText: text("initials_text").notNull().default(""),
+    initialsBgColor: text("initials_bg_color").notNull().default("#6366f1"),
+
+    createdAt: createdAt(),
+    /** Last edit of the draft profile. */
+    updatedAt: time("updated_at").notNull().default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (t) => [
+    uniqueIndex("user_profiles_username_unique").on(t.username),
+    uniqueIndex("user_profiles_referral_unique").on(t.referralId),
+    check("user_profiles_username_lowercase", sql`${t.username} = lower(${t.username})`),
+    check("user_profiles_plan_type", oneOf(t.planType, PLAN_TYPES)),
+    check("user_profiles_subscription_status", sql`${t.subscriptionStatus} IS NULL OR ${oneOf(t.subscriptionStatus, SUBSCRIPTION_STATUSES)}`),
+    check("user_profiles_theme", oneOf(t.selectedThemeName, THEME_IDS)),
+    check("user_profiles_button_shape", oneOf(t.buttonShapeStyle, BUTTON_STYLES)),
+    check("user_profiles_social_position", oneOf(t.socialLinksPosition, SOCIAL_POSITIONS)),
+    check("user_profiles_font", sql`${t.customFontPairingName} IS NULL OR ${oneOf(t.customFontPairingName, FONT_PAIRING_IDS)}`),
+    check("user_profiles_picture_style", oneOf(t.profilePictureStyle, PICTURE_STYLES)),
+    check("user_profiles_icon_subtype", oneOf(t.profilePictureIconSubtype, ICON_SUBTYPES)),
+    check("user_profiles_fullwidth_subtype", oneOf(t.profilePictureFullwidthSubtype, FULLWIDTH_SUBTYPES)),
+    check("user_profiles_balance", sql`${t.rewardsBalanceCents} >= 0`),
+  ],
+);
+
+export const linkLists = sqliteTable(
+  "link_lists",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    orderIndex: integer("order_index").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: time("updated_at").notNull().default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (t) => [index("link_lists_user_idx").on(t.userId, t.orderIndex)],
+);
+
+export const links = sqliteTable(
+  "links",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    url: text("url").notNull(),
+    linkType: text("link_type", { enum: LINK_TYPES }).notNull().default("standard_url"),
+    linkSpecificData: text("link_specific_data", { mode: "json" }).$type<Record<string, string>>().notNull().default(sql`'{}'`),
+    isMainButton: bool("is_main_button").notNull().default(false),
+    isMainLink: bool("is_main_link").notNull().default(false),
+    isActive: bool("is_active").notNull().default(true),
+    orderIndex: integer("order_index").notNull().default(0),
+    thumbnailUrl: text("thumbnail_url"),
+    scheduleStartTime: time("schedule_start_time"),
+    scheduleEndTime: time("schedule_end_time"),
+    parentListId: text("parent_list_id").references(() => linkLists.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: time("updated_at").notNull().default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (t) => [
+    index("links_user_idx").on(t.userId, t.orderIndex),
+    check("links_type", oneOf(t.linkType, LINK_TYPES)),
+    check(
+      "links_schedule_order",
+      sql`${t.scheduleStartTime} IS NULL OR ${t.scheduleEndTime} IS NULL OR ${t.scheduleEndTime} > ${t.scheduleStartTime}`,
+    ),
+  ],
+);
+
+export const socialLinks = sqliteTable(
+  "social_links",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    platform: text("platform", { enum: PLATFORM_IDS }).notNull(),
+    url: text("url").notNull(),
+    displayOrder: integer("display_order").notNull().default(1),
+    isVisible: bool("is_visible").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: time("updated_at").notNull().default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (t) => [
+    uniqueIndex("social_links_user_platform_unique").on(t.userId, t.platform),
+    check("social_links_platform", oneOf(t.platform, PLATFORM_IDS)),
+  ],
+);
+
+/** The snapshot of every published version: discard and rollback restore from here exactly. */
+export const pageVersions = sqliteTable(
+  "page_versions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    /** PageSnapshot (core/model.ts) as JSON. */
+    snapshot: text("snapshot", { mode: "json" }).notNull(),
+    /** SHA-256 of the canonical snapshot JSON: a publish of an unchanged draft is a no-op. */
+    contentHash: text("content_hash").notNull(),
+    /** The HTML file this version was written to (relative to PUBLISHED_DIR). */
+    htmlFile: text("html_file").notNull(),
+    publishedAt: time("published_at").notNull(),
+  },
+  (t) => [uniqueIndex("page_versions_user_version_unique").on(t.userId, t.version)],
+);
+
+/** Uploaded files (pictures, lead-magnet files, thumbnails) and who owns them. */
+export const UPLOAD_KINDS = ["profile_picture", "thumbnail", "lead_magnet"] as const;
+export const uploads = sqliteTable(
+  "uploads",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: UPLOAD_KINDS }).notNull(),
+    /** Storage key, e.g. "media/ab/abcdef….jpg". */
+    storageKey: text("storage_key").notNull(),
+    contentType: text("content_type").notNull(),
+    bytes: integer("bytes").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("uploads_key_unique").on(t.storageKey), check("uploads_kind", oneOf(t.kind, UPLOAD_KINDS))],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Visitors
+
+export const ANALYTICS_KINDS = ["page_view", "link_click"] as const;
+export const DEVICE_CLASSES = ["mobile", "tablet", "desktop", "bot", "other"] as const;
+
+/** Page views and link clicks. No cookie, no IP address: only the referrer's domain and a device class. */
+export const analyticsEvents = sqliteTable(
+  "analytics_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ANALYTICS_KINDS }).notNull(),
+    /** Kept without a foreign key so a deleted link's history still counts. */
+    linkId: text("link_id"),
+    occurredAt: time("occurred_at").notNull(),
+    referrerDomain: text("referrer_domain"),
+    device: text("device", { enum: DEVICE_CLASSES }).notNull().default("other"),
+  },
+  (t) => [
+    index("analytics_user_time_idx").on(t.userId, t.occurredAt),
+    check("analytics_kind", oneOf(t.kind, ANALYTICS_KINDS)),
+    check("analytics_device", oneOf(t.device, DEVICE_CLASSES)),
+    check("analytics_click_has_link", sql`${t.kind} = 'page_view' OR ${t.linkId} IS NOT NULL`),
+  ],
+);
+
+export const collectedLeads = sqliteTable(
+  "collected_leads",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    linkId: text("link_id").references(() => links.id, { onDelete: "set null" }),
+    /** The link's title when the lead came in, so the lead keeps its context after an edit. */
+    linkTitle: text("link_title").notNull(),
+    email: text("email").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("collected_leads_user_idx").on(t.userId, t.createdAt)],
+);
+
+export const pageReports = sqliteTable(
+  "page_reports",
+  {
+    id: text("id").primaryKey(),
+    reportedUserId: text("reported_user_id").references(() => users.id, { onDelete: "cascade" }),
+    reportedPageUsername: text("reported_page_username").notNull(),
+    reason: text("reason", { enum: REPORT_REASONS }).notNull(),
+    details: text("details").notNull().default(""),
+    /** A salted hash of the reporter's address, for abuse limits; never the address itself. */
+    reporterIpHash: text("reporter_ip_hash"),
+    createdAt: createdAt(),
+  },
+  (t) => [check("page_reports_reason", oneOf(t.reason, REPORT_REASONS))],
+);
+
+export const contactMessages = sqliteTable("contact_messages", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull(),
+  message: text("message").notNull(),
+  createdAt: createdAt(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Plans, billing and affiliate
+
+export const upgradeRequests = sqliteTable(
+  "upgrade_requests",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    featureKey: text("feature_key").notNull(),
+    reason: text("reason"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("upgrade_requests_user_idx").on(t.userId)],
+);
+
+export const PAYOUT_STATUSES = ["pending", "processing", "completed", "failed", "rejected"] as const;
+
+export const payoutRequests = sqliteTable(
+  "payout_requests",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    requestedAmountCents: integer("requested_amount_cents").notNull(),
+    processingFeeCents: integer("processing_fee_cents").notNull(),
+    netAmountCents: integer("net_amount_cents").notNull(),
+    payoutEmail: text("payout_email").notNull(),
+    payoutMethod: text("payout_method", { enum: ["paypal"] }).notNull().default("paypal"),
+    status: text("status", { enum: PAYOUT_STATUSES }).notNull().default("pending"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("payout_requests_user_idx").on(t.userId, t.createdAt),
+    check("payout_requests_method", oneOf(t.payoutMethod, ["paypal"])),
+    check("payout_requests_status", oneOf(t.status, PAYOUT_STATUSES)),
+    check("payout_requests_amounts", sql`${t.netAmountCents} = ${t.requestedAmountCents} - ${t.processingFeeCents} AND ${t.netAmountCents} > 0`),
+  ],
+);
+
+export const INVOICE_STATUSES = ["paid", "open", "void", "uncollectible"] as const;
+
+/** Invoices as the billing provider reports them (decisions.md: real billing history). */
+export const invoices = sqliteTable(
+  "invoices",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    amountCents: integer("amount_cents").notNull(),
+    status: text("status", { enum: INVOICE_STATUSES }).notNull(),
+    description: text("description").notNull(),
+    invoiceUrl: text("invoice_url"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("invoices_user_idx").on(t.userId, t.createdAt), check("invoices_status", oneOf(t.status, INVOICE_STATUSES))],
+);
+
+/** Commission earned from a referred owner's payment (20%). */
+export const referralEarnings = sqliteTable(
+  "referral_earnings",
+  {
+    id: text("id").primaryKey(),
+    referrerId: text("referrer_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    referredUserId: text("referred_user_id").references(() => users.id, { onDelete: "set null" }),
+    invoiceId: text("invoice_id").references(() => invoices.id, { onDelete: "set null" }),
+    billingPeriod: text("billing_period", { enum: ["monthly", "annual"] }).notNull().default("monthly"),
+    paymentCents: integer("payment_cents").notNull(),
+    commissionCents: integer("commission_cents").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("referral_earnings_referrer_idx").on(t.referrerId, t.createdAt)],
+);

@@ -1,0 +1,26 @@
+/**
+ * The server the browser tests run against: a fresh data folder, the demo page seeded, then the real
+ * server (api/server.ts) on E2E.port.
+ */
+import { rmSync } from "node:fs";
+import { E2E } from "../tests/e2e/env.ts";
+
+rmSync(E2E.root, { recursive: true, force: true });
+Object.assign(process.env, {
+  NODE_ENV: "test",
+  PORT: String(E2E.port),
+  HOST: "127.0.0.1",
+  DATA_DIR: E2E.dataDir,
+  PUBLISHED_DIR: E2E.publishedDir,
+  PUBLIC_ORIGIN: E2E.origin,
+  DEMO_PASSWORD: E2E.demoPassword,
+  LOG_REQUESTS: "0",
+});
+
+const { createDeps } = await import("#api/deps.ts");
+const { seedDemo } = await import("./lib/seed-demo.ts");
+const { closeDatabase } = await import("#db/client.ts");
+const deps = createDeps();
+await seedDemo(deps, E2E.demoPassword);
+closeDatabase(deps.db);
+await import("#api/server.ts");

@@ -1,0 +1,16 @@
+import { resolve } from "node:path";
+
+/** Where the browser tests' server lives and keeps its data (a throwaway folder, reset each run). */
+const port = Number(process.env.E2E_PORT ?? 4399);
+const root = resolve(import.meta.dirname, "../../.e2e", String(port));
+
+export const E2E = {
+  root,
+  port,
+  origin: `http://localhost:${port}`,
+  dataDir: resolve(root, "data"),
+  publishedDir: resolve(root, "published"),
+  databasePath: resolve(root, "data", "plinth.db"),
+  outboxDir: resolve(root, "data", "outbox"),
+  demoPassword: "Demo-password-for-tests-1!",
+};

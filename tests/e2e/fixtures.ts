@@ -1,0 +1,68 @@
+/**
+ * Browser-test fixtures. `owner` creates a fresh account and a session straight in the test server's
+ * database and puts the session cookie in the browser, so dashboard tests do not click through
+ * signup every time (the accounts tests walk signup itself).
+ */
+import { test as base, expect, type BrowserContext } from "@playwright/test";
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { createSession, SESSION_COOKIE } from "#api/auth/session.ts";
+import { hashPassword } from "#api/auth/password.ts";
+import { createAccount } from "#api/services/accounts.ts";
+import { closeDatabase, openDatabase, type Db } from "#db/client.ts";
+import { userProfiles } from "#db/schema.ts";
+import { E2E } from "./env.ts";
+
+export interface TestOwner {
+  userId: string;
+  username: string;
+  email: string;
+  password: string;
+}
+
+let db: Db | undefined;
+export function e2eDb(): Db {
+  db ??= openDatabase({ path: E2E.databasePath, migrate: false });
+  return db;
+}
+
+export function uniqueUsername(prefix = "owner"): string {
+  return `${prefix}_${randomBytes(4).toString("hex")}`;
+}
+
+export async function createOwner(opts: { username?: string; trial?: boolean; plan?: "lite" | "plus" } = {}): Promise<TestOwner> {
+  const username = opts.username ?? uniqueUsername();
+  const email = `${username}@example.com`;
+  const password = "Correct-horse-9!";
+  const now = new Date();
+  const { userId } = createAccount(e2eDb(), { email, username, passwordHash: await hashPassword(password), emailVerified: true, now });
+  if (opts.trial === false) e2eDb().update(userProfiles).set({ trialEndsAt: now }).where(eq(userProfiles.userId, userId)).run();
+  if (opts.plan === "plus") {
+    e2eDb()
+      .update(userProfiles)
+      .set({ planType: "plus", subscriptionStatus: "active_plus", currentPeriodEndDate: new Date(now.getTime() + 30 * 86_400_000) })
+      .where(eq(userProfiles.userId, userId))
+      .run();
+  }
+  return { userId, username, email, password };
+}
+
+export async function signInAs(context: BrowserContext, owner: TestOwner): Promise<void> {
+  const { token } = createSession(e2eDb(), owner.userId, { persistent: true, now: new Date() });
+  await context.addCookies([{ name: SESSION_COOKIE, value: token, domain: "localhost", path: "/", httpOnly: true, sameSite: "Lax" }]);
+}
+
+export const test = base.extend<{ owner: TestOwner }>({
+  owner: async ({ context }, use) => {
+    const owner = await createOwner();
+    await signInAs(context, owner);
+    await use(owner);
+  },
+});
+
+test.afterAll(() => {
+  if (db) closeDatabase(db);
+  db = undefined;
+});
+
+export { expect };
