@@ -11,9 +11,18 @@ import { sameOriginOnly } from "./auth/origin-check.ts";
 import { SESSION_COOKIE } from "./auth/session.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { ApiError, errorResponse } from "./errors.ts";
+import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { statusRoutes } from "./routes/status.ts";
+import { contactRoutes } from "./routes/contact.ts";
 import { linkRoutes } from "./routes/links.ts";
+import { linkListRoutes } from "./routes/link-lists.ts";
+import { socialLinkRoutes } from "./routes/social-links.ts";
+import { meRoutes } from "./routes/me.ts";
+import { upgradeRoutes } from "./routes/upgrade.ts";
+import { eventRoutes } from "./routes/events.ts";
 import { publishRoutes } from "./routes/publish.ts";
+import { exceptVisitorRoutes, visitorRoutes } from "./routes/visitor.ts";
 
 /** JSON bodies are small; uploads have their own, larger limit on their routes. */
 export const JSON_BODY_LIMIT = 64 * 1024;
@@ -26,7 +35,7 @@ export function createApi(deps: AppDeps) {
     await next();
     c.header("Cache-Control", "no-store");
   });
-  api.use("*", sameOriginOnly(deps.env.PUBLIC_ORIGIN, SESSION_COOKIE));
+  api.use("*", exceptVisitorRoutes(sameOriginOnly(deps.env.PUBLIC_ORIGIN, SESSION_COOKIE)));
   api.use(
     "*",
     bodyLimit({
@@ -42,9 +51,22 @@ export function createApi(deps: AppDeps) {
   // One line per resource; each module documents its routes.
   const routes = api
     .route("/health", healthRoutes(deps))
+    .route("/auth", authRoutes(deps))
+    .route("/status", statusRoutes(deps))
+    .route("/contact", contactRoutes(deps))
     .route("/links", linkRoutes(deps))
-    .route("/publish", publishRoutes(deps));
+    .route("/link-lists", linkListRoutes(deps))
+    .route("/social-links", socialLinkRoutes(deps))
+    .route("/me", meRoutes(deps))
+    .route("/upgrade-requests", upgradeRoutes(deps))
+    .route("/events", eventRoutes(deps))
+    .route("/publish", publishRoutes(deps))
+    .route("/visitor", visitorRoutes(deps));
 
+  // A sub-app's notFound is not consulted once it is mounted with app.route(), so unknown API paths
+  // get an explicit catch-all, registered last, instead of falling through to the site's 404 page.
+  // Bare /api is not an API path: it falls through to the site's 404 page.
+  api.all("*", (c, next) => (c.req.path === "/api" ? next() : errorResponse(c, new ApiError("not_found", "Not found"))));
   api.notFound((c) => errorResponse(c, new ApiError("not_found", "Not found")));
   api.onError((err, c) => {
     if (err instanceof ApiError) return errorResponse(c, err);

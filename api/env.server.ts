@@ -21,6 +21,13 @@ const EnvSchema = z
     /** smtp://user:pass@host:port; without it mail goes to DATA_DIR/outbox as .eml files. */
     SMTP_URL: z.string().optional(),
     MAIL_FROM: z.string().default("Plinth <no-reply@plinth.localhost>"),
+    /** Where the public contact form is delivered. */
+    CONTACT_TO: z.email().default("support@plinth.localhost"),
+    /** Set to 1 behind a reverse proxy that sets X-Forwarded-For; rate limits then key on it. */
+    TRUST_PROXY: z
+      .enum(["0", "1", "true", "false"])
+      .default("0")
+      .transform((v) => v === "1" || v === "true"),
     /** Log one line per request (off in tests). */
     LOG_REQUESTS: z
       .enum(["0", "1", "true", "false"])

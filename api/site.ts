@@ -10,6 +10,7 @@ import { isReservedUsername } from "#core/reserved.ts";
 import { createApi } from "./app.ts";
 import type { AppDeps } from "./context.ts";
 import { fileInside, fileResponse } from "./static-files.ts";
+import { previewHandler } from "./preview.ts";
 
 const USERNAME_PATH = /^\/([A-Za-z0-9_-]{3,30})\/?$/;
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -41,10 +42,20 @@ export function createServerApp(deps: AppDeps) {
     return c.html("<!doctype html><title>Page Not Found</title><h1>Page Not Found</h1>", 404);
   };
 
+  const preview = previewHandler(deps, notFound);
+
   app.on(["GET", "HEAD"], "*", async (c, next) => {
     const path = c.req.path;
     const method = c.req.method;
     const ifNoneMatch = c.req.header("if-none-match");
+
+    // 0. The owner's draft preview, and the published pages' sitemap.xml and robots.txt.
+    const previewed = await preview(c);
+    if (previewed) return previewed;
+    if (path === "/sitemap.xml" || path === "/robots.txt") {
+      const file = fileInside(env.PUBLISHED_DIR, path);
+      if (file) return fileResponse(file, { cacheControl: REVALIDATE, method, ifNoneMatch });
+    }
 
     // 1. Files of the published pages: content-hashed shared assets and per-page files (qr.svg, .vcf).
     if (path.startsWith("/_p/") || path.startsWith("/media/")) {

@@ -2,9 +2,9 @@
  * Reading an owner's draft from the database as a PageSnapshot (the publish step is the one place the
  * renderer touches the database), and writing a snapshot back (discard, rollback).
  */
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, notInArray } from "drizzle-orm";
 import { type PagePlan, type PageSnapshot, PageSnapshotSchema } from "#core/model.ts";
-import type { Db } from "#db/client.ts";
+import { transaction, type Db } from "#db/client.ts";
 import { linkLists, links, socialLinks, userProfiles } from "#db/schema.ts";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -89,4 +89,60 @@ export function loadDraft(db: Db, userId: string): Draft | null {
     hasPublishedPage: p.hasPublishedPage,
     lastPublishedAt: p.lastPublishedAt,
   };
+}
+
+const date = (s: string | null) => (s ? new Date(s) : null);
+
+/**
+ * Make the draft exactly the given snapshot, in one transaction: rows are updated in place or
+ * re-inserted with their ids, and rows the snapshot does not hold are deleted. The username and
+ * referral id are account facts, not page content, and are left alone.
+ */
+export function restoreDraft(db: Db, userId: string, s: PageSnapshot): void {
+  transaction(db, (tx) => {
+    const { username: _u, referralId: _r, ...profile } = s.profile;
+    tx.update(userProfiles).set(profile).where(eq(userProfiles.userId, userId)).run();
+
+    const listIds = s.lists.map((l) => l.id);
+    for (const l of s.lists) {
+      const row = { title: l.title, orderIndex: l.orderIndex };
+      tx.insert(linkLists)
+        .values({ id: l.id, userId, ...row })
+        .onConflictDoUpdate({ target: linkLists.id, set: row, setWhere: eq(linkLists.userId, userId) })
+        .run();
+    }
+
+    const linkIds = s.links.map((l) => l.id);
+    tx.delete(links).where(and(eq(links.userId, userId), notInArray(links.id, linkIds))).run();
+    for (const l of s.links) {
+      const row = {
+        title: l.title,
+        url: l.url,
+        linkType: l.linkType,
+        linkSpecificData: l.data,
+        isMainButton: l.isMainButton,
+        isActive: l.isActive,
+        orderIndex: l.orderIndex,
+        thumbnailUrl: l.thumbnailUrl,
+        scheduleStartTime: date(l.scheduleStartTime),
+        scheduleEndTime: date(l.scheduleEndTime),
+        parentListId: l.parentListId,
+      };
+      tx.insert(links)
+        .values({ id: l.id, userId, ...row })
+        .onConflictDoUpdate({ target: links.id, set: row, setWhere: eq(links.userId, userId) })
+        .run();
+    }
+    tx.delete(linkLists).where(and(eq(linkLists.userId, userId), notInArray(linkLists.id, listIds))).run();
+
+    const socialIds = s.socialLinks.map((l) => l.id);
+    tx.delete(socialLinks).where(and(eq(socialLinks.userId, userId), notInArray(socialLinks.id, socialIds))).run();
+    for (const l of s.socialLinks) {
+      const row = { platform: l.platform, url: l.url, displayOrder: l.displayOrder, isVisible: l.isVisible };
+      tx.insert(socialLinks)
+        .values({ id: l.id, userId, ...row })
+        .onConflictDoUpdate({ target: socialLinks.id, set: row, setWhere: eq(socialLinks.userId, userId) })
+        .run();
+    }
+  });
 }

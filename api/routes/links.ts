@@ -1,70 +1,224 @@
 /**
  * The owner's links (the draft). Every rule of spec section 5 and every plan limit of section 6 is
- * enforced here with core's schemas and plan rules, whatever the browser sends.
+ * enforced here with core's schemas and plan rules, whatever the browser sends. Every change bumps
+ * the link's and the profile's updated_at, so the draft state (Draft Changes badge) is right.
  */
-import { and, asc, count, eq, max } from "drizzle-orm";
+import { and, count, eq, max } from "drizzle-orm";
 import { Hono } from "hono";
+import type { z } from "zod";
+import { LinkExtrasSchema, LinkOrderSchema, LinkVisibilitySchema, LINK_EXTRA_KEYS, MainButtonSchema, IdParamSchema } from "#core/dashboard-schemas.ts";
+import { DASH } from "#core/dashboard-texts.ts";
 import { LITE_LINK_TYPES, PROMOTE_LINK_TYPE } from "#core/link-types.ts";
 import { LIMITS } from "#core/limits.ts";
-import { MESSAGES } from "#core/messages.ts";
-import { canSavePromoteLink, effectivePlan } from "#core/plans.ts";
-import { LinkInputSchema, storedUrlFor } from "#core/schemas/link.ts";
+import { canSavePromoteLink, effectivePlan, type PlanState } from "#core/plans.ts";
+import { LinkInputSchema, storedUrlFor } from "#core/link-input.ts";
+import { transaction, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
-import { links } from "#db/schema.ts";
+import { linkLists, links } from "#db/schema.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
-import { ApiError } from "../errors.ts";
-import { getProfile, planStateOf } from "../services/profile.ts";
-import { jsonBody } from "../validate.ts";
+import { ApiError, validationError } from "../errors.ts";
+import { listLinks, listLists, makeMainButton, ownedLink, ownedList, type LinkRow } from "../services/links.ts";
+import { typedJson } from "../services/json-input.ts";
+import { getProfile, planStateOf, touchProfile } from "../services/profile.ts";
+import { jsonBody, params } from "../validate.ts";
 
-export type LinkRow = typeof links.$inferSelect;
+export type { LinkRow };
+
+type LinkInput = z.output<typeof LinkInputSchema>;
+type LinkExtras = z.output<typeof LinkExtrasSchema>;
+/** What the dashboard sends: the type's fields (core's LinkInputSchema) plus the Plus-only settings. */
+export type LinkBody = z.input<typeof LinkInputSchema> & z.input<typeof LinkExtrasSchema>;
+
+/** Splits the body into the link's own fields and its Plus-only settings, validating both. */
+const linkBody = typedJson<LinkBody, { input: LinkInput; extras: LinkExtras }>((value) => {
+  if (!value || typeof value !== "object" || Array.isArray(value)) throw new ApiError("validation_failed", "Invalid request");
+  const own: Record<string, unknown> = {};
+  const extra: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) ((LINK_EXTRA_KEYS as readonly string[]).includes(k) ? extra : own)[k] = v;
+  const a = LinkInputSchema.safeParse(own);
+  if (!a.success) throw validationError(a.error);
+  const b = LinkExtrasSchema.safeParse(extra);
+  if (!b.success) throw validationError(b.error);
+  return { input: a.data as LinkInput, extras: b.data as LinkExtras };
+});
+
+const plusRequired = (feature: string) => new ApiError("payment_required", DASH.plusTooltip, { details: { feature } });
+const toDate = (v: string | null | undefined) => (v ? new Date(v) : null);
+
+/** Refuses what the owner's plan does not allow; an unchanged value already stored is left alone. */
+function enforcePlan(plan: PlanState, at: Date, input: LinkInput, extras: LinkExtras, existing?: LinkRow): void {
+  const changedType = !existing || existing.linkType !== input.linkType;
+  if (input.linkType === PROMOTE_LINK_TYPE && !canSavePromoteLink(plan, at)) throw plusRequired(PROMOTE_LINK_TYPE);
+  if (effectivePlan(plan, at) !== "lite") return;
+  if (changedType && !LITE_LINK_TYPES.includes(input.linkType)) throw plusRequired(input.linkType);
+  if (extras.thumbnailUrl && extras.thumbnailUrl !== existing?.thumbnailUrl) throw plusRequired("thumbnails");
+  const start = toDate(extras.scheduleStartTime)?.getTime() ?? null;
+  const end = toDate(extras.scheduleEndTime)?.getTime() ?? null;
+  if ((start !== null && start !== existing?.scheduleStartTime?.getTime()) || (end !== null && end !== existing?.scheduleEndTime?.getTime())) {
+    throw plusRequired("scheduling");
+  }
+  if (extras.isMainButton && !existing?.isMainButton) throw plusRequired("main_button");
+}
 
 export function linkRoutes({ db, env, now }: AppDeps) {
+  const referralUrlOf = (referralId: string) => `${env.PUBLIC_ORIGIN}/?ref=${referralId}`;
+
   return (
     new Hono<AppEnv>()
       .use(requireUser)
-      // GET /api/links - the owner's links in page order
+      // GET /api/links - the owner's links in page order, and their lists
       .get("/", (c) => {
         const user = currentUser(c);
-        const rows = db.select().from(links).where(eq(links.userId, user.id)).orderBy(asc(links.orderIndex), asc(links.createdAt)).all();
-        return c.json({ links: rows });
+        return c.json({ links: listLinks(db, user.id), lists: listLists(db, user.id) });
       })
       // POST /api/links - add a link to the draft
-      .post("/", jsonBody(LinkInputSchema), (c) => {
+      .post("/", linkBody, (c) => {
         const user = currentUser(c);
-        const input = c.req.valid("json");
+        const { input, extras } = c.req.valid("json");
         const at = now();
         const profile = getProfile(db, user.id);
         const plan = planStateOf(profile);
         const lite = effectivePlan(plan, at) === "lite";
-        if (input.linkType === PROMOTE_LINK_TYPE && !canSavePromoteLink(plan, at)) {
-          throw new ApiError("payment_required", MESSAGES.plan.upgradeRequired, { details: { feature: PROMOTE_LINK_TYPE } });
-        }
-        if (lite && !LITE_LINK_TYPES.includes(input.linkType)) {
-          throw new ApiError("payment_required", MESSAGES.plan.upgradeRequired, { details: { feature: input.linkType } });
-        }
-        const created = db.transaction((tx) => {
+        enforcePlan(plan, at, input, extras);
+        const created = transaction(db, (tx) => {
           const existing = tx.select({ n: count(), top: max(links.orderIndex) }).from(links).where(eq(links.userId, user.id)).get();
           if (lite && (existing?.n ?? 0) >= LIMITS.LITE_MAX_LINKS) {
-            throw new ApiError("payment_required", MESSAGES.plan.liteLinkLimit, { details: { feature: "unlimited_links" } });
+            throw new ApiError("payment_required", DASH.liteLinkLimit, { details: { feature: "unlimited_links" } });
           }
+          if (extras.parentListId) ownedList(tx, user.id, extras.parentListId);
           const id = newId();
-          const referralUrl = `${env.PUBLIC_ORIGIN}/?ref=${profile.referralId}`;
-          const row = {
-            id,
-            userId: user.id,
-            title: input.title,
-            url: storedUrlFor(input, referralUrl),
-            linkType: input.linkType,
-            linkSpecificData: (input.data ?? {}) as Record<string, string>,
-            orderIndex: (existing?.top ?? -1) + 1,
-            createdAt: at,
-            updatedAt: at,
-          };
-          tx.insert(links).values(row).run();
-          return tx.select().from(links).where(and(eq(links.id, id), eq(links.userId, user.id))).get();
+          tx.insert(links)
+            .values({
+              id,
+              userId: user.id,
+              title: input.title,
+              url: storedUrlFor(input, referralUrlOf(profile.referralId)),
+              linkType: input.linkType,
+              linkSpecificData: (input.data ?? {}) as Record<string, string>,
+              thumbnailUrl: extras.thumbnailUrl || null,
+              scheduleStartTime: toDate(extras.scheduleStartTime),
+              scheduleEndTime: toDate(extras.scheduleEndTime),
+              parentListId: extras.parentListId ?? null,
+              orderIndex: (existing?.top ?? -1) + 1,
+              createdAt: at,
+              updatedAt: at,
+            })
+            .run();
+          if (extras.isMainButton) makeMainButton(tx, user.id, id, at);
+          touchProfile(tx, user.id, at);
+          return ownedLink(tx, user.id, id);
         });
-        return c.json({ link: created, message: MESSAGES.links.added }, 201);
+        return c.json({ link: created, message: DASH.linkAdded }, 201);
+      })
+      // PUT /api/links/order - the whole page order: every link once, top to bottom, with its list
+      .put("/order", jsonBody(LinkOrderSchema), (c) => {
+        const user = currentUser(c);
+        const { items, lists } = c.req.valid("json");
+        const at = now();
+        transaction(db, (tx) => {
+          const current = listLinks(tx, user.id);
+          const ids = new Set(items.map((i) => i.id));
+          if (ids.size !== items.length || ids.size !== current.length || current.some((l) => !ids.has(l.id))) {
+            throw new ApiError("validation_failed", "The order must name each of your links once");
+          }
+          const ownLists = new Set(listLists(tx, user.id).map((l) => l.id));
+          for (const item of items) if (item.parentListId && !ownLists.has(item.parentListId)) throw new ApiError("not_found", "List not found");
+          if (lists) {
+            if (new Set(lists).size !== lists.length || lists.length !== ownLists.size || lists.some((l) => !ownLists.has(l))) {
+              throw new ApiError("validation_failed", "The order must name each of your lists once");
+            }
+          }
+          const byId = new Map(current.map((l) => [l.id, l]));
+          items.forEach((item, i) => {
+            const row = byId.get(item.id);
+            if (!row || (row.orderIndex === i && row.parentListId === item.parentListId)) return;
+            tx.update(links).set({ orderIndex: i, parentListId: item.parentListId, updatedAt: at }).where(and(eq(links.id, item.id), eq(links.userId, user.id))).run();
+          });
+          if (lists) lists.forEach((listId, i) => reorderList(tx, user.id, listId, i, at));
+          touchProfile(tx, user.id, at);
+        });
+        return c.json({ links: listLinks(db, user.id), lists: listLists(db, user.id) });
+      })
+      // PATCH /api/links/:id - edit a link (the same fields and rules as adding one)
+      .patch("/:id", params(IdParamSchema), linkBody, (c) => {
+        const user = currentUser(c);
+        const { id } = c.req.valid("param");
+        const { input, extras } = c.req.valid("json");
+        const at = now();
+        const profile = getProfile(db, user.id);
+        const updated = transaction(db, (tx) => {
+          const existing = ownedLink(tx, user.id, id);
+          enforcePlan(planStateOf(profile), at, input, extras, existing);
+          if (extras.parentListId) ownedList(tx, user.id, extras.parentListId);
+          tx.update(links)
+            .set({
+              title: input.title,
+              url: storedUrlFor(input, referralUrlOf(profile.referralId)),
+              linkType: input.linkType,
+              linkSpecificData: (input.data ?? {}) as Record<string, string>,
+              ...(extras.thumbnailUrl !== undefined ? { thumbnailUrl: extras.thumbnailUrl || null } : {}),
+              ...(extras.scheduleStartTime !== undefined ? { scheduleStartTime: toDate(extras.scheduleStartTime) } : {}),
+              ...(extras.scheduleEndTime !== undefined ? { scheduleEndTime: toDate(extras.scheduleEndTime) } : {}),
+              ...(extras.parentListId !== undefined ? { parentListId: extras.parentListId } : {}),
+              ...(extras.isMainButton === false ? { isMainButton: false } : {}),
+              updatedAt: at,
+            })
+            .where(and(eq(links.id, id), eq(links.userId, user.id)))
+            .run();
+          if (extras.isMainButton && !existing.isMainButton) makeMainButton(tx, user.id, id, at);
+          touchProfile(tx, user.id, at);
+          return ownedLink(tx, user.id, id);
+        });
+        return c.json({ link: updated, message: DASH.linkUpdated });
+      })
+      // PATCH /api/links/:id/visibility - show or hide a link (is_active)
+      .patch("/:id/visibility", params(IdParamSchema), jsonBody(LinkVisibilitySchema), (c) => {
+        const user = currentUser(c);
+        const { id } = c.req.valid("param");
+        const { isActive } = c.req.valid("json");
+        const at = now();
+        const link = transaction(db, (tx) => {
+          ownedLink(tx, user.id, id);
+          tx.update(links).set({ isActive, updatedAt: at }).where(and(eq(links.id, id), eq(links.userId, user.id))).run();
+          touchProfile(tx, user.id, at);
+          return ownedLink(tx, user.id, id);
+        });
+        return c.json({ link, message: isActive ? DASH.linkActivated : DASH.linkHidden });
+      })
+      // PUT /api/links/:id/main - make a link the main button (Plus) or clear the flag
+      .put("/:id/main", params(IdParamSchema), jsonBody(MainButtonSchema), (c) => {
+        const user = currentUser(c);
+        const { id } = c.req.valid("param");
+        const { isMainButton } = c.req.valid("json");
+        const at = now();
+        const plan = planStateOf(getProfile(db, user.id));
+        const link = transaction(db, (tx) => {
+          const existing = ownedLink(tx, user.id, id);
+          if (isMainButton && !existing.isMainButton && effectivePlan(plan, at) === "lite") throw plusRequired("main_button");
+          if (isMainButton) makeMainButton(tx, user.id, id, at);
+          else tx.update(links).set({ isMainButton: false, updatedAt: at }).where(and(eq(links.id, id), eq(links.userId, user.id))).run();
+          touchProfile(tx, user.id, at);
+          return ownedLink(tx, user.id, id);
+        });
+        return c.json({ link });
+      })
+      // DELETE /api/links/:id - delete a link
+      .delete("/:id", params(IdParamSchema), (c) => {
+        const user = currentUser(c);
+        const { id } = c.req.valid("param");
+        const at = now();
+        transaction(db, (tx) => {
+          ownedLink(tx, user.id, id);
+          tx.delete(links).where(and(eq(links.id, id), eq(links.userId, user.id))).run();
+          // A deletion leaves no row to carry a newer updated_at: the profile carries it.
+          touchProfile(tx, user.id, at);
+        });
+        return c.json({ ok: true, message: DASH.linkDeleted });
       })
   );
+}
+
+function reorderList(tx: Db, userId: string, listId: string, orderIndex: number, at: Date): void {
+  tx.update(linkLists).set({ orderIndex, updatedAt: at }).where(and(eq(linkLists.id, listId), eq(linkLists.userId, userId))).run();
 }

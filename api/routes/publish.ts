@@ -1,23 +1,60 @@
 /**
- * Publishing the owner's draft to static files.
+ * Publishing the owner's draft to static files; draft state, discard, version list and rollback.
  */
 import { Hono } from "hono";
-import { MESSAGES } from "#core/messages.ts";
-import { publishPage } from "#renderer/publish.ts";
+import { z } from "zod";
+import { PUBLISH_TEXTS } from "#core/publish-gate.ts";
+import { discardDraft, draftState, listVersions, publishPage, rollbackTo, withPageLock, type PublishResult } from "#renderer/publish.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
+import { jsonBody } from "../validate.ts";
+
+const RollbackSchema = z.object({ version: z.number().int().min(1).max(1_000_000_000) }).strict();
+
+function answer(result: PublishResult | { ok: false; reason: "no_version" }) {
+  if (result.ok) return { version: result.version, changed: result.changed };
+  if (result.reason === "blocked") {
+    throw new ApiError("payment_required", PUBLISH_TEXTS.blockedTitle, {
+      details: { description: PUBLISH_TEXTS.blockedBody, features: result.features },
+    });
+  }
+  if (result.reason === "no_version") throw new ApiError("not_found", "Version not found");
+  throw new ApiError("not_found", "Profile not found");
+}
 
 export function publishRoutes({ db, env, now }: AppDeps) {
+  const opts = () => ({ publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, now: now() });
   return (
     new Hono<AppEnv>()
       .use(requireUser)
       // POST /api/publish - render the draft and make it the live page
-      .post("/", (c) => {
+      .post("/", async (c) => {
         const user = currentUser(c);
-        const result = publishPage(db, user.id, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, now: now() });
-        if (!result.ok) throw new ApiError("not_found", "Profile not found");
-        return c.json({ version: result.version, changed: result.changed, message: MESSAGES.publishing.success });
+        const result = await withPageLock(user.id, () => publishPage(db, user.id, opts()));
+        return c.json(answer(result));
+      })
+      // GET /api/publish/state - unpublished changes, last publish, blocked Plus-only features
+      .get("/state", (c) => {
+        const state = draftState(db, currentUser(c).id, now());
+        if (!state) throw new ApiError("not_found", "Profile not found");
+        return c.json(state);
+      })
+      // POST /api/publish/discard - restore the draft to the last published snapshot
+      .post("/discard", async (c) => {
+        const user = currentUser(c);
+        const ok = await withPageLock(user.id, () => discardDraft(db, user.id));
+        if (!ok) throw new ApiError("conflict", PUBLISH_TEXTS.discardFailed);
+        return c.json({ message: PUBLISH_TEXTS.discarded, description: PUBLISH_TEXTS.discardedBody });
+      })
+      // GET /api/publish/versions - the last 20 published versions, newest first
+      .get("/versions", (c) => c.json({ versions: listVersions(db, currentUser(c).id) }))
+      // POST /api/publish/rollback {version} - restore that version to the draft and publish it
+      .post("/rollback", jsonBody(RollbackSchema), async (c) => {
+        const user = currentUser(c);
+        const { version } = c.req.valid("json");
+        const result = await withPageLock(user.id, () => rollbackTo(db, user.id, version, opts()));
+        return c.json(answer(result));
       })
   );
 }

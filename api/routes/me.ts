@@ -1,0 +1,53 @@
+/**
+ * The signed-in owner as the dashboard shell needs them: profile basics and the plan state, with
+ * the trial and the effective plan computed here from core's plan rules.
+ */
+import { eq } from "drizzle-orm";
+import { Hono } from "hono";
+import { effectivePlan, hasFeature, isPayingPlus, isTrialActive, PLAN_FEATURES, planBadge } from "#core/plans.ts";
+import { users } from "#db/schema.ts";
+import { currentUser, requireUser } from "../auth/middleware.ts";
+import type { AppDeps, AppEnv } from "../context.ts";
+import { getProfile, planStateOf } from "../services/profile.ts";
+
+export function meRoutes({ db, now }: AppDeps) {
+  return (
+    new Hono<AppEnv>()
+      .use(requireUser)
+      // GET /api/me - profile, plan state and features of the signed-in owner
+      .get("/", (c) => {
+        const user = currentUser(c);
+        const at = now();
+        const p = getProfile(db, user.id);
+        const plan = planStateOf(p);
+        const effective = effectivePlan(plan, at);
+        const email = db.select({ email: users.email }).from(users).where(eq(users.id, user.id)).get()?.email ?? "";
+        return c.json({
+          userId: user.id,
+          email,
+          username: p.username,
+          displayName: p.displayName,
+          profilePictureUrl: p.profilePictureUrl,
+          profilePictureStyle: p.profilePictureStyle,
+          initialsText: p.initialsText,
+          initialsBgColor: p.initialsBgColor,
+          referralId: p.referralId,
+          qrCodeVisible: p.qrCodeVisible,
+          hasPublishedPage: p.hasPublishedPage,
+          lastPublishedAt: p.lastPublishedAt,
+          plan: {
+            planType: p.planType,
+            subscriptionStatus: p.subscriptionStatus,
+            currentPeriodEndDate: p.currentPeriodEndDate,
+            trialEndsAt: p.trialEndsAt,
+            isTrialActive: isTrialActive(plan, at),
+            isPayingPlus: isPayingPlus(plan, at),
+            effectivePlan: effective,
+            planBadge: planBadge(plan, at),
+            canSavePromoteLink: isPayingPlus(plan, at),
+            features: PLAN_FEATURES[effective].filter((f) => hasFeature(plan, f, at)),
+          },
+        });
+      })
+  );
+}

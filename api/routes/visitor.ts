@@ -1,0 +1,156 @@
+/**
+ * Visitor routes called by published pages (which may live on another static host):
+ *   POST /api/visitor/track  {type:'page_view',username,referrer?} | {type:'link_click',username,linkId,referrer?} -> 204
+ *   POST /api/visitor/lead   {linkId,email} -> 200 {downloadUrl}
+ *   POST /api/visitor/report {username,reason,details?} -> 201
+ * CORS for any origin, never with credentials; no cookies read or set; rate-limited per client.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { Hono, type MiddlewareHandler } from "hono";
+import { cors } from "hono/cors";
+import { z } from "zod";
+import { REPORT_REASONS } from "#core/limits.ts";
+import { isLive } from "#core/visible-content.ts";
+import { analyticsEvents, collectedLeads, links, pageReports, userProfiles } from "#db/schema.ts";
+import { newId } from "#db/ids.ts";
+import type { AppDeps, AppEnv } from "../context.ts";
+import { ApiError, validationError } from "../errors.ts";
+import { createRateLimiter } from "../services/rate-limit.ts";
+import { clientKey } from "../services/client-key.ts";
+
+export const VISITOR_PREFIX = "/api/visitor/";
+
+/** The CSRF guard does not apply to the visitor routes: they are cookie-less and cross-origin by design. */
+export function exceptVisitorRoutes(guard: MiddlewareHandler): MiddlewareHandler {
+  return (c, next) => (c.req.path.startsWith(VISITOR_PREFIX) ? next() : guard(c, next));
+}
+
+const TEXTS = {
+  reason: "Please select a reason",
+  email: "Please enter your email address",
+  emailInvalid: "Please enter a valid email address",
+  leadFailed: "Failed to send download link. Please try again.",
+  rate: "Too many requests. Please try again later.",
+};
+
+const username = z.string().trim().toLowerCase().min(1).max(64);
+const referrer = z.string().max(2048).optional();
+const TrackSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("page_view"), username, referrer }),
+  z.object({ type: z.literal("link_click"), username, linkId: z.string().min(1).max(64), referrer }),
+]);
+const LeadSchema = z.object({
+  linkId: z.string().min(1).max(64),
+  email: z.string({ error: TEXTS.email }).trim().min(1, TEXTS.email).max(254, TEXTS.emailInvalid).pipe(z.email({ error: TEXTS.emailInvalid })),
+});
+const ReportSchema = z.object({
+  username,
+  reason: z.enum(REPORT_REASONS, { error: TEXTS.reason }),
+  details: z.string().max(2000).optional().default(""),
+});
+
+export function referrerDomain(ref: string | undefined): string | null {
+  if (!ref) return null;
+  try {
+    const u = new URL(ref);
+    return /^https?:$/.test(u.protocol) ? u.hostname.slice(0, 253) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function deviceClass(ua: string | undefined): "mobile" | "tablet" | "desktop" | "bot" | "other" {
+  if (!ua) return "other";
+  if (/bot|crawl|spider|slurp|headless/i.test(ua)) return "bot";
+  if (/ipad|tablet/i.test(ua)) return "tablet";
+  if (/mobi|iphone|android/i.test(ua)) return "mobile";
+  if (/windows|macintosh|linux|cros/i.test(ua)) return "desktop";
+  return "other";
+}
+
+async function readJson(c: { req: { text(): Promise<string> } }): Promise<unknown> {
+  const raw = await c.req.text();
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new ApiError("bad_request", "Request body must be JSON");
+  }
+}
+
+function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw validationError(r.error);
+  return r.data;
+}
+
+export function visitorRoutes(deps: AppDeps) {
+  const limiter = createRateLimiter(30, 1);
+  const salt = randomBytes(16).toString("hex");
+  const ownerOf = (name: string) =>
+    deps.db.select({ userId: userProfiles.userId, published: userProfiles.hasPublishedPage }).from(userProfiles).where(eq(userProfiles.username, name)).get();
+
+  return new Hono<AppEnv>()
+    .use("*", cors({ origin: "*", allowMethods: ["POST"], allowHeaders: ["content-type"], credentials: false, maxAge: 86400 }))
+    .use("*", async (c, next) => {
+      if (c.req.method === "OPTIONS") return next();
+      if (!limiter.take(clientKey(c, deps.env.TRUST_PROXY))) throw new ApiError("rate_limited", TEXTS.rate);
+      return next();
+    })
+    .post("/track", async (c) => {
+      const body = parse(TrackSchema, await readJson(c));
+      const owner = ownerOf(body.username);
+      if (!owner || !owner.published) throw new ApiError("not_found", "Page not found");
+      let linkId: string | null = null;
+      if (body.type === "link_click") {
+        const l = deps.db.select({ id: links.id }).from(links).where(and(eq(links.id, body.linkId), eq(links.userId, owner.userId))).get();
+        if (!l) throw new ApiError("not_found", "Link not found");
+        linkId = l.id;
+      }
+      deps.db.insert(analyticsEvents).values({
+        userId: owner.userId,
+        kind: body.type,
+        linkId,
+        occurredAt: deps.now(),
+        referrerDomain: referrerDomain(body.referrer ?? c.req.header("referer")),
+        device: deviceClass(c.req.header("user-agent")),
+      }).run();
+      return c.body(null, 204);
+    })
+    .post("/lead", async (c) => {
+      const body = parse(LeadSchema, await readJson(c));
+      const row = deps.db
+        .select({ link: links, published: userProfiles.hasPublishedPage })
+        .from(links)
+        .innerJoin(userProfiles, eq(userProfiles.userId, links.userId))
+        .where(eq(links.id, body.linkId))
+        .get();
+      const l = row?.link;
+      const now = deps.now();
+      const live = l && isLive({ isActive: l.isActive, scheduleStartTime: l.scheduleStartTime ? new Date(l.scheduleStartTime).toISOString() : null, scheduleEndTime: l.scheduleEndTime ? new Date(l.scheduleEndTime).toISOString() : null } as Parameters<typeof isLive>[0], now);
+      const fileUrl = l?.linkSpecificData?.["fileUrl"] ?? "";
+      if (!l || !row.published || l.linkType !== "lead_magnet" || !live || !/^https?:\/\//i.test(fileUrl)) throw new ApiError("not_found", "Link not found");
+      try {
+        await deps.mailer.send({ to: body.email, subject: `Your download: ${l.title}`, text: `Here is your download link for "${l.title}":\n\n${fileUrl}\n` });
+      } catch {
+        throw new ApiError("unprocessable", TEXTS.leadFailed);
+      }
+      deps.db.insert(collectedLeads).values({ id: newId(), userId: l.userId, linkId: l.id, linkTitle: l.title, email: body.email }).run();
+      return c.json({ downloadUrl: fileUrl });
+    })
+    .post("/report", async (c) => {
+      const body = parse(ReportSchema, await readJson(c));
+      const owner = ownerOf(body.username);
+      if (!owner) throw new ApiError("not_found", "Page not found");
+      const ip = clientKey(c, deps.env.TRUST_PROXY);
+      deps.db.insert(pageReports).values({
+        id: newId(),
+        reportedUserId: owner.userId,
+        reportedPageUsername: body.username,
+        reason: body.reason,
+        details: body.details,
+        reporterIpHash: createHash("sha256").update(salt + ip).digest("hex"),
+      }).run();
+      return c.body(null, 201);
+    });
+}

@@ -1,0 +1,42 @@
+/**
+ * The dashboard's own texts from spec sections 2, 6 and 8 (toasts, dialog titles, gate tooltips),
+ * named once so the dashboard and its tests use the same words.
+ */
+export const DASH = {
+  publishBlockedTitle: "Publishing requires Plinth Plus subscription",
+  publishBlockedText: "Remove Plus-only features or upgrade to publish your changes.",
+  publishFailed: "Failed to publish page",
+  publishFailedText: "Please try again or contact support if the issue persists.",
+  published: "Your page has been published!",
+  publishedText: "Your changes are now live on your public page.",
+  discarded: "Draft changes have been discarded",
+  discardedText: "Your draft has been reverted to the last published version.",
+  discardFailed: "Failed to discard changes",
+
+  linksLoadFailed: "Failed to load links",
+  linkAddFailed: "Failed to add link",
+  linkUpdateFailed: "Failed to update link",
+  linkDeleteFailed: "Failed to delete link",
+  linkAdded: "Link added successfully",
+  linkUpdated: "Link updated successfully",
+  linkDeleted: "Link deleted successfully",
+  linkActivated: "Link activated",
+  linkHidden: "Link hidden",
+
+  socialLoadFailed: "Failed to load social links",
+  socialAddFailed: "Failed to add social link",
+  socialAdded: (platform: string) => `${platform} link added successfully!`,
+  socialUpdateFailed: "Failed to update social link",
+  socialUpdated: "Social link updated successfully!",
+  socialRemoveFailed: "Failed to remove social link",
+  socialRemoved: "Social link removed successfully!",
+  socialReorderFailed: "Failed to reorder social links",
+  socialReordered: "Social links reordered successfully!",
+  whatsappInvalid: "Please enter a valid phone number for WhatsApp",
+  handleRequired: "Please enter a username or handle",
+
+  plusTooltip: "This feature requires Plinth Plus. Click to upgrade!",
+  plusTooltipTrial: "This is a Plus feature. Your trial ends soon - upgrade to keep access!",
+  liteLinkLimit: "Plinth Lite pages can have up to 7 links. Upgrade to Plinth Plus for unlimited links.",
+  upgradeRecorded: "Thanks! We've noted your interest in Plinth Plus.",
+} as const;

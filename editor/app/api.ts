@@ -1,0 +1,36 @@
+/**
+ * The API as the dashboard calls it: hono/client over AppType, so paths, bodies and answers are typed
+ * from the server's own routes. `unwrap` turns our error shape into a thrown ApiFailure.
+ */
+import { hc } from "hono/client";
+import type { AppType } from "#api/app.ts";
+
+export const api = hc<AppType>("/api", { init: { credentials: "same-origin" } });
+
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly fields: Record<string, string> = {},
+    readonly details: { feature?: string; features?: string[] } & Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** The JSON of a successful answer, or an ApiFailure carrying the server's message and fields. */
+export async function unwrap<T>(res: Promise<{ ok: boolean; status: number; json(): Promise<T> }>): Promise<Exclude<T, { error: unknown }>> {
+  let r;
+  try {
+    r = await res;
+  } catch {
+    throw new ApiFailure(0, "Network error. Please check your connection and try again.");
+  }
+  const body = (await r.json().catch(() => ({}))) as any;
+  if (!r.ok) {
+    const e = body?.error ?? {};
+    if (r.status === 401 && typeof window !== "undefined") window.location.assign("/auth/login");
+    throw new ApiFailure(r.status, e.message ?? "Something went wrong. Please try again later.", e.fields ?? {}, e.details ?? {});
+  }
+  return body;
+}

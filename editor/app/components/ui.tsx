@@ -1,0 +1,161 @@
+/**
+ * Small shared pieces: buttons, the PLUS badge with its tooltip, the upgrade prompt, a confirm dialog.
+ */
+import { AlertDialog, Dialog, Tooltip } from "radix-ui";
+import { Crown, X } from "lucide-react";
+import type { ButtonHTMLAttributes, ReactNode } from "react";
+import { toast } from "sonner";
+import { DASH } from "#core/dashboard-texts.ts";
+import { api, unwrap } from "../api.ts";
+import { useDashboard } from "../store.ts";
+
+type Variant = "primary" | "secondary" | "danger" | "ghost";
+const VARIANTS: Record<Variant, string> = {
+  primary: "bg-brand-600 text-white hover:bg-brand-700 disabled:bg-slate-300 disabled:text-slate-600",
+  secondary: "border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 disabled:text-slate-400",
+  danger: "bg-red-600 text-white hover:bg-red-700 disabled:bg-slate-300",
+  ghost: "text-slate-700 hover:bg-slate-100",
+};
+
+export function Button({ variant = "primary", className = "", ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {
+  return (
+    <button
+      type="button"
+      {...props}
+      className={`inline-flex min-h-10 items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium disabled:cursor-not-allowed ${VARIANTS[variant]} ${className}`}
+    />
+  );
+}
+
+/** The PLUS badge: a button with the spec's tooltip that opens the upgrade prompt for `feature`. */
+export function PlusBadge({ feature }: { feature: string }) {
+  const me = useDashboard((s) => s.me);
+  const openUpgrade = useDashboard((s) => s.openUpgrade);
+  const tip = me?.plan.isTrialActive ? DASH.plusTooltipTrial : DASH.plusTooltip;
+  return (
+    <Tooltip.Root>
+      <Tooltip.Trigger asChild>
+        <button
+          type="button"
+          onClick={(e) => {
+            e.preventDefault();
+            openUpgrade(feature);
+          }}
+          aria-label={`PLUS: ${tip}`}
+          className="inline-flex items-center gap-1 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-bold text-amber-900"
+        >
+          <Crown aria-hidden className="size-3" /> PLUS
+        </button>
+      </Tooltip.Trigger>
+      <Tooltip.Portal>
+        <Tooltip.Content sideOffset={4} className="z-50 max-w-xs rounded bg-slate-900 px-2 py-1 text-xs text-white">
+          {tip}
+        </Tooltip.Content>
+      </Tooltip.Portal>
+    </Tooltip.Root>
+  );
+}
+
+export function Modal({ open, onOpenChange, title, description, children }: { open: boolean; onOpenChange(o: boolean): void; title: string; description?: string; children: ReactNode }) {
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
+        <Dialog.Content className="fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100vw-1rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-5 shadow-xl">
+          <div className="mb-4 flex items-start justify-between gap-4">
+            <div>
+              <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
+              {description ? <Dialog.Description className="mt-1 text-sm text-slate-600">{description}</Dialog.Description> : <Dialog.Description className="sr-only">{title}</Dialog.Description>}
+            </div>
+            <Dialog.Close className="rounded p-1 text-slate-500 hover:bg-slate-100" aria-label="Close">
+              <X aria-hidden className="size-5" />
+            </Dialog.Close>
+          </div>
+          {children}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+export function Confirm(props: {
+  open: boolean;
+  onOpenChange(o: boolean): void;
+  title: string;
+  description: string;
+  cancel: string;
+  confirm: string;
+  danger?: boolean;
+  busy?: boolean;
+  onConfirm(): void;
+}) {
+  return (
+    <AlertDialog.Root open={props.open} onOpenChange={props.onOpenChange}>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
+        <AlertDialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100vw-1rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-5 shadow-xl">
+          <AlertDialog.Title className="text-lg font-semibold">{props.title}</AlertDialog.Title>
+          <AlertDialog.Description className="mt-2 text-sm text-slate-600">{props.description}</AlertDialog.Description>
+          <div className="mt-5 flex flex-wrap justify-end gap-2">
+            <AlertDialog.Cancel asChild>
+              <Button variant="secondary">{props.cancel}</Button>
+            </AlertDialog.Cancel>
+            <Button variant={props.danger ? "danger" : "primary"} disabled={props.busy} onClick={props.onConfirm}>
+              {props.confirm}
+            </Button>
+          </div>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
+  );
+}
+
+const FEATURE_NAMES: Record<string, string> = {
+  unlimited_links: "unlimited links",
+  unlimited_social_links: "unlimited social links",
+  lead_magnet: "lead magnets",
+  lead_magnets: "lead magnets",
+  vcf: "contact cards",
+  main_button: "main button",
+  scheduling: "scheduling",
+  thumbnails: "thumbnails",
+  promote_plinth: "Promote & Earn links",
+  affiliate_program: "the affiliate program",
+};
+export const featureName = (key: string) => FEATURE_NAMES[key] ?? key.replaceAll("_", " ");
+
+/** The one upgrade prompt; opening it records the requested feature. */
+export function UpgradePrompt() {
+  const feature = useDashboard((s) => s.upgradeFeature);
+  const close = useDashboard((s) => s.closeUpgrade);
+  const promote = feature === "promote_plinth";
+  async function upgrade() {
+    if (!feature) return;
+    try {
+      await unwrap(api["upgrade-requests"].$post({ json: { feature: feature as "scheduling" } }));
+      toast.success(DASH.upgradeRecorded);
+    } catch {
+      toast.error("Something went wrong. Please try again later.");
+    }
+    close();
+  }
+  return (
+    <Modal
+      open={feature !== null}
+      onOpenChange={(o) => !o && close()}
+      title={promote ? "Upgrade Required" : "Upgrade to Plinth Plus"}
+      description={
+        promote
+          ? "Promote & Earn links are for Plinth Plus subscribers. Upgrade to share your referral link and earn 20% on every referral."
+          : `${featureName(feature ?? "")} is a Plinth Plus feature. Upgrade to Plinth Plus (8.99 per month) to use it.`
+      }
+    >
+      <div className="flex flex-wrap justify-end gap-2">
+        <Button variant="secondary" onClick={close}>
+          Not Now
+        </Button>
+        <Button onClick={upgrade}>{promote ? "Upgrade & Earn!" : "Upgrade to Plus"}</Button>
+      </div>
+    </Modal>
+  );
+}

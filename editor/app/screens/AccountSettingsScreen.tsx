@@ -1,0 +1,44 @@
+/**
+ * Account & Billing (/dashboard/account-settings). The tabs themselves live in screens/account/
+ * (the accounts work): each `*Tab.tsx` there with a default export is mounted as a tab, in the
+ * spec's order (Account, Security, Subscription, Billing), and loaded only when this screen opens.
+ */
+/// <reference types="vite/client" />
+import { Tabs } from "radix-ui";
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
+
+const modules = import.meta.glob<{ default: ComponentType }>("./account/*Tab.tsx");
+const ORDER = ["Account", "Security", "Subscription", "Billing"];
+
+const tabs: { name: string; Component: LazyExoticComponent<ComponentType> }[] = Object.entries(modules)
+  .map(([path, load]) => ({ name: path.replace(/^.*\/(\w+)Tab\.tsx$/, "$1"), Component: lazy(load) }))
+  .sort((a, b) => (ORDER.indexOf(a.name) + 1 || 99) - (ORDER.indexOf(b.name) + 1 || 99));
+
+export default function AccountSettingsScreen() {
+  return (
+    <section aria-labelledby="screen-title">
+      <h1 id="screen-title" className="text-2xl font-bold">
+        Account Settings
+      </h1>
+      <p className="mt-1 text-slate-600">Manage your account, security, subscription and billing.</p>
+      {tabs.length ? (
+        <Tabs.Root defaultValue={tabs[0]!.name} className="mt-4">
+          <Tabs.List aria-label="Account settings" className="mb-4 flex flex-wrap gap-1 border-b border-slate-200">
+            {tabs.map((t) => (
+              <Tabs.Trigger key={t.name} value={t.name} className="border-b-2 border-transparent px-3 py-2 text-sm font-medium data-[state=active]:border-brand-600 data-[state=active]:text-brand-700">
+                {t.name}
+              </Tabs.Trigger>
+            ))}
+          </Tabs.List>
+          {tabs.map((t) => (
+            <Tabs.Content key={t.name} value={t.name}>
+              <Suspense fallback={<p className="text-slate-600">Loading...</p>}>
+                <t.Component />
+              </Suspense>
+            </Tabs.Content>
+          ))}
+        </Tabs.Root>
+      ) : null}
+    </section>
+  );
+}

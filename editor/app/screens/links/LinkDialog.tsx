@@ -1,0 +1,246 @@
+/**
+ * Add New Link / Edit Link: the type's fields (spec section 5) checked with core's LinkInputSchema as
+ * the server does, plus the Plus-only settings (thumbnail, schedule, main button).
+ */
+import { useState, type ReactNode } from "react";
+import { toast } from "sonner";
+import { DASH } from "#core/dashboard-texts.ts";
+import { LinkInputSchema } from "#core/link-input.ts";
+import { LINK_TYPE_LABELS, LITE_LINK_TYPES, PROMOTE_LINK_TYPE, type LinkType } from "#core/link-types.ts";
+import { ApiFailure, api, unwrap } from "../../api.ts";
+import { Button, Modal, PlusBadge } from "../../components/ui.tsx";
+import { isLite, useDashboard } from "../../store.ts";
+import type { Link, LinkList } from "./types.ts";
+
+const EDITOR_TYPES: LinkType[] = ["standard_url", "label", "text_link", "donation", "lead_magnet", "vcf", PROMOTE_LINK_TYPE];
+
+type Fields = Record<string, string>;
+
+function toLocalInput(iso: string | null | undefined): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+const fromLocalInput = (v: string) => (v ? new Date(v).toISOString() : null);
+
+function Field({ id, label, error, children, required }: { id: string; label: string; error?: string; required?: boolean; children: ReactNode }) {
+  return (
+    <div className="mb-3">
+      <label htmlFor={id} className="mb-1 block text-sm font-medium">
+        {label}
+        {required ? <span aria-hidden className="text-red-600"> *</span> : null}
+      </label>
+      {children}
+      {error ? (
+        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+const inputClass = "w-full rounded-md border border-slate-300 px-3 py-2 text-sm disabled:bg-slate-100";
+
+export function LinkDialog({ open, onOpenChange, link, lists, onSaved }: { open: boolean; onOpenChange(o: boolean): void; link: Link | null; lists: LinkList[]; onSaved(): void }) {
+  const me = useDashboard((s) => s.me);
+  const openUpgrade = useDashboard((s) => s.openUpgrade);
+  const lite = isLite(me);
+  const d = (link?.linkSpecificData ?? {}) as Record<string, string>;
+  const [type, setType] = useState<LinkType>(link?.linkType ?? "standard_url");
+  const [f, setF] = useState<Fields>({
+    title: link?.title ?? "",
+    url: link && link.url !== "#" && link.linkType !== "text_link" && link.linkType !== PROMOTE_LINK_TYPE ? link.url : "",
+    text: d.text ?? "",
+    dataUrl: d.url ?? "",
+    message: d.message ?? "",
+    description: d.description ?? "",
+    fileUrl: d.fileUrl ?? "",
+    name: d.name ?? "",
+    phone: d.phone ?? "",
+    email: d.email ?? "",
+    organization: d.organization ?? "",
+    thumbnailUrl: link?.thumbnailUrl ?? "",
+    start: toLocalInput(link?.scheduleStartTime),
+    end: toLocalInput(link?.scheduleEndTime),
+    parentListId: link?.parentListId ?? "",
+  });
+  const [main, setMain] = useState(link?.isMainButton ?? false);
+  const [errors, setErrors] = useState<Fields>({});
+  const [busy, setBusy] = useState(false);
+  const set = (k: string) => (e: { target: { value: string } }) => setF((s) => ({ ...s, [k]: e.target.value }));
+
+  function body() {
+    const data: Record<string, string> = {};
+    if (type === "text_link") Object.assign(data, { text: f.text, url: f.dataUrl });
+    if (type === "donation") data.message = f.message ?? "";
+    if (type === "lead_magnet") Object.assign(data, { description: f.description, fileUrl: f.fileUrl });
+    if (type === "vcf") Object.assign(data, { name: f.name, phone: f.phone, email: f.email, organization: f.organization });
+    const needsUrl = type === "standard_url" || type === "donation";
+    return {
+      linkType: type,
+      title: f.title ?? "",
+      url: needsUrl ? (f.url ?? "") : "",
+      data,
+      ...(lite ? {} : { thumbnailUrl: f.thumbnailUrl || null, scheduleStartTime: fromLocalInput(f.start ?? ""), scheduleEndTime: fromLocalInput(f.end ?? ""), isMainButton: main }),
+      parentListId: f.parentListId || null,
+    };
+  }
+
+  async function save(e: React.FormEvent) {
+    e.preventDefault();
+    if (type === PROMOTE_LINK_TYPE && !me?.plan.canSavePromoteLink) {
+      openUpgrade(PROMOTE_LINK_TYPE);
+      return;
+    }
+    const b = body();
+    const check = LinkInputSchema.safeParse(b);
+    const errs: Fields = {};
+    if (!check.success) for (const issue of check.error.issues) errs[issue.path.join(".")] ??= issue.message;
+    if (b.scheduleStartTime && b.scheduleEndTime && Date.parse(b.scheduleEndTime) <= Date.parse(b.scheduleStartTime)) errs.scheduleEndTime = "End time must be after the start time";
+    setErrors(errs);
+    if (Object.keys(errs).length) return;
+    setBusy(true);
+    try {
+      if (link) await unwrap(api.links[":id"].$patch({ param: { id: link.id }, json: b }));
+      else await unwrap(api.links.$post({ json: b }));
+      toast.success(link ? DASH.linkUpdated : DASH.linkAdded);
+      onOpenChange(false);
+      onSaved();
+    } catch (err) {
+      if (err instanceof ApiFailure && err.status === 402 && err.details.feature) {
+        openUpgrade(err.details.feature);
+      } else if (err instanceof ApiFailure && Object.keys(err.fields).length) {
+        setErrors(err.fields);
+      } else {
+        toast.error("Error", { description: link ? DASH.linkUpdateFailed : DASH.linkAddFailed });
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const err = (k: string) => errors[k];
+  const input = (k: string, label: string, opts: { required?: boolean; type?: string; errKey?: string; placeholder?: string; disabled?: boolean } = {}) => (
+    <Field id={`link-${k}`} label={label} required={opts.required} error={err(opts.errKey ?? k)}>
+      <input
+        id={`link-${k}`}
+        type={opts.type ?? "text"}
+        value={f[k] ?? ""}
+        onChange={set(k)}
+        placeholder={opts.placeholder}
+        disabled={opts.disabled}
+        aria-invalid={err(opts.errKey ?? k) ? true : undefined}
+        aria-describedby={err(opts.errKey ?? k) ? `link-${k}-error` : undefined}
+        className={inputClass}
+      />
+    </Field>
+  );
+
+  return (
+    <Modal open={open} onOpenChange={onOpenChange} title={link ? "Edit Link" : "Add New Link"}>
+      <form onSubmit={save} noValidate>
+        <fieldset className="mb-4">
+          <legend className="mb-2 text-sm font-medium">Link type</legend>
+          <div className="grid grid-cols-2 gap-2 sm:grid-cols-3">
+            {EDITOR_TYPES.map((t) => {
+              const locked = lite && !LITE_LINK_TYPES.includes(t);
+              return (
+                <div key={t} className="relative">
+                  <label className={`flex min-h-10 cursor-pointer items-center gap-2 rounded-md border px-2 py-2 text-sm ${type === t ? "border-brand-600 bg-brand-50" : "border-slate-300"} ${locked ? "opacity-70" : ""}`}>
+                    <input
+                      type="radio"
+                      name="link-type"
+                      value={t}
+                      checked={type === t}
+                      onChange={() => (locked ? openUpgrade(t) : setType(t))}
+                    />
+                    {LINK_TYPE_LABELS[t]}
+                  </label>
+                  {locked || (t === PROMOTE_LINK_TYPE && !me?.plan.canSavePromoteLink) ? (
+                    <span className="absolute -right-1 -top-2">
+                      <PlusBadge feature={t} />
+                    </span>
+                  ) : null}
+                </div>
+              );
+            })}
+          </div>
+        </fieldset>
+        {input("title", "Title", { required: true })}
+        {type === "standard_url" || type === "donation" ? input("url", "URL", { required: true, type: "url", placeholder: "https://" }) : null}
+        {type === "text_link" ? (
+          <>
+            {input("dataUrl", "URL", { required: true, type: "url", errKey: "data.url", placeholder: "https://" })}
+            <Field id="link-text" label="Link Text" required error={err("data.text")}>
+              <textarea id="link-text" value={f.text} onChange={set("text")} rows={3} className={inputClass} />
+            </Field>
+          </>
+        ) : null}
+        {type === "donation" ? (
+          <Field id="link-message" label="Custom message (optional)" error={err("data.message")}>
+            <textarea id="link-message" value={f.message} onChange={set("message")} rows={2} className={inputClass} />
+          </Field>
+        ) : null}
+        {type === "lead_magnet" ? (
+          <>
+            <Field id="link-description" label="Description" required error={err("data.description")}>
+              <textarea id="link-description" value={f.description} onChange={set("description")} rows={3} className={inputClass} />
+            </Field>
+            {input("fileUrl", "File URL (optional)", { type: "url", errKey: "data.fileUrl", placeholder: "https://" })}
+          </>
+        ) : null}
+        {type === "vcf" ? (
+          <>
+            {input("name", "Full Name", { required: true, errKey: "data.name" })}
+            {input("phone", "Phone (optional)", { type: "tel", errKey: "data.phone" })}
+            {input("email", "Email (optional)", { type: "email", errKey: "data.email" })}
+            {input("organization", "Organization (optional)", { errKey: "data.organization" })}
+          </>
+        ) : null}
+        {type === PROMOTE_LINK_TYPE ? <p className="mb-3 text-sm text-slate-600">This button links to your referral link, so you earn 20% on every referral.</p> : null}
+
+        <details className="mb-3 rounded-md border border-slate-200 p-3" open={!!(link?.scheduleStartTime || link?.scheduleEndTime || link?.thumbnailUrl)}>
+          <summary className="cursor-pointer text-sm font-medium">More options</summary>
+          <div className="mt-3">
+            <div className="mb-1 flex items-center gap-2">{lite ? <PlusBadge feature="thumbnails" /> : null}</div>
+            {input("thumbnailUrl", "Thumbnail image URL", { type: "url", disabled: lite, placeholder: "https://" })}
+            <div className="mb-1 flex items-center gap-2">{lite ? <PlusBadge feature="scheduling" /> : null}</div>
+            <div className="grid gap-2 sm:grid-cols-2">
+              {input("start", "Schedule start", { type: "datetime-local", disabled: lite, errKey: "scheduleStartTime" })}
+              {input("end", "Schedule end", { type: "datetime-local", disabled: lite, errKey: "scheduleEndTime" })}
+            </div>
+            <div className="flex items-center gap-2">
+              <input id="link-main" type="checkbox" checked={main} disabled={lite} onChange={(e) => setMain(e.target.checked)} />
+              <label htmlFor="link-main" className="text-sm">
+                Make this the main button
+              </label>
+              {lite ? <PlusBadge feature="main_button" /> : null}
+            </div>
+          </div>
+        </details>
+        {lists.length ? (
+          <Field id="link-list" label="List">
+            <select id="link-list" value={f.parentListId} onChange={set("parentListId")} className={inputClass}>
+              <option value="">No list</option>
+              {lists.map((l) => (
+                <option key={l.id} value={l.id}>
+                  {l.title}
+                </option>
+              ))}
+            </select>
+          </Field>
+        ) : null}
+        <div className="mt-4 flex justify-end gap-2">
+          <Button variant="secondary" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={busy}>
+            {link ? "Save Changes" : "Add Link"}
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,475 @@
+/**
+ * Page Layout (/dashboard/links): the owner's links and lists, each change saved to the draft as it
+ * happens. Drag to reorder with @dnd-kit (mouse 5 px, touch 120 ms long press, keyboard).
+ */
+import {
+  closestCenter,
+  DndContext,
+  KeyboardSensor,
+  MouseSensor,
+  TouchSensor,
+  useSensor,
+  useSensors,
+  type Announcements,
+  type DragEndEvent,
+} from "@dnd-kit/core";
+import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
+import { CSS } from "@dnd-kit/utilities";
+import { format } from "date-fns";
+import { ArrowDown, ArrowUp, ExternalLink, GripVertical, MoreVertical, Pencil, Plus, Star, Trash2, FolderPlus } from "lucide-react";
+import { DropdownMenu, Switch, Tabs } from "radix-ui";
+import { useCallback, useEffect, useState } from "react";
+import { toast } from "sonner";
+import { DASH } from "#core/dashboard-texts.ts";
+import { LINK_TYPE_LABELS } from "#core/link-types.ts";
+import { scheduleBadge } from "#core/schedule-badge.ts";
+import { ApiFailure, api, unwrap } from "../../api.ts";
+import { Button, Confirm, Modal, PlusBadge } from "../../components/ui.tsx";
+import { isLite, useDashboard } from "../../store.ts";
+import { LinkDialog } from "./LinkDialog.tsx";
+import type { Link, LinkList } from "./types.ts";
+
+
+const when = (d: Date) => `${format(d, "MMM d, yyyy")} at ${format(d, "h:mm a")}`;
+
+export function ScheduleBadge({ link }: { link: Link }) {
+  const b = scheduleBadge(link.scheduleStartTime ? new Date(link.scheduleStartTime) : null, link.scheduleEndTime ? new Date(link.scheduleEndTime) : null, new Date());
+  if (!b) return null;
+  const [text, cls] =
+    b.kind === "scheduled"
+      ? [`Starts ${when(b.at)}`, "bg-blue-100 text-blue-900"]
+      : b.kind === "expired"
+        ? [`Expired ${when(b.at)}`, "bg-red-100 text-red-900"]
+        : [b.at ? `Ends ${when(b.at)}` : "Active (no end date)", "bg-emerald-100 text-emerald-900"];
+  return <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${cls}`}>{text}</span>;
+}
+
+interface Group {
+  list: LinkList | null;
+  links: Link[];
+}
+
+function groupsOf(links: Link[], lists: LinkList[]): Group[] {
+  const known = new Set(lists.map((l) => l.id));
+  return [
+    { list: null, links: links.filter((l) => !l.parentListId || !known.has(l.parentListId)) },
+    ...lists.map((list) => ({ list, links: links.filter((l) => l.parentListId === list.id) })),
+  ];
+}
+
+function LinkRow(props: {
+  link: Link;
+  lists: LinkList[];
+  sortable: boolean;
+  onEdit(): void;
+  onDelete(): void;
+  onChanged(): void;
+}) {
+  const { link } = props;
+  const me = useDashboard((s) => s.me);
+  const openUpgrade = useDashboard((s) => s.openUpgrade);
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: link.id, disabled: !props.sortable });
+  const style = { transform: CSS.Transform.toString(transform), transition };
+
+  async function toggle(isActive: boolean) {
+    try {
+      await unwrap(api.links[":id"].visibility.$patch({ param: { id: link.id }, json: { isActive } }));
+      toast.success(isActive ? DASH.linkActivated : DASH.linkHidden);
+      props.onChanged();
+    } catch {
+      toast.error("Error", { description: DASH.linkUpdateFailed });
+    }
+  }
+  async function makeMain() {
+    if (isLite(me)) return openUpgrade("main_button");
+    try {
+      await unwrap(api.links[":id"].main.$put({ param: { id: link.id }, json: { isMainButton: !link.isMainButton } }));
+      toast.success(DASH.linkUpdated);
+      props.onChanged();
+    } catch (e) {
+      if (e instanceof ApiFailure && e.details.feature) openUpgrade(e.details.feature);
+      else toast.error("Error", { description: DASH.linkUpdateFailed });
+    }
+  }
+  async function moveTo(listId: string | null) {
+    try {
+      await unwrap(api.links[":id"].$patch({ param: { id: link.id }, json: {
+        linkType: link.linkType,
+        title: link.title,
+        url: link.url === "#" ? "" : link.url,
+        data: link.linkSpecificData,
+        parentListId: listId,
+      } }));
+      toast.success(DASH.linkUpdated);
+      props.onChanged();
+    } catch {
+      toast.error("Error", { description: DASH.linkUpdateFailed });
+    }
+  }
+
+  return (
+    <li
+      ref={setNodeRef}
+      style={style}
+      data-testid="link-row"
+      className={`flex items-center gap-2 rounded-lg border border-slate-200 bg-white p-3 ${link.isActive ? "" : "opacity-50"} ${isDragging ? "shadow-lg" : ""}`}
+    >
+      {props.sortable ? (
+        <button
+          type="button"
+          ref={setActivatorNodeRef}
+          {...attributes}
+          {...listeners}
+          aria-label={`Reorder ${link.title}`}
+          className="touch-none cursor-grab rounded p-1 text-slate-500 hover:bg-slate-100"
+        >
+          <GripVertical aria-hidden className="size-5" />
+        </button>
+      ) : null}
+      {link.thumbnailUrl ? <img src={link.thumbnailUrl} alt="" className="size-10 shrink-0 rounded object-cover" loading="lazy" /> : null}
+      <div className="min-w-0 flex-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="truncate font-medium">{link.title}</span>
+          <span className="rounded bg-slate-100 px-1.5 text-xs text-slate-700">{LINK_TYPE_LABELS[link.linkType]}</span>
+          {link.isMainButton ? (
+            <span className="inline-flex items-center gap-1 rounded bg-amber-100 px-1.5 text-xs text-amber-900">
+              <Star aria-hidden className="size-3" /> Main button
+            </span>
+          ) : null}
+          <ScheduleBadge link={link} />
+        </div>
+        {link.url && link.url !== "#" ? <p className="truncate text-xs text-slate-600">{link.url}</p> : null}
+      </div>
+      <Switch.Root
+        checked={link.isActive}
+        onCheckedChange={toggle}
+        aria-label={`Visible: ${link.title}`}
+        className="relative h-6 w-11 shrink-0 rounded-full bg-slate-300 data-[state=checked]:bg-brand-600"
+      >
+        <Switch.Thumb className="block size-5 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[22px]" />
+      </Switch.Root>
+      <DropdownMenu.Root>
+        <DropdownMenu.Trigger className="rounded p-1 hover:bg-slate-100" aria-label={`Actions for ${link.title}`}>
+          <MoreVertical aria-hidden className="size-5" />
+        </DropdownMenu.Trigger>
+        <DropdownMenu.Portal>
+          <DropdownMenu.Content align="end" className="z-50 min-w-48 rounded-md border border-slate-200 bg-white p-1 shadow-lg">
+            <DropdownMenu.Item onSelect={props.onEdit} className="flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100">
+              <Pencil aria-hidden className="size-4" /> Edit
+            </DropdownMenu.Item>
+            <DropdownMenu.Item onSelect={makeMain} className="flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100">
+              <Star aria-hidden className="size-4" /> {link.isMainButton ? "Remove main button" : "Make main button"}
+              {isLite(me) ? <span className="ml-auto text-xs font-bold text-amber-800">PLUS</span> : null}
+            </DropdownMenu.Item>
+            {props.lists
+              .filter((l) => l.id !== link.parentListId)
+              .map((l) => (
+                <DropdownMenu.Item key={l.id} onSelect={() => moveTo(l.id)} className="flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100">
+                  <FolderPlus aria-hidden className="size-4" /> Move to {l.title}
+                </DropdownMenu.Item>
+              ))}
+            {link.parentListId ? (
+              <DropdownMenu.Item onSelect={() => moveTo(null)} className="flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100">
+                <FolderPlus aria-hidden className="size-4" /> Remove from list
+              </DropdownMenu.Item>
+            ) : null}
+            <DropdownMenu.Item onSelect={props.onDelete} className="flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm text-red-700 outline-none data-[highlighted]:bg-red-50">
+              <Trash2 aria-hidden className="size-4" /> Delete
+            </DropdownMenu.Item>
+          </DropdownMenu.Content>
+        </DropdownMenu.Portal>
+      </DropdownMenu.Root>
+    </li>
+  );
+}
+
+export default function LinksScreen() {
+  const me = useDashboard((s) => s.me);
+  const edited = useDashboard((s) => s.edited);
+  const dataVersion = useDashboard((s) => s.dataVersion);
+  const [data, setData] = useState<{ links: Link[]; lists: LinkList[] } | null>(null);
+  const [editing, setEditing] = useState<Link | null | "new">(null);
+  const [deleting, setDeleting] = useState<Link | null>(null);
+  const [listDialog, setListDialog] = useState<LinkList | "new" | null>(null);
+  const [deletingList, setDeletingList] = useState<LinkList | null>(null);
+  const [listTitle, setListTitle] = useState("");
+  const [listError, setListError] = useState("");
+
+  const load = useCallback(async () => {
+    try {
+      const body = await unwrap(api.links.$get());
+      setData({ links: body.links, lists: body.lists });
+    } catch {
+      toast.error("Error", { description: DASH.linksLoadFailed });
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load, dataVersion]);
+  const changed = () => {
+    void load();
+    edited();
+  };
+
+  const sensors = useSensors(
+    useSensor(MouseSensor, { activationConstraint: { distance: 5 } }),
+    useSensor(TouchSensor, { activationConstraint: { delay: 120, tolerance: 5 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+
+  if (!data) return <p className="text-slate-600">Loading components...</p>;
+  const { links, lists } = data;
+  const groups = groupsOf(links, lists);
+  const title = (id: unknown) => links.find((l) => l.id === id)?.title ?? "link";
+  const position = (id: unknown) => {
+    const g = groups.find((gr) => gr.links.some((l) => l.id === id));
+    return g ? `${g.links.findIndex((l) => l.id === id) + 1} of ${g.links.length}` : "";
+  };
+  const announcements: Announcements = {
+    onDragStart: ({ active }) => `Picked up ${title(active.id)}, position ${position(active.id)}.`,
+    onDragOver: ({ active, over }) => (over ? `${title(active.id)} moved to position ${position(over.id)}.` : `${title(active.id)} is not over a position.`),
+    onDragEnd: ({ active, over }) => (over ? `${title(active.id)} dropped at position ${position(over.id)}.` : `${title(active.id)} dropped.`),
+    onDragCancel: ({ active }) => `Reordering cancelled. ${title(active.id)} went back to its place.`,
+  };
+
+  async function saveOrder(next: Group[]) {
+    const items = next.flatMap((g) => g.links.map((l) => ({ id: l.id, parentListId: g.list?.id ?? null })));
+    const order = next.flatMap((g) => g.links);
+    setData({ links: order.map((l, i) => ({ ...l, orderIndex: i })), lists: next.filter((g) => g.list).map((g) => g.list!) });
+    try {
+      await unwrap(api.links.order.$put({ json: { items, lists: next.filter((g) => g.list).map((g) => g.list!.id) } }));
+      edited();
+    } catch {
+      toast.error("Error", { description: DASH.linkUpdateFailed });
+      void load();
+    }
+  }
+
+  function onDragEnd(e: DragEndEvent) {
+    const { active, over } = e;
+    if (!over || active.id === over.id) return;
+    const next = groups.map((g) => {
+      const from = g.links.findIndex((l) => l.id === active.id);
+      const to = g.links.findIndex((l) => l.id === over.id);
+      return from >= 0 && to >= 0 ? { ...g, links: arrayMove(g.links, from, to) } : g;
+    });
+    void saveOrder(next);
+  }
+
+  function moveList(index: number, delta: number) {
+    const lg = groups.slice(1);
+    const target = index + delta;
+    if (target < 0 || target >= lg.length) return;
+    void saveOrder([groups[0]!, ...arrayMove(lg, index, target)]);
+  }
+
+  async function doDelete() {
+    if (!deleting) return;
+    try {
+      await unwrap(api.links[":id"].$delete({ param: { id: deleting.id } }));
+      toast.success(DASH.linkDeleted);
+      setDeleting(null);
+      changed();
+    } catch {
+      setDeleting(null);
+      toast.error("Error", { description: DASH.linkDeleteFailed });
+    }
+  }
+
+  async function saveList(e: React.FormEvent) {
+    e.preventDefault();
+    if (!listTitle.trim()) return setListError("List title is required");
+    try {
+      if (listDialog === "new") await unwrap(api["link-lists"].$post({ json: { title: listTitle } }));
+      else if (listDialog) await unwrap(api["link-lists"][":id"].$patch({ param: { id: listDialog.id }, json: { title: listTitle } }));
+      setListDialog(null);
+      changed();
+    } catch (err) {
+      setListError(err instanceof ApiFailure ? err.message : "Something went wrong. Please try again later.");
+    }
+  }
+
+  async function doDeleteList() {
+    if (!deletingList) return;
+    try {
+      await unwrap(api["link-lists"][":id"].$delete({ param: { id: deletingList.id } }));
+      setDeletingList(null);
+      changed();
+    } catch {
+      setDeletingList(null);
+      toast.error("Something went wrong. Please try again later.");
+    }
+  }
+
+  const visible = links.filter((l) => l.isActive).length;
+  const scheduled = links.filter((l) => l.scheduleStartTime || l.scheduleEndTime);
+  const lite = isLite(me);
+  const atLimit = lite && links.length >= 7;
+
+  const addButton = (
+    <Button onClick={() => (atLimit ? useDashboard.getState().openUpgrade("unlimited_links") : setEditing("new"))}>
+      <Plus aria-hidden className="size-4" /> Add Component
+    </Button>
+  );
+
+  return (
+    <section aria-labelledby="screen-title">
+      <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h1 id="screen-title" className="text-2xl font-bold">
+            Page Layout
+          </h1>
+          <p className="mt-1 text-slate-600">
+            Manage your page components. {visible} of {links.length} components visible (5 limit).
+          </p>
+          {lite ? (
+            <p className="mt-1 flex items-center gap-2 text-sm text-slate-600">
+              Plinth Lite: up to 7 links ({links.length} used). <PlusBadge feature="unlimited_links" />
+            </p>
+          ) : null}
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <a href={`/${me?.username ?? ""}`} target="_blank" rel="noopener" className="inline-flex min-h-10 items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-50">
+            <ExternalLink aria-hidden className="size-4" /> View Public Page
+          </a>
+          <Button
+            variant="secondary"
+            onClick={() => {
+              setListTitle("");
+              setListError("");
+              setListDialog("new");
+            }}
+          >
+            <FolderPlus aria-hidden className="size-4" /> New List
+          </Button>
+          {addButton}
+        </div>
+      </div>
+
+      <Tabs.Root defaultValue="all">
+        <Tabs.List className="mb-4 flex gap-1 border-b border-slate-200" aria-label="Components">
+          <Tabs.Trigger value="all" className="border-b-2 border-transparent px-3 py-2 text-sm font-medium data-[state=active]:border-brand-600 data-[state=active]:text-brand-700">
+            All Components
+          </Tabs.Trigger>
+          <Tabs.Trigger value="scheduled" className="border-b-2 border-transparent px-3 py-2 text-sm font-medium data-[state=active]:border-brand-600 data-[state=active]:text-brand-700">
+            Scheduled
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="all">
+          {links.length === 0 && lists.length === 0 ? (
+            <div className="rounded-lg border border-dashed border-slate-300 p-10 text-center">
+              <h2 className="text-lg font-semibold">No links yet</h2>
+              <p className="mt-1 text-slate-600">Start by adding your first link to share with your audience</p>
+              <Button className="mt-4" onClick={() => setEditing("new")}>
+                Add Your First Link
+              </Button>
+            </div>
+          ) : (
+            <DndContext
+              sensors={sensors}
+              collisionDetection={closestCenter}
+              onDragEnd={onDragEnd}
+              autoScroll={{ threshold: { x: 0.25, y: 0.25 }, acceleration: 28 }}
+              accessibility={{
+                announcements,
+                screenReaderInstructions: {
+                  draggable: "To reorder, press space to lift the link, use the arrow keys to move it, press space again to drop it, or press escape to cancel.",
+                },
+              }}
+            >
+              {groups.map((g, gi) => (
+                <div key={g.list?.id ?? "ungrouped"} className={g.list ? "mt-4 rounded-lg border border-slate-200 bg-slate-50 p-3" : ""} role="group" aria-label={g.list ? `List ${g.list.title}` : "Links"}>
+                  {g.list ? (
+                    <div className="mb-2 flex flex-wrap items-center gap-2">
+                      <h2 className="font-semibold">{g.list.title}</h2>
+                      <span className="text-xs text-slate-600">{g.links.length} links</span>
+                      <div className="ml-auto flex gap-1">
+                        <Button variant="ghost" aria-label={`Move list ${g.list.title} up`} onClick={() => moveList(gi - 1, -1)} disabled={gi === 1}>
+                          <ArrowUp aria-hidden className="size-4" />
+                        </Button>
+                        <Button variant="ghost" aria-label={`Move list ${g.list.title} down`} onClick={() => moveList(gi - 1, 1)} disabled={gi === groups.length - 1}>
+                          <ArrowDown aria-hidden className="size-4" />
+                        </Button>
+                        <Button
+                          variant="ghost"
+                          onClick={() => {
+                            setListTitle(g.list!.title);
+                            setListError("");
+                            setListDialog(g.list);
+                          }}
+                        >
+                          Rename
+                        </Button>
+                        <Button variant="ghost" onClick={() => setDeletingList(g.list)}>
+                          Delete list
+                        </Button>
+                      </div>
+                    </div>
+                  ) : null}
+                  <SortableContext items={g.links.map((l) => l.id)} strategy={verticalListSortingStrategy}>
+                    <ul className="space-y-2">
+                      {g.links.map((l) => (
+                        <LinkRow key={l.id} link={l} lists={lists} sortable onEdit={() => setEditing(l)} onDelete={() => setDeleting(l)} onChanged={changed} />
+                      ))}
+                    </ul>
+                  </SortableContext>
+                  {g.list && g.links.length === 0 ? <p className="text-sm text-slate-600">No links in this list yet. Use a link's menu to move it here.</p> : null}
+                </div>
+              ))}
+            </DndContext>
+          )}
+        </Tabs.Content>
+        <Tabs.Content value="scheduled">
+          {scheduled.length === 0 ? (
+            <p className="text-slate-600">No scheduled components found. Add scheduling to your components to see them here.</p>
+          ) : (
+            <ul className="space-y-2">
+              {scheduled.map((l) => (
+                <LinkRow key={l.id} link={l} lists={lists} sortable={false} onEdit={() => setEditing(l)} onDelete={() => setDeleting(l)} onChanged={changed} />
+              ))}
+            </ul>
+          )}
+        </Tabs.Content>
+      </Tabs.Root>
+
+      {editing !== null ? (
+        <LinkDialog key={editing === "new" ? "new" : editing.id} open onOpenChange={(o) => !o && setEditing(null)} link={editing === "new" ? null : editing} lists={lists} onSaved={changed} />
+      ) : null}
+      <Confirm
+        open={deleting !== null}
+        onOpenChange={(o) => !o && setDeleting(null)}
+        title="Delete Link"
+        description={`Are you sure you want to delete ${deleting?.title ?? ""}? This action cannot be undone.`}
+        cancel="Cancel"
+        confirm="Delete"
+        danger
+        onConfirm={doDelete}
+      />
+      <Confirm
+        open={deletingList !== null}
+        onOpenChange={(o) => !o && setDeletingList(null)}
+        title="Delete List"
+        description={`Are you sure you want to delete the list ${deletingList?.title ?? ""}? Its links stay on your page.`}
+        cancel="Cancel"
+        confirm="Delete"
+        danger
+        onConfirm={doDeleteList}
+      />
+      <Modal open={listDialog !== null} onOpenChange={(o) => !o && setListDialog(null)} title={listDialog === "new" ? "New List" : "Rename List"}>
+        <form onSubmit={saveList} noValidate>
+          <label htmlFor="list-title" className="mb-1 block text-sm font-medium">
+            List title
+          </label>
+          <input id="list-title" value={listTitle} onChange={(e) => setListTitle(e.target.value)} className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm" aria-invalid={listError ? true : undefined} />
+          {listError ? <p className="mt-1 text-sm text-red-700">{listError}</p> : null}
+          <div className="mt-4 flex justify-end gap-2">
+            <Button variant="secondary" onClick={() => setListDialog(null)}>
+              Cancel
+            </Button>
+            <Button type="submit">Save</Button>
+          </div>
+        </form>
+      </Modal>
+    </section>
+  );
+}

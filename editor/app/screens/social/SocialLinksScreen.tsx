@@ -1,0 +1,308 @@
+/**
+ * Social Links (/dashboard/social-links): add a platform (each once), edit the handle, hide, delete,
+ * drag to reorder (display_order from 1); the QR-code entry always last, its visibility on the profile.
+ */
+import { closestCenter, DndContext, KeyboardSensor, MouseSensor, TouchSensor, useSensor, useSensors, type DragEndEvent } from "@dnd-kit/core";
+import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
+import { CSS } from "@dnd-kit/utilities";
+import { GripVertical, MoreVertical, Pencil, QrCode, Trash2 } from "lucide-react";
+import { DropdownMenu, Switch } from "radix-ui";
+import { useCallback, useEffect, useState } from "react";
+import { toast } from "sonner";
+import { DASH } from "#core/dashboard-texts.ts";
+import { LIMITS } from "#core/limits.ts";
+import { getPlatform, SOCIAL_PLATFORMS, type SocialPlatform } from "#core/platforms.ts";
+import { cleanHandle, handleOf } from "#core/social-handle.ts";
+import type { InferResponseType } from "hono/client";
+import { ApiFailure, api, unwrap } from "../../api.ts";
+import { Button, Confirm, Modal, PlusBadge } from "../../components/ui.tsx";
+import { isLite, useDashboard } from "../../store.ts";
+
+type Social = Extract<InferResponseType<typeof api["social-links"]["$get"]>, { socialLinks: unknown }>["socialLinks"][number];
+
+const social = api["social-links"];
+
+function Toggle({ checked, onChange, label }: { checked: boolean; onChange(v: boolean): void; label: string }) {
+  return (
+    <Switch.Root checked={checked} onCheckedChange={onChange} aria-label={label} className="relative h-6 w-11 shrink-0 rounded-full bg-slate-300 data-[state=checked]:bg-brand-600">
+      <Switch.Thumb className="block size-5 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[22px]" />
+    </Switch.Root>
+  );
+}
+
+function Row({ item, onEdit, onDelete, onToggle }: { item: Social; onEdit(): void; onDelete(): void; onToggle(v: boolean): void }) {
+  const platform = getPlatform(item.platform)!;
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition } = useSortable({ id: item.id });
+  return (
+    <li ref={setNodeRef} style={{ transform: CSS.Transform.toString(transform), transition }} data-testid="social-row" className={`flex items-center gap-2 rounded-lg border border-slate-200 bg-white p-3 ${item.isVisible ? "" : "opacity-50"}`}>
+      <button type="button" ref={setActivatorNodeRef} {...attributes} {...listeners} aria-label={`Reorder ${platform.name}`} className="touch-none cursor-grab rounded p-1 text-slate-500 hover:bg-slate-100">
+        <GripVertical aria-hidden className="size-5" />
+      </button>
+      <div className="min-w-0 flex-1">
+        <p className="font-medium">{platform.name}</p>
+        <p className="truncate text-xs text-slate-600">{item.url}</p>
+      </div>
+      <Toggle checked={item.isVisible} onChange={onToggle} label={`Visible: ${platform.name}`} />
+      <DropdownMenu.Root>
+        <DropdownMenu.Trigger className="rounded p-1 hover:bg-slate-100" aria-label={`Actions for ${platform.name}`}>
+          <MoreVertical aria-hidden className="size-5" />
+        </DropdownMenu.Trigger>
+        <DropdownMenu.Portal>
+          <DropdownMenu.Content align="end" className="z-50 min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow-lg">
+            <DropdownMenu.Item onSelect={onEdit} className="flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100">
+              <Pencil aria-hidden className="size-4" /> Edit
+            </DropdownMenu.Item>
+            <DropdownMenu.Item onSelect={onDelete} className="flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm text-red-700 outline-none data-[highlighted]:bg-red-50">
+              <Trash2 aria-hidden className="size-4" /> Delete
+            </DropdownMenu.Item>
+          </DropdownMenu.Content>
+        </DropdownMenu.Portal>
+      </DropdownMenu.Root>
+    </li>
+  );
+}
+
+export default function SocialLinksScreen() {
+  const me = useDashboard((s) => s.me);
+  const edited = useDashboard((s) => s.edited);
+  const openUpgrade = useDashboard((s) => s.openUpgrade);
+  const dataVersion = useDashboard((s) => s.dataVersion);
+  const [items, setItems] = useState<Social[] | null>(null);
+  const [qrVisible, setQrVisible] = useState(true);
+  const [dialog, setDialog] = useState<{ platform: SocialPlatform; item: Social | null } | null>(null);
+  const [handle, setHandle] = useState("");
+  const [error, setError] = useState("");
+  const [deleting, setDeleting] = useState<Social | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const body = await unwrap(api["social-links"].$get());
+      setItems(body.socialLinks);
+      setQrVisible(body.qrCodeVisible);
+    } catch {
+      toast.error(DASH.socialLoadFailed);
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load, dataVersion]);
+  const changed = () => {
+    void load();
+    edited();
+  };
+  const sensors = useSensors(
+    useSensor(MouseSensor, { activationConstraint: { distance: 5 } }),
+    useSensor(TouchSensor, { activationConstraint: { delay: 120, tolerance: 5 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+  if (!items) return <p className="text-slate-600">Loading...</p>;
+
+  const lite = isLite(me);
+  const used = new Set(items.map((s) => s.platform));
+  const available = SOCIAL_PLATFORMS.filter((p) => !used.has(p.id));
+  const visibleCount = items.filter((s) => s.isVisible).length;
+
+  function openAdd(platform: SocialPlatform) {
+    if (lite && items!.length >= LIMITS.LITE_MAX_SOCIAL_TOTAL) return openUpgrade("unlimited_social_links");
+    setHandle("");
+    setError("");
+    setDialog({ platform, item: null });
+  }
+
+  async function save(e: React.FormEvent) {
+    e.preventDefault();
+    if (!dialog) return;
+    const clean = cleanHandle(dialog.platform, handle);
+    if (clean === null) return setError(dialog.platform.id === "whatsapp" ? DASH.whatsappInvalid : DASH.handleRequired);
+    try {
+      if (dialog.item) {
+        await unwrap(social[":id"].$patch({ param: { id: dialog.item.id }, json: { handle } }));
+        toast.success(DASH.socialUpdated);
+      } else {
+        const added = await unwrap(social.$post({ json: { platform: dialog.platform.id, handle } }));
+        toast.success(DASH.socialAdded(dialog.platform.name), {
+          description: added.socialLink.isVisible ? undefined : `It is hidden for now: Plinth Lite shows up to ${LIMITS.LITE_MAX_VISIBLE_SOCIAL} social links.`,
+        });
+      }
+      setDialog(null);
+      changed();
+    } catch (err) {
+      if (err instanceof ApiFailure && err.status === 402) {
+        setDialog(null);
+        openUpgrade(err.details.feature ?? "unlimited_social_links");
+      } else if (err instanceof ApiFailure && err.status === 400) setError(err.message);
+      else toast.error(dialog.item ? DASH.socialUpdateFailed : DASH.socialAddFailed);
+    }
+  }
+
+  async function toggle(item: Social, isVisible: boolean) {
+    if (isVisible && lite && visibleCount >= LIMITS.LITE_MAX_VISIBLE_SOCIAL) return openUpgrade("unlimited_social_links");
+    try {
+      await unwrap(social[":id"].visibility.$patch({ param: { id: item.id }, json: { isVisible } }));
+      changed();
+    } catch (err) {
+      if (err instanceof ApiFailure && err.status === 402) openUpgrade("unlimited_social_links");
+      else toast.error(DASH.socialUpdateFailed);
+    }
+  }
+
+  async function toggleQr(visible: boolean) {
+    try {
+      await unwrap(social["qr-code"].$put({ json: { visible } }));
+      setQrVisible(visible);
+      edited();
+    } catch {
+      toast.error(DASH.socialUpdateFailed);
+    }
+  }
+
+  async function doDelete() {
+    if (!deleting) return;
+    try {
+      await unwrap(social[":id"].$delete({ param: { id: deleting.id } }));
+      toast.success(DASH.socialRemoved);
+      setDeleting(null);
+      changed();
+    } catch {
+      setDeleting(null);
+      toast.error(DASH.socialRemoveFailed);
+    }
+  }
+
+  async function onDragEnd(e: DragEndEvent) {
+    const { active, over } = e;
+    if (!over || active.id === over.id || !items) return;
+    const next = arrayMove(items, items.findIndex((s) => s.id === active.id), items.findIndex((s) => s.id === over.id));
+    setItems(next.map((s, i) => ({ ...s, displayOrder: i + 1 })));
+    try {
+      await unwrap(social.order.$put({ json: { ids: next.map((s) => s.id) } }));
+      toast.success(DASH.socialReordered);
+      edited();
+    } catch {
+      toast.error(DASH.socialReorderFailed);
+      void load();
+    }
+  }
+  const name = (id: unknown) => getPlatform(items.find((s) => s.id === id)?.platform ?? "")?.name ?? "item";
+
+  return (
+    <section aria-labelledby="screen-title">
+      <h1 id="screen-title" className="text-2xl font-bold">
+        Social Links
+      </h1>
+      <p className="mt-1 text-slate-600">
+        {items.length} social links, {visibleCount} visible{lite ? ` (Plinth Lite shows up to ${LIMITS.LITE_MAX_VISIBLE_SOCIAL})` : ""}.
+        {lite ? (
+          <span className="ml-2 inline-block align-middle">
+            <PlusBadge feature="unlimited_social_links" />
+          </span>
+        ) : null}
+      </p>
+
+      <h2 className="mt-6 text-lg font-semibold">Add Social Platform</h2>
+      {available.length === 0 ? (
+        <p className="mt-2 text-slate-600">You've added all available social platforms!</p>
+      ) : (
+        <ul className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-6">
+          {available.map((p) => (
+            <li key={p.id}>
+              <Button variant="secondary" className="w-full" onClick={() => openAdd(p)}>
+                {p.name}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <h2 className="mt-6 text-lg font-semibold">Your Social Links</h2>
+      {items.length === 0 ? <p className="mt-2 text-slate-600">No social links yet</p> : null}
+      <DndContext
+        sensors={sensors}
+        collisionDetection={closestCenter}
+        onDragEnd={onDragEnd}
+        autoScroll={{ threshold: { x: 0.25, y: 0.25 }, acceleration: 28 }}
+        accessibility={{
+          announcements: {
+            onDragStart: ({ active }) => `Picked up ${name(active.id)}.`,
+            onDragOver: ({ active, over }) => (over ? `${name(active.id)} is over ${name(over.id)}.` : `${name(active.id)} is not over a position.`),
+            onDragEnd: ({ active, over }) => (over ? `${name(active.id)} dropped at the place of ${name(over.id)}.` : `${name(active.id)} dropped.`),
+            onDragCancel: ({ active }) => `Reordering cancelled. ${name(active.id)} went back to its place.`,
+          },
+          screenReaderInstructions: { draggable: "To reorder, press space to lift, use the arrow keys to move, press space again to drop, or escape to cancel." },
+        }}
+      >
+        <SortableContext items={items.map((s) => s.id)} strategy={verticalListSortingStrategy}>
+          <ul className="mt-2 space-y-2">
+            {items.map((s) => (
+              <Row
+                key={s.id}
+                item={s}
+                onToggle={(v) => toggle(s, v)}
+                onDelete={() => setDeleting(s)}
+                onEdit={() => {
+                  const p = getPlatform(s.platform)!;
+                  setHandle(handleOf(p, s.url));
+                  setError("");
+                  setDialog({ platform: p, item: s });
+                }}
+              />
+            ))}
+          </ul>
+        </SortableContext>
+      </DndContext>
+      <div className={`mt-2 flex items-center gap-2 rounded-lg border border-slate-200 bg-white p-3 ${qrVisible ? "" : "opacity-50"}`} data-testid="qr-row">
+        <QrCode aria-hidden className="ml-1 size-5 text-slate-600" />
+        <div className="flex-1">
+          <p className="font-medium">QR Code</p>
+          <p className="text-xs text-slate-600">Shows a QR code of your public page</p>
+        </div>
+        <Toggle checked={qrVisible} onChange={toggleQr} label="Visible: QR Code" />
+      </div>
+
+      <Modal open={dialog !== null} onOpenChange={(o) => !o && setDialog(null)} title={dialog ? `${dialog.item ? "Edit" : "Add"} ${dialog.platform.name} Link` : ""}>
+        {dialog ? (
+          <form onSubmit={save} noValidate>
+            <label htmlFor="social-handle" className="mb-1 block text-sm font-medium">
+              {dialog.item ? "Username/Handle" : dialog.platform.handleLabel}
+            </label>
+            <div className="flex rounded-md border border-slate-300">
+              <span className="flex items-center rounded-l-md bg-slate-100 px-2 text-xs text-slate-700" aria-hidden>
+                {dialog.platform.baseUrl}
+              </span>
+              <input
+                id="social-handle"
+                value={handle}
+                onChange={(e) => setHandle(e.target.value)}
+                inputMode={dialog.platform.id === "whatsapp" ? "tel" : "text"}
+                aria-describedby={error ? "social-handle-error" : undefined}
+                aria-invalid={error ? true : undefined}
+                className="min-w-0 flex-1 rounded-r-md px-2 py-2 text-sm"
+              />
+            </div>
+            {error ? (
+              <p id="social-handle-error" className="mt-1 text-sm text-red-700">
+                {error}
+              </p>
+            ) : null}
+            <div className="mt-4 flex justify-end gap-2">
+              <Button variant="secondary" onClick={() => setDialog(null)}>
+                Cancel
+              </Button>
+              <Button type="submit">{dialog.item ? "Save Changes" : "Add Link"}</Button>
+            </div>
+          </form>
+        ) : null}
+      </Modal>
+      <Confirm
+        open={deleting !== null}
+        onOpenChange={(o) => !o && setDeleting(null)}
+        title="Delete Social Link"
+        description={`Are you sure you want to remove your ${getPlatform(deleting?.platform ?? "")?.name ?? ""} link? This action cannot be undone.`}
+        cancel="Cancel"
+        confirm="Delete"
+        danger
+        onConfirm={doDelete}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,152 @@
+/**
+ * The dashboard frame: top bar with the user menu, the sidebar (large screens), the mobile menu, the
+ * status bar and the current screen.
+ */
+import { DropdownMenu, Dialog } from "radix-ui";
+import { BarChart3, Crown, ExternalLink, Home, Image, Link2, LogOut, Menu, Palette, Settings, Share2, Type, Wallet, X } from "lucide-react";
+import { useState, type ReactNode } from "react";
+import { NavLink, useNavigate } from "react-router";
+import { useDashboard, isLite } from "../store.ts";
+import { StatusBar } from "./StatusBar.tsx";
+
+export const NAV = [
+  { to: "/dashboard/analytics", label: "Analytics", icon: BarChart3 },
+  { to: "/dashboard/links", label: "Links", icon: Link2 },
+  { to: "/dashboard/social-links", label: "Social Links", icon: Share2 },
+  { to: "/dashboard/profile-picture", label: "Profile Picture", icon: Image },
+  { to: "/dashboard/bio", label: "Bio & SEO", icon: Type },
+  { to: "/dashboard/appearance", label: "Theme", icon: Palette },
+  { to: "/dashboard/affiliate", label: "Affiliate Program", icon: Wallet, plus: true },
+  { to: "/dashboard/account-settings", label: "Account & Billing", icon: Settings },
+] as const;
+
+function NavItems({ onNavigate }: { onNavigate?: () => void }) {
+  const me = useDashboard((s) => s.me);
+  return (
+    <ul className="space-y-1">
+      {NAV.map((item) => (
+        <li key={item.to}>
+          <NavLink
+            to={item.to}
+            onClick={onNavigate}
+            className={({ isActive }) =>
+              `flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium ${isActive ? "bg-brand-50 text-brand-700" : "text-slate-700 hover:bg-slate-100"}`
+            }
+          >
+            <item.icon aria-hidden className="size-4" />
+            <span>{item.label}</span>
+            {"plus" in item && item.plus && isLite(me) ? (
+              <span className="ml-auto inline-flex items-center gap-1 rounded bg-amber-100 px-1.5 text-xs font-bold text-amber-900">
+                <Crown aria-hidden className="size-3" /> PLUS
+              </span>
+            ) : null}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function initialsOf(name: string): string {
+  const parts = name.trim().split(/[\s_-]+/).filter(Boolean);
+  return ((parts[0]?.[0] ?? "") + (parts[1]?.[0] ?? "")).toUpperCase() || "?";
+}
+
+function UserMenu() {
+  const me = useDashboard((s) => s.me);
+  const navigate = useNavigate();
+  if (!me) return null;
+  const name = me.displayName || me.username;
+  async function signOut() {
+    await fetch("/api/auth/logout", { method: "POST", credentials: "same-origin" }).catch(() => undefined);
+    window.location.assign("/");
+  }
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger className="flex items-center gap-2 rounded-full p-1 hover:bg-slate-100" aria-label="User menu">
+        {me.profilePictureUrl ? (
+          <img src={me.profilePictureUrl} alt="" className="size-9 rounded-full object-cover" />
+        ) : (
+          <span aria-hidden className="flex size-9 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white">
+            {initialsOf(name)}
+          </span>
+        )}
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content align="end" sideOffset={6} className="z-50 min-w-56 rounded-md border border-slate-200 bg-white p-1 shadow-lg">
+          <div className="px-3 py-2">
+            <p className="text-sm font-semibold">{name}</p>
+            <p className="text-xs text-slate-600">@{me.username}</p>
+          </div>
+          <DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
+          <DropdownMenu.Item onSelect={() => navigate("/dashboard/account")} className="flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100">
+            <Settings aria-hidden className="size-4" /> Account Settings
+          </DropdownMenu.Item>
+          <DropdownMenu.Item onSelect={() => window.open(`/${me.username}`, "_blank", "noopener")} className="flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100">
+            <ExternalLink aria-hidden className="size-4" /> View Public Page
+          </DropdownMenu.Item>
+          <DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
+          <DropdownMenu.Item onSelect={signOut} className="flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100">
+            <LogOut aria-hidden className="size-4" /> Sign out
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
+
+function MobileMenu() {
+  const [open, setOpen] = useState(false);
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger className="rounded p-2 hover:bg-slate-100 lg:hidden" aria-label="Open menu">
+        <Menu aria-hidden className="size-5" />
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
+        <Dialog.Content className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] overflow-y-auto bg-white p-4 shadow-xl">
+          <div className="mb-4 flex items-center justify-between">
+            <Dialog.Title className="text-lg font-bold">Menu</Dialog.Title>
+            <Dialog.Description className="sr-only">Dashboard navigation</Dialog.Description>
+            <Dialog.Close className="rounded p-1 hover:bg-slate-100" aria-label="Close menu">
+              <X aria-hidden className="size-5" />
+            </Dialog.Close>
+          </div>
+          <nav aria-label="Dashboard">
+            <NavItems onNavigate={() => setOpen(false)} />
+            <a href="/" className="mt-4 flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+              <Home aria-hidden className="size-4" /> Back to Home
+            </a>
+          </nav>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+export function Shell({ children }: { children: ReactNode }) {
+  return (
+    <div className="min-h-screen bg-white">
+      <header className="flex items-center gap-2 border-b border-slate-200 px-4 py-2">
+        <MobileMenu />
+        <a href="/" className="text-xl font-bold text-brand-700">
+          Plinth
+        </a>
+        <div className="ml-auto">
+          <UserMenu />
+        </div>
+      </header>
+      <StatusBar />
+      <div className="flex">
+        <aside className="hidden w-64 shrink-0 border-r border-slate-200 p-4 lg:block">
+          <nav aria-label="Dashboard">
+            <NavItems />
+          </nav>
+        </aside>
+        <main id="main" className="min-w-0 flex-1 p-4 sm:p-6">
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+/**
+ * The draft/publish bar: @username, plan badge, 'Draft Changes' exactly when the server says the
+ * draft differs from the published page, Preview, Publish and Discard Changes with their dialogs.
+ */
+import { Eye, Rocket, Undo2 } from "lucide-react";
+import { useState } from "react";
+import { toast } from "sonner";
+import { DASH } from "#core/dashboard-texts.ts";
+import { LIMITS } from "#core/limits.ts";
+import { ApiFailure, unwrap } from "../api.ts";
+import { Button, Confirm, featureName } from "../components/ui.tsx";
+import { useDashboard } from "../store.ts";
+
+const post = (path: string) => unwrap(fetch(path, { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" } }) as any);
+const reloadSoon = () => setTimeout(() => window.location.reload(), LIMITS.RELOAD_AFTER_PUBLISH_MS);
+
+export function StatusBar() {
+  const me = useDashboard((s) => s.me);
+  const publish = useDashboard((s) => s.publish);
+  const [dialog, setDialog] = useState<"publish" | "discard" | null>(null);
+  const [busy, setBusy] = useState(false);
+  if (!me) return null;
+  const dirty = !!publish?.hasUnpublishedChanges;
+  const badge = me.plan.planBadge;
+
+  async function doPublish() {
+    setBusy(true);
+    try {
+      await post("/api/publish");
+      setDialog(null);
+      toast.success(DASH.published, { description: DASH.publishedText });
+      reloadSoon();
+    } catch (e) {
+      setDialog(null);
+      if (e instanceof ApiFailure && e.status === 402) {
+        const features = e.details.features ?? [];
+        const list = features.length ? ` Plus-only features in use: ${features.map(featureName).join(", ")}.` : "";
+        toast.error(DASH.publishBlockedTitle, { description: DASH.publishBlockedText + list, duration: 10_000 });
+      } else {
+        toast.error(DASH.publishFailed, { description: e instanceof ApiFailure && e.status ? e.message : DASH.publishFailedText });
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function doDiscard() {
+    setBusy(true);
+    try {
+      await post("/api/publish/discard");
+      setDialog(null);
+      toast.success(DASH.discarded, { description: DASH.discardedText });
+      reloadSoon();
+    } catch {
+      setDialog(null);
+      toast.error(DASH.discardFailed);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="flex flex-wrap items-center gap-2 border-b border-slate-200 bg-slate-50 px-4 py-2 text-sm" role="region" aria-label="Page status">
+      <span className="font-medium">@{me.username}</span>
+      <span
+        className={`rounded-full px-2 py-0.5 text-xs font-semibold ${badge === "Lite" ? "bg-slate-200 text-slate-800" : badge === "Plus" ? "bg-amber-100 text-amber-900" : "bg-emerald-100 text-emerald-900"}`}
+      >
+        {badge}
+      </span>
+      {dirty ? <span className="rounded-full bg-orange-100 px-2 py-0.5 text-xs font-semibold text-orange-900">Draft Changes</span> : null}
+      <div className="ml-auto flex flex-wrap gap-2">
+        <a
+          href={`/${me.username}?preview=true`}
+          target="_blank"
+          rel="noopener"
+          className="inline-flex min-h-10 items-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-2 font-medium hover:bg-slate-50"
+        >
+          <Eye aria-hidden className="size-4" /> Preview
+        </a>
+        <Button disabled={!dirty} onClick={() => setDialog("publish")}>
+          <Rocket aria-hidden className="size-4" /> Publish
+        </Button>
+        <Button variant="secondary" disabled={!dirty} onClick={() => setDialog("discard")}>
+          <Undo2 aria-hidden className="size-4" /> Discard Changes
+        </Button>
+      </div>
+      <Confirm
+        open={dialog === "publish"}
+        onOpenChange={(o) => !o && setDialog(null)}
+        title="Publish Changes"
+        description="Your draft will replace the page visitors see now."
+        cancel="Cancel"
+        confirm="Yes, Publish Now"
+        busy={busy}
+        onConfirm={doPublish}
+      />
+      <Confirm
+        open={dialog === "discard"}
+        onOpenChange={(o) => !o && setDialog(null)}
+        title="Cancel Draft Changes"
+        description="Your draft will go back to the last published version. This cannot be undone."
+        cancel="Keep Changes"
+        confirm="Yes, Cancel Changes"
+        danger
+        busy={busy}
+        onConfirm={doDiscard}
+      />
+    </div>
+  );
+}

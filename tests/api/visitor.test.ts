@@ -1,0 +1,122 @@
+import { eq } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { analyticsEvents, collectedLeads, links, pageReports, userProfiles } from "#db/schema.ts";
+import { newId } from "#db/ids.ts";
+import { createAccount } from "#api/services/accounts.ts";
+import { createTestApp as createApp, type TestApp } from "#tests/support/app.ts";
+
+/** Rate limits key on X-Forwarded-For only behind a trusted proxy; the tests spread clients with it. */
+const createTestApp = (): TestApp => createApp({ TRUST_PROXY: "1" });
+
+interface ApiOwner { userId: string; username: string }
+let seq = 0;
+function createApiOwner(t: TestApp, _plan: "plus"): ApiOwner {
+  const username = `visitor_owner_${++seq}_${Math.random().toString(16).slice(2, 8)}`;
+  const now = new Date();
+  const { userId } = createAccount(t.deps.db, { email: `${username}@example.com`, username, passwordHash: null, emailVerified: true, now });
+  t.deps.db.update(userProfiles).set({ planType: "plus", subscriptionStatus: "active_plus", currentPeriodEndDate: new Date(now.getTime() + 30 * 86_400_000) }).where(eq(userProfiles.userId, userId)).run();
+  return { userId, username };
+}
+
+let t: TestApp;
+let owner: ApiOwner;
+let ip = 0;
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  t.app.request(`/api/visitor/${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: "https://static.example", "Sec-Fetch-Site": "cross-site", "X-Forwarded-For": `10.0.0.${++ip % 250}`, ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+const addLink = (over: Partial<typeof links.$inferInsert> = {}) => {
+  const id = newId();
+  t.deps.db.insert(links).values({ id, userId: owner.userId, title: "Guide", url: "#", linkType: "lead_magnet", linkSpecificData: { fileUrl: "https://files.example/guide.pdf" }, ...over }).run();
+  return id;
+};
+
+beforeEach(() => {
+  t = createTestApp();
+  owner = createApiOwner(t, "plus");
+  t.deps.db.update(userProfiles).set({ hasPublishedPage: true }).where(eq(userProfiles.userId, owner.userId)).run();
+});
+afterEach(() => t.close());
+
+describe("POST /api/visitor/track", () => {
+  it("stores a page view and a click cross-origin, with referrer domain and device only", async () => {
+    const res = await post("track", { type: "page_view", username: owner.username, referrer: "https://news.example/a?b=c" }, { "User-Agent": "Mozilla/5.0 (iPhone; Mobile)" });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    const id = addLink({ linkType: "standard_url", url: "https://a.example" });
+    // sendBeacon sends text/plain
+    expect((await post("track", { type: "link_click", username: owner.username, linkId: id }, { "Content-Type": "text/plain;charset=UTF-8" })).status).toBe(204);
+    const rows = t.deps.db.select().from(analyticsEvents).all();
+    expect(rows.map((r) => r.kind)).toEqual(["page_view", "link_click"]);
+    expect(rows[0]).toMatchObject({ referrerDomain: "news.example", device: "mobile" });
+  });
+
+  it("refuses another owner's link, unknown pages and malformed bodies", async () => {
+    const other = createApiOwner(t, "plus");
+    const otherLink = newId();
+    t.deps.db.insert(links).values({ id: otherLink, userId: other.userId, title: "x", url: "https://x.example" }).run();
+    expect((await post("track", { type: "link_click", username: owner.username, linkId: otherLink })).status).toBe(404);
+    expect((await post("track", { type: "page_view", username: "nobody_here" })).status).toBe(404);
+    expect((await post("track", "{not json")).status).toBe(400);
+    expect((await post("track", { type: "<script>", username: owner.username })).status).toBe(400);
+    expect((await post("track", { type: "page_view", username: "x".repeat(100_000) })).status).toBe(413);
+    expect(t.deps.db.select().from(analyticsEvents).all()).toHaveLength(0);
+  });
+
+  it("answers preflight for any origin without credentials", async () => {
+    const res = await t.app.request("/api/visitor/track", { method: "OPTIONS", headers: { Origin: "https://static.example", "Access-Control-Request-Method": "POST" } });
+    expect(res.status).toBeLessThan(300);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-allow-credentials")).toBeNull();
+  });
+
+  it("rate-limits a client with 429", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) statuses.push((await post("track", { type: "page_view", username: owner.username }, { "X-Forwarded-For": "192.0.2.9" })).status);
+    expect(statuses).toContain(429);
+    expect(statuses.slice(0, 30).every((s) => s === 204)).toBe(true);
+  });
+});
+
+describe("POST /api/visitor/lead", () => {
+  it("mails the download link, stores the lead and returns downloadUrl", async () => {
+    const id = addLink();
+    const res = await post("lead", { linkId: id, email: "fan@example.com" });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ downloadUrl: "https://files.example/guide.pdf" });
+    expect(t.outbox().some((m) => m.includes("https://files.example/guide.pdf") && m.includes("fan@example.com"))).toBe(true);
+    expect(t.deps.db.select().from(collectedLeads).all()).toMatchObject([{ email: "fan@example.com", linkTitle: "Guide" }]);
+  });
+
+  it("requires an e-mail and refuses links that are not live lead magnets", async () => {
+    const id = addLink();
+    const res = await post("lead", { linkId: id, email: "" });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(await res.json())).toContain("Please enter your email address");
+    expect((await post("lead", { linkId: id, email: "<script>@x" })).status).toBe(400);
+    expect((await post("lead", { linkId: addLink({ linkType: "standard_url" }), email: "a@example.com" })).status).toBe(404);
+    expect((await post("lead", { linkId: addLink({ isActive: false }), email: "a@example.com" })).status).toBe(404);
+    expect((await post("lead", { linkId: addLink({ linkSpecificData: { fileUrl: "javascript:alert(1)" } }), email: "a@example.com" })).status).toBe(404);
+    expect(t.deps.db.select().from(collectedLeads).all()).toHaveLength(0);
+    expect(t.outbox()).toHaveLength(0);
+  });
+});
+
+describe("POST /api/visitor/report", () => {
+  it("stores a report with a hashed address", async () => {
+    const res = await post("report", { username: owner.username, reason: "spam", details: "<script>alert(1)</script>" });
+    expect(res.status).toBe(201);
+    const [row] = t.deps.db.select().from(pageReports).all();
+    expect(row).toMatchObject({ reason: "spam", reportedPageUsername: owner.username, details: "<script>alert(1)</script>" });
+    expect(row?.reporterIpHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("requires a reason", async () => {
+    const res = await post("report", { username: owner.username, reason: "" });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(await res.json())).toContain("Please select a reason");
+    expect(t.deps.db.select().from(pageReports).all()).toHaveLength(0);
+  });
+});

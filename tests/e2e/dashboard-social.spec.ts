@@ -1,0 +1,96 @@
+/**
+ * Social Links as an owner uses them: add (pasted URL reduced to the handle, WhatsApp digits), edit,
+ * hide, delete, reorder by keyboard, the QR entry last; a Lite owner's visible limit.
+ */
+import { createOwner, expect, signInAs, test } from "./fixtures.ts";
+import type { Page } from "@playwright/test";
+
+async function addPlatform(page: Page, name: string, handle: string) {
+  await page.getByRole("button", { name, exact: true }).click();
+  const d = page.getByRole("dialog", { name: `Add ${name} Link` });
+  await expect(d).toBeVisible();
+  await d.getByRole("textbox").fill(handle);
+  await d.getByRole("button", { name: "Add Link" }).click();
+  await expect(page.getByText(`${name} link added successfully!`)).toBeVisible();
+}
+
+test("adds, edits, hides, reorders and deletes social links", async ({ page, owner }) => {
+  expect(owner.username).toBeTruthy();
+  await page.goto("/dashboard/social-links");
+  await expect(page.getByRole("heading", { name: "Social Links", level: 1 })).toBeVisible();
+  await expect(page.getByText("No social links yet")).toBeVisible();
+
+  await addPlatform(page, "Instagram", "https://www.instagram.com/ada_l/");
+  const rows = page.getByTestId("social-row");
+  await expect(rows.filter({ hasText: "Instagram" })).toContainText("https://www.instagram.com/ada_l");
+  // each platform once
+  await expect(page.getByRole("button", { name: "Instagram", exact: true })).toHaveCount(0);
+
+  // WhatsApp: digits only, else the spec's message
+  await page.getByRole("button", { name: "WhatsApp", exact: true }).click();
+  const wa = page.getByRole("dialog", { name: "Add WhatsApp Link" });
+  await expect(wa).toContainText("https://wa.me/");
+  await wa.getByRole("textbox").fill("call me");
+  await wa.getByRole("button", { name: "Add Link" }).click();
+  await expect(wa.getByText("Please enter a valid phone number for WhatsApp")).toBeVisible();
+  await wa.getByRole("textbox").fill("+44 20 7946 0000");
+  await wa.getByRole("button", { name: "Add Link" }).click();
+  await expect(rows.filter({ hasText: "WhatsApp" })).toContainText("https://wa.me/442079460000");
+
+  await addPlatform(page, "GitHub", "ada");
+
+  // edit
+  await rows.filter({ hasText: "GitHub" }).getByRole("button", { name: "Actions for GitHub" }).click();
+  await page.getByRole("menuitem", { name: "Edit" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit GitHub Link" });
+  await expect(edit.getByLabel("Username/Handle")).toHaveValue("ada");
+  await edit.getByLabel("Username/Handle").fill("lovelace");
+  await edit.getByRole("button", { name: "Save Changes" }).click();
+  await expect(page.getByText("Social link updated successfully!")).toBeVisible();
+  await expect(rows.filter({ hasText: "GitHub" })).toContainText("https://github.com/lovelace");
+
+  // hide
+  await rows.filter({ hasText: "WhatsApp" }).getByRole("switch", { name: "Visible: WhatsApp" }).click();
+  await expect(rows.filter({ hasText: "WhatsApp" }).getByRole("switch")).toHaveAttribute("aria-checked", "false");
+
+  // reorder by keyboard: Instagram down one
+  await page.getByRole("button", { name: "Reorder Instagram" }).focus();
+  await page.keyboard.press("Space");
+  await expect(page.getByRole("button", { name: "Reorder Instagram" })).toHaveAttribute("aria-pressed", "true");
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByRole("status").filter({ hasText: "Instagram is over WhatsApp." })).toBeAttached();
+  await page.keyboard.press("Space");
+  await expect(page.getByText("Social links reordered successfully!")).toBeVisible();
+  await page.reload();
+  await expect(rows.nth(0)).toContainText("WhatsApp");
+  await expect(rows.nth(1)).toContainText("Instagram");
+
+  // QR entry always last, its visibility saved
+  await expect(page.getByTestId("qr-row")).toBeVisible();
+  await page.getByRole("switch", { name: "Visible: QR Code" }).click();
+  await expect(page.getByRole("switch", { name: "Visible: QR Code" })).toHaveAttribute("aria-checked", "false");
+  await page.reload();
+  await expect(page.getByRole("switch", { name: "Visible: QR Code" })).toHaveAttribute("aria-checked", "false");
+
+  // delete
+  await rows.filter({ hasText: "GitHub" }).getByRole("button", { name: "Actions for GitHub" }).click();
+  await page.getByRole("menuitem", { name: "Delete" }).click();
+  await expect(page.getByRole("alertdialog", { name: "Delete Social Link" })).toBeVisible();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByText("Social link removed successfully!")).toBeVisible();
+  await expect(rows).toHaveCount(2);
+});
+
+test("a Lite owner sees the upgrade prompt when turning on a fifth social link", async ({ page, context }) => {
+  const lite = await createOwner({ trial: false });
+  await signInAs(context, lite);
+  await page.goto("/dashboard/social-links");
+  for (const name of ["TikTok", "Instagram", "Snapchat", "YouTube", "X"]) await addPlatform(page, name, "ada");
+  const fifth = page.getByTestId("social-row").filter({ hasText: "X" }).last();
+  await expect(page.getByRole("switch", { name: "Visible: X" })).toHaveAttribute("aria-checked", "false");
+  await page.getByRole("switch", { name: "Visible: X" }).click();
+  const prompt = page.getByRole("dialog", { name: "Upgrade to Plinth Plus" });
+  await expect(prompt).toContainText("unlimited social links");
+  await prompt.getByRole("button", { name: "Not Now" }).click();
+  await expect(fifth.getByRole("switch")).toHaveAttribute("aria-checked", "false");
+});

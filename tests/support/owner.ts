@@ -1,0 +1,48 @@
+/**
+ * An owner for API tests: an account and a session made straight in the test app's database, and a
+ * request helper that sends the session cookie with same-origin headers.
+ */
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { createSession, SESSION_COOKIE } from "#api/auth/session.ts";
+import { createAccount } from "#api/services/accounts.ts";
+import { userProfiles } from "#db/schema.ts";
+import { sameOrigin, type TestApp } from "./app.ts";
+
+export interface ApiOwner {
+  userId: string;
+  username: string;
+  cookie: string;
+  /** app.request with this owner's cookie and same-origin headers; body is sent as JSON. */
+  call(method: string, path: string, body?: unknown): Promise<Response>;
+}
+
+export type OwnerPlan = "trial" | "lite" | "plus";
+
+export function createApiOwner(t: TestApp, plan: OwnerPlan = "trial"): ApiOwner {
+  const username = `owner_${randomBytes(4).toString("hex")}`;
+  const now = new Date();
+  const { userId } = createAccount(t.deps.db, { email: `${username}@example.com`, username, passwordHash: null, emailVerified: true, now });
+  const db = t.deps.db;
+  if (plan !== "trial") db.update(userProfiles).set({ trialEndsAt: now }).where(eq(userProfiles.userId, userId)).run();
+  if (plan === "plus") {
+    db.update(userProfiles)
+      .set({ planType: "plus", subscriptionStatus: "active_plus", currentPeriodEndDate: new Date(now.getTime() + 30 * 86_400_000) })
+      .where(eq(userProfiles.userId, userId))
+      .run();
+  }
+  const { token } = createSession(db, userId, { persistent: true, now });
+  const cookie = `${SESSION_COOKIE}=${token}`;
+  return {
+    userId,
+    username,
+    cookie,
+    async call(method, path, body) {
+      return t.app.request(path, {
+        method,
+        headers: sameOrigin({ Cookie: cookie }),
+        ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+      });
+    },
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * Scheduled rebuilds with a real timer: a link scheduled a couple of seconds ahead appears in the
+ * published HTML with nobody publishing, and a boundary passed while the scheduler was stopped is
+ * rebuilt on start.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createAccount } from "#api/services/accounts.ts";
+import { closeDatabase, openDatabase, type Db } from "#db/client.ts";
+import { newId } from "#db/ids.ts";
+import { links, userProfiles } from "#db/schema.ts";
+import { publishPage } from "#renderer/publish.ts";
+import { startScheduler, type Scheduler } from "#renderer/scheduler.ts";
+
+let dir: string;
+let db: Db;
+let scheduler: Scheduler | undefined;
+const ORIGIN = "http://localhost:4321";
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "plinth-sched-"));
+  db = openDatabase({ path: join(dir, "db.sqlite") });
+});
+afterEach(() => {
+  scheduler?.stop();
+  scheduler = undefined;
+  closeDatabase(db);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function ownerWithScheduledLink(username: string, startsInMs: number) {
+  const { userId } = createAccount(db, { email: `${username}@example.com`, username, passwordHash: null, emailVerified: true, now: new Date() });
+  db.insert(links)
+    .values({ id: newId(), userId, title: "Always Here Link", url: "https://example.com/always", orderIndex: 0 })
+    .run();
+  db.insert(links)
+    .values({
+      id: newId(),
+      userId,
+      title: "Scheduled Launch Link",
+      url: "https://example.com/launch",
+      orderIndex: 1,
+      scheduleStartTime: new Date(Date.now() + startsInMs),
+    })
+    .run();
+  const published = join(dir, "published");
+  const res = publishPage(db, userId, { publishedDir: published, origin: ORIGIN, now: new Date() });
+  expect(res).toMatchObject({ ok: true, changed: true });
+  return { userId, file: join(published, username, "index.html"), published };
+}
+
+async function waitForText(file: string, text: string, timeoutMs: number): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const html = readFileSync(file, "utf8");
+    if (html.includes(text) || Date.now() > until) return html;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe("scheduled rebuilds", () => {
+  it("shows a scheduled link after its start with no publish", async () => {
+    const { file, published } = ownerWithScheduledLink("schedowner", 2500);
+    const before = readFileSync(file, "utf8");
+    expect(before).toContain("Always Here Link");
+    expect(before).not.toContain("Scheduled Launch Link");
+    scheduler = startScheduler({ db, publishedDir: published, origin: ORIGIN });
+    expect(await waitForText(file, "Scheduled Launch Link", 20_000)).toContain("Scheduled Launch Link");
+  }, 30_000);
+
+  it("rebuilds on start a boundary missed while stopped", async () => {
+    const { file, published } = ownerWithScheduledLink("restartowner", 300);
+    expect(readFileSync(file, "utf8")).not.toContain("Scheduled Launch Link");
+    // No scheduler is running while the boundary passes.
+    await new Promise((r) => setTimeout(r, 600));
+    expect(readFileSync(file, "utf8")).not.toContain("Scheduled Launch Link");
+    scheduler = startScheduler({ db, publishedDir: published, origin: ORIGIN });
+    const rebuilt = await scheduler.ready;
+    expect(rebuilt).toContain("restartowner");
+    expect(readFileSync(file, "utf8")).toContain("Scheduled Launch Link");
+  }, 30_000);
+
+  it("re-renders under Lite rules when a trial ends and tells the owner", async () => {
+    const { userId } = createAccount(db, { email: "trialend@example.com", username: "trialend", passwordHash: null, emailVerified: true, now: new Date() });
+    db.update(userProfiles).set({ trialEndsAt: new Date(Date.now() + 300) }).where(eq(userProfiles.userId, userId)).run();
+    const published = join(dir, "published");
+    publishPage(db, userId, { publishedDir: published, origin: ORIGIN, now: new Date() });
+    await new Promise((r) => setTimeout(r, 600));
+    const told: string[] = [];
+    scheduler = startScheduler({ db, publishedDir: published, origin: ORIGIN, onTrialEnded: (o) => void told.push(o.email) });
+    expect(await scheduler.ready).toContain("trialend");
+    expect(told).toEqual(["trialend@example.com"]);
+  });
+});
