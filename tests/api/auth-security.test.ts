@@ -206,7 +206,7 @@ describe("the account", () => {
     expect(existsSync(join(published, bystander.username, "index.html"))).toBe(true);
     expect((await bystander.b.json("GET", "/api/me")).status).toBe(200);
     expect((await browser(t).json("POST", "/api/auth/login", { email, password: PASSWORD })).status).toBe(401);
-    expect((await t.app.request(`/api/auth/username-availability?username=${username}`).then((r) => r.json())).available).toBe(true);
+    expect(((await (await t.app.request(`/api/auth/username-availability?username=${username}`)).json()) as { available: boolean }).available).toBe(true);
   });
 
   it("a Google-only account confirms deletion with its username", async () => {
