@@ -15,7 +15,8 @@ import { googleRoutes } from "./auth/google.ts";
 import { loginRoutes } from "./auth/login.ts";
 import { passwordRoutes } from "./auth/password.ts";
 import { securityRoutes } from "./auth/security.ts";
-import { createAuthLimiters } from "./auth/shared.ts";
+import { createAuthLimiters, readSignupCookie } from "./auth/shared.ts";
+import { findAttempt } from "../services/signup.ts";
 import { signupRoutes } from "./auth/signup.ts";
 
 export function authRoutes(deps: AppDeps) {
@@ -29,7 +30,9 @@ export function authRoutes(deps: AppDeps) {
       // GET /api/auth/username-availability?username= - {available: true, username} or {available: false, message}
       .get("/username-availability", query(UsernameQuerySchema), (c) => {
         if (!checks.take(clientKey(c, env.TRUST_PROXY))) throw new ApiError("rate_limited", "Too many requests. Please try again later.");
-        return c.json(usernameAvailability(db, c.req.valid("query").username, now()));
+        // The name this browser's own signup holds is still available to it (a reload of the wizard).
+        const own = findAttempt(db, readSignupCookie(c), now());
+        return c.json(usernameAvailability(db, c.req.valid("query").username, now(), { exceptAttemptId: own?.id }));
       })
       .route("/signup", signupRoutes(deps, limiters))
       .route("/", loginRoutes(deps, limiters))

@@ -29,7 +29,10 @@ export async function unwrap<T>(res: Promise<{ ok: boolean; status: number; json
   const body = (await r.json().catch(() => ({}))) as any;
   if (!r.ok) {
     const e = body?.error ?? {};
-    if (r.status === 401 && typeof window !== "undefined") window.location.assign("/auth/login");
+    // Signed out (or the session ended elsewhere): to sign-in, and back to this page afterwards.
+    if (r.status === 401 && typeof window !== "undefined") {
+      window.location.assign(`/auth/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
+    }
     throw new ApiFailure(r.status, e.message ?? "Something went wrong. Please try again later.", e.fields ?? {}, e.details ?? {});
   }
   return body;

@@ -27,6 +27,7 @@ import {
   touchAttempt,
   type SignupAttempt,
 } from "../../services/signup.ts";
+import { schemaJson } from "../../services/json-input.ts";
 import { jsonBody } from "../../validate.ts";
 import { clearSignupCookie, readSignupCookie, setSignupCookie, take, type AuthLimiters } from "./shared.ts";
 
@@ -129,7 +130,7 @@ export function signupRoutes(deps: AppDeps, limiters: AuthLimiters) {
       })
 
       // POST /api/auth/signup/complete - steps 3 and 4: password, plan and terms; creates the account and signs in
-      .post("/complete", jsonBody(SignupCompleteSchema), async (c) => {
+      .post("/complete", schemaJson(SignupCompleteSchema), async (c) => {
         take(c, limiters.work, env.TRUST_PROXY);
         const token = readSignupCookie(c);
         const body = c.req.valid("json");
