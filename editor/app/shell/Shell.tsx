@@ -8,7 +8,7 @@ import { useState, type ReactNode } from "react";
 import { NavLink, useNavigate } from "react-router";
 import { toast } from "sonner";
 import { LOGOUT_UPSELL_KEY, LOGOUT_UPSELL_REASON } from "#core/logout-upsell.ts";
-import { api, unwrap } from "../api.ts";
+import { api, setSigningOut, unwrap } from "../api.ts";
 import { useDashboard, isLite } from "../store.ts";
 import { StatusBar } from "./StatusBar.tsx";
 
@@ -65,8 +65,12 @@ function UserMenu() {
     // the landing page; the prompt is recorded now, while the request can still say whose it is.
     const upsell = isLite(me);
     if (upsell) await unwrap(api["upgrade-requests"].$post({ json: { feature: LOGOUT_UPSELL_REASON } })).catch(() => undefined);
+    setSigningOut(true);
     const res = await fetch("/api/auth/logout", { method: "POST", credentials: "same-origin" }).catch(() => null);
-    if (!res?.ok) return void toast.error("Failed to sign out");
+    if (!res?.ok) {
+      setSigningOut(false);
+      return void toast.error("Failed to sign out");
+    }
     if (upsell) sessionStorage.setItem(LOGOUT_UPSELL_KEY, LOGOUT_UPSELL_REASON);
     window.location.assign("/");
   }

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from "react";
 import { AUTH_TEXT, EmailSchema } from "#core/schemas/auth.ts";
 import { LIMITS } from "#core/limits.ts";
 import { auth, call, failureMessage } from "./api.ts";
-import { Alert, PrimaryButton, TextField } from "./fields.tsx";
+import { Alert, Form, PrimaryButton, TextField } from "./fields.tsx";
 import ErrorBoundary from "../ErrorBoundary.tsx";
 
 function ForgotPasswordForm() {
@@ -31,7 +31,7 @@ function ForgotPasswordForm() {
   }
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-4">
+    <Form onSubmit={submit} className="space-y-4">
       <div className="text-center">
         <h1 className="text-2xl font-bold">Reset your password</h1>
         <p className="mt-1 text-slate-700">Enter your email address and we'll send you a link to reset your password.</p>
@@ -45,7 +45,7 @@ function ForgotPasswordForm() {
           Back to sign in
         </a>
       </p>
-    </form>
+    </Form>
   );
 }
 

@@ -7,7 +7,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { AUTH_TEXT, LoginFormSchema, safeNextPath } from "#core/schemas/auth.ts";
 import { LIMITS } from "#core/limits.ts";
 import { AuthFailure, auth, call, failureMessage } from "./api.ts";
-import { Alert, PasswordField, PrimaryButton, TextField } from "./fields.tsx";
+import { Alert, Form, PasswordField, PrimaryButton, TextField } from "./fields.tsx";
 import GoogleButton from "./GoogleButton.tsx";
 import TwoFactorStep from "./TwoFactorStep.tsx";
 import ErrorBoundary from "../ErrorBoundary.tsx";
@@ -86,7 +86,7 @@ function LoginForm() {
   if (step === "two_factor") return <TwoFactorStep onSignedIn={signedIn} onCancel={() => setStep("form")} />;
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-4">
+    <Form onSubmit={submit} className="space-y-4">
       <div className="text-center">
         <h1 className="text-2xl font-bold">Welcome Back</h1>
         <p className="mt-1 text-slate-700">Sign in to your Plinth account</p>
@@ -128,7 +128,7 @@ function LoginForm() {
           Sign up
         </a>
       </p>
-    </form>
+    </Form>
   );
 }
 

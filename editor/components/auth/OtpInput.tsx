@@ -43,6 +43,18 @@ export default function OtpInput({ value, onChange, onComplete, disabled, invali
     set(before + added + after, before.length + added.length);
   }
 
+  /** What arrived in box i: a replacement digit, one more digit typed beside the old one, or a whole code. */
+  function changed(i: number, raw: string) {
+    const got = raw.replace(/\D/g, "");
+    const old = digits[i] ?? "";
+    if (got.length === 0) {
+      if (raw === "" && old) set(value.slice(0, i) + value.slice(i + 1), i);
+      return;
+    }
+    if (got.length === 2 && old && got.includes(old)) return typed(i, got[0] === old ? got[1]! : got[0]!);
+    typed(i, got);
+  }
+
   function keyDown(i: number, e: KeyboardEvent<HTMLInputElement>) {
     if (e.key === "Backspace") {
       e.preventDefault();
@@ -72,7 +84,7 @@ export default function OtpInput({ value, onChange, onComplete, disabled, invali
             boxes.current[i] = el;
           }}
           value={d}
-          onChange={(e) => typed(i, e.target.value.slice(d ? 1 : 0) || e.target.value)}
+          onChange={(e) => changed(i, e.target.value)}
           onKeyDown={(e) => keyDown(i, e)}
           onPaste={pasted}
           onFocus={(e) => e.target.select()}

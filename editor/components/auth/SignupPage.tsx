@@ -11,7 +11,7 @@ import { LIMITS } from "#core/limits.ts";
 import { PLAN_NAMES } from "#core/plans.ts";
 import UsernameClaim from "../UsernameClaim.tsx";
 import { AuthFailure, auth, call, CLAIMED_USERNAME_KEY, failureMessage } from "./api.ts";
-import { Alert, PasswordField, PrimaryButton, SecondaryButton, TextField } from "./fields.tsx";
+import { Alert, Form, PasswordField, PrimaryButton, SecondaryButton, TextField } from "./fields.tsx";
 import GoogleButton from "./GoogleButton.tsx";
 import OtpInput from "./OtpInput.tsx";
 import PasswordStrength from "./PasswordStrength.tsx";
@@ -322,7 +322,7 @@ function SignupForm() {
     <div>
       <Progress step={step} />
       {step === "email" ? (
-        <form key="email" onSubmit={sendEmail} noValidate className="space-y-4">
+        <Form key="email" onSubmit={sendEmail} className="space-y-4">
           <Heading title={`@${username} is available`} subtitle="Claim it now for free!" />
           {alerts}
           <TextField label="Email" type="email" autoComplete="email" autoFocus value={email} onChange={(e) => setEmail(e.target.value)} error={fields.email} maxLength={LIMITS.EMAIL_MAX + 20} />
@@ -334,11 +334,11 @@ function SignupForm() {
               Already have an account? Sign in
             </a>
           </div>
-        </form>
+        </Form>
       ) : null}
 
       {step === "otp" ? (
-        <form
+        <Form
           key="otp"
           onSubmit={(e) => {
             e.preventDefault();
@@ -371,11 +371,11 @@ function SignupForm() {
               </button>
             )}
           </div>
-        </form>
+        </Form>
       ) : null}
 
       {step === "password" ? (
-        <form key="password" onSubmit={choosePassword} noValidate className="space-y-4">
+        <Form key="password" onSubmit={choosePassword} className="space-y-4">
           <Heading title="Create your password" subtitle="Choose a strong password for your account" />
           {alerts}
           <PasswordField
@@ -401,11 +401,11 @@ function SignupForm() {
           />
           <PrimaryButton>Continue</PrimaryButton>
           <BackButton onClick={() => go("otp")} />
-        </form>
+        </Form>
       ) : null}
 
       {step === "plan" ? (
-        <form key="plan" onSubmit={finish} noValidate className="space-y-4">
+        <Form key="plan" onSubmit={finish} className="space-y-4">
           <Heading title="Choose your plan" subtitle="Start with our free trial or go Plus" />
           {alerts}
           <fieldset>
@@ -465,7 +465,7 @@ function SignupForm() {
           </div>
           <PrimaryButton busy={busy}>{busy ? "Creating your account..." : "Create Account"}</PrimaryButton>
           <BackButton onClick={() => go(provider === "google" ? "claim" : "password")} />
-        </form>
+        </Form>
       ) : null}
     </div>
   );

@@ -2,7 +2,7 @@
 import { useState, type FormEvent } from "react";
 import { AUTH_TEXT } from "#core/schemas/auth.ts";
 import { auth, call, failureMessage } from "./api.ts";
-import { Alert, PrimaryButton, TextField } from "./fields.tsx";
+import { Alert, Form, PrimaryButton, TextField } from "./fields.tsx";
 import OtpInput from "./OtpInput.tsx";
 
 export default function TwoFactorStep({ onSignedIn, onCancel }: { onSignedIn(): void; onCancel?(): void }) {
@@ -31,7 +31,7 @@ export default function TwoFactorStep({ onSignedIn, onCancel }: { onSignedIn(): 
   };
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
+    <Form onSubmit={onSubmit} className="space-y-4">
       <div>
         <h1 className="text-2xl font-bold">Two-factor authentication</h1>
         <p className="mt-1 text-slate-700">
@@ -65,6 +65,6 @@ export default function TwoFactorStep({ onSignedIn, onCancel }: { onSignedIn(): 
           </button>
         ) : null}
       </div>
-    </form>
+    </Form>
   );
 }

@@ -6,7 +6,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { AUTH_TEXT, NewPasswordFormSchema } from "#core/schemas/auth.ts";
 import { LIMITS } from "#core/limits.ts";
 import { auth, call, failureMessage } from "./api.ts";
-import { Alert, PasswordField, PrimaryButton } from "./fields.tsx";
+import { Alert, Form, PasswordField, PrimaryButton } from "./fields.tsx";
 import PasswordStrength from "./PasswordStrength.tsx";
 import ErrorBoundary from "../ErrorBoundary.tsx";
 
@@ -73,7 +73,7 @@ function UpdatePasswordForm() {
     );
   }
   return (
-    <form onSubmit={submit} noValidate className="space-y-4">
+    <Form onSubmit={submit} className="space-y-4">
       {title}
       {error ? <Alert>{error}</Alert> : null}
       <PasswordField
@@ -95,7 +95,7 @@ function UpdatePasswordForm() {
         error={fields.confirmPassword}
       />
       <PrimaryButton busy={busy}>{busy ? "Saving..." : "Update Password"}</PrimaryButton>
-    </form>
+    </Form>
   );
 }
 

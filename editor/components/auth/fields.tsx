@@ -3,7 +3,7 @@
  * show/hide toggle, an alert box, and the primary button.
  */
 import { Eye, EyeOff } from "lucide-react";
-import { useId, useState, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from "react";
+import { useEffect, useId, useState, type ButtonHTMLAttributes, type FormHTMLAttributes, type InputHTMLAttributes, type ReactNode } from "react";
 
 export function FieldError({ id, message }: { id: string; message?: string | null }) {
   return message ? (
@@ -110,5 +110,26 @@ export function SecondaryButton({ className = "", ...props }: ButtonHTMLAttribut
       {...props}
       className={`inline-flex min-h-11 items-center justify-center rounded-md border border-slate-400 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-50 disabled:cursor-not-allowed disabled:text-slate-400 ${className}`}
     />
+  );
+}
+
+/**
+ * A form whose controls stay disabled until the page's script has taken over, so a click or a
+ * keystroke before that cannot submit the bare HTML form or be lost.
+ */
+let hydrated = false;
+export function Form({ children, className = "", ...props }: FormHTMLAttributes<HTMLFormElement>) {
+  // Forms mounted after the first one (the next wizard step) start enabled, so autofocus works.
+  const [ready, setReady] = useState(hydrated);
+  useEffect(() => {
+    hydrated = true;
+    setReady(true);
+  }, []);
+  return (
+    <form noValidate {...props}>
+      <fieldset disabled={!ready} className={`m-0 min-w-0 border-0 p-0 ${className}`}>
+        {children}
+      </fieldset>
+    </form>
   );
 }
