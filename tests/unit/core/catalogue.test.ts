@@ -61,7 +61,7 @@ describe("themes, fonts and appearance (spec sections 6 and 9)", () => {
   it("has 12 themes, the 4 free ones being the spec's", () => {
     expect(THEMES).toHaveLength(12);
     expect(FREE_THEME_IDS).toEqual(["minimalist-light", "minimalist-dark", "vibrant-bright", "pastel-soft"]);
-    expect(THEME_IDS.filter((id) => !FREE_THEME_IDS.includes(id))).toEqual([
+    expect(THEME_IDS.filter((id) => !(FREE_THEME_IDS as readonly string[]).includes(id))).toEqual([
       "gradient-sunset", "neon-dark", "forest-green", "ocean-blue", "royal-purple", "golden-hour", "mint-fresh", "rose-gold",
     ]);
   });
