@@ -2,18 +2,8 @@
  * Page Layout (/dashboard/links): the owner's links and lists, each change saved to the draft as it
  * happens. Drag to reorder with @dnd-kit (mouse 5 px, touch 120 ms long press, keyboard).
  */
-import {
-  closestCenter,
-  DndContext,
-  KeyboardSensor,
-  MouseSensor,
-  TouchSensor,
-  useSensor,
-  useSensors,
-  type Announcements,
-  type DragEndEvent,
-} from "@dnd-kit/core";
-import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
+import { closestCenter, DndContext, type Announcements, type DragEndEvent } from "@dnd-kit/core";
+import { arrayMove, SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { format } from "date-fns";
 import { ArrowDown, ArrowUp, ExternalLink, GripVertical, MoreVertical, Pencil, Plus, Star, Trash2, FolderPlus } from "lucide-react";
@@ -24,6 +14,7 @@ import { DASH } from "#core/dashboard-texts.ts";
 import { LINK_TYPE_LABELS } from "#core/link-types.ts";
 import { scheduleBadge } from "#core/schedule-badge.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
+import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
 import { Button, Confirm, Modal, PlusBadge } from "../../components/ui.tsx";
 import { isLite, useDashboard } from "../../store.ts";
 import { LinkDialog } from "./LinkDialog.tsx";
@@ -68,7 +59,7 @@ function LinkRow(props: {
   const { link } = props;
   const me = useDashboard((s) => s.me);
   const openUpgrade = useDashboard((s) => s.openUpgrade);
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: link.id, disabled: !props.sortable });
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: link.id, disabled: !props.sortable, transition: SORTABLE_TRANSITION });
   const style = { transform: CSS.Transform.toString(transform), transition };
 
   async function toggle(isActive: boolean) {
@@ -211,11 +202,7 @@ export default function LinksScreen() {
     edited();
   };
 
-  const sensors = useSensors(
-    useSensor(MouseSensor, { activationConstraint: { distance: 5 } }),
-    useSensor(TouchSensor, { activationConstraint: { delay: 120, tolerance: 5 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
-  );
+  const sensors = useDashboardSensors();
 
   if (!data) return <p className="text-slate-600">Loading components...</p>;
   const { links, lists } = data;
@@ -369,7 +356,7 @@ export default function LinksScreen() {
               sensors={sensors}
               collisionDetection={closestCenter}
               onDragEnd={onDragEnd}
-              autoScroll={{ threshold: { x: 0.25, y: 0.25 }, acceleration: 28 }}
+              autoScroll={AUTO_SCROLL}
               accessibility={{
                 announcements,
                 screenReaderInstructions: {

@@ -2,8 +2,8 @@
  * Social Links (/dashboard/social-links): add a platform (each once), edit the handle, hide, delete,
  * drag to reorder (display_order from 1); the QR-code entry always last, its visibility on the profile.
  */
-import { closestCenter, DndContext, KeyboardSensor, MouseSensor, TouchSensor, useSensor, useSensors, type DragEndEvent } from "@dnd-kit/core";
-import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
+import { closestCenter, DndContext, type DragEndEvent } from "@dnd-kit/core";
+import { arrayMove, SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { GripVertical, MoreVertical, Pencil, QrCode, Trash2 } from "lucide-react";
 import { DropdownMenu, Switch } from "radix-ui";
@@ -15,6 +15,7 @@ import { getPlatform, SOCIAL_PLATFORMS, type SocialPlatform } from "#core/platfo
 import { cleanHandle, handleOf } from "#core/social-handle.ts";
 import type { InferResponseType } from "hono/client";
 import { ApiFailure, api, unwrap } from "../../api.ts";
+import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
 import { Button, Confirm, Modal, PlusBadge } from "../../components/ui.tsx";
 import { isLite, useDashboard } from "../../store.ts";
 
@@ -32,7 +33,7 @@ function Toggle({ checked, onChange, label }: { checked: boolean; onChange(v: bo
 
 function Row({ item, onEdit, onDelete, onToggle }: { item: Social; onEdit(): void; onDelete(): void; onToggle(v: boolean): void }) {
   const platform = getPlatform(item.platform)!;
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition } = useSortable({ id: item.id });
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition } = useSortable({ id: item.id, transition: SORTABLE_TRANSITION });
   return (
     <li ref={setNodeRef} style={{ transform: CSS.Transform.toString(transform), transition }} data-testid="social-row" className={`flex items-center gap-2 rounded-lg border border-slate-200 bg-white p-3 ${item.isVisible ? "" : "opacity-50"}`}>
       <button type="button" ref={setActivatorNodeRef} {...attributes} {...listeners} aria-label={`Reorder ${platform.name}`} className="touch-none cursor-grab rounded p-1 text-slate-500 hover:bg-slate-100">
@@ -90,11 +91,7 @@ export default function SocialLinksScreen() {
     void load();
     edited();
   };
-  const sensors = useSensors(
-    useSensor(MouseSensor, { activationConstraint: { distance: 5 } }),
-    useSensor(TouchSensor, { activationConstraint: { delay: 120, tolerance: 5 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
-  );
+  const sensors = useDashboardSensors();
   if (!items) return <p className="text-slate-600">Loading...</p>;
 
   const lite = isLite(me);
@@ -220,7 +217,7 @@ export default function SocialLinksScreen() {
         sensors={sensors}
         collisionDetection={closestCenter}
         onDragEnd={onDragEnd}
-        autoScroll={{ threshold: { x: 0.25, y: 0.25 }, acceleration: 28 }}
+        autoScroll={AUTO_SCROLL}
         accessibility={{
           announcements: {
             onDragStart: ({ active }) => `Picked up ${name(active.id)}.`,
