@@ -16,7 +16,7 @@ const dialog = (page: Page) => page.getByRole("dialog");
 test("the shell: redirects, menu entries, user menu and the 404 screen", async ({ page, owner }) => {
   await page.goto("/dashboard");
   await expect(page).toHaveURL(/\/dashboard\/analytics$/);
-  await expect(page.getByRole("heading", { name: "Analytics" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Analytics", exact: true })).toBeVisible();
   const nav = page.getByRole("navigation", { name: "Dashboard" });
   for (const label of ["Analytics", "Links", "Social Links", "Profile Picture", "Bio & SEO", "Theme", "Affiliate Program", "Account & Billing"]) {
     await expect(nav.getByRole("link", { name: label, exact: true })).toBeVisible();
