@@ -23,6 +23,8 @@ import { meRoutes } from "./routes/me.ts";
 import { upgradeRoutes } from "./routes/upgrade.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { publishRoutes } from "./routes/publish.ts";
+import { billingRoutes } from "./routes/billing.ts";
+import { affiliateRoutes } from "./routes/affiliate.ts";
 import { exceptVisitorRoutes, visitorRoutes } from "./routes/visitor.ts";
 
 /** JSON bodies are small; uploads have their own, larger limit on their routes. */
@@ -63,6 +65,8 @@ export function createApi(deps: AppDeps) {
     .route("/events", eventRoutes(deps))
     .route("/analytics", analyticsRoutes(deps))
     .route("/publish", publishRoutes(deps))
+    .route("/billing", billingRoutes(deps))
+    .route("/affiliate", affiliateRoutes(deps))
     .route("/visitor", visitorRoutes(deps));
 
   // A sub-app's notFound is not consulted once it is mounted with app.route(), so unknown API paths

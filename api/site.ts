@@ -11,6 +11,7 @@ import { createApi } from "./app.ts";
 import type { AppDeps } from "./context.ts";
 import { fileInside, fileResponse } from "./static-files.ts";
 import { previewHandler } from "./preview.ts";
+import { captureReferral } from "./services/affiliate-referral.ts";
 
 const USERNAME_PATH = /^\/([A-Za-z0-9_-]{3,30})\/?$/;
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -26,6 +27,8 @@ const SITE_HEADERS = {
 export function createServerApp(deps: AppDeps) {
   const { env } = deps;
   const app = new Hono();
+  // A referral link's visit is remembered for the signup that may follow (ADR 084).
+  app.use("*", captureReferral(env.PUBLIC_ORIGIN));
   const api = createApi(deps);
   app.route("/api", api);
 

@@ -12,6 +12,7 @@ import { LITE_LINK_TYPES, PROMOTE_LINK_TYPE } from "#core/link-types.ts";
 import { LIMITS } from "#core/limits.ts";
 import { canSavePromoteLink, effectivePlan, type PlanState } from "#core/plans.ts";
 import { LinkInputSchema, storedUrlFor } from "#core/link-input.ts";
+import { referralUrl } from "#core/schemas/affiliate.ts";
 import { transaction, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { linkLists, links } from "#db/schema.ts";
@@ -62,7 +63,7 @@ function enforcePlan(plan: PlanState, at: Date, input: LinkInput, extras: LinkEx
 }
 
 export function linkRoutes({ db, env, now }: AppDeps) {
-  const referralUrlOf = (referralId: string) => `${env.PUBLIC_ORIGIN}/?ref=${referralId}`;
+  const referralUrlOf = (referralId: string) => referralUrl(env.PUBLIC_ORIGIN, referralId);
 
   return (
     new Hono<AppEnv>()
