@@ -18,6 +18,7 @@ const AnalyticsScreen = lazy(() => import("./screens/analytics/AnalyticsScreen.t
 const LinksScreen = lazy(() => import("./screens/links/LinksScreen.tsx"));
 const SocialLinksScreen = lazy(() => import("./screens/social/SocialLinksScreen.tsx"));
 const AccountSettingsScreen = lazy(() => import("./screens/AccountSettingsScreen.tsx"));
+const AffiliateScreen = lazy(() => import("./screens/affiliate/AffiliateScreen.tsx"));
 
 /** How often the dashboard asks whether the draft changed elsewhere (only while the tab is visible). */
 const POLL_MS = 5000;
@@ -100,7 +101,7 @@ export default function App() {
                   <Route path="/dashboard/profile-picture" element={<Placeholder title="Profile Picture" />} />
                   <Route path="/dashboard/bio" element={<Placeholder title="Bio & SEO" />} />
                   <Route path="/dashboard/appearance" element={<Placeholder title="Theme" />} />
-                  <Route path="/dashboard/affiliate" element={<Placeholder title="Affiliate Program" />} />
+                  <Route path="/dashboard/affiliate" element={<AffiliateScreen />} />
                   <Route path="/dashboard/account-settings" element={<AccountSettingsScreen />} />
                   <Route path="*" element={<NotFound />} />
                 </Routes>
