@@ -16,13 +16,13 @@ import { isSecureOrigin } from "../auth/middleware.ts";
 export function captureReferral(publicOrigin: string): MiddlewareHandler {
   const secure = isSecureOrigin(publicOrigin);
   return async (c, next) => {
-    if (c.req.method === "GET" && !c.req.path.startsWith("/api/")) {
-      const ref = c.req.query(REFERRAL_PARAM);
-      if (ref && ReferralIdSchema.safeParse(ref).success) {
-        setCookie(c, REFERRAL_COOKIE, ref, { path: "/", httpOnly: true, sameSite: "Lax", secure, maxAge: REFERRAL_COOKIE_DAYS * 86_400 });
-      }
-    }
     await next();
+    if (c.req.method !== "GET" || c.req.path.startsWith("/api/")) return;
+    const ref = c.req.query(REFERRAL_PARAM);
+    // Set on the finished response: the site's pages are files answered with their own Response.
+    if (ref && ReferralIdSchema.safeParse(ref).success) {
+      setCookie(c, REFERRAL_COOKIE, ref, { path: "/", httpOnly: true, sameSite: "Lax", secure, maxAge: REFERRAL_COOKIE_DAYS * 86_400 });
+    }
   };
 }
 

@@ -4,6 +4,8 @@
  * every payout and renewal rule, double submits and races, and the balance never below zero.
  */
 import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DASH } from "#core/dashboard-texts.ts";
@@ -46,8 +48,12 @@ describe("the referral link", () => {
     const dash = await json(await referrer.call("GET", "/api/affiliate/dashboard"));
     expect(dash.body.referralUrl).toBe(`${TEST_ORIGIN}/?ref=${referralId}`);
 
+    // The landing page as the built site serves it: a file.
+    mkdirSync(t.deps.env.SITE_DIR, { recursive: true });
+    writeFileSync(join(t.deps.env.SITE_DIR, "index.html"), "<!doctype html><title>Plinth</title>");
     const b = browser(t);
-    await b.call("GET", `/?ref=${referralId}`);
+    const landing = await b.call("GET", `/?ref=${referralId}`);
+    expect(landing.status).toBe(200);
     expect(b.cookie(REFERRAL_COOKIE)).toBe(referralId);
     const who = { username: `ref_${randomBytes(3).toString("hex")}`, email: `ref_${randomBytes(3).toString("hex")}@example.com` };
     expect((await b.json("POST", "/api/auth/signup/start", who)).status).toBe(200);
