@@ -1,0 +1,11 @@
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { CHROME_FLAGS } from "/work/wt-site/scripts/lib/lighthouse.ts";
+const [url, ...audits] = process.argv.slice(2);
+const chrome = await chromeLauncher.launch({ chromePath: "/usr/bin/chromium", chromeFlags: CHROME_FLAGS });
+const run = await lighthouse(url!, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance","accessibility","best-practices","seo"] });
+chrome.kill();
+const lhr = run!.lhr;
+console.log(lhr.runtimeError, lhr.runWarnings);
+for (const c of Object.values(lhr.categories)) console.log(c.id, c.score);
+for (const a of audits) console.log(a, JSON.stringify(lhr.audits[a]?.details, null, 1)?.slice(0, 3000));
