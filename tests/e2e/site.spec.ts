@@ -11,6 +11,12 @@ import { FOOTER_LINKS, MAIN_NAV, MARKETING_PATHS, SITE_PAGES, pageIdOf } from "#
 import { E2E } from "./env.ts";
 import { expect, test, uniqueUsername } from "./fixtures.ts";
 
+/** Page time stands still until the test moves it, so nothing advances while the page loads. */
+async function stopClock(page: Page) {
+  await page.clock.install({ time: new Date("2026-01-01T00:00:00Z") });
+  await page.clock.pauseAt(new Date("2026-01-01T00:00:01Z"));
+}
+
 const mainNav = (page: Page) => page.getByRole("navigation", { name: "Main" });
 
 test.describe("every marketing route", () => {
@@ -182,68 +188,68 @@ test.describe("the 'Experience the Plus' carousel", () => {
   const carousel = (page: Page) => page.getByRole("region", { name: "Experience the Plus" });
 
   test("has three slides and advances by itself every interval, looping", async ({ page }) => {
-    await page.clock.install();
+    await stopClock(page);
     await page.goto("/");
     await expect(carousel(page).locator(".slide")).toHaveCount(3);
     await expect(active(page)).toHaveText(titles[0]!);
     await expect(carousel(page).getByRole("heading", { name: titles[1] })).toBeHidden();
-    await page.clock.runFor(interval - 100);
+    await page.clock.fastForward(interval - 100);
     await expect(active(page)).toHaveText(titles[0]!);
-    await page.clock.runFor(200);
+    await page.clock.fastForward(200);
     await expect(active(page)).toHaveText(titles[1]!);
     await expect(carousel(page).getByRole("heading", { name: titles[1] })).toBeVisible();
-    await page.clock.runFor(interval);
+    await page.clock.fastForward(interval);
     await expect(active(page)).toHaveText(titles[2]!);
-    await page.clock.runFor(interval);
+    await page.clock.fastForward(interval);
     await expect(active(page)).toHaveText(titles[0]!);
   });
 
   test("pauses while hovered and while focus is inside", async ({ page }) => {
-    await page.clock.install();
+    await stopClock(page);
     await page.goto("/");
     await carousel(page).locator(".slides").hover();
     await expect(carousel(page)).toHaveAttribute("data-state", "paused");
-    await page.clock.runFor(interval * 3);
+    await page.clock.fastForward(interval * 3);
     await expect(active(page)).toHaveText(titles[0]!);
     await page.mouse.move(0, 0);
     await expect(carousel(page)).toHaveAttribute("data-state", "playing");
-    await page.clock.runFor(interval);
+    await page.clock.fastForward(interval);
     await expect(active(page)).toHaveText(titles[1]!);
 
     await carousel(page).getByRole("button", { name: "Next slide" }).focus();
     await expect(carousel(page)).toHaveAttribute("data-state", "paused");
-    await page.clock.runFor(interval * 3);
+    await page.clock.fastForward(interval * 3);
     await expect(active(page)).toHaveText(titles[1]!);
     await page.evaluate(() => (document.activeElement as HTMLElement).blur());
     await expect(carousel(page)).toHaveAttribute("data-state", "playing");
-    await page.clock.runFor(interval);
+    await page.clock.fastForward(interval);
     await expect(active(page)).toHaveText(titles[2]!);
   });
 
   test("stays still for reduced motion until the visitor presses Play", async ({ page }) => {
     await page.emulateMedia({ reducedMotion: "reduce" });
-    await page.clock.install();
+    await stopClock(page);
     await page.goto("/");
     await expect(carousel(page)).toHaveAttribute("data-state", "stopped");
-    await page.clock.runFor(interval * 3);
+    await page.clock.fastForward(interval * 3);
     await expect(active(page)).toHaveText(titles[0]!);
     await carousel(page).getByRole("button", { name: "Play slide show" }).click();
     await page.mouse.move(0, 0);
     await page.evaluate(() => (document.activeElement as HTMLElement).blur());
     await expect(carousel(page)).toHaveAttribute("data-state", "playing");
-    await page.clock.runFor(interval);
+    await page.clock.fastForward(interval);
     await expect(active(page)).toHaveText(titles[1]!);
   });
 
   test("the pause button stops it", async ({ page }) => {
-    await page.clock.install();
+    await stopClock(page);
     await page.goto("/");
     await carousel(page).getByRole("button", { name: "Pause slide show" }).focus();
     await page.keyboard.press("Enter");
     await expect(carousel(page).getByRole("button", { name: "Play slide show" })).toBeFocused();
     await page.evaluate(() => (document.activeElement as HTMLElement).blur());
     await expect(carousel(page)).toHaveAttribute("data-state", "stopped");
-    await page.clock.runFor(interval * 3);
+    await page.clock.fastForward(interval * 3);
     await expect(active(page)).toHaveText(titles[0]!);
   });
 
