@@ -35,8 +35,8 @@ export function signedInHint({ db, env, now }: AppDeps, isSitePage: (c: Context)
         deleteSessionCookie(c, secure);
       }
     }
-    // A page in the HTTP cache must not carry one visitor's hint to another.
-    c.header("Cache-Control", "private, max-age=0, must-revalidate");
+    // A page in a shared cache must not carry one visitor's hint to another (no-store stays as it is).
+    if (!/no-store|private/.test(c.res.headers.get("cache-control") ?? "")) c.header("Cache-Control", "private, max-age=0, must-revalidate");
     if (signedIn && !hinted) {
       // No expiry: every site page sets it again, so it only has to outlive one page view.
       setCookie(c, SIGNED_IN_HINT_COOKIE, SIGNED_IN_HINT_VALUE, { path: "/", sameSite: "Lax", secure });
