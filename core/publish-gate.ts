@@ -41,7 +41,7 @@ export function plusOnlyFeaturesUsed(s: PageSnapshot): FeatureKey[] {
   const p = s.profile;
   if (p.seoTitle || p.seoDescription) used.add("seo_settings");
   if (p.removeBranding || p.hidePlatformBranding) used.add("remove_branding");
-  if (p.longFormText) used.add("long_form_text");
+  if (p.longFormText.trim()) used.add("long_form_text");
   if (p.customFontPairingName) used.add("custom_fonts");
   return [...used];
 }
