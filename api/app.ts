@@ -22,6 +22,7 @@ import { meRoutes } from "./routes/me.ts";
 import { upgradeRoutes } from "./routes/upgrade.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { publishRoutes } from "./routes/publish.ts";
+import { isPictureUpload, profileRoutes } from "./routes/profile.ts";
 import { exceptVisitorRoutes, visitorRoutes } from "./routes/visitor.ts";
 
 /** JSON bodies are small; uploads have their own, larger limit on their routes. */
@@ -36,15 +37,13 @@ export function createApi(deps: AppDeps) {
     c.header("Cache-Control", "no-store");
   });
   api.use("*", exceptVisitorRoutes(sameOriginOnly(deps.env.PUBLIC_ORIGIN, SESSION_COOKIE)));
-  api.use(
-    "*",
-    bodyLimit({
-      maxSize: JSON_BODY_LIMIT,
-      onError: () => {
-        throw new ApiError("payload_too_large", "Request body is too large");
-      },
-    }),
-  );
+  const jsonBodyLimit = bodyLimit({
+    maxSize: JSON_BODY_LIMIT,
+    onError: () => {
+      throw new ApiError("payload_too_large", "Request body is too large");
+    },
+  });
+  api.use("*", (c, next) => (isPictureUpload(c.req.method, c.req.path) ? next() : jsonBodyLimit(c, next)));
 
   api.use("*", sessionMiddleware(deps));
 
@@ -61,6 +60,7 @@ export function createApi(deps: AppDeps) {
     .route("/upgrade-requests", upgradeRoutes(deps))
     .route("/events", eventRoutes(deps))
     .route("/publish", publishRoutes(deps))
+    .route("/profile", profileRoutes(deps))
     .route("/visitor", visitorRoutes(deps));
 
   // A sub-app's notFound is not consulted once it is mounted with app.route(), so unknown API paths
