@@ -14,6 +14,7 @@ import { useDashboard } from "./store.ts";
 import { Placeholder } from "./screens/Placeholder.tsx";
 import { NotFound } from "./screens/NotFound.tsx";
 
+const AnalyticsScreen = lazy(() => import("./screens/analytics/AnalyticsScreen.tsx"));
 const LinksScreen = lazy(() => import("./screens/links/LinksScreen.tsx"));
 const SocialLinksScreen = lazy(() => import("./screens/social/SocialLinksScreen.tsx"));
 const AccountSettingsScreen = lazy(() => import("./screens/AccountSettingsScreen.tsx"));
@@ -68,7 +69,7 @@ export default function App() {
                 <Routes>
                   <Route path="/dashboard" element={<Navigate to="/dashboard/analytics" replace />} />
                   <Route path="/dashboard/account" element={<Navigate to="/dashboard/account-settings" replace />} />
-                  <Route path="/dashboard/analytics" element={<Placeholder title="Analytics" subtitle="Track your page performance and link engagement" />} />
+                  <Route path="/dashboard/analytics" element={<AnalyticsScreen />} />
                   <Route path="/dashboard/links" element={<LinksScreen />} />
                   <Route path="/dashboard/social-links" element={<SocialLinksScreen />} />
                   <Route path="/dashboard/profile-picture" element={<Placeholder title="Profile Picture" />} />

@@ -8,6 +8,7 @@ import { useState, type ReactNode } from "react";
 import { NavLink, useNavigate } from "react-router";
 import { useDashboard, isLite } from "../store.ts";
 import { StatusBar } from "./StatusBar.tsx";
+import { MenuItem } from "../components/ui.tsx";
 
 export const NAV = [
   { to: "/dashboard/analytics", label: "Analytics", icon: BarChart3 },
@@ -79,16 +80,16 @@ function UserMenu() {
             <p className="text-xs text-slate-600">@{me.username}</p>
           </div>
           <DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
-          <DropdownMenu.Item onSelect={() => navigate("/dashboard/account")} className="flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100">
+          <MenuItem onSelect={() => navigate("/dashboard/account")}>
             <Settings aria-hidden className="size-4" /> Account Settings
-          </DropdownMenu.Item>
-          <DropdownMenu.Item onSelect={() => window.open(`/${me.username}`, "_blank", "noopener")} className="flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100">
+          </MenuItem>
+          <MenuItem onSelect={() => window.open(`/${me.username}`, "_blank", "noopener")}>
             <ExternalLink aria-hidden className="size-4" /> View Public Page
-          </DropdownMenu.Item>
+          </MenuItem>
           <DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
-          <DropdownMenu.Item onSelect={signOut} className="flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100">
+          <MenuItem onSelect={signOut}>
             <LogOut aria-hidden className="size-4" /> Sign out
-          </DropdownMenu.Item>
+          </MenuItem>
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
     </DropdownMenu.Root>
