@@ -47,7 +47,9 @@ export async function processPicture(input: Uint8Array, shape: PictureShape): Pr
   const open = () => sharp(input, { limitInputPixels: PICTURE_MAX_PIXELS, failOn: "truncated", animated: false });
   let meta: Metadata;
   try {
-    meta = await open().metadata();
+    // Only the header is read here, so the pixel limit is lifted to tell a bomb from a broken file;
+    // decoding below runs under the limit.
+    meta = await sharp(input, { limitInputPixels: false, animated: false }).metadata();
   } catch {
     throw invalidPicture();
   }
