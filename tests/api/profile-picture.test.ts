@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { crc32, deflateSync } from "node:zlib";
 import { eq } from "drizzle-orm";
-import sharp from "sharp";
+import sharp, { type Sharp } from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { LIMITS } from "#core/limits.ts";
 import { PICTURE_MESSAGES } from "#core/schemas/profile.ts";
@@ -24,7 +24,7 @@ beforeEach(() => {
 afterEach(() => t.close());
 
 /** A photo-like test image: a gradient with some shapes, so re-encoding has real work to do. */
-async function photo(format: "jpeg" | "png" | "gif" | "webp", width = 1200, height = 900, extra?: (s: sharp.Sharp) => sharp.Sharp): Promise<Buffer> {
+async function photo(format: "jpeg" | "png" | "gif" | "webp", width = 1200, height = 900, extra?: (s: Sharp) => Sharp): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g"><stop offset="0" stop-color="#0ea5e9"/><stop offset="1" stop-color="#f97316"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/><circle cx="${width / 2}" cy="${height / 2}" r="${Math.min(width, height) / 3}" fill="#fff"/></svg>`;
   let s = sharp(Buffer.from(svg));
   if (extra) s = extra(s);
@@ -225,8 +225,8 @@ describe("POST /api/profile/picture: refused, nothing stored", () => {
     expect((await upload(jpeg, { field: "picture" })).status).toBe(400);
     expect((await upload(jpeg, { shape: "hexagon" })).status).toBe(400);
     const two = new FormData();
-    two.append("file", new Blob([jpeg], { type: "image/jpeg" }), "a.jpg");
-    two.append("file", new Blob([jpeg], { type: "image/jpeg" }), "b.jpg");
+    two.append("file", new Blob([jpeg as BlobPart], { type: "image/jpeg" }), "a.jpg");
+    two.append("file", new Blob([jpeg as BlobPart], { type: "image/jpeg" }), "b.jpg");
     const headers = { "Sec-Fetch-Site": "same-origin", Origin: TEST_ORIGIN, Cookie: owner.cookie };
     expect((await t.app.request("/api/profile/picture", { method: "POST", headers, body: two })).status).toBe(400);
     const notForm = await t.app.request("/api/profile/picture", { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: "{}" });
@@ -239,7 +239,7 @@ describe("POST /api/profile/picture: refused, nothing stored", () => {
       headers: { Cookie: owner.cookie, Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" },
       body: (() => {
         const f = new FormData();
-        f.append("file", new Blob([jpeg], { type: "image/jpeg" }), "a.jpg");
+        f.append("file", new Blob([jpeg as BlobPart], { type: "image/jpeg" }), "a.jpg");
         return f;
       })(),
     });

@@ -42,7 +42,7 @@ describe("GET /api/profile", () => {
   });
 
   it("needs a session", async () => {
-    const r = await json(t.app.request("/api/profile"));
+    const r = await json(Promise.resolve(t.app.request("/api/profile")));
     expect(r.status).toBe(401);
     expect(r.body.error.message).toBe("User not authenticated");
   });
