@@ -68,7 +68,7 @@ export function ColorField(props: {
           ref={picker}
           type="color"
           aria-label={`${label} picker`}
-          value={/^#[0-9a-fA-F]{6}$/.test(shown) ? shown.toLowerCase() : "#000000"}
+          value={(/^#[0-9a-fA-F]{6}$/.test(text) ? text : /^#[0-9a-fA-F]{6}$/.test(shown) ? shown : "#000000").toLowerCase()}
           disabled={disabled}
           onChange={(e) => {
             setText(e.target.value);
