@@ -43,6 +43,8 @@ const FULLWIDTH_HEIGHTS: { value: FullwidthSubtype; label: string; hint: string 
   { value: "landscape", label: "Landscape", hint: "Short" },
 ];
 const SHAPE_CLASS: Record<IconSubtype, string> = { rounded: "rounded-full", rounded_corners: "rounded-2xl", square: "rounded-none" };
+/** The same shapes at the size of a radio's swatch. */
+const SWATCH_CLASS: Record<IconSubtype, string> = { rounded: "rounded-full", rounded_corners: "rounded-[5px]", square: "rounded-none" };
 
 const styleChoiceOf = (p: PageProfile): StyleChoice => (p.profilePictureStyle === "initials" ? "initials" : p.profilePictureStyle === "hidden" ? "hidden" : "picture");
 const initialsOf = (p: PageProfile) => (p.initialsText || (p.displayName || p.username).slice(0, 2)).toUpperCase();
@@ -236,7 +238,7 @@ export default function ProfilePictureScreen() {
                 legend="Shape"
                 name="picture-shape"
                 value={profile.profilePictureIconSubtype}
-                options={ICON_SHAPES.map((o) => ({ ...o, icon: <span aria-hidden className={`size-5 bg-slate-400 ${SHAPE_CLASS[o.value]}`} /> }))}
+                options={ICON_SHAPES.map((o) => ({ ...o, icon: <span aria-hidden className={`size-5 bg-slate-400 ${SWATCH_CLASS[o.value]}`} /> }))}
                 onChange={(v) => void saveSettings({ profilePictureIconSubtype: v })}
               />
             ) : (
