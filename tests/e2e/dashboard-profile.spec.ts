@@ -74,6 +74,8 @@ test("uploads a real JPEG and PNG through the crop dialog; the published page sh
   await choose(page, { name: "holiday.jpg", mimeType: "image/jpeg", buffer: await photo("jpeg", 1600, 1000) });
   await cropAndSave(page, "3");
   await expect(page.getByTestId("current-picture")).toHaveAttribute("src", /^\/media\/[0-9a-f]{2}\/[0-9a-f]{32}\.jpg$/);
+  // The top bar's avatar follows.
+  await expect(page.getByRole("button", { name: "User menu" }).locator("img")).toHaveAttribute("src", /^\/media\//);
   await expect(page.getByText("Draft Changes")).toBeVisible();
   await page.getByRole("button", { name: "Publish", exact: true }).click();
   // The dashboard reloads itself a moment after publishing (spec section 9).

@@ -16,6 +16,12 @@ function send<K extends keyof Edits>(kind: K, edit: Edits[K]) {
   return unwrap(api.profile.appearance.$patch({ json: edit as AppearanceInput }));
 }
 
+/** The draft changed: the status bar's Draft Changes, and the top bar's name and avatar, follow. */
+export function afterProfileChange(): void {
+  useDashboard.getState().edited();
+  void useDashboard.getState().loadMe().catch(() => undefined);
+}
+
 /** Resolves with the server's message (if any); throws an ApiFailure the caller turns into a toast. */
 export async function saveProfileEdit<K extends keyof Edits>(kind: K, edit: Edits[K]): Promise<string | undefined> {
   const draft = useProfileDraft.getState();
@@ -25,7 +31,7 @@ export async function saveProfileEdit<K extends keyof Edits>(kind: K, edit: Edit
     const body = (await send(kind, edit)) as { profile: PageProfile; message?: string };
     useProfileDraft.getState().saved(body.profile);
     useProfileDraft.getState().dropPending(keys);
-    useDashboard.getState().edited();
+    afterProfileChange();
     return body.message;
   } catch (err) {
     useProfileDraft.getState().dropPending(keys);

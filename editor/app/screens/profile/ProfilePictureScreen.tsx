@@ -22,9 +22,8 @@ import { APPEARANCE_DEFAULTS, type FullwidthSubtype, type IconSubtype } from "#c
 import { api, unwrap } from "../../api.ts";
 import { Button, Confirm, Modal } from "../../components/ui.tsx";
 import { EditorWithPreview } from "../../preview/EditorWithPreview.tsx";
-import { saveProfileEdit, uploadFailureText } from "../../preview/save.ts";
+import { afterProfileChange, saveProfileEdit, uploadFailureText } from "../../preview/save.ts";
 import { useCurrentSnapshot, useProfileDraft } from "../../preview/store.ts";
-import { useDashboard } from "../../store.ts";
 import { ColorField } from "../appearance/ColorField.tsx";
 import { RadioCards } from "../appearance/RadioCards.tsx";
 import { cropToJpeg } from "./crop-image.ts";
@@ -78,7 +77,6 @@ function CurrentPicture({ profile, onEnlarge }: { profile: PageProfile; onEnlarg
 export default function ProfilePictureScreen() {
   const draft = useProfileDraft((s) => s.snapshot);
   const shown = useCurrentSnapshot();
-  const edited = useDashboard((s) => s.edited);
   const [cropSrc, setCropSrc] = useState<string | null>(null);
   const [cropShape, setCropShape] = useState<PictureShape>("icon");
   const [uploading, setUploading] = useState(false);
@@ -135,7 +133,7 @@ export default function ProfilePictureScreen() {
       const file = new File([blob], "picture.jpg", { type: "image/jpeg" });
       const body = await unwrap(api.profile.picture.$post({ form: { file, shape: cropShape } }));
       useProfileDraft.getState().saved(body.profile as PageProfile);
-      edited();
+      afterProfileChange();
       closeCrop();
       toast.success(PICTURE_MESSAGES.uploaded);
     } catch (err) {
@@ -150,7 +148,7 @@ export default function ProfilePictureScreen() {
     try {
       const body = await unwrap(api.profile.picture.$delete());
       useProfileDraft.getState().saved(body.profile as PageProfile);
-      edited();
+      afterProfileChange();
       toast.success(PICTURE_MESSAGES.removed);
     } catch {
       toast.error(PICTURE_MESSAGES.removeFailed);
