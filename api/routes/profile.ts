@@ -85,10 +85,10 @@ export function profileRoutes({ db, env, now }: AppDeps) {
   return (
     new Hono<AppEnv>()
       .use(signedIn)
-      // GET /api/profile - the draft page, the plan and the font files: what the screens and the live preview draw
+      // GET /api/profile - the draft page, the plan, the font files and the public origin: what the screens and the live preview draw
       .get("/", (c) => {
         const draft = draftView(db, currentUser(c).id);
-        return c.json({ snapshot: draft.snapshot, plan: draft.plan, fonts: fonts() });
+        return c.json({ snapshot: draft.snapshot, plan: draft.plan, fonts: fonts(), origin: env.PUBLIC_ORIGIN });
       })
       // PATCH /api/profile/text - display name, bio, SEO title and description, long-form text
       .patch("/text", schemaJson(ProfileTextSchema), (c) => {

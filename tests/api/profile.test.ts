@@ -37,6 +37,7 @@ describe("GET /api/profile", () => {
     expect(r.body.snapshot.links.map((l: any) => l.title)).toEqual(["Shop"]);
     expect(r.body.plan.planType).toBe("lite");
     expect(r.body.plan.trialEndsAt).toBeTruthy();
+    expect(r.body.origin).toBe("http://localhost:4321");
     expect(Object.keys(r.body.fonts)).toContain("Playfair Display");
     expect(r.body.fonts["Inter"][0]).toMatch(/^\/_p\/fonts\/inter-[0-9a-f]+-400\.woff2$/);
   });

@@ -12,6 +12,8 @@ export interface ProfileDraftState {
   snapshot: PageSnapshot | null;
   plan: PagePlan | null;
   fonts: Record<string, string[]>;
+  /** Where the published page lives (its absolute links are built from it). */
+  origin: string;
   failed: boolean;
   pending: Partial<PageProfile>;
   tryOn: Partial<PageProfile>;
@@ -30,13 +32,14 @@ export const useProfileDraft = create<ProfileDraftState>((set, get) => ({
   snapshot: null,
   plan: null,
   fonts: {},
+  origin: "",
   failed: false,
   pending: {},
   tryOn: {},
   async load() {
     try {
       const body = await unwrap(api.profile.$get());
-      set({ snapshot: body.snapshot as PageSnapshot, plan: body.plan as PagePlan, fonts: body.fonts, failed: false });
+      set({ snapshot: body.snapshot as PageSnapshot, plan: body.plan as PagePlan, fonts: body.fonts, origin: body.origin, failed: false });
     } catch {
       if (!get().snapshot) set({ failed: true });
     }
