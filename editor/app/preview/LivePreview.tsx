@@ -48,7 +48,10 @@ export function LivePreview() {
           <p className="flex items-center gap-1 font-semibold">
             <Crown aria-hidden className="size-4" /> Publishing needs Plinth Plus
           </p>
-          <p className="mt-1">This preview shows {view.needsPlus.map((f) => featureName(f).toLowerCase()).join(", ")}, which your plan cannot publish.</p>
+          <p className="mt-1">
+            This preview shows {view.needsPlus.map((f) => featureName(f).toLowerCase()).join(", ")} as Plinth Plus publishes them. Your plan cannot put them on your
+            page.
+          </p>
           <div className="mt-2 flex flex-wrap gap-2">
             <Button onClick={() => openUpgrade(view.needsPlus[0]!)}>Upgrade to Plus</Button>
             {tryingOn ? (
