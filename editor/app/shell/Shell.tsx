@@ -6,6 +6,9 @@ import { DropdownMenu, Dialog } from "radix-ui";
 import { BarChart3, Crown, ExternalLink, Home, Image, Link2, LogOut, Menu, Palette, Settings, Share2, Type, Wallet, X } from "lucide-react";
 import { useState, type ReactNode } from "react";
 import { NavLink, useNavigate } from "react-router";
+import { toast } from "sonner";
+import { LOGOUT_UPSELL_KEY, LOGOUT_UPSELL_REASON } from "#core/logout-upsell.ts";
+import { api, setSigningOut, unwrap } from "../api.ts";
 import { useDashboard, isLite } from "../store.ts";
 import { StatusBar } from "./StatusBar.tsx";
 import { MenuItem } from "../components/ui.tsx";
@@ -59,7 +62,17 @@ function UserMenu() {
   if (!me) return null;
   const name = me.displayName || me.username;
   async function signOut() {
-    await fetch("/api/auth/logout", { method: "POST", credentials: "same-origin" }).catch(() => undefined);
+    // Spec section 4, Logout upsell: a Lite owner without an active trial sees the upgrade dialog on
+    // the landing page; the prompt is recorded now, while the request can still say whose it is.
+    const upsell = isLite(me);
+    if (upsell) await unwrap(api["upgrade-requests"].$post({ json: { feature: LOGOUT_UPSELL_REASON } })).catch(() => undefined);
+    setSigningOut(true);
+    const res = await fetch("/api/auth/logout", { method: "POST", credentials: "same-origin" }).catch(() => null);
+    if (!res?.ok) {
+      setSigningOut(false);
+      return void toast.error("Failed to sign out");
+    }
+    if (upsell) sessionStorage.setItem(LOGOUT_UPSELL_KEY, LOGOUT_UPSELL_REASON);
     window.location.assign("/");
   }
   return (
