@@ -28,6 +28,9 @@ export interface ProfileDraftState {
   clearTryOn(): void;
 }
 
+/** Saves answered so far: a draft loaded across a save is stale and dropped. */
+let savedCount = 0;
+
 export const useProfileDraft = create<ProfileDraftState>((set, get) => ({
   snapshot: null,
   plan: null,
@@ -37,14 +40,18 @@ export const useProfileDraft = create<ProfileDraftState>((set, get) => ({
   pending: {},
   tryOn: {},
   async load() {
+    const before = savedCount;
     try {
       const body = await unwrap(api.profile.$get());
+      // A save answered while this was on its way, so this answer may predate it: ask again.
+      if (savedCount !== before) return get().load();
       set({ snapshot: body.snapshot as PageSnapshot, plan: body.plan as PagePlan, fonts: body.fonts, origin: body.origin, failed: false });
     } catch {
       if (!get().snapshot) set({ failed: true });
     }
   },
   saved(profile) {
+    savedCount++;
     const s = get().snapshot;
     if (s) set({ snapshot: { ...s, profile } });
   },
