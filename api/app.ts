@@ -23,6 +23,7 @@ import { meRoutes } from "./routes/me.ts";
 import { upgradeRoutes } from "./routes/upgrade.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { publishRoutes } from "./routes/publish.ts";
+import { isPictureUpload, profileRoutes } from "./routes/profile.ts";
 import { exceptVisitorRoutes, visitorRoutes } from "./routes/visitor.ts";
 
 /** JSON bodies are small; uploads have their own, larger limit on their routes. */
@@ -37,15 +38,13 @@ export function createApi(deps: AppDeps) {
     c.header("Cache-Control", "no-store");
   });
   api.use("*", exceptVisitorRoutes(sameOriginOnly(deps.env.PUBLIC_ORIGIN, SESSION_COOKIE)));
-  api.use(
-    "*",
-    bodyLimit({
-      maxSize: JSON_BODY_LIMIT,
-      onError: () => {
-        throw new ApiError("payload_too_large", "Request body is too large");
-      },
-    }),
-  );
+  const jsonBodyLimit = bodyLimit({
+    maxSize: JSON_BODY_LIMIT,
+    onError: () => {
+      throw new ApiError("payload_too_large", "Request body is too large");
+    },
+  });
+  api.use("*", (c, next) => (isPictureUpload(c.req.method, c.req.path) ? next() : jsonBodyLimit(c, next)));
 
   api.use("*", sessionMiddleware(deps));
 
@@ -63,6 +62,7 @@ export function createApi(deps: AppDeps) {
     .route("/events", eventRoutes(deps))
     .route("/analytics", analyticsRoutes(deps))
     .route("/publish", publishRoutes(deps))
+    .route("/profile", profileRoutes(deps))
     .route("/visitor", visitorRoutes(deps));
 
   // A sub-app's notFound is not consulted once it is mounted with app.route(), so unknown API paths
