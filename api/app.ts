@@ -16,7 +16,7 @@ import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { statusRoutes } from "./routes/status.ts";
 import { contactRoutes } from "./routes/contact.ts";
-import { linkRoutes } from "./routes/links.ts";
+import { isLinkFileUpload, linkRoutes } from "./routes/links.ts";
 import { linkListRoutes } from "./routes/link-lists.ts";
 import { socialLinkRoutes } from "./routes/social-links.ts";
 import { meRoutes } from "./routes/me.ts";
@@ -44,7 +44,9 @@ export function createApi(deps: AppDeps) {
       throw new ApiError("payload_too_large", "Request body is too large");
     },
   });
-  api.use("*", (c, next) => (isPictureUpload(c.req.method, c.req.path) ? next() : jsonBodyLimit(c, next)));
+  // Uploads carry their own, larger limits and messages.
+  const isUpload = (method: string, path: string) => isPictureUpload(method, path) || isLinkFileUpload(method, path);
+  api.use("*", (c, next) => (isUpload(c.req.method, c.req.path) ? next() : jsonBodyLimit(c, next)));
 
   api.use("*", sessionMiddleware(deps));
 

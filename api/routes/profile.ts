@@ -30,7 +30,7 @@ import { ApiError } from "../errors.ts";
 import { currentUser } from "../auth/middleware.ts";
 import { schemaJson } from "../services/json-input.ts";
 import { getProfile, planStateOf } from "../services/profile.ts";
-import { clearProfilePicture, invalidPicture, pictureTooLarge, processPicture, saveProfilePicture, sweepProfilePictures } from "../services/uploads.ts";
+import { clearProfilePicture, invalidPicture, pictureTooLarge, processPicture, saveProfilePicture, sweepUnusedMedia } from "../services/uploads.ts";
 import { mediaStorageFor } from "../storage/media.ts";
 
 /** The one route whose body is not small JSON: api/app.ts leaves it to its own limit. */
@@ -127,7 +127,7 @@ export function profileRoutes({ db, env, now }: AppDeps) {
           const picture = await processPicture(bytes, shape);
           await withPageLock(user.id, async () => {
             await saveProfilePicture(db, storage, user.id, picture, shape, now());
-            await sweepProfilePictures(db, storage, user.id);
+            await sweepUnusedMedia(db, storage, user.id, now());
           });
           return c.json({ profile: draftView(db, user.id).snapshot.profile, message: PICTURE_MESSAGES.uploaded }, 201);
         },
@@ -137,7 +137,7 @@ export function profileRoutes({ db, env, now }: AppDeps) {
         const user = currentUser(c);
         await withPageLock(user.id, async () => {
           clearProfilePicture(db, user.id, now());
-          await sweepProfilePictures(db, storage, user.id);
+          await sweepUnusedMedia(db, storage, user.id, now());
         });
         return c.json({ profile: draftView(db, user.id).snapshot.profile, message: PICTURE_MESSAGES.removed });
       })

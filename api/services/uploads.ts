@@ -20,7 +20,7 @@ import {
 } from "#core/schemas/profile.ts";
 import { transaction, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
-import { pageVersions, uploads, userProfiles } from "#db/schema.ts";
+import { links, pageVersions, uploads, userProfiles } from "#db/schema.ts";
 import { MAX_VERSIONS_LISTED } from "#renderer/publish.ts";
 import { ApiError } from "../errors.ts";
 import type { MediaStorage } from "../storage/media.ts";
@@ -76,9 +76,9 @@ export async function processPicture(input: Uint8Array, shape: PictureShape): Pr
 }
 
 /** A name nobody can guess and no two uploads share: SHA-256 over random bytes and the content. */
-export function mediaKeyFor(bytes: Uint8Array): string {
+export function mediaKeyFor(bytes: Uint8Array, ext = "jpg"): string {
   const hash = createHash("sha256").update(randomBytes(16)).update(bytes).digest("hex").slice(0, 32);
-  return `media/${hash.slice(0, 2)}/${hash}.jpg`;
+  return `media/${hash.slice(0, 2)}/${hash}.${ext}`;
 }
 
 /**
@@ -119,11 +119,21 @@ export function clearProfilePicture(db: Db, userId: string, now: Date): void {
     .run();
 }
 
-/** Picture URLs the owner's page may still show: the draft, and every version they can roll back to. */
-function picturesInUse(db: Db, userId: string): Set<string> {
+/** The media URLs one page snapshot shows: its picture, its links' thumbnails and lead-magnet files. */
+function mediaOf(snapshot: { profile: { profilePictureUrl: string | null }; links: { thumbnailUrl: string | null; data: { fileUrl?: string | undefined } }[] }, into: Set<string>): void {
+  if (snapshot.profile.profilePictureUrl) into.add(snapshot.profile.profilePictureUrl);
+  for (const l of snapshot.links) {
+    if (l.thumbnailUrl) into.add(l.thumbnailUrl);
+    if (l.data.fileUrl) into.add(l.data.fileUrl);
+  }
+}
+
+/** Media URLs the owner's page may still show: the draft, and every version they can roll back to. */
+function mediaInUse(db: Db, userId: string): Set<string> {
   const inUse = new Set<string>();
   const draft = db.select({ url: userProfiles.profilePictureUrl }).from(userProfiles).where(eq(userProfiles.userId, userId)).get();
-  if (draft?.url) inUse.add(draft.url);
+  const draftLinks = db.select({ thumbnailUrl: links.thumbnailUrl, data: links.linkSpecificData }).from(links).where(eq(links.userId, userId)).all();
+  mediaOf({ profile: { profilePictureUrl: draft?.url ?? null }, links: draftLinks }, inUse);
   const versions = db
     .select({ snapshot: pageVersions.snapshot })
     .from(pageVersions)
@@ -133,26 +143,32 @@ function picturesInUse(db: Db, userId: string): Set<string> {
     .all();
   for (const v of versions) {
     const parsed = PageSnapshotSchema.safeParse(v.snapshot);
-    const url = parsed.success ? parsed.data.profile.profilePictureUrl : null;
-    if (url) inUse.add(url);
+    if (parsed.success) mediaOf(parsed.data, inUse);
   }
   return inUse;
 }
 
 /**
- * Remove the owner's pictures nothing uses any more. The rows go in one transaction (so the decision
+ * A link's file is uploaded before the link is saved (the dialog is still open), so a fresh one that
+ * nothing uses yet is kept for a day; after that an abandoned upload goes with the next sweep.
+ */
+export const UNSAVED_UPLOAD_GRACE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Remove the owner's media nothing uses any more. The rows go in one transaction (so the decision
  * is made against one consistent state), then the files; a failed file removal is only logged
  * (spec section 8) and leaves an unreachable file, never a broken page.
  */
-export async function sweepProfilePictures(db: Db, storage: MediaStorage, userId: string): Promise<number> {
+export async function sweepUnusedMedia(db: Db, storage: MediaStorage, userId: string, now: Date): Promise<number> {
   const unused = transaction(db, (tx) => {
-    const inUse = picturesInUse(tx, userId);
+    const inUse = mediaInUse(tx, userId);
     const rows = tx
-      .select({ id: uploads.id, key: uploads.storageKey })
+      .select({ id: uploads.id, key: uploads.storageKey, kind: uploads.kind, createdAt: uploads.createdAt })
       .from(uploads)
-      .where(and(eq(uploads.userId, userId), eq(uploads.kind, "profile_picture")))
+      .where(eq(uploads.userId, userId))
       .all()
-      .filter((r) => !inUse.has(storage.urlOf(r.key)));
+      .filter((r) => !inUse.has(storage.urlOf(r.key)))
+      .filter((r) => r.kind === "profile_picture" || now.getTime() - r.createdAt.getTime() >= UNSAVED_UPLOAD_GRACE_MS);
     if (rows.length) tx.delete(uploads).where(and(eq(uploads.userId, userId), inArray(uploads.id, rows.map((r) => r.id)))).run();
     return rows;
   });
@@ -160,7 +176,7 @@ export async function sweepProfilePictures(db: Db, storage: MediaStorage, userId
     try {
       await storage.remove(r.key);
     } catch (err) {
-      console.warn("Could not remove an unused picture", r.key, err);
+      console.warn("Could not remove unused media", r.key, err);
     }
   }
   return unused.length;

@@ -17,7 +17,7 @@ export interface MediaStorage {
 }
 
 /** Keys look like "media/ab/abcdef….jpg": lowercase hex folders and names, nothing a path could escape with. */
-const KEY = /^media\/[0-9a-f]{2}\/[0-9a-f]{32}\.(jpg|png|gif|webp)$/;
+const KEY = /^media\/[0-9a-f]{2}\/[0-9a-f]{32}\.(jpg|png|gif|webp|pdf|epub|zip|mp3)$/;
 
 export function isMediaKey(key: string): boolean {
   return KEY.test(key);
