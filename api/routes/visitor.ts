@@ -11,6 +11,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import { z } from "zod";
 import { REPORT_REASONS } from "#core/limits.ts";
+import { isMediaPath } from "#core/link-input.ts";
 import { isLive } from "#core/visible-content.ts";
 import { analyticsEvents, collectedLeads, links, pageReports, userProfiles } from "#db/schema.ts";
 import { newId } from "#db/ids.ts";
@@ -128,7 +129,9 @@ export function visitorRoutes(deps: AppDeps) {
       const l = row?.link;
       const now = deps.now();
       const live = l && isLive({ isActive: l.isActive, scheduleStartTime: l.scheduleStartTime ? new Date(l.scheduleStartTime).toISOString() : null, scheduleEndTime: l.scheduleEndTime ? new Date(l.scheduleEndTime).toISOString() : null } as Parameters<typeof isLive>[0], now);
-      const fileUrl = l?.linkSpecificData?.["fileUrl"] ?? "";
+      const stored = l?.linkSpecificData?.["fileUrl"] ?? "";
+      // An uploaded file lives at a root-relative media path; the e-mail needs the whole address.
+      const fileUrl = isMediaPath(stored) ? `${deps.env.PUBLIC_ORIGIN}${stored}` : stored;
       if (!l || !row.published || l.linkType !== "lead_magnet" || !live || !/^https?:\/\//i.test(fileUrl)) throw new ApiError("not_found", "Link not found");
       try {
         await deps.mailer.send({ to: body.email, subject: `Your download: ${l.title}`, text: `Here is your download link for "${l.title}":\n\n${fileUrl}\n` });

@@ -11,12 +11,14 @@ import { AppErrorBoundary } from "./components/AppErrorBoundary.tsx";
 import { UpgradePrompt } from "./components/ui.tsx";
 import { Shell } from "./shell/Shell.tsx";
 import { useDashboard } from "./store.ts";
-import { Placeholder } from "./screens/Placeholder.tsx";
 import { NotFound } from "./screens/NotFound.tsx";
 
 const AnalyticsScreen = lazy(() => import("./screens/analytics/AnalyticsScreen.tsx"));
 const LinksScreen = lazy(() => import("./screens/links/LinksScreen.tsx"));
 const SocialLinksScreen = lazy(() => import("./screens/social/SocialLinksScreen.tsx"));
+const ProfilePictureScreen = lazy(() => import("./screens/profile/ProfilePictureScreen.tsx"));
+const BioScreen = lazy(() => import("./screens/bio/BioScreen.tsx"));
+const AppearanceScreen = lazy(() => import("./screens/appearance/AppearanceScreen.tsx"));
 const AccountSettingsScreen = lazy(() => import("./screens/AccountSettingsScreen.tsx"));
 const AffiliateScreen = lazy(() => import("./screens/affiliate/AffiliateScreen.tsx"));
 
@@ -98,9 +100,9 @@ export default function App() {
                   <Route path="/dashboard/analytics" element={<AnalyticsScreen />} />
                   <Route path="/dashboard/links" element={<LinksScreen />} />
                   <Route path="/dashboard/social-links" element={<SocialLinksScreen />} />
-                  <Route path="/dashboard/profile-picture" element={<Placeholder title="Profile Picture" />} />
-                  <Route path="/dashboard/bio" element={<Placeholder title="Bio & SEO" />} />
-                  <Route path="/dashboard/appearance" element={<Placeholder title="Theme" />} />
+                  <Route path="/dashboard/profile-picture" element={<ProfilePictureScreen />} />
+                  <Route path="/dashboard/bio" element={<BioScreen />} />
+                  <Route path="/dashboard/appearance" element={<AppearanceScreen />} />
                   <Route path="/dashboard/affiliate" element={<AffiliateScreen />} />
                   <Route path="/dashboard/account-settings" element={<AccountSettingsScreen />} />
                   <Route path="*" element={<NotFound />} />
