@@ -38,10 +38,13 @@ function main() {
   }
   const shutdown = () => {
     scheduler.stop();
-    billing.stop();
+    const billingStopped = billing.stop();
     server.close(() => {
-      deps.db.$client.close();
-      process.exit(0);
+      // A renewal or delivery under way finishes before the database closes.
+      void billingStopped.finally(() => {
+        deps.db.$client.close();
+        process.exit(0);
+      });
     });
     setTimeout(() => process.exit(0), 3000).unref();
   };

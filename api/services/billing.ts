@@ -61,15 +61,16 @@ export function billingFor(deps: AppDeps): Billing {
 }
 
 /** The provider's clock and the job runner's retries, for the server (api/server.ts). */
-export function startBilling(deps: AppDeps): { ready: Promise<void>; stop(): void } {
+export function startBilling(deps: AppDeps): { ready: Promise<void>; stop(): Promise<void> } {
   const clock = billingFor(deps).provider.start();
   const retry = setInterval(() => void runBillingJobs(deps), deps.env.BILLING_SWEEP_MS);
   retry.unref?.();
   return {
     ready: Promise.all([clock.ready, runBillingJobs(deps)]).then(() => undefined),
-    stop() {
-      clock.stop();
+    async stop() {
       clearInterval(retry);
+      await clock.stop();
+      await jobRuns.get(deps);
     },
   };
 }

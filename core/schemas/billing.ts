@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { LIMITS } from "../limits.ts";
-import { FEATURE_KEYS, isPayingPlus, type PlanState } from "../plans.ts";
+import { FEATURE_KEYS, isPayingPlus, isTrialActive, type PlanState } from "../plans.ts";
 
 export const BILLING_MESSAGES = {
   cancelFailed: "Failed to cancel subscription",
@@ -22,6 +22,7 @@ export const BILLING_MESSAGES = {
   cancelled: "Your subscription has been cancelled",
   resumed: "Your subscription will renew as usual",
   welcome: "Welcome to Plinth Plus!",
+  welcomeText: "Your subscription is active. Every Plus feature is yours.",
   invoiceNotFound: "Invoice not found",
   webhookSignature: "Invalid signature",
   webhookPayload: "Invalid event",
@@ -68,11 +69,14 @@ export function addMonths(date: Date, months: number): Date {
   return d;
 }
 
-export type SubscriptionBadge = "Active" | "Past Due" | "Cancelled" | "Lite";
+export type SubscriptionBadge = "Active" | "Past Due" | "Cancelled" | "Trial Active" | "Lite";
 
-/** Spec section 4, Subscription: the status badge of the Subscription tab. */
+/**
+ * Spec section 4, Subscription: the status badge of the Subscription tab. An owner on the trial
+ * without a subscription reads 'Trial Active', as the plan display does everywhere else.
+ */
 export function subscriptionBadge(state: PlanState, now: Date): SubscriptionBadge {
-  if (!isPayingPlus(state, now)) return "Lite";
+  if (!isPayingPlus(state, now)) return isTrialActive(state, now) ? "Trial Active" : "Lite";
   if (state.subscriptionStatus === "past_due_plus") return "Past Due";
   if (state.subscriptionStatus === "canceled_plus") return "Cancelled";
   return "Active";
@@ -82,6 +86,7 @@ export const BADGE_VARIANT: Record<SubscriptionBadge, "default" | "secondary" | 
   Active: "default",
   "Past Due": "destructive",
   Cancelled: "secondary",
+  "Trial Active": "secondary",
   Lite: "outline",
 };
 

@@ -12,6 +12,7 @@ import { UpgradePrompt } from "./components/ui.tsx";
 import { Shell } from "./shell/Shell.tsx";
 import { useDashboard } from "./store.ts";
 import { NotFound } from "./screens/NotFound.tsx";
+import { useCheckoutWelcome } from "./screens/account/checkout-welcome.ts";
 
 const AnalyticsScreen = lazy(() => import("./screens/analytics/AnalyticsScreen.tsx"));
 const LinksScreen = lazy(() => import("./screens/links/LinksScreen.tsx"));
@@ -86,6 +87,7 @@ export default function App() {
     void useDashboard.getState().refreshPublish();
   }, []);
   useLiveUpdates();
+  useCheckoutWelcome();
 
   return (
     <AppErrorBoundary>

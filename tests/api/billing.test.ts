@@ -246,7 +246,7 @@ describe("renewal at the period end", () => {
       await billingFor(t.deps).testMode!.tick();
       await expect.poll(() => t.deps.db.select().from(invoices).where(eq(invoices.userId, owner.userId)).all().length, { timeout: 20_000 }).toBe(3);
     } finally {
-      clock.stop();
+      await clock.stop();
     }
   }, 30_000);
 });

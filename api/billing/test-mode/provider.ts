@@ -486,9 +486,12 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
       const ready = tick();
       return {
         ready,
-        stop() {
+        async stop() {
           stopped = true;
           if (timer) clearTimeout(timer);
+          // A wake-up already running still writes to the database: let it finish.
+          while (running) await running.catch(() => undefined);
+          await delivering;
         },
       };
     },

@@ -97,13 +97,16 @@ describe("the subscription badge", () => {
     currentPeriodEndDate: new Date(NOW.getTime() + endInDays * DAY),
     trialEndsAt: null,
   });
-  it("reads Active, Past Due, Cancelled or Lite", () => {
+  it("reads Active, Past Due, Cancelled, Trial Active or Lite", () => {
     expect(subscriptionBadge(plus("active_plus"), NOW)).toBe("Active");
     expect(subscriptionBadge(plus("past_due_plus"), NOW)).toBe("Past Due");
     expect(subscriptionBadge(plus("canceled_plus"), NOW)).toBe("Cancelled");
     expect(subscriptionBadge(plus("canceled_plus", -1), NOW)).toBe("Lite");
     expect(subscriptionBadge(lite, NOW)).toBe("Lite");
-    expect(subscriptionBadge({ ...lite, trialEndsAt: new Date(NOW.getTime() + DAY) }, NOW)).toBe("Lite");
+    expect(subscriptionBadge({ ...lite, trialEndsAt: new Date(NOW.getTime() + DAY) }, NOW)).toBe("Trial Active");
+    expect(subscriptionBadge({ ...lite, trialEndsAt: new Date(NOW.getTime() - 1) }, NOW)).toBe("Lite");
+    // Paying during the trial: the subscription is what the badge tells.
+    expect(subscriptionBadge({ ...plus("active_plus"), trialEndsAt: new Date(NOW.getTime() + DAY) }, NOW)).toBe("Active");
   });
 });
 

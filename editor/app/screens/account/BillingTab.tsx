@@ -77,7 +77,7 @@ export default function BillingTab() {
             </thead>
             <tbody>
               {invoices.map((inv) => (
-                <tr key={inv.id} data-testid="invoice-row" className="border-b border-slate-100 last:border-0">
+                <tr key={inv.id} className="border-b border-slate-100 last:border-0">
                   <td className="px-4 py-2 font-mono text-xs sm:px-2">{inv.number ?? inv.id}</td>
                   <td className="whitespace-nowrap px-2 py-2">{shortDate(inv.date)}</td>
                   <td className="px-2 py-2">{inv.description}</td>

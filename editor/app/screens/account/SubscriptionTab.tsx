@@ -138,16 +138,6 @@ export default function SubscriptionTab() {
     return () => document.removeEventListener("visibilitychange", onVisible);
   }, [reload]);
 
-  useEffect(() => {
-    const params = new URLSearchParams(window.location.search);
-    if (params.get("checkout") === "success") {
-      toast.success(BILLING_MESSAGES.welcome, { description: "Your subscription is active. Every Plus feature is yours." });
-      params.delete("checkout");
-      const rest = params.toString();
-      window.history.replaceState(null, "", `${window.location.pathname}${rest ? `?${rest}` : ""}`);
-    }
-  }, []);
-
   if (failed) {
     return (
       <div role="alert" className="max-w-xl rounded-lg border border-red-200 bg-red-50 p-4 text-red-900">
@@ -161,7 +151,7 @@ export default function SubscriptionTab() {
   if (!view) return <p className="text-slate-600">Loading...</p>;
 
   const badge = view.badge as SubscriptionBadge;
-  const paying = badge !== "Lite";
+  const paying = badge !== "Lite" && badge !== "Trial Active";
 
   async function resume() {
     setBusy(true);
@@ -250,11 +240,11 @@ export default function SubscriptionTab() {
             Your subscription is cancelled. You keep every Plus feature until {longDate(view.accessEndsAt)}, and you won't be charged again.
           </p>
         ) : null}
-        {badge === "Lite" ? (
+        {!paying ? (
           <div className="mt-4 space-y-3">
             <p className="text-slate-700">
               {view.isTrialActive
-                ? `You're trying Plinth Plus for free until ${longDate(view.trialEndsAt)}. Subscribe to keep every Plus feature after your trial.`
+                ? `You're trying Plinth Plus for free until ${longDate(view.trialEndsAt)}. Subscribe to keep every Plus feature after your trial; your paid month starts the day you subscribe.`
                 : "You're on Plinth Lite. Upgrade for unlimited links and social icons, premium themes and fonts, scheduling, lead magnets, detailed analytics and the affiliate programme."}
             </p>
             <Button onClick={() => void upgrade()} disabled={busy}>

@@ -154,7 +154,7 @@ function DetailedEarnings({ data }: { data: Data }) {
         </thead>
         <tbody>
           {data.months.map((r) => (
-            <tr key={r.monthYear} data-testid="earnings-row" className="border-b border-slate-100 last:border-0">
+            <tr key={r.monthYear} className="border-b border-slate-100 last:border-0">
               <th scope="row" className="px-4 py-2 font-medium sm:px-2">{month(r.monthYear)}</th>
               <td className="px-2 py-2 text-right tabular-nums">{r.monthlyRefPayments}</td>
               <td className="px-2 py-2 text-right tabular-nums">{r.annualRefPayments}</td>
@@ -229,6 +229,7 @@ function BalanceAndPayouts({ data, reload }: { data: Data; reload(): void }) {
         ) : (
           <div className="-mx-4 mt-2 overflow-x-auto sm:mx-0">
             <table className="w-full min-w-[36rem] text-left text-sm">
+              <caption className="sr-only">Your payout requests, newest first</caption>
               <thead className="border-b border-slate-200 text-slate-600">
                 <tr>
                   <th scope="col" className="px-4 py-2 font-medium sm:px-2">Date</th>
@@ -241,7 +242,7 @@ function BalanceAndPayouts({ data, reload }: { data: Data; reload(): void }) {
               </thead>
               <tbody>
                 {data.payouts.map((p) => (
-                  <tr key={p.id} data-testid="payout-row" className="border-b border-slate-100 last:border-0">
+                  <tr key={p.id} className="border-b border-slate-100 last:border-0">
                     <td className="whitespace-nowrap px-4 py-2 sm:px-2">{shortDate(p.createdAt)}</td>
                     <td className="px-2 py-2 text-right tabular-nums">{formatMoney(p.requestedAmountCents)}</td>
                     <td className="px-2 py-2 text-right tabular-nums">{formatMoney(p.processingFeeCents)}</td>
