@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { LIMITS } from "../limits.ts";
-import { FEATURE_KEYS, isPayingPlus, isTrialActive, type PlanState } from "../plans.ts";
+import { isPayingPlus, isTrialActive, type PlanState } from "../plans.ts";
 
 export const BILLING_MESSAGES = {
   cancelFailed: "Failed to cancel subscription",
@@ -96,9 +96,8 @@ const DashboardPath = z
   .max(100)
   .regex(/^\/dashboard(\/[a-z-]+)*$/, "Invalid return path");
 
+/** The upgrade prompt records its feature key itself (POST /api/upgrade-requests) before checkout. */
 export const CheckoutBodySchema = z.object({
-  /** The feature key of the prompt that led here (recorded with the upgrade request). */
-  feature: z.enum([...FEATURE_KEYS, "plus_plan", "logout_redirect"], "Unknown feature").optional(),
   returnPath: DashboardPath.optional(),
 });
 

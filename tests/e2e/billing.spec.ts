@@ -234,3 +234,28 @@ test("billing history lists real invoices, each with a printable invoice page", 
   await page.goto(`/billing/invoice?id=${id}`);
   await expect(page.getByRole("heading", { name: "Invoice not found" })).toBeVisible();
 });
+
+test("failures say what failed: a cancellation made meanwhile elsewhere, and no connection to the portal", async ({ page, context }) => {
+  await liteOwner(context);
+  await page.goto("/dashboard/links");
+  await subscribeInBrowser(page);
+  await page.goto(subscriptionTab);
+  const panel = page.getByRole("region", { name: "Subscription" });
+  await panel.getByRole("button", { name: "Cancel Subscription" }).click();
+  await page.getByRole("alertdialog", { name: "Cancel your subscription?" }).getByRole("button", { name: "Continue" }).click();
+  const why = page.getByRole("dialog", { name: "Why are you cancelling?" });
+  await expect(why).toBeVisible();
+  // Meanwhile the owner cancelled in another tab.
+  expect(await page.evaluate(async () => (await fetch("/api/billing/cancel", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" })).status)).toBe(200);
+  await why.getByRole("button", { name: "Cancel Subscription" }).click();
+  await expect(page.getByText("Failed to cancel subscription")).toBeVisible();
+  await expect(page.getByText("Your subscription is already cancelled.")).toBeVisible();
+
+  await page.reload();
+  await expect(panel.getByText("Cancelled", { exact: true })).toBeVisible();
+  await page.route("**/api/billing/portal", (route) => route.abort("internetdisconnected"));
+  const [blank] = await Promise.all([context.waitForEvent("page"), panel.getByRole("button", { name: "Manage Payment Method" }).click()]);
+  await expect(page.getByText("Failed to open customer portal")).toBeVisible();
+  // The tab opened for the portal is closed again rather than left blank.
+  await expect.poll(() => blank.isClosed()).toBe(true);
+});
