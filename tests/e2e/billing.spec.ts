@@ -1,12 +1,15 @@
 /**
  * Paying for Plinth Plus as an owner would: upgrade through the hosted test checkout (a card that
- * pays and one that is declined), cancel with a reason and reach the period end, a declined renewal
- * and a new card in the customer portal, and the billing history with its printable invoices.
+ * pays and one that is declined), the trial's badge, cancel in two steps and resume, the period end,
+ * a declined renewal and a new card in the customer portal, the billing history with its printable
+ * invoices, the failure messages, and all of it at 320 px by keyboard.
  * Renewals happen because a period end is moved into the past in the test server's database and
  * its real billing clock runs; the assertions wait for what the owner would see.
  */
 import { eq } from "drizzle-orm";
-import { subscriptionCancellations } from "#db/schema.ts";
+import { addMonths } from "#core/schemas/billing.ts";
+import { newId } from "#db/ids.ts";
+import { referralEarnings, subscriptionCancellations, userProfiles } from "#db/schema.ts";
 import { mailsTo } from "#tests/support/mail.ts";
 import { CARD_DECLINED, CARD_DECLINES_RENEWALS, CARD_OK, endPeriodNow, liteOwner, payOnCheckout, profileOf, subscribeInBrowser } from "./billing-helpers.ts";
 import { E2E } from "./env.ts";
@@ -258,4 +261,65 @@ test("failures say what failed: a cancellation made meanwhile elsewhere, and no 
   await expect(page.getByText("Failed to open customer portal")).toBeVisible();
   // The tab opened for the portal is closed again rather than left blank.
   await expect.poll(() => blank.isClosed()).toBe(true);
+});
+
+test("at 320 px and by keyboard alone: upgrade, pay, and read the subscription, the invoice and the programme", async ({ page, context }) => {
+  const owner = await liteOwner(context);
+  await page.setViewportSize({ width: 320, height: 640 });
+  const fits = async () => expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), page.url()).toBe(0);
+
+  await page.goto(subscriptionTab);
+  const upgrade = page.getByRole("region", { name: "Subscription" }).getByRole("button", { name: "Upgrade to Plinth Plus ($8.99 per month)" });
+  await expect(upgrade).toBeVisible();
+  await fits();
+  await upgrade.focus();
+  await page.keyboard.press("Enter");
+
+  await expect(page.getByRole("heading", { name: "Subscribe to Plinth Plus" })).toBeVisible();
+  await fits();
+  await page.getByLabel("Card number").focus();
+  await page.keyboard.type("4242424242424242");
+  await page.keyboard.press("Tab");
+  await expect(page.getByLabel("Expiry (MM / YY)")).toBeFocused();
+  await page.keyboard.type("1234");
+  await page.keyboard.press("Tab");
+  await page.keyboard.type("123");
+  await page.keyboard.press("Tab");
+  await page.keyboard.type("Ada Lovelace");
+  await page.keyboard.press("Enter");
+
+  const panel = page.getByRole("region", { name: "Subscription" });
+  await expect(panel.getByText("Active", { exact: true })).toBeVisible();
+  await fits();
+  const [portal] = await Promise.all([context.waitForEvent("page"), panel.getByRole("button", { name: "Manage Payment Method" }).click()]);
+  await portal.setViewportSize({ width: 320, height: 640 });
+  await expect(portal.getByText("Visa ending in 4242")).toBeVisible();
+  expect(await portal.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+  await portal.close();
+  await page.getByRole("tab", { name: "Billing" }).click();
+  const view = page.getByRole("link", { name: /^View invoice PLN-\d{6}$/ });
+  await expect(view).toBeVisible();
+  await fits();
+  const [invoice] = await Promise.all([context.waitForEvent("page"), view.focus().then(() => page.keyboard.press("Enter"))]);
+  await invoice.setViewportSize({ width: 320, height: 640 });
+  await expect(invoice.getByRole("heading", { name: "Invoice" })).toBeVisible();
+  expect(await invoice.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+
+  // The programme's tables, with a month of earnings and a payout request in them.
+  e2eDb().insert(referralEarnings).values({ id: newId(), referrerId: owner.userId, paymentCents: 899, commissionCents: 180, createdAt: new Date() }).run();
+  e2eDb().update(userProfiles).set({ rewardsBalanceCents: 5000, payingSince: addMonths(new Date(), -4) }).where(eq(userProfiles.userId, owner.userId)).run();
+  const payout = await page.evaluate(async () => {
+    const body = JSON.stringify({ amount: 20, payoutEmail: "ada@paypal.example", requestKey: crypto.randomUUID() });
+    return (await fetch("/api/affiliate/payouts", { method: "POST", headers: { "Content-Type": "application/json" }, body })).status;
+  });
+  expect(payout).toBe(201);
+  await page.goto("/dashboard/affiliate");
+  await expect(page.getByRole("tab", { name: "Overview" })).toBeVisible();
+  await fits();
+  await page.getByRole("tab", { name: "Detailed Earnings" }).click();
+  await expect(page.getByRole("table", { name: "Earnings per month, newest first" })).toBeVisible();
+  await fits();
+  await page.getByRole("tab", { name: "Balance & Payouts" }).click();
+  await expect(page.getByRole("table", { name: "Your payout requests, newest first" })).toBeVisible();
+  await fits();
 });

@@ -62,7 +62,7 @@ export default function BillingTab() {
       {invoices.length === 0 ? (
         <p className="text-slate-700">No invoices yet. Your invoices appear here after your first payment.</p>
       ) : (
-        <div className="-mx-4 overflow-x-auto sm:mx-0">
+        <div className="relative -mx-4 overflow-x-auto sm:mx-0">
           <table className="w-full min-w-[36rem] text-left text-sm">
             <caption className="sr-only">Your invoices, newest first</caption>
             <thead className="border-b border-slate-200 text-slate-600">

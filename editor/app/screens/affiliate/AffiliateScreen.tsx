@@ -139,7 +139,7 @@ function DetailedEarnings({ data }: { data: Data }) {
     return new Date(Date.UTC(y!, m! - 1, 1)).toLocaleDateString("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
   };
   return (
-    <div className="-mx-4 overflow-x-auto sm:mx-0">
+    <div className="relative -mx-4 overflow-x-auto sm:mx-0">
       <table className="w-full min-w-[40rem] text-left text-sm">
         <caption className="sr-only">Earnings per month, newest first</caption>
         <thead className="border-b border-slate-200 text-slate-600">
@@ -227,7 +227,7 @@ function BalanceAndPayouts({ data, reload }: { data: Data; reload(): void }) {
         {data.payouts.length === 0 ? (
           <p className="mt-2 text-slate-700">No payout requests yet.</p>
         ) : (
-          <div className="-mx-4 mt-2 overflow-x-auto sm:mx-0">
+          <div className="relative -mx-4 mt-2 overflow-x-auto sm:mx-0">
             <table className="w-full min-w-[36rem] text-left text-sm">
               <caption className="sr-only">Your payout requests, newest first</caption>
               <thead className="border-b border-slate-200 text-slate-600">
