@@ -127,6 +127,7 @@ test("a cash payout: each condition shown, the fee and net amount, the request i
   await page.getByRole("button", { name: "Request Cash Payout" }).click();
 
   const dialog = page.getByRole("dialog", { name: "Request Cash Payout" });
+  await expect(dialog).toContainText("Paid via PayPal within 3-5 business days. A 3% processing fee applies.");
   const amount = dialog.getByLabel("Amount (USD)");
   await expect(amount).toHaveValue("50.00");
   await expect(amount).toHaveAttribute("step", "0.01");
