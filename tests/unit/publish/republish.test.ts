@@ -30,7 +30,7 @@ describe("republish all", () => {
     }
     createAccount(db, { email: "never@example.com", username: "neverpub", passwordHash: null, emailVerified: true, now: new Date() });
     const progress: number[] = [];
-    const done = await republishAll(db, { dbPath, publishedDir, origin: "http://localhost:4321", threads: 2, onProgress: (n) => progress.push(n) });
+    const done = await republishAll(db, { publishedDir, origin: "http://localhost:4321", threads: 2, onProgress: (n) => progress.push(n) });
     expect(done).toBe(5);
     expect(progress.at(-1)).toBe(5);
     for (const username of names) {
