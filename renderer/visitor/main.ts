@@ -144,6 +144,13 @@ function openCookieSettings(): void {
   (a ?? banner)?.focus();
 }
 
+// The banner must never hide the end of the page (the footer's own controls): room is kept below.
+if (banner && "ResizeObserver" in window) {
+  new ResizeObserver(() => {
+    document.body.style.paddingBottom = banner.offsetHeight ? `${banner.offsetHeight + 24}px` : "";
+  }).observe(banner);
+}
+
 // Forms in dialogs: the spec's messages, shown in the dialog (role=alert).
 function showError(form: HTMLFormElement, title: string, description = ""): void {
   const err = $(".err", form);

@@ -20,8 +20,12 @@ describe("visibleContentOf", () => {
     expect(plus.main?.title).toBe("main");
     const lite = visibleContentOf(s, LITE, NOW);
     expect(lite.main).toBeNull();
-    expect(lite.links.map((l) => l.title)).toEqual(["u0", "u1", "u2", "u3", "u4", "u5", "g1"]);
-    expect(lite.groups.map((g) => g.links.map((l) => l.title))).toEqual([["g1"]]);
+    // Under Lite the main button is an ordinary link in its place.
+    expect(lite.links.map((l) => l.title)).toEqual(["u0", "u1", "u2", "u3", "u4", "u5", "main"]);
+    expect(lite.groups).toEqual([]);
+    const fewer = visibleContentOf(snapshot({}, links.slice(0, 7), [], [list("g", "G", 0)]), LITE, NOW);
+    expect(fewer.links.map((l) => l.title)).toEqual(["u0", "u1", "u2", "u3", "u4", "g1", "g2"]);
+    expect(fewer.groups.map((g) => g.links.map((l) => l.title))).toEqual([["g1", "g2"]]);
     expect(lite.links.every((l) => !l.isMainButton)).toBe(true);
   });
 
