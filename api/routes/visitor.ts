@@ -2,7 +2,7 @@
  * Visitor routes called by published pages (which may live on another static host):
  *   POST /api/visitor/track  {type:'page_view',username,referrer?} | {type:'link_click',username,linkId,referrer?} -> 204
  *   POST /api/visitor/lead   {linkId,email} -> 200 {downloadUrl}
- *   POST /api/visitor/report {username,reason,details?} -> 201
+ *   POST /api/visitor/report {username,reason,details?} -> 204
  * CORS for any origin, never with credentials; no cookies read or set; rate-limited per client, and
  * the two that send e-mail more tightly. Responses may be read cross-origin (a page on a CDN).
  */
@@ -186,6 +186,6 @@ export function visitorRoutes(deps: AppDeps) {
       } catch (err) {
         console.warn("Report notification failed", body.username, err);
       }
-      return c.body(null, 201);
+      return c.body(null, 204);
     });
 }

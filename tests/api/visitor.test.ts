@@ -137,7 +137,7 @@ describe("lead magnet files stored by Plinth", () => {
 describe("POST /api/visitor/report", () => {
   it("stores a report with a hashed address", async () => {
     const res = await post("report", { username: owner.username, reason: "spam", details: "<script>alert(1)</script>" });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(204);
     const [row] = t.deps.db.select().from(pageReports).all();
     expect(row).toMatchObject({ reason: "spam", reportedPageUsername: owner.username, details: "<script>alert(1)</script>" });
     expect(row?.reporterIpHash).toMatch(/^[0-9a-f]{64}$/);
