@@ -95,7 +95,7 @@ describe("crash safety", () => {
       }
     }
     expect(seen.size).toBe(2);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe("crash safety of republishing every page", () => {
@@ -134,5 +134,5 @@ describe("crash safety of republishing every page", () => {
       }
     }
     expect(seen.size).toBe(2);
-  }, 240_000);
+  }, 300_000);
 });
