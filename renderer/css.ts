@@ -106,7 +106,7 @@ export function pageCss(style: PageStyle, fonts: Record<string, string[]>): { cs
     `dialog label{display:block;font-weight:600;margin:14px 0 6px}` +
     `dialog input,dialog select,dialog textarea{display:block;width:100%;min-height:44px;padding:10px 12px;border:1px solid #6b7280;border-radius:8px;font:inherit;color:inherit;background:#fff}dialog textarea{min-height:96px;resize:vertical}` +
     `.acts{display:flex;flex-wrap:wrap;gap:8px;justify-content:flex-end;margin-top:20px}` +
-    `.b1,.b2{display:inline-flex;align-items:center;justify-content:center;gap:8px;min-height:44px;padding:10px 16px;border-radius:8px;font:inherit;font-weight:600;text-decoration:none;cursor:pointer}` +
+    `.b1,.b2{display:inline-flex;align-items:center;justify-content:center;gap:8px;min-height:44px;padding:10px 14px;border-radius:8px;font:inherit;font-weight:600;text-decoration:none;cursor:pointer}` +
     `.b1{background:#111827;color:#fff;border:1px solid #111827}.b2{background:#fff;color:#111827;border:1px solid #6b7280}` +
     `dialog :focus-visible,.ck :focus-visible,#toast :focus-visible{outline-color:#1d4ed8}` +
     `.err{margin:12px 0 0;color:#b91c1c}.err:empty{display:none}.err b{display:block}` +
