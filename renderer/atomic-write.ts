@@ -5,8 +5,7 @@
  * fsyncs, which is what makes bulk republishing fast (ADR 025).
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, futimesSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { open, rename, unlink } from "node:fs/promises";
+import { closeSync, fsync, fsyncSync, futimesSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { PageFile } from "./types.ts";
 
@@ -90,53 +89,52 @@ export interface PendingWrite {
   mtime?: Date;
 }
 
-async function fsyncPath(path: string): Promise<void> {
-  const fh = await open(path, "r");
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-}
+const fsyncAsync = (fd: number) => new Promise<void>((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
 
 /**
- * Replace many files, each atomically and durably: every temporary file is written and fsynced
- * (all at once, on libuv's thread pool) before the first rename, then each directory's renames run
- * in the order given (a page's own files before its index.html), then the directories are fsynced.
- * A crash at any instant leaves each file old or new, never a mix.
+ * Replace many files, each atomically and durably: every temporary file is written, then all are
+ * fsynced at once on libuv's thread pool (the journal commits them together), then each is renamed
+ * in the order given (a page's own files before its index.html), then the directories are fsynced
+ * at once. A crash at any instant leaves each file old or new, never a mix. Writing, renaming and
+ * closing stay synchronous: they are quick, and a thread-pool round trip each would cost more.
  */
 export async function replaceFilesDurably(writes: PendingWrite[]): Promise<void> {
-  const dirs = [...new Set(writes.map((w) => dirname(w.path)))];
-  for (const d of dirs) ensureDirDurably(d);
-  const temps: (string | undefined)[] = [];
-  const written = await Promise.allSettled(
-    writes.map(async (w, i) => {
-      const tmp = tmpName(dirname(w.path));
-      temps[i] = tmp;
-      const fh = await open(tmp, "w", 0o644);
+  const temps: { fd: number; tmp: string; path: string }[] = [];
+  try {
+    for (const w of writes) {
+      const dir = dirname(w.path);
+      ensureDirDurably(dir);
+      const tmp = tmpName(dir);
+      temps.push({ fd: openSync(tmp, "w", 0o644), tmp, path: w.path });
+      const fd = temps.at(-1)!.fd;
+      writeAll(fd, w.content);
+      if (w.mtime) futimesSync(fd, w.mtime, w.mtime);
+    }
+    await Promise.all(temps.map((t) => fsyncAsync(t.fd)));
+  } catch (err) {
+    for (const t of temps) {
+      closeSync(t.fd);
       try {
-        await fh.writeFile(w.content);
-        if (w.mtime) await fh.utimes(w.mtime, w.mtime);
-        await fh.sync();
+        unlinkSync(t.tmp);
+      } catch {
+        // Already gone.
+      }
+    }
+    throw err;
+  }
+  for (const t of temps) {
+    closeSync(t.fd);
+    renameSync(t.tmp, t.path);
+  }
+  const dirs = [...new Set(temps.map((t) => dirname(t.path)))];
+  await Promise.all(
+    dirs.map(async (d) => {
+      const fd = openSync(d, "r");
+      try {
+        await fsyncAsync(fd);
       } finally {
-        await fh.close();
+        closeSync(fd);
       }
     }),
   );
-  const failure = written.find((r): r is PromiseRejectedResult => r.status === "rejected");
-  if (failure) {
-    await Promise.all(temps.map((t) => (t ? unlink(t).catch(() => undefined) : undefined)));
-    throw failure.reason;
-  }
-  const byDir = new Map<string, number[]>();
-  writes.forEach((w, i) => {
-    const d = dirname(w.path);
-    byDir.set(d, [...(byDir.get(d) ?? []), i]);
-  });
-  await Promise.all(
-    [...byDir.values()].map(async (indexes) => {
-      for (const i of indexes) await rename(temps[i]!, writes[i]!.path);
-    }),
-  );
-  await Promise.all(dirs.map(fsyncPath));
 }

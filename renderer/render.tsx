@@ -57,10 +57,10 @@ export function renderPage(input: RenderInput): RenderedPage {
     if (o) imageOrigins.add(o);
   }
 
-  const { css, base } = pageCss(pageStyleOf(p, v), input.assets.fonts);
+  const { css, hash: styleHash, base } = pageCss(pageStyleOf(p, v), input.assets.fonts);
   const csp = [
     "default-src 'none'",
-    `style-src ${sha256(css)}`,
+    `style-src ${styleHash}`,
     `script-src 'self' ${INLINE_SCRIPT_HASH}`,
     `connect-src ${apiOrigin}`,
     ["img-src 'self' data:", ...imageOrigins].join(" "),

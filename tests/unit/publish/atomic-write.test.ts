@@ -39,12 +39,12 @@ describe("replaceFilesDurably", () => {
     mkdirSync(join(dir, "ok"));
     writeFileSync(join(dir, "ok", "index.html"), "old");
     writeFileSync(join(dir, "other"), "old");
-    // The second file's content cannot be written: the first must not be swapped in either.
-    const bad = { path: join(dir, "other2", "index.html"), content: 42 as unknown as string };
+    // The second file cannot be created (its folder is a file): the first must not be swapped in either.
+    const bad = { path: join(dir, "other", "index.html"), content: "new" };
     await expect(replaceFilesDurably([{ path: join(dir, "ok", "index.html"), content: "new" }, bad])).rejects.toThrow();
     expect(readFileSync(join(dir, "ok", "index.html"), "utf8")).toBe("old");
     expect(readdirSync(join(dir, "ok"))).toEqual(["index.html"]);
-    expect(readdirSync(join(dir, "other2"))).toEqual([]);
+    expect(readFileSync(join(dir, "other"), "utf8")).toBe("old");
   });
 });
 
