@@ -33,7 +33,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: "tsx scripts/e2e-server.ts",
+    command: "E2E_OIDC_MOCK=1 tsx scripts/e2e-server.ts",
     url: `${E2E.origin}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -11,6 +11,7 @@ import { sameOriginOnly } from "./auth/origin-check.ts";
 import { SESSION_COOKIE } from "./auth/session.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { ApiError, errorResponse } from "./errors.ts";
+import { analyticsRoutes } from "./routes/analytics.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { statusRoutes } from "./routes/status.ts";
@@ -61,6 +62,7 @@ export function createApi(deps: AppDeps) {
     .route("/me", meRoutes(deps))
     .route("/upgrade-requests", upgradeRoutes(deps))
     .route("/events", eventRoutes(deps))
+    .route("/analytics", analyticsRoutes(deps))
     .route("/publish", publishRoutes(deps))
     .route("/visitor", visitorRoutes(deps));
 

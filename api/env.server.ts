@@ -28,6 +28,11 @@ const EnvSchema = z
       .enum(["0", "1", "true", "false"])
       .default("0")
       .transform((v) => v === "1" || v === "true"),
+    /** Google sign-in (OpenID Connect). The button shows only when a client id is set. */
+    GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+    GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+    /** The OpenID Connect issuer; Google unless another provider (or a test provider) is named. */
+    GOOGLE_ISSUER: z.url().default("https://accounts.google.com"),
     /** Log one line per request (off in tests). */
     LOG_REQUESTS: z
       .enum(["0", "1", "true", "false"])

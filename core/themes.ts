@@ -1,7 +1,8 @@
 /**
  * Themes (spec section 6 and 9), font pairings, button styles and the appearance defaults.
  * Every colour pair here keeps text contrast at WCAG AA (4.5:1) or better: a theme must never cost
- * an owner their accessibility score.
+ * an owner their accessibility score. (White on the spec's default button blue #3b82f6 is only 3.7:1,
+ * so Minimalist Light's buttons carry dark text.)
  */
 export interface Theme {
   id: string;
@@ -20,7 +21,7 @@ export interface Theme {
 }
 
 export const THEMES = [
-  { id: "minimalist-light", name: "Minimalist Light", free: true, background: "#ffffff", backgroundBase: "#ffffff", text: "#111827", mutedText: "#4b5563", buttonBackground: "#3b82f6", buttonText: "#ffffff", buttonBorder: "#3b82f6" },
+  { id: "minimalist-light", name: "Minimalist Light", free: true, background: "#ffffff", backgroundBase: "#ffffff", text: "#111827", mutedText: "#4b5563", buttonBackground: "#3b82f6", buttonText: "#0f172a", buttonBorder: "#3b82f6" },
   { id: "minimalist-dark", name: "Minimalist Dark", free: true, background: "#111827", backgroundBase: "#111827", text: "#f9fafb", mutedText: "#d1d5db", buttonBackground: "#f9fafb", buttonText: "#111827", buttonBorder: "#f9fafb" },
   { id: "vibrant-bright", name: "Vibrant Bright", free: true, background: "#fef3c7", backgroundBase: "#fef3c7", text: "#1f2937", mutedText: "#4b5563", buttonBackground: "#be185d", buttonText: "#ffffff", buttonBorder: "#9d174d" },
   { id: "pastel-soft", name: "Pastel Soft", free: true, background: "#fdf2f8", backgroundBase: "#fdf2f8", text: "#374151", mutedText: "#4b5563", buttonBackground: "#ede9fe", buttonText: "#4c1d95", buttonBorder: "#c4b5fd" },

@@ -78,7 +78,8 @@ export const signupAttempts = sqliteTable(
     id: text("id").primaryKey(),
     /** SHA-256 of the token the browser holds for this attempt. */
     tokenHash: text("token_hash").notNull(),
-    username: text("username").notNull(),
+    /** Null only while a Google signup has not picked its username yet. */
+    username: text("username"),
     email: text("email"),
     emailVerifiedAt: time("email_verified_at"),
     /** Set when the attempt began with an outside provider (e-mail already verified by it). */
@@ -142,6 +143,23 @@ export const authThrottle = sqliteTable(
     lastAttemptAt: time("last_attempt_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.action, t.subject] }), check("auth_throttle_action", oneOf(t.action, THROTTLE_ACTIONS))],
+);
+
+/**
+ * A sign-in waiting for its second factor: the password was right and two-factor is on. The browser
+ * holds a token; the id is its SHA-256. Dies after 10 minutes or when the code is accepted.
+ */
+export const twoFactorChallenges = sqliteTable(
+  "two_factor_challenges",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    /** Remember me, carried to the session the challenge turns into. */
+    persistent: bool("persistent").notNull().default(false),
+    expiresAt: time("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("two_factor_challenges_user_idx").on(t.userId)],
 );
 
 export const user2faSettings = sqliteTable("user_2fa_settings", {

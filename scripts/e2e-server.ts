@@ -17,6 +17,13 @@ Object.assign(process.env, {
   LOG_REQUESTS: "0",
 });
 
+// Google sign-in against a real OpenID Connect provider on this machine (tests/e2e/auth-google.spec.ts).
+if (process.env.E2E_OIDC_MOCK === "1") {
+  const { startOidcMock } = await import("../tests/support/oidc-mock.ts");
+  const provider = await startOidcMock(E2E.oidcPort);
+  Object.assign(process.env, { GOOGLE_CLIENT_ID: "plinth-e2e", GOOGLE_ISSUER: provider.issuer.url });
+}
+
 const { createDeps } = await import("#api/deps.ts");
 const { seedDemo } = await import("./lib/seed-demo.ts");
 const { closeDatabase } = await import("#db/client.ts");

@@ -6,7 +6,7 @@ import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { deleteSessionCookie, SESSION_COOKIE, setSessionCookie, validateSessionToken } from "./session.ts";
+import { deleteSessionCookie, SESSION_COOKIE, setSessionCookie, SIGNED_IN_HINT_COOKIE, validateSessionToken } from "./session.ts";
 
 export function isSecureOrigin(publicOrigin: string): boolean {
   return publicOrigin.startsWith("https://");
@@ -27,6 +27,9 @@ export function sessionMiddleware({ db, env, now }: AppDeps): MiddlewareHandler<
       } else {
         deleteSessionCookie(c, secure);
       }
+    } else if (getCookie(c, SIGNED_IN_HINT_COOKIE)) {
+      // The session cookie is gone (expired or cleared): the navigation hint must not outlive it.
+      deleteSessionCookie(c, secure);
     }
     await next();
   };

@@ -13,10 +13,17 @@ import { newId } from "#db/ids.ts";
 import { sessions, users } from "#db/schema.ts";
 
 export const SESSION_COOKIE = "plinth_session";
+/**
+ * A non-secret hint for the static pages (ADR 050): "1" while signed in, so the navigation shows
+ * Dashboard instead of Login before any request. It proves nothing; the API never reads it.
+ */
+export const SIGNED_IN_HINT_COOKIE = "plinth_signed_in";
 const DAY_MS = 86_400_000;
 export const SESSION_TTL_MS = 30 * DAY_MS;
 /** A session with less than this left is extended to a full 30 days on use. */
 export const SESSION_RENEW_BELOW_MS = 15 * DAY_MS;
+/** "Last active" in the session list is kept to the hour, so most requests write nothing. */
+const LAST_SEEN_RESOLUTION_MS = 3_600_000;
 
 const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
 
@@ -110,6 +117,8 @@ export function validateSessionToken(db: Db, token: string, now: Date): Validati
     expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
     renewed = true;
     db.update(sessions).set({ expiresAt, lastSeenAt: now }).where(eq(sessions.id, id)).run();
+  } else if (!row.session.lastSeenAt || now.getTime() - row.session.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
+    db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id)).run();
   }
   return {
     session: { id, userId: row.session.userId, expiresAt, persistent: row.session.persistent },
@@ -129,16 +138,23 @@ export function invalidateUserSessions(db: Db, userId: string, exceptId?: string
 }
 
 export function setSessionCookie(c: Context, token: string, session: Session, secure: boolean): void {
-  setCookie(c, SESSION_COOKIE, token, {
-    httpOnly: true,
-    sameSite: "Lax",
-    path: "/",
-    secure,
-    // Without Remember me the cookie has no expiry and ends with the browser session.
-    ...(session.persistent ? { expires: session.expiresAt } : {}),
-  });
+  // Without Remember me the cookies have no expiry and end with the browser session.
+  const expiry = session.persistent ? { expires: session.expiresAt } : {};
+  setCookie(c, SESSION_COOKIE, token, { httpOnly: true, sameSite: "Lax", path: "/", secure, ...expiry });
+  setCookie(c, SIGNED_IN_HINT_COOKIE, "1", { httpOnly: false, sameSite: "Lax", path: "/", secure, ...expiry });
 }
 
 export function deleteSessionCookie(c: Context, secure: boolean): void {
   deleteCookie(c, SESSION_COOKIE, { path: "/", secure, httpOnly: true, sameSite: "Lax" });
+  deleteCookie(c, SIGNED_IN_HINT_COOKIE, { path: "/", secure, sameSite: "Lax" });
+}
+
+/** The sessions of a user, newest first, for the Security tab. */
+export function listUserSessions(db: Db, userId: string) {
+  return db
+    .select({ id: sessions.id, userAgent: sessions.userAgent, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .where(eq(sessions.userId, userId))
+    .all()
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
 }

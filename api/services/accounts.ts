@@ -1,14 +1,18 @@
 /**
  * Creating an account: the user, the profile (display_name = username), the 7-day Plus trial and a
- * referral id, in one durable transaction. Uniqueness of e-mail and username is enforced by the
- * database's unique indexes, so two concurrent signups cannot both win.
+ * referral id, in one durable transaction that also ends the signup attempt that led here.
+ * Uniqueness of e-mail and username is enforced by the database's unique indexes, so two concurrent
+ * signups cannot both win. Afterwards the owner's initial page is published.
  */
 import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
 import type { PlanType } from "#core/plans.ts";
 import { trialEndFrom } from "#core/plans.ts";
 import { durably, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
-import { userProfiles, users } from "#db/schema.ts";
+import { signupAttempts, userProfiles, users } from "#db/schema.ts";
+import { publishPage } from "#renderer/publish.ts";
+import { ApiError } from "../errors.ts";
 
 export interface NewAccount {
   email: string;
@@ -17,6 +21,8 @@ export interface NewAccount {
   emailVerified: boolean;
   planType?: PlanType;
   googleSub?: string | null;
+  /** The signup attempt that held the username; removed in the same transaction. */
+  signupAttemptId?: string;
   now: Date;
 }
 
@@ -51,6 +57,32 @@ export function createAccount(db: Db, account: NewAccount): { userId: string } {
         updatedAt: account.now,
       })
       .run();
+    if (account.signupAttemptId) tx.delete(signupAttempts).where(eq(signupAttempts.id, account.signupAttemptId)).run();
   });
   return { userId };
+}
+
+/** Which unique rule a failed insert broke, so the owner gets the right message instead of a 500. */
+export function accountConflict(err: unknown): ApiError | null {
+  if (!(err instanceof Error) || !("code" in err) || !String((err as { code: unknown }).code).startsWith("SQLITE_CONSTRAINT")) return null;
+  if (/user_profiles\.username|users_email|users\.email/.test(err.message)) {
+    return err.message.includes("username")
+      ? new ApiError("conflict", "Username is already taken", { fields: { username: "Username is already taken" } })
+      : new ApiError("conflict", "An account with this email already exists. Please sign in instead.", { fields: { email: "An account with this email already exists. Please sign in instead." } });
+  }
+  if (/google_sub/.test(err.message)) return new ApiError("conflict", "This Google account is already linked to another account.");
+  return null;
+}
+
+/**
+ * The initial page (spec section 4): published right after signup so {host}/{username} works at
+ * once. A failure is only logged; the owner's first Publish writes the page anyway.
+ */
+export function publishInitialPage(db: Db, userId: string, opts: { publishedDir: string; origin: string; now: Date }): void {
+  try {
+    const result = publishPage(db, userId, opts);
+    if (!result.ok) console.error("Error in initial page generation", userId, result.reason);
+  } catch (err) {
+    console.error("Error in initial page generation", userId, err);
+  }
 }

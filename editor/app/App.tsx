@@ -3,10 +3,10 @@
  * prompt, and live updates from other tabs or devices (ADR 060).
  */
 import { Tooltip } from "radix-ui";
-import { lazy, Suspense, useEffect, useRef } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { BrowserRouter, Navigate, Route, Routes } from "react-router";
 import { Toaster } from "sonner";
-import { api, unwrap } from "./api.ts";
+import { api, ApiFailure, unwrap } from "./api.ts";
 import { AppErrorBoundary } from "./components/AppErrorBoundary.tsx";
 import { UpgradePrompt } from "./components/ui.tsx";
 import { Shell } from "./shell/Shell.tsx";
@@ -14,6 +14,7 @@ import { useDashboard } from "./store.ts";
 import { Placeholder } from "./screens/Placeholder.tsx";
 import { NotFound } from "./screens/NotFound.tsx";
 
+const AnalyticsScreen = lazy(() => import("./screens/analytics/AnalyticsScreen.tsx"));
 const LinksScreen = lazy(() => import("./screens/links/LinksScreen.tsx"));
 const SocialLinksScreen = lazy(() => import("./screens/social/SocialLinksScreen.tsx"));
 const AccountSettingsScreen = lazy(() => import("./screens/AccountSettingsScreen.tsx"));
@@ -47,13 +48,38 @@ function useLiveUpdates() {
 }
 
 function Loading() {
-  return <p className="p-6 text-slate-600">Loading...</p>;
+  return (
+    <p role="status" className="p-6 text-slate-600">
+      Loading...
+    </p>
+  );
+}
+
+/** The session and profile could not be loaded (not a sign-out: that goes to the login page). */
+function LoadFailed() {
+  return (
+    <div role="alert" className="mx-auto max-w-lg p-8 text-center">
+      <h1 className="text-2xl font-bold">Something went wrong</h1>
+      <p className="mt-2 text-slate-600">Your dashboard could not be loaded.</p>
+      <button type="button" onClick={() => window.location.reload()} className="mt-4 rounded-md bg-brand-600 px-4 py-2 font-medium text-white">
+        Reload Page
+      </button>
+    </div>
+  );
 }
 
 export default function App() {
   const me = useDashboard((s) => s.me);
+  const [failed, setFailed] = useState(false);
   useEffect(() => {
-    void useDashboard.getState().loadMe().catch(() => undefined);
+    // Until the session and profile are known the dashboard shows only its loading state; a 401
+    // sends the visitor to sign in and back here afterwards (api.ts).
+    void useDashboard
+      .getState()
+      .loadMe()
+      .catch((err: unknown) => {
+        if (!(err instanceof ApiFailure && err.status === 401)) setFailed(true);
+      });
     void useDashboard.getState().refreshPublish();
   }, []);
   useLiveUpdates();
@@ -68,7 +94,7 @@ export default function App() {
                 <Routes>
                   <Route path="/dashboard" element={<Navigate to="/dashboard/analytics" replace />} />
                   <Route path="/dashboard/account" element={<Navigate to="/dashboard/account-settings" replace />} />
-                  <Route path="/dashboard/analytics" element={<Placeholder title="Analytics" subtitle="Track your page performance and link engagement" />} />
+                  <Route path="/dashboard/analytics" element={<AnalyticsScreen />} />
                   <Route path="/dashboard/links" element={<LinksScreen />} />
                   <Route path="/dashboard/social-links" element={<SocialLinksScreen />} />
                   <Route path="/dashboard/profile-picture" element={<Placeholder title="Profile Picture" />} />
@@ -80,6 +106,8 @@ export default function App() {
                 </Routes>
               </Suspense>
             </Shell>
+          ) : failed ? (
+            <LoadFailed />
           ) : (
             <Loading />
           )}

@@ -7,6 +7,12 @@ import type { AppType } from "#api/app.ts";
 
 export const api = hc<AppType>("/api", { init: { credentials: "same-origin" } });
 
+/** Set while signing out: the 401s of requests still in flight must not send the owner to sign-in. */
+let signingOut = false;
+export function setSigningOut(value: boolean): void {
+  signingOut = value;
+}
+
 export class ApiFailure extends Error {
   constructor(
     readonly status: number,
@@ -29,7 +35,10 @@ export async function unwrap<T>(res: Promise<{ ok: boolean; status: number; json
   const body = (await r.json().catch(() => ({}))) as any;
   if (!r.ok) {
     const e = body?.error ?? {};
-    if (r.status === 401 && typeof window !== "undefined") window.location.assign("/auth/login");
+    // Signed out (or the session ended elsewhere): to sign-in, and back to this page afterwards.
+    if (r.status === 401 && typeof window !== "undefined" && !signingOut) {
+      window.location.assign(`/auth/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
+    }
     throw new ApiFailure(r.status, e.message ?? "Something went wrong. Please try again later.", e.fields ?? {}, e.details ?? {});
   }
   return body;

@@ -6,6 +6,11 @@ interface Props {
   buttonLabel: string;
   initialValue?: string;
   id?: string;
+  /** What claiming does; by default it goes to /auth/signup?username=…. */
+  onClaim?: (name: string) => void;
+  /** A refusal from a later step (the name was taken meanwhile), shown until the name changes. */
+  error?: string | null;
+  busy?: boolean;
 }
 
 type State =
@@ -15,8 +20,10 @@ type State =
   | { kind: "unavailable"; message: string };
 
 /** The username claim box: {host}/ prefix, live availability check, claim goes to signup. */
-export default function UsernameClaim({ buttonLabel, initialValue = "", id = "claim-username" }: Props) {
+export default function UsernameClaim({ buttonLabel, initialValue = "", id = "claim-username", onClaim, error = null, busy = false }: Props) {
   const [value, setValue] = useState(initialValue);
+  const [shownError, setShownError] = useState(error);
+  useEffect(() => setShownError(error), [error]);
   const [state, setState] = useState<State>({ kind: "idle" });
   const [host, setHost] = useState("");
   const name = value.trim();
@@ -24,6 +31,7 @@ export default function UsernameClaim({ buttonLabel, initialValue = "", id = "cl
   useEffect(() => setHost(window.location.host), []);
 
   useEffect(() => {
+    if (shownError) return setState({ kind: "unavailable", message: shownError });
     if (name.length === 0) return setState({ kind: "idle" });
     const formatError = usernameFormatError(name);
     if (formatError) return setState({ kind: "unavailable", message: formatError });
@@ -43,7 +51,7 @@ export default function UsernameClaim({ buttonLabel, initialValue = "", id = "cl
       clearTimeout(timer);
       ctrl.abort();
     };
-  }, [name]);
+  }, [name, shownError]);
 
   const ok = state.kind === "available" && state.name === name;
   const msgId = `${id}-status`;
@@ -52,7 +60,9 @@ export default function UsernameClaim({ buttonLabel, initialValue = "", id = "cl
       className="w-full max-w-lg"
       onSubmit={(e) => {
         e.preventDefault();
-        if (ok) window.location.assign(`/auth/signup?username=${encodeURIComponent(name)}`);
+        if (!ok || busy) return;
+        if (onClaim) onClaim(name);
+        else window.location.assign(`/auth/signup?username=${encodeURIComponent(name)}`);
       }}
     >
       <label htmlFor={id} className="sr-only">Username</label>
@@ -62,7 +72,10 @@ export default function UsernameClaim({ buttonLabel, initialValue = "", id = "cl
           <input
             id={id}
             value={value}
-            onChange={(e) => setValue(e.target.value)}
+            onChange={(e) => {
+              setShownError(null);
+              setValue(e.target.value);
+            }}
             placeholder="yourname"
             autoComplete="off"
             spellCheck={false}
@@ -71,7 +84,7 @@ export default function UsernameClaim({ buttonLabel, initialValue = "", id = "cl
             className="min-w-0 flex-1 bg-transparent py-2 outline-none"
           />
         </div>
-        <button type="submit" disabled={!ok} className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white disabled:opacity-60">
+        <button type="submit" disabled={!ok || busy} className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white disabled:opacity-60">
           {buttonLabel}
         </button>
       </div>

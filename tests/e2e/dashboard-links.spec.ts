@@ -2,7 +2,9 @@
  * The dashboard as a new owner uses it: the shell, and Page Layout with every link type, its
  * validation messages, edit, hide, schedule, main button, lists, delete and reordering.
  */
-import { createOwner, expect, signInAs, test } from "./fixtures.ts";
+import { eq } from "drizzle-orm";
+import { upgradeRequests } from "#db/schema.ts";
+import { createOwner, e2eDb, expect, signInAs, test } from "./fixtures.ts";
 import type { Page } from "@playwright/test";
 
 async function openAdd(page: Page) {
@@ -14,7 +16,7 @@ const dialog = (page: Page) => page.getByRole("dialog");
 test("the shell: redirects, menu entries, user menu and the 404 screen", async ({ page, owner }) => {
   await page.goto("/dashboard");
   await expect(page).toHaveURL(/\/dashboard\/analytics$/);
-  await expect(page.getByRole("heading", { name: "Analytics" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Analytics", exact: true })).toBeVisible();
   const nav = page.getByRole("navigation", { name: "Dashboard" });
   for (const label of ["Analytics", "Links", "Social Links", "Profile Picture", "Bio & SEO", "Theme", "Affiliate Program", "Account & Billing"]) {
     await expect(nav.getByRole("link", { name: label, exact: true })).toBeVisible();
@@ -226,6 +228,17 @@ test("a Lite owner meets the link limits and the upgrade prompt", async ({ page,
   await page.getByRole("dialog", { name: "Upgrade to Plinth Plus" }).getByRole("button", { name: "Upgrade to Plus" }).click();
   await expect(page.getByText("Thanks! We've noted your interest in Plinth Plus.")).toBeVisible();
   await page.getByRole("dialog", { name: "Add New Link" }).getByRole("button", { name: "Cancel" }).click();
+  await expect
+    .poll(() =>
+      e2eDb()
+        .select({ feature: upgradeRequests.featureKey, reason: upgradeRequests.reason })
+        .from(upgradeRequests)
+        .where(eq(upgradeRequests.userId, lite.userId))
+        .all()
+        .map((r) => `${r.feature}:${r.reason}`)
+        .sort(),
+    )
+    .toEqual(["vcf:prompt_shown", "vcf:upgrade_clicked"]);
 
   // 7 links, then the eighth opens the upgrade prompt
   const res = await page.evaluate(async () => {
@@ -242,7 +255,7 @@ test("a Lite owner meets the link limits and the upgrade prompt", async ({ page,
   await page.reload();
   await expect(page.getByTestId("link-row")).toHaveCount(7);
   await page.getByRole("button", { name: "Add Component" }).click();
-  await expect(page.getByRole("dialog", { name: "Upgrade to Plinth Plus" })).toContainText("unlimited links");
+  await expect(page.getByRole("dialog", { name: "Upgrade to Plinth Plus" })).toContainText("Unlimited links is a Plinth Plus feature");
 });
 
 test("at 320px the mobile menu holds the entries and Back to Home", async ({ page, owner }) => {

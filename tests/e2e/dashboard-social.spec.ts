@@ -90,7 +90,7 @@ test("a Lite owner sees the upgrade prompt when turning on a fifth social link",
   await expect(page.getByRole("switch", { name: "Visible: X" })).toHaveAttribute("aria-checked", "false");
   await page.getByRole("switch", { name: "Visible: X" }).click();
   const prompt = page.getByRole("dialog", { name: "Upgrade to Plinth Plus" });
-  await expect(prompt).toContainText("unlimited social links");
+  await expect(prompt).toContainText("Unlimited social links is a Plinth Plus feature");
   await prompt.getByRole("button", { name: "Not Now" }).click();
   await expect(fifth.getByRole("switch")).toHaveAttribute("aria-checked", "false");
 });

@@ -13,4 +13,6 @@ export const E2E = {
   databasePath: resolve(root, "data", "plinth.db"),
   outboxDir: resolve(root, "data", "outbox"),
   demoPassword: "Demo-password-for-tests-1!",
+  /** The test OpenID Connect provider (scripts/e2e-server.ts with E2E_OIDC_MOCK=1). */
+  oidcPort: port + 1000,
 };

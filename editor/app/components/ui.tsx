@@ -1,11 +1,12 @@
 /**
  * Small shared pieces: buttons, the PLUS badge with its tooltip, the upgrade prompt, a confirm dialog.
  */
-import { AlertDialog, Dialog, Tooltip } from "radix-ui";
+import { AlertDialog, Dialog, DropdownMenu, Switch, Tooltip } from "radix-ui";
 import { Crown, X } from "lucide-react";
-import type { ButtonHTMLAttributes, ReactNode } from "react";
+import { useEffect, type ButtonHTMLAttributes, type ReactNode } from "react";
 import { toast } from "sonner";
 import { DASH } from "#core/dashboard-texts.ts";
+import { FEATURE_LABELS } from "#core/feature-labels.ts";
 import { api, unwrap } from "../api.ts";
 import { useDashboard } from "../store.ts";
 
@@ -110,29 +111,49 @@ export function Confirm(props: {
   );
 }
 
-const FEATURE_NAMES: Record<string, string> = {
-  unlimited_links: "unlimited links",
-  unlimited_social_links: "unlimited social links",
-  lead_magnet: "lead magnets",
-  lead_magnets: "lead magnets",
-  vcf: "contact cards",
-  main_button: "main button",
-  scheduling: "scheduling",
-  thumbnails: "thumbnails",
-  promote_plinth: "Promote & Earn links",
-  affiliate_program: "the affiliate program",
-};
-export const featureName = (key: string) => FEATURE_NAMES[key] ?? key.replaceAll("_", " ");
+/** A feature key as the owner reads it, from core's one table of feature names. */
+export const featureName = (key: string) => (key in FEATURE_LABELS ? FEATURE_LABELS[key as keyof typeof FEATURE_LABELS] : key.replaceAll("_", " "));
 
-/** The one upgrade prompt; opening it records the requested feature. */
+/** An item of a dropdown menu (a row's actions, the user menu). */
+export function MenuItem({ onSelect, danger, children }: { onSelect(): void; danger?: boolean; children: ReactNode }) {
+  return (
+    <DropdownMenu.Item
+      onSelect={onSelect}
+      className={`flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none ${danger ? "text-red-700 data-[highlighted]:bg-red-50" : "data-[highlighted]:bg-slate-100"}`}
+    >
+      {children}
+    </DropdownMenu.Item>
+  );
+}
+
+/** The visibility switch of a link or social link. */
+export function VisibilitySwitch({ checked, onChange, label }: { checked: boolean; onChange(v: boolean): void; label: string }) {
+  return (
+    <Switch.Root checked={checked} onCheckedChange={onChange} aria-label={label} className="relative h-6 w-11 shrink-0 rounded-full bg-slate-300 data-[state=checked]:bg-brand-600">
+      <Switch.Thumb className="block size-5 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[22px]" />
+    </Switch.Root>
+  );
+}
+
+type UpgradeFeature = Parameters<(typeof api)["upgrade-requests"]["$post"]>[0]["json"]["feature"];
+const recordUpgrade = (feature: string, reason: "prompt_shown" | "upgrade_clicked") =>
+  unwrap(api["upgrade-requests"].$post({ json: { feature: feature as UpgradeFeature, reason } }));
+
+/**
+ * The one upgrade prompt. It records the feature key that brought the owner here when it opens, and
+ * again when they choose to upgrade, so we learn which gates people meet and which they want lifted.
+ */
 export function UpgradePrompt() {
   const feature = useDashboard((s) => s.upgradeFeature);
   const close = useDashboard((s) => s.closeUpgrade);
   const promote = feature === "promote_plinth";
+  useEffect(() => {
+    if (feature) void recordUpgrade(feature, "prompt_shown").catch(() => undefined);
+  }, [feature]);
   async function upgrade() {
     if (!feature) return;
     try {
-      await unwrap(api["upgrade-requests"].$post({ json: { feature: feature as "scheduling" } }));
+      await recordUpgrade(feature, "upgrade_clicked");
       toast.success(DASH.upgradeRecorded);
     } catch {
       toast.error("Something went wrong. Please try again later.");

@@ -6,8 +6,12 @@ import { DropdownMenu, Dialog } from "radix-ui";
 import { BarChart3, Crown, ExternalLink, Home, Image, Link2, LogOut, Menu, Palette, Settings, Share2, Type, Wallet, X } from "lucide-react";
 import { useState, type ReactNode } from "react";
 import { NavLink, useNavigate } from "react-router";
+import { toast } from "sonner";
+import { LOGOUT_UPSELL_KEY, LOGOUT_UPSELL_REASON } from "#core/logout-upsell.ts";
+import { api, setSigningOut, unwrap } from "../api.ts";
 import { useDashboard, isLite } from "../store.ts";
 import { StatusBar } from "./StatusBar.tsx";
+import { MenuItem } from "../components/ui.tsx";
 
 export const NAV = [
   { to: "/dashboard/analytics", label: "Analytics", icon: BarChart3 },
@@ -58,7 +62,17 @@ function UserMenu() {
   if (!me) return null;
   const name = me.displayName || me.username;
   async function signOut() {
-    await fetch("/api/auth/logout", { method: "POST", credentials: "same-origin" }).catch(() => undefined);
+    // Spec section 4, Logout upsell: a Lite owner without an active trial sees the upgrade dialog on
+    // the landing page; the prompt is recorded now, while the request can still say whose it is.
+    const upsell = isLite(me);
+    if (upsell) await unwrap(api["upgrade-requests"].$post({ json: { feature: LOGOUT_UPSELL_REASON } })).catch(() => undefined);
+    setSigningOut(true);
+    const res = await fetch("/api/auth/logout", { method: "POST", credentials: "same-origin" }).catch(() => null);
+    if (!res?.ok) {
+      setSigningOut(false);
+      return void toast.error("Failed to sign out");
+    }
+    if (upsell) sessionStorage.setItem(LOGOUT_UPSELL_KEY, LOGOUT_UPSELL_REASON);
     window.location.assign("/");
   }
   return (
@@ -79,16 +93,16 @@ function UserMenu() {
             <p className="text-xs text-slate-600">@{me.username}</p>
           </div>
           <DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
-          <DropdownMenu.Item onSelect={() => navigate("/dashboard/account")} className="flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100">
+          <MenuItem onSelect={() => navigate("/dashboard/account")}>
             <Settings aria-hidden className="size-4" /> Account Settings
-          </DropdownMenu.Item>
-          <DropdownMenu.Item onSelect={() => window.open(`/${me.username}`, "_blank", "noopener")} className="flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100">
+          </MenuItem>
+          <MenuItem onSelect={() => window.open(`/${me.username}`, "_blank", "noopener")}>
             <ExternalLink aria-hidden className="size-4" /> View Public Page
-          </DropdownMenu.Item>
+          </MenuItem>
           <DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
-          <DropdownMenu.Item onSelect={signOut} className="flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100">
+          <MenuItem onSelect={signOut}>
             <LogOut aria-hidden className="size-4" /> Sign out
-          </DropdownMenu.Item>
+          </MenuItem>
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
     </DropdownMenu.Root>

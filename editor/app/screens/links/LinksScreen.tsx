@@ -2,29 +2,20 @@
  * Page Layout (/dashboard/links): the owner's links and lists, each change saved to the draft as it
  * happens. Drag to reorder with @dnd-kit (mouse 5 px, touch 120 ms long press, keyboard).
  */
-import {
-  closestCenter,
-  DndContext,
-  KeyboardSensor,
-  MouseSensor,
-  TouchSensor,
-  useSensor,
-  useSensors,
-  type Announcements,
-  type DragEndEvent,
-} from "@dnd-kit/core";
-import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
+import { closestCenter, DndContext, type Announcements, type DragEndEvent } from "@dnd-kit/core";
+import { arrayMove, SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { format } from "date-fns";
 import { ArrowDown, ArrowUp, ExternalLink, GripVertical, MoreVertical, Pencil, Plus, Star, Trash2, FolderPlus } from "lucide-react";
-import { DropdownMenu, Switch, Tabs } from "radix-ui";
+import { DropdownMenu, Tabs } from "radix-ui";
 import { useCallback, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { DASH } from "#core/dashboard-texts.ts";
 import { LINK_TYPE_LABELS } from "#core/link-types.ts";
 import { scheduleBadge } from "#core/schedule-badge.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
-import { Button, Confirm, Modal, PlusBadge } from "../../components/ui.tsx";
+import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
+import { Button, Confirm, MenuItem, Modal, PlusBadge, VisibilitySwitch } from "../../components/ui.tsx";
 import { isLite, useDashboard } from "../../store.ts";
 import { LinkDialog } from "./LinkDialog.tsx";
 import type { Link, LinkList } from "./types.ts";
@@ -68,7 +59,7 @@ function LinkRow(props: {
   const { link } = props;
   const me = useDashboard((s) => s.me);
   const openUpgrade = useDashboard((s) => s.openUpgrade);
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: link.id, disabled: !props.sortable });
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: link.id, disabled: !props.sortable, transition: SORTABLE_TRANSITION });
   const style = { transform: CSS.Transform.toString(transform), transition };
 
   async function toggle(isActive: boolean) {
@@ -140,42 +131,35 @@ function LinkRow(props: {
         </div>
         {link.url && link.url !== "#" ? <p className="truncate text-xs text-slate-600">{link.url}</p> : null}
       </div>
-      <Switch.Root
-        checked={link.isActive}
-        onCheckedChange={toggle}
-        aria-label={`Visible: ${link.title}`}
-        className="relative h-6 w-11 shrink-0 rounded-full bg-slate-300 data-[state=checked]:bg-brand-600"
-      >
-        <Switch.Thumb className="block size-5 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[22px]" />
-      </Switch.Root>
+      <VisibilitySwitch checked={link.isActive} onChange={toggle} label={`Visible: ${link.title}`} />
       <DropdownMenu.Root>
         <DropdownMenu.Trigger className="rounded p-1 hover:bg-slate-100" aria-label={`Actions for ${link.title}`}>
           <MoreVertical aria-hidden className="size-5" />
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
           <DropdownMenu.Content align="end" className="z-50 min-w-48 rounded-md border border-slate-200 bg-white p-1 shadow-lg">
-            <DropdownMenu.Item onSelect={props.onEdit} className="flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100">
+            <MenuItem onSelect={props.onEdit}>
               <Pencil aria-hidden className="size-4" /> Edit
-            </DropdownMenu.Item>
-            <DropdownMenu.Item onSelect={makeMain} className="flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100">
+            </MenuItem>
+            <MenuItem onSelect={makeMain}>
               <Star aria-hidden className="size-4" /> {link.isMainButton ? "Remove main button" : "Make main button"}
               {isLite(me) ? <span className="ml-auto text-xs font-bold text-amber-800">PLUS</span> : null}
-            </DropdownMenu.Item>
+            </MenuItem>
             {props.lists
               .filter((l) => l.id !== link.parentListId)
               .map((l) => (
-                <DropdownMenu.Item key={l.id} onSelect={() => moveTo(l.id)} className="flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100">
+                <MenuItem key={l.id} onSelect={() => moveTo(l.id)}>
                   <FolderPlus aria-hidden className="size-4" /> Move to {l.title}
-                </DropdownMenu.Item>
+                </MenuItem>
               ))}
             {link.parentListId ? (
-              <DropdownMenu.Item onSelect={() => moveTo(null)} className="flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100">
+              <MenuItem onSelect={() => moveTo(null)}>
                 <FolderPlus aria-hidden className="size-4" /> Remove from list
-              </DropdownMenu.Item>
+              </MenuItem>
             ) : null}
-            <DropdownMenu.Item onSelect={props.onDelete} className="flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm text-red-700 outline-none data-[highlighted]:bg-red-50">
+            <MenuItem onSelect={props.onDelete} danger>
               <Trash2 aria-hidden className="size-4" /> Delete
-            </DropdownMenu.Item>
+            </MenuItem>
           </DropdownMenu.Content>
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
@@ -211,11 +195,7 @@ export default function LinksScreen() {
     edited();
   };
 
-  const sensors = useSensors(
-    useSensor(MouseSensor, { activationConstraint: { distance: 5 } }),
-    useSensor(TouchSensor, { activationConstraint: { delay: 120, tolerance: 5 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
-  );
+  const sensors = useDashboardSensors();
 
   if (!data) return <p className="text-slate-600">Loading components...</p>;
   const { links, lists } = data;
@@ -369,7 +349,7 @@ export default function LinksScreen() {
               sensors={sensors}
               collisionDetection={closestCenter}
               onDragEnd={onDragEnd}
-              autoScroll={{ threshold: { x: 0.25, y: 0.25 }, acceleration: 28 }}
+              autoScroll={AUTO_SCROLL}
               accessibility={{
                 announcements,
                 screenReaderInstructions: {

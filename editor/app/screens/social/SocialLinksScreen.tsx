@@ -2,11 +2,11 @@
  * Social Links (/dashboard/social-links): add a platform (each once), edit the handle, hide, delete,
  * drag to reorder (display_order from 1); the QR-code entry always last, its visibility on the profile.
  */
-import { closestCenter, DndContext, KeyboardSensor, MouseSensor, TouchSensor, useSensor, useSensors, type DragEndEvent } from "@dnd-kit/core";
-import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
+import { closestCenter, DndContext, type DragEndEvent } from "@dnd-kit/core";
+import { arrayMove, SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { GripVertical, MoreVertical, Pencil, QrCode, Trash2 } from "lucide-react";
-import { DropdownMenu, Switch } from "radix-ui";
+import { DropdownMenu } from "radix-ui";
 import { useCallback, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { DASH } from "#core/dashboard-texts.ts";
@@ -15,24 +15,17 @@ import { getPlatform, SOCIAL_PLATFORMS, type SocialPlatform } from "#core/platfo
 import { cleanHandle, handleOf } from "#core/social-handle.ts";
 import type { InferResponseType } from "hono/client";
 import { ApiFailure, api, unwrap } from "../../api.ts";
-import { Button, Confirm, Modal, PlusBadge } from "../../components/ui.tsx";
+import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
+import { Button, Confirm, MenuItem, Modal, PlusBadge, VisibilitySwitch } from "../../components/ui.tsx";
 import { isLite, useDashboard } from "../../store.ts";
 
 type Social = Extract<InferResponseType<typeof api["social-links"]["$get"]>, { socialLinks: unknown }>["socialLinks"][number];
 
 const social = api["social-links"];
 
-function Toggle({ checked, onChange, label }: { checked: boolean; onChange(v: boolean): void; label: string }) {
-  return (
-    <Switch.Root checked={checked} onCheckedChange={onChange} aria-label={label} className="relative h-6 w-11 shrink-0 rounded-full bg-slate-300 data-[state=checked]:bg-brand-600">
-      <Switch.Thumb className="block size-5 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[22px]" />
-    </Switch.Root>
-  );
-}
-
 function Row({ item, onEdit, onDelete, onToggle }: { item: Social; onEdit(): void; onDelete(): void; onToggle(v: boolean): void }) {
   const platform = getPlatform(item.platform)!;
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition } = useSortable({ id: item.id });
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition } = useSortable({ id: item.id, transition: SORTABLE_TRANSITION });
   return (
     <li ref={setNodeRef} style={{ transform: CSS.Transform.toString(transform), transition }} data-testid="social-row" className={`flex items-center gap-2 rounded-lg border border-slate-200 bg-white p-3 ${item.isVisible ? "" : "opacity-50"}`}>
       <button type="button" ref={setActivatorNodeRef} {...attributes} {...listeners} aria-label={`Reorder ${platform.name}`} className="touch-none cursor-grab rounded p-1 text-slate-500 hover:bg-slate-100">
@@ -42,19 +35,19 @@ function Row({ item, onEdit, onDelete, onToggle }: { item: Social; onEdit(): voi
         <p className="font-medium">{platform.name}</p>
         <p className="truncate text-xs text-slate-600">{item.url}</p>
       </div>
-      <Toggle checked={item.isVisible} onChange={onToggle} label={`Visible: ${platform.name}`} />
+      <VisibilitySwitch checked={item.isVisible} onChange={onToggle} label={`Visible: ${platform.name}`} />
       <DropdownMenu.Root>
         <DropdownMenu.Trigger className="rounded p-1 hover:bg-slate-100" aria-label={`Actions for ${platform.name}`}>
           <MoreVertical aria-hidden className="size-5" />
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
           <DropdownMenu.Content align="end" className="z-50 min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow-lg">
-            <DropdownMenu.Item onSelect={onEdit} className="flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100">
+            <MenuItem onSelect={onEdit}>
               <Pencil aria-hidden className="size-4" /> Edit
-            </DropdownMenu.Item>
-            <DropdownMenu.Item onSelect={onDelete} className="flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm text-red-700 outline-none data-[highlighted]:bg-red-50">
+            </MenuItem>
+            <MenuItem onSelect={onDelete} danger>
               <Trash2 aria-hidden className="size-4" /> Delete
-            </DropdownMenu.Item>
+            </MenuItem>
           </DropdownMenu.Content>
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
@@ -90,11 +83,7 @@ export default function SocialLinksScreen() {
     void load();
     edited();
   };
-  const sensors = useSensors(
-    useSensor(MouseSensor, { activationConstraint: { distance: 5 } }),
-    useSensor(TouchSensor, { activationConstraint: { delay: 120, tolerance: 5 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
-  );
+  const sensors = useDashboardSensors();
   if (!items) return <p className="text-slate-600">Loading...</p>;
 
   const lite = isLite(me);
@@ -220,7 +209,7 @@ export default function SocialLinksScreen() {
         sensors={sensors}
         collisionDetection={closestCenter}
         onDragEnd={onDragEnd}
-        autoScroll={{ threshold: { x: 0.25, y: 0.25 }, acceleration: 28 }}
+        autoScroll={AUTO_SCROLL}
         accessibility={{
           announcements: {
             onDragStart: ({ active }) => `Picked up ${name(active.id)}.`,
@@ -256,7 +245,7 @@ export default function SocialLinksScreen() {
           <p className="font-medium">QR Code</p>
           <p className="text-xs text-slate-600">Shows a QR code of your public page</p>
         </div>
-        <Toggle checked={qrVisible} onChange={toggleQr} label="Visible: QR Code" />
+        <VisibilitySwitch checked={qrVisible} onChange={toggleQr} label="Visible: QR Code" />
       </div>
 
       <Modal open={dialog !== null} onOpenChange={(o) => !o && setDialog(null)} title={dialog ? `${dialog.item ? "Edit" : "Add"} ${dialog.platform.name} Link` : ""}>

@@ -1,0 +1,82 @@
+/**
+ * The owner's analytics (decisions.md: real counts, the range applied, traffic sources, export) and
+ * collected leads (Plus: lead_magnets).
+ */
+import { Hono, type Context } from "hono";
+import { hasFeature } from "#core/plans.ts";
+import { AnalyticsRangeSchema, csvRows, ExportQuerySchema } from "#core/schemas/analytics.ts";
+import { currentUser, requireUser } from "../auth/middleware.ts";
+import type { AppDeps, AppEnv } from "../context.ts";
+import { ApiError } from "../errors.ts";
+import { analyticsReport, leadsOf, type AnalyticsReport } from "../services/analytics.ts";
+import { getProfile, planStateOf } from "../services/profile.ts";
+import { query } from "../validate.ts";
+
+const day = (iso: string) => iso.slice(0, 10);
+
+function attachment(c: Context, body: string, type: string, name: string) {
+  return c.body(body, 200, { "Content-Type": type, "Content-Disposition": `attachment; filename="${name}"` });
+}
+
+export function reportCsv(r: AnalyticsReport): string {
+  return csvRows([
+    ["Plinth analytics", `${day(r.range.from)} to ${day(r.range.to)}`],
+    [],
+    ["Page Views", "Link Clicks", "Email Leads"],
+    [r.totals.pageViews, r.totals.linkClicks, r.totals.emailLeads],
+    [],
+    ["Link Title", "URL", "Clicks", "CTR (%)"],
+    ...r.links.map((l) => [l.title, l.url, l.clicks, l.ctr]),
+    [],
+    ["Date", "Page Views", "Link Clicks"],
+    ...r.daily.map((d) => [d.date, d.pageViews, d.linkClicks]),
+    [],
+    ["Referrer", "Page Views"],
+    ...r.sources.referrers.map((s) => [s.domain, s.views]),
+    [],
+    ["Device", "Page Views"],
+    ...r.sources.devices.map((s) => [s.device, s.views]),
+  ]);
+}
+
+export function analyticsRoutes({ db, now }: AppDeps) {
+  const leadsAllowed = (userId: string) => hasFeature(planStateOf(getProfile(db, userId)), "lead_magnets", now());
+  const requireLeads = (userId: string) => {
+    if (!leadsAllowed(userId)) throw new ApiError("payment_required", "This feature requires Plinth Plus. Click to upgrade!", { details: { feature: "lead_magnets" } });
+  };
+
+  return (
+    new Hono<AppEnv>()
+      .use(requireUser)
+      // GET /api/analytics?from&to&tz - totals, per-link clicks and CTR, sources and days of the range
+      .get("/", query(AnalyticsRangeSchema), (c) => {
+        const user = currentUser(c);
+        return c.json(analyticsReport(db, user.id, c.req.valid("query"), { leads: leadsAllowed(user.id) }));
+      })
+      // GET /api/analytics/export?format=csv|json&from&to&tz - the same report as a download
+      .get("/export", query(ExportQuerySchema), (c) => {
+        const user = currentUser(c);
+        const q = c.req.valid("query");
+        const report = analyticsReport(db, user.id, q, { leads: leadsAllowed(user.id) });
+        const name = `plinth-analytics-${getProfile(db, user.id).username}-${day(report.range.from)}-to-${day(report.range.to)}`;
+        return q.format === "json"
+          ? attachment(c, JSON.stringify(report, null, 2), "application/json; charset=utf-8", `${name}.json`)
+          : attachment(c, reportCsv(report), "text/csv; charset=utf-8", `${name}.csv`);
+      })
+      // GET /api/analytics/leads - collected e-mail leads, newest first (Plus)
+      .get("/leads", (c) => {
+        const user = currentUser(c);
+        requireLeads(user.id);
+        return c.json({ leads: leadsOf(db, user.id) });
+      })
+      // GET /api/analytics/leads.csv?from&to&tz - the leads of the range as CSV (Plus)
+      .get("/leads.csv", query(AnalyticsRangeSchema), (c) => {
+        const user = currentUser(c);
+        requireLeads(user.id);
+        const q = c.req.valid("query");
+        const leads = leadsOf(db, user.id, { from: new Date(q.from), to: new Date(q.to) });
+        const body = csvRows([["Email", "Link", "Date"], ...leads.map((l) => [l.email, l.linkTitle, l.createdAt])]);
+        return attachment(c, body, "text/csv; charset=utf-8", `plinth-leads-${getProfile(db, user.id).username}-${day(q.from)}-to-${day(q.to)}.csv`);
+      })
+  );
+}

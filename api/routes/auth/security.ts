@@ -1,0 +1,169 @@
+/**
+ * Account settings' server side: two-factor setup and removal, the list of active sessions with
+ * "sign out everywhere else", and the account itself (shown, and deleted with its every row and file).
+ */
+import { and, eq, ne } from "drizzle-orm";
+import { Hono } from "hono";
+import { AUTH_TEXT, DeleteAccountSchema, SecondFactorSchema, TwoFactorEnableSchema } from "#core/schemas/auth.ts";
+import { IdParamSchema } from "#core/dashboard-schemas.ts";
+import { sessions, userProfiles, users } from "#db/schema.ts";
+import { withPageLock } from "#renderer/publish.ts";
+import { currentUser, requireUser } from "../../auth/middleware.ts";
+import { verifyPassword } from "../../auth/password.ts";
+import { invalidateUserSessions, listUserSessions } from "../../auth/session.ts";
+import { endSession } from "../../auth/sign-in.ts";
+import type { AppDeps, AppEnv } from "../../context.ts";
+import { ApiError } from "../../errors.ts";
+import { deleteAccount } from "../../services/account-deletion.ts";
+import { accountDeletedMail, twoFactorChangedMail } from "../../services/auth-mail.ts";
+import { assertNotThrottled, clearFailures, recordFailure, userSubject, type ThrottleKey } from "../../services/auth-throttle.ts";
+import { beginSetup, confirmSetup, disableTwoFactor, twoFactorStatus, useSecondFactor } from "../../services/two-factor.ts";
+import { jsonBody, params } from "../../validate.ts";
+import { take, type AuthLimiters } from "./shared.ts";
+
+export function securityRoutes(deps: AppDeps, limiters: AuthLimiters) {
+  const { db, env, mailer, now } = deps;
+
+  const notify = (message: Parameters<typeof mailer.send>[0]) =>
+    mailer.send(message).catch((err) => console.error("Sending a security notice failed", err));
+
+  /** Wrong codes count against the owner like wrong passwords: 5, then 15 minutes. */
+  const twoFactorKey = (userId: string): ThrottleKey => ({ action: "two_factor", subject: userSubject(userId) });
+
+  return (
+    new Hono<AppEnv>()
+      // GET /api/auth/two-factor - enabled, setup pending, backup codes left
+      .get("/two-factor", requireUser, (c) => c.json(twoFactorStatus(db, currentUser(c).id)))
+
+      // POST /api/auth/two-factor/setup - a new server-made secret and its QR code; not enabled until a code proves it
+      .post("/two-factor/setup", requireUser, async (c) => {
+        const user = currentUser(c);
+        if (twoFactorStatus(db, user.id).enabled) throw new ApiError("conflict", "Two-factor authentication is already on.");
+        return c.json(await beginSetup(db, user, now()));
+      })
+
+      // POST /api/auth/two-factor/enable - a code from the app turns it on; answers the 8 backup codes, shown this once
+      .post("/two-factor/enable", requireUser, jsonBody(TwoFactorEnableSchema), async (c) => {
+        take(c, limiters.work, env.TRUST_PROXY);
+        const user = currentUser(c);
+        const at = now();
+        const status = twoFactorStatus(db, user.id);
+        if (status.enabled) throw new ApiError("conflict", "Two-factor authentication is already on.");
+        if (!status.pendingSetup) throw new ApiError("bad_request", AUTH_TEXT.twoFactorNotPending);
+        const key = twoFactorKey(user.id);
+        assertNotThrottled(db, [key], at);
+        recordFailure(db, key, at);
+        const backupCodes = confirmSetup(db, user.id, c.req.valid("json").code, at);
+        if (!backupCodes) throw new ApiError("bad_request", AUTH_TEXT.codeInvalidRetry, { fields: { code: AUTH_TEXT.codeInvalidRetry } });
+        clearFailures(db, key);
+        await notify(twoFactorChangedMail(user.email, true));
+        return c.json({ backupCodes });
+      })
+
+      // POST /api/auth/two-factor/disable - needs a current code (or a backup code); clears the secret and the codes
+      .post("/two-factor/disable", requireUser, jsonBody(SecondFactorSchema), async (c) => {
+        take(c, limiters.work, env.TRUST_PROXY);
+        const user = currentUser(c);
+        const at = now();
+        if (!twoFactorStatus(db, user.id).enabled) throw new ApiError("conflict", "Two-factor authentication is not on.");
+        const key = twoFactorKey(user.id);
+        assertNotThrottled(db, [key], at);
+        recordFailure(db, key, at);
+        if (!useSecondFactor(db, user.id, c.req.valid("json").code, at)) {
+          throw new ApiError("bad_request", AUTH_TEXT.codeInvalidRetry, { fields: { code: AUTH_TEXT.codeInvalidRetry } });
+        }
+        clearFailures(db, key);
+        disableTwoFactor(db, user.id, at);
+        await notify(twoFactorChangedMail(user.email, false));
+        return c.json(twoFactorStatus(db, user.id));
+      })
+
+      // GET /api/auth/sessions - the owner's active sessions, this one marked
+      .get("/sessions", requireUser, (c) => {
+        const user = currentUser(c);
+        const current = c.get("session")?.id;
+        const at = now().getTime();
+        const list = listUserSessions(db, user.id)
+          .filter((s) => s.expiresAt.getTime() > at)
+          .map((s) => ({
+            id: s.id,
+            userAgent: s.userAgent,
+            createdAt: s.createdAt.toISOString(),
+            lastSeenAt: (s.lastSeenAt ?? s.createdAt).toISOString(),
+            current: s.id === current,
+          }));
+        return c.json({ sessions: list });
+      })
+
+      // POST /api/auth/sessions/revoke-others - sign out everywhere else
+      .post("/sessions/revoke-others", requireUser, (c) => {
+        const user = currentUser(c);
+        const current = c.get("session");
+        if (!current) throw new ApiError("unauthorized", AUTH_TEXT.notAuthenticated);
+        const before = db.select({ id: sessions.id }).from(sessions).where(and(eq(sessions.userId, user.id), ne(sessions.id, current.id))).all().length;
+        invalidateUserSessions(db, user.id, current.id);
+        return c.json({ ended: before });
+      })
+
+      // DELETE /api/auth/sessions/:id - sign out one other session of the owner's
+      .delete("/sessions/:id", requireUser, params(IdParamSchema), (c) => {
+        const user = currentUser(c);
+        const { id } = c.req.valid("param");
+        if (id === c.get("session")?.id) throw new ApiError("bad_request", "Use Sign out to end this session.");
+        const ended = db.delete(sessions).where(and(eq(sessions.id, id), eq(sessions.userId, user.id))).run().changes;
+        if (!ended) throw new ApiError("not_found", "Session not found");
+        return c.json({ ended: 1 });
+      })
+
+      // GET /api/auth/account - what the Account tab shows
+      .get("/account", requireUser, (c) => {
+        const user = currentUser(c);
+        const row = db
+          .select({ email: users.email, passwordHash: users.passwordHash, googleSub: users.googleSub, createdAt: users.createdAt, username: userProfiles.username })
+          .from(users)
+          .innerJoin(userProfiles, eq(userProfiles.userId, users.id))
+          .where(eq(users.id, user.id))
+          .get();
+        if (!row) throw new ApiError("not_found", "Profile not found");
+        return c.json({
+          email: row.email,
+          username: row.username,
+          hasPassword: row.passwordHash !== null,
+          googleLinked: row.googleSub !== null,
+          createdAt: row.createdAt.toISOString(),
+        });
+      })
+
+      // DELETE /api/auth/account - deletes the account, every row and every published file; needs the password (or the username for Google-only accounts)
+      .delete("/account", requireUser, jsonBody(DeleteAccountSchema), async (c) => {
+        take(c, limiters.work, env.TRUST_PROXY);
+        const user = currentUser(c);
+        const { password, confirmUsername } = c.req.valid("json");
+        const at = now();
+        const row = db
+          .select({ email: users.email, passwordHash: users.passwordHash, username: userProfiles.username })
+          .from(users)
+          .innerJoin(userProfiles, eq(userProfiles.userId, users.id))
+          .where(eq(users.id, user.id))
+          .get();
+        if (!row) throw new ApiError("not_found", "Profile not found");
+        if (row.passwordHash) {
+          if (!password) throw new ApiError("validation_failed", AUTH_TEXT.deleteConfirmRequired, { fields: { password: AUTH_TEXT.deleteConfirmRequired } });
+          const key: ThrottleKey = { action: "sign_in", subject: userSubject(user.id) };
+          assertNotThrottled(db, [key], at);
+          recordFailure(db, key, at);
+          if (!(await verifyPassword(row.passwordHash, password))) {
+            throw new ApiError("bad_request", AUTH_TEXT.currentPasswordWrong, { fields: { password: AUTH_TEXT.currentPasswordWrong } });
+          }
+        } else if ((confirmUsername ?? "").trim().toLowerCase() !== row.username) {
+          throw new ApiError("validation_failed", AUTH_TEXT.deleteUsernameMismatch, { fields: { confirmUsername: AUTH_TEXT.deleteUsernameMismatch } });
+        }
+        // Under the page lock, so a publish or a scheduled rebuild cannot write the page back.
+        await withPageLock(user.id, () => deleteAccount(db, user.id, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN }));
+        c.set("session", null);
+        endSession(c, deps);
+        await notify(accountDeletedMail(row.email, row.username));
+        return c.json({ deleted: true });
+      })
+  );
+}

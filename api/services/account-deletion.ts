@@ -1,0 +1,47 @@
+/**
+ * Deleting an account: every row of the owner (the users row cascades to all of them) and every file
+ * published for them (the page folder and their uploads), then the sitemap without their page.
+ *
+ * Order matters for privacy: the page folder is first renamed out of the way (one atomic step, so
+ * the page is gone at once), then the rows are deleted; if that fails the folder is put back and
+ * nothing is lost. Only then are the files removed.
+ */
+import { existsSync, renameSync, rmSync } from "node:fs";
+import { join, resolve, sep } from "node:path";
+import { eq } from "drizzle-orm";
+import { durably, type Db } from "#db/client.ts";
+import { newId } from "#db/ids.ts";
+import { uploads, userProfiles, users } from "#db/schema.ts";
+import { writeSeoFiles } from "#renderer/seo-files.ts";
+
+/** A path under root, or null when the key would leave it. */
+function inside(root: string, key: string): string | null {
+  const base = resolve(root);
+  const full = resolve(base, key);
+  return full.startsWith(base + sep) ? full : null;
+}
+
+export function deleteAccount(db: Db, userId: string, opts: { publishedDir: string; origin: string }): void {
+  const profile = db.select({ username: userProfiles.username }).from(userProfiles).where(eq(userProfiles.userId, userId)).get();
+  const files = db.select({ key: uploads.storageKey }).from(uploads).where(eq(uploads.userId, userId)).all();
+
+  const pageDir = profile ? inside(opts.publishedDir, profile.username) : null;
+  const trash = join(opts.publishedDir, `.deleted-${newId()}`);
+  const moved = !!pageDir && existsSync(pageDir);
+  if (moved) renameSync(pageDir!, trash);
+  try {
+    durably(db, (tx) => {
+      tx.delete(users).where(eq(users.id, userId)).run();
+    });
+  } catch (err) {
+    if (moved) renameSync(trash, pageDir!);
+    throw err;
+  }
+
+  if (moved) rmSync(trash, { recursive: true, force: true });
+  for (const { key } of files) {
+    const path = inside(opts.publishedDir, key);
+    if (path) rmSync(path, { force: true });
+  }
+  writeSeoFiles(db, opts.publishedDir, opts.origin);
+}

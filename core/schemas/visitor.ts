@@ -1,0 +1,59 @@
+/**
+ * What visitors of a public page send (spec sections 2, 3 and 5, Visitors) and what the page keeps in
+ * the browser (cookie consent). The visitor script, the API and the renderer share these texts.
+ */
+import { z } from "zod";
+import { LIMITS, REPORT_REASONS } from "../limits.ts";
+
+export const VISITOR_MESSAGES = {
+  emailRequired: "Please enter your email address",
+  emailInvalid: "Please enter a valid email address",
+  leadFailed: "Failed to send download link. Please try again.",
+  reasonRequired: "Please select a reason",
+  reportFailedTitle: "Report failed",
+  reportFailedText: "Unable to submit your report. Please try again.",
+  copyFailedTitle: "Copy failed",
+  copyFailedText: "Unable to copy the link. Please try again.",
+  pageError: "Something went wrong. Please try again later.",
+  rateLimited: "Too many requests. Please try again later.",
+} as const;
+
+/** Not in the spec: report details are a short note, not an essay. */
+export const REPORT_DETAILS_MAX = 2000;
+
+const pageUsername = z.string().trim().toLowerCase().min(1).max(64);
+const linkId = z.string().trim().min(1).max(64);
+const referrer = z.string().max(LIMITS.URL_MAX).optional();
+
+export const TrackEventSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("page_view"), username: pageUsername, referrer }),
+  z.object({ type: z.literal("link_click"), username: pageUsername, linkId, referrer }),
+]);
+export type TrackEvent = z.output<typeof TrackEventSchema>;
+
+/** Lead-magnet capture: the e-mail is required and trimmed. */
+export const LeadCaptureSchema = z.object({
+  linkId,
+  email: z
+    .string(VISITOR_MESSAGES.emailRequired)
+    .trim()
+    .min(1, VISITOR_MESSAGES.emailRequired)
+    .max(LIMITS.EMAIL_MAX, VISITOR_MESSAGES.emailInvalid)
+    .pipe(z.email(VISITOR_MESSAGES.emailInvalid)),
+});
+
+export const PageReportSchema = z.object({
+  username: pageUsername,
+  reason: z.enum(REPORT_REASONS, VISITOR_MESSAGES.reasonRequired),
+  details: z.string().trim().max(REPORT_DETAILS_MAX).optional().default(""),
+});
+
+/** Spec section 3, Cookie consent: kept in localStorage; essential is always on. */
+export const COOKIE_CONSENT_KEY = "plinth-cookie-consent";
+export const CookieConsentSchema = z.object({
+  essential: z.literal(true),
+  analytics: z.boolean(),
+  marketing: z.boolean(),
+  timestamp: z.iso.datetime({ offset: true }),
+});
+export type CookieConsent = z.infer<typeof CookieConsentSchema>;

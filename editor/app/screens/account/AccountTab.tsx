@@ -1,0 +1,99 @@
+/** Account tab: the e-mail and username, and deleting the account (password confirmation). */
+import { useEffect, useState, type FormEvent } from "react";
+import { toast } from "sonner";
+import { AUTH_TEXT } from "#core/schemas/auth.ts";
+import { PasswordField, TextField } from "../../../components/auth/fields.tsx";
+import { api, ApiFailure, unwrap } from "../../api.ts";
+import { Button, Modal } from "../../components/ui.tsx";
+
+type Account = Awaited<ReturnType<typeof loadAccount>>;
+const loadAccount = () => unwrap(api.auth.account.$get());
+
+export default function AccountTab() {
+  const [account, setAccount] = useState<Account | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [open, setOpen] = useState(false);
+  const [confirm, setConfirm] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    loadAccount().then(setAccount, () => setFailed(true));
+  }, []);
+
+  async function remove(e: FormEvent) {
+    e.preventDefault();
+    if (!account) return;
+    if (!confirm) return setError(account.hasPassword ? AUTH_TEXT.deleteConfirmRequired : AUTH_TEXT.deleteUsernameMismatch);
+    setBusy(true);
+    setError(null);
+    try {
+      await unwrap(api.auth.account.$delete({ json: account.hasPassword ? { password: confirm } : { confirmUsername: confirm } }));
+      window.location.assign("/");
+    } catch (err) {
+      setBusy(false);
+      setError(err instanceof ApiFailure ? err.message : "Failed to delete account");
+      toast.error("Failed to delete account");
+    }
+  }
+
+  if (failed) return <p role="alert" className="text-red-700">Something went wrong. Please try again later.</p>;
+  if (!account) return <p className="text-slate-600">Loading...</p>;
+
+  return (
+    <div className="max-w-xl space-y-8">
+      <section aria-labelledby="account-details" className="space-y-3">
+        <h2 id="account-details" className="text-lg font-semibold">
+          Account details
+        </h2>
+        <dl className="grid gap-3 sm:grid-cols-[8rem_1fr]">
+          <dt className="text-sm font-medium text-slate-600">Email</dt>
+          <dd className="break-all">{account.email}</dd>
+          <dt className="text-sm font-medium text-slate-600">Username</dt>
+          <dd>@{account.username}</dd>
+          <dt className="text-sm font-medium text-slate-600">Sign-in</dt>
+          <dd>{[account.hasPassword ? "Password" : null, account.googleLinked ? "Google" : null].filter(Boolean).join(" and ")}</dd>
+        </dl>
+      </section>
+
+      <section aria-labelledby="danger-zone" className="rounded-lg border border-red-200 p-4">
+        <h2 id="danger-zone" className="text-lg font-semibold text-red-800">
+          Delete account
+        </h2>
+        <p className="mt-1 text-sm text-slate-700">
+          Deletes your account, your page at /{account.username}, your links, analytics and every file you uploaded. This cannot be undone.
+        </p>
+        <Button variant="danger" className="mt-3" onClick={() => setOpen(true)}>
+          Delete account
+        </Button>
+      </section>
+
+      <Modal
+        open={open}
+        onOpenChange={(o) => {
+          setOpen(o);
+          setConfirm("");
+          setError(null);
+        }}
+        title="Delete your account?"
+        description={`This permanently deletes @${account.username}, your published page and all your data.`}
+      >
+        <form onSubmit={remove} noValidate className="space-y-4">
+          {account.hasPassword ? (
+            <PasswordField label="Password" autoComplete="current-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={error} />
+          ) : (
+            <TextField label={`Type ${account.username} to confirm`} value={confirm} onChange={(e) => setConfirm(e.target.value)} error={error} autoComplete="off" />
+          )}
+          <div className="flex flex-wrap justify-end gap-2">
+            <Button variant="secondary" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="danger" disabled={busy}>
+              {busy ? "Deleting..." : "Delete my account"}
+            </Button>
+          </div>
+        </form>
+      </Modal>
+    </div>
+  );
+}

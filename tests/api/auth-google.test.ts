@@ -1,0 +1,205 @@
+/**
+ * Google sign-in against a real OpenID Connect provider (oauth2-mock-server) started here: discovery,
+ * the authorization redirect with PKCE, state and nonce, the code exchange and the ID token checks
+ * all run for real over HTTP.
+ */
+import { eq } from "drizzle-orm";
+import { OAuth2Server } from "oauth2-mock-server";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { hashPassword } from "#api/auth/password.ts";
+import { createAccount } from "#api/services/accounts.ts";
+import { totpAt } from "#api/services/two-factor.ts";
+import { AUTH_TEXT } from "#core/schemas/auth.ts";
+import { signupAttempts, users } from "#db/schema.ts";
+import { createTestApp, type TestApp } from "#tests/support/app.ts";
+import { browser, type Browser } from "#tests/support/auth-client.ts";
+
+let provider: OAuth2Server;
+let identity: Record<string, unknown> = {};
+
+beforeAll(async () => {
+  provider = new OAuth2Server();
+  await provider.issuer.keys.generate("RS256");
+  await provider.start(0, "127.0.0.1");
+  // Both tokens of an exchange are signed through here; the ID token is the one with an audience.
+  provider.service.on("beforeTokenSigning", (token: { payload: Record<string, unknown> }) => {
+    if (token.payload.aud) Object.assign(token.payload, identity);
+  });
+});
+afterAll(async () => {
+  await provider.stop();
+});
+
+let t: TestApp;
+beforeEach(() => {
+  t = createTestApp({ GOOGLE_CLIENT_ID: "plinth-test-client", GOOGLE_ISSUER: provider.issuer.url! });
+  identity = {};
+});
+afterEach(() => t.close());
+
+let n = 0;
+function person() {
+  n += 1;
+  const id = `${Date.now().toString(36)}${n}`;
+  return { sub: `google-${id}`, email: `g_${id}@gmail.example`, email_verified: true };
+}
+
+/** Start, let the provider answer, and post its answer back as the callback page does. */
+async function viaGoogle(b: Browser, who: Record<string, unknown>, startQuery = "", tamper?: (q: URLSearchParams) => void) {
+  identity = who;
+  const start = await b.call("GET", `/api/auth/google${startQuery}`);
+  expect(start.status).toBe(302);
+  const authorize = new URL(start.headers.get("location")!);
+  const answer = await fetch(authorize, { redirect: "manual" });
+  const callback = new URL(answer.headers.get("location")!);
+  tamper?.(callback.searchParams);
+  return { authorize, callback, result: await b.json("POST", "/api/auth/google/callback", { query: callback.search }) };
+}
+
+describe("Google sign-in", () => {
+  it("is offered only when configured", async () => {
+    expect((await browser(t).json("GET", "/api/auth/providers")).body).toEqual({ google: true });
+    const plain = createTestApp();
+    try {
+      expect(await (await plain.app.request("/api/auth/providers")).json()).toEqual({ google: false });
+      expect((await plain.app.request("/api/auth/google")).status).toBe(404);
+    } finally {
+      plain.close();
+    }
+  });
+
+  it("sends the browser to the provider with PKCE (S256), state, nonce and the /auth/callback return address", async () => {
+    const b = browser(t);
+    const start = await b.call("GET", "/api/auth/google");
+    const url = new URL(start.headers.get("location")!);
+    expect(url.origin + url.pathname).toBe(`${provider.issuer.url}/authorize`);
+    expect(url.searchParams.get("redirect_uri")).toBe(`${t.deps.env.PUBLIC_ORIGIN}/auth/callback`);
+    expect(url.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(url.searchParams.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(url.searchParams.get("state")).toBeTruthy();
+    expect(url.searchParams.get("nonce")).toBeTruthy();
+    expect(url.searchParams.get("scope")).toBe("openid email profile");
+    expect(url.searchParams.get("client_id")).toBe("plinth-test-client");
+    const flowCookie = start.headers.getSetCookie().find((l) => l.startsWith("plinth_oidc="))!;
+    expect(flowCookie).toMatch(/HttpOnly/);
+    expect(flowCookie).toMatch(/SameSite=Lax/);
+  });
+
+  it("a new Google user starts a signup with the verified address, picks a username, and finishes without a password", async () => {
+    const who = person();
+    const b = browser(t);
+    const { result } = await viaGoogle(b, who);
+    expect(result).toEqual({ status: 200, body: { status: "signup", redirect: "/auth/signup", email: who.email, username: null } });
+    expect(b.cookie("plinth_session")).toBeUndefined();
+    expect((await b.json("GET", "/api/auth/signup")).body.attempt).toMatchObject({ email: who.email, emailVerified: true, provider: "google", username: null });
+
+    const name = `g_user_${n}`;
+    expect((await b.json("POST", "/api/auth/signup/username", { username: "dashboard" })).status).toBe(409);
+    expect((await b.json("POST", "/api/auth/signup/username", { username: name })).body).toMatchObject({ username: name });
+    const done = await b.json("POST", "/api/auth/signup/complete", { plan: "lite", agreedToTerms: true });
+    expect(done).toEqual({ status: 201, body: { redirect: "/dashboard/links", username: name } });
+    const user = t.deps.db.select().from(users).where(eq(users.email, who.email)).get()!;
+    expect(user).toMatchObject({ googleSub: who.sub, passwordHash: null, emailVerified: true });
+
+    // Next time: straight in.
+    const again = browser(t);
+    expect((await viaGoogle(again, who, "?next=%2Fdashboard%2Fbio")).result.body).toEqual({ status: "signed_in", redirect: "/dashboard/bio" });
+    expect((await again.json("GET", "/api/me")).body.username).toBe(name);
+  });
+
+  it("carries a username claimed before choosing Google to the plan step", async () => {
+    const who = person();
+    const b = browser(t);
+    const { result } = await viaGoogle(b, who, "?username=Claimed_First");
+    expect(result.body).toMatchObject({ status: "signup", username: "claimed_first" });
+  });
+
+  it("signs an existing account with the same verified address in, linking Google to it", async () => {
+    const who = person();
+    const { userId } = createAccount(t.deps.db, { email: who.email, username: `linked_${n}`, passwordHash: await hashPassword("Sturdy-Password-42"), emailVerified: false, now: new Date() });
+    const b = browser(t);
+    expect((await viaGoogle(b, who)).result.body).toEqual({ status: "signed_in", redirect: "/dashboard/links" });
+    expect(t.deps.db.select().from(users).where(eq(users.id, userId)).get()).toMatchObject({ googleSub: who.sub, emailVerified: true });
+  });
+
+  it("refuses an unverified Google address, and an answer without an address", async () => {
+    const b = browser(t);
+    expect((await viaGoogle(b, { ...person(), email_verified: false })).result).toMatchObject({ status: 400, body: { error: { message: AUTH_TEXT.providerEmailUnverified } } });
+    const { email: _email, ...noEmail } = person();
+    expect((await viaGoogle(browser(t), noEmail)).result).toMatchObject({ status: 400, body: { error: { message: AUTH_TEXT.providerFailed } } });
+    expect(t.deps.db.select().from(users).all()).toHaveLength(0);
+    expect(t.deps.db.select().from(signupAttempts).all()).toHaveLength(0);
+  });
+
+  it("still asks for the second factor when two-factor is on", async () => {
+    const who = person();
+    const { userId } = createAccount(t.deps.db, { email: who.email, username: `tfa_${n}`, passwordHash: null, emailVerified: true, googleSub: who.sub, now: new Date() });
+    const { createSession, SESSION_COOKIE } = await import("#api/auth/session.ts");
+    const owner = browser(t);
+    owner.jar.set(SESSION_COOKIE, createSession(t.deps.db, userId, { persistent: true, now: new Date() }).token);
+    const secret = (await owner.json("POST", "/api/auth/two-factor/setup")).body.secret;
+    await owner.json("POST", "/api/auth/two-factor/enable", { code: totpAt(secret, new Date()) });
+
+    const b = browser(t);
+    expect((await viaGoogle(b, who)).result.body).toEqual({ status: "two_factor", redirect: "/dashboard/links" });
+    expect(b.cookie("plinth_session")).toBeUndefined();
+    expect((await b.json("POST", "/api/auth/login/two-factor", { code: totpAt(secret, new Date(), 1) })).status).toBe(200);
+  });
+
+  it("rejects a forged state, a swapped nonce or verifier, a replayed answer and a provider error", async () => {
+    const who = person();
+    const forged = await viaGoogle(browser(t), who, "", (q) => q.set("state", "forged-state"));
+    expect(forged.result).toMatchObject({ status: 400, body: { error: { message: AUTH_TEXT.providerFailed } } });
+
+    for (const field of ["nonce", "verifier"] as const) {
+      const b = browser(t);
+      identity = who;
+      const start = await b.call("GET", "/api/auth/google");
+      const flow = JSON.parse(Buffer.from(b.cookie("plinth_oidc")!, "base64url").toString());
+      flow[field] = `${flow[field]}x`;
+      b.jar.set("plinth_oidc", Buffer.from(JSON.stringify(flow)).toString("base64url"));
+      const answer = await fetch(start.headers.get("location")!, { redirect: "manual" });
+      const res = await b.json("POST", "/api/auth/google/callback", { query: new URL(answer.headers.get("location")!).search });
+      expect(res.status, field).toBe(400);
+    }
+
+    const b = browser(t);
+    identity = who;
+    const start = await b.call("GET", "/api/auth/google");
+    const saved = b.cookie("plinth_oidc")!;
+    const answer = await fetch(start.headers.get("location")!, { redirect: "manual" });
+    const query = new URL(answer.headers.get("location")!).search;
+    expect((await b.json("POST", "/api/auth/google/callback", { query })).status).toBe(200);
+    // The flow cookie is used up; putting it back does not make the code usable twice.
+    expect((await b.json("POST", "/api/auth/google/callback", { query })).status).toBe(400);
+    b.jar.set("plinth_oidc", saved);
+    expect((await b.json("POST", "/api/auth/google/callback", { query })).status).toBe(400);
+
+    const denied = browser(t);
+    await denied.call("GET", "/api/auth/google");
+    expect((await denied.json("POST", "/api/auth/google/callback", { query: "?error=access_denied&state=x" })).body.error.message).toBe(AUTH_TEXT.providerFailed);
+  });
+
+  it("refuses hostile input: no flow cookie, garbage cookie, oversized query, cross-origin post", async () => {
+    expect((await browser(t).json("POST", "/api/auth/google/callback", { query: "?code=x&state=y" })).status).toBe(400);
+    const b = browser(t);
+    b.jar.set("plinth_oidc", "%%%not-base64%%%");
+    expect((await b.json("POST", "/api/auth/google/callback", { query: "?code=x&state=y" })).status).toBe(400);
+    expect((await browser(t).json("POST", "/api/auth/google/callback", { query: "x".repeat(5000) })).status).toBe(400);
+    const cross = await t.app.request("/api/auth/google/callback", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: "https://evil.example" },
+      body: JSON.stringify({ query: "?code=x" }),
+    });
+    expect(cross.status).toBe(403);
+  });
+
+  it("never redirects outside the dashboard after sign-in", async () => {
+    const who = person();
+    createAccount(t.deps.db, { email: who.email, username: `next_${n}`, passwordHash: null, emailVerified: true, googleSub: who.sub, now: new Date() });
+    for (const next of ["https://evil.example/", "//evil.example", "/\\evil.example", "javascript:alert(1)"]) {
+      const { result } = await viaGoogle(browser(t), who, `?next=${encodeURIComponent(next)}`);
+      expect(result.body.redirect, next).toBe("/dashboard/links");
+    }
+  });
+});

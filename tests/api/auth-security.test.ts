@@ -1,0 +1,230 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { hashPassword } from "#api/auth/password.ts";
+import { createAccount, publishInitialPage } from "#api/services/accounts.ts";
+import { totpAt } from "#api/services/two-factor.ts";
+import { AUTH_TEXT } from "#core/schemas/auth.ts";
+import { newId } from "#db/ids.ts";
+import * as schema from "#db/schema.ts";
+import { createTestApp, type TestApp } from "#tests/support/app.ts";
+import { browser, type Browser } from "#tests/support/auth-client.ts";
+
+let t: TestApp;
+beforeEach(() => {
+  t = createTestApp();
+});
+afterEach(() => t.close());
+
+const PASSWORD = "Sturdy-Password-42";
+let n = 0;
+
+async function signedIn(opts: { password?: boolean } = {}) {
+  n += 1;
+  const username = `sec_${Date.now().toString(36)}${n}`;
+  const email = `${username}@example.com`;
+  const passwordHash = opts.password === false ? null : await hashPassword(PASSWORD);
+  const { userId } = createAccount(t.deps.db, { email, username, passwordHash, emailVerified: true, googleSub: opts.password === false ? `g-${username}` : null, now: new Date() });
+  const b = browser(t);
+  if (passwordHash) expect((await b.json("POST", "/api/auth/login", { email, password: PASSWORD, rememberMe: true })).status).toBe(200);
+  else {
+    const { createSession, SESSION_COOKIE } = await import("#api/auth/session.ts");
+    b.jar.set(SESSION_COOKIE, createSession(t.deps.db, userId, { persistent: true, now: new Date() }).token);
+  }
+  return { b, userId, username, email };
+}
+
+const twoFactorRow = (userId: string) => t.deps.db.select().from(schema.user2faSettings).where(eq(schema.user2faSettings.userId, userId)).get();
+
+describe("two-factor setup", () => {
+  it("makes a 160-bit secret on the server with a QR of the otpauth URI, and enables it only after a valid code", async () => {
+    const { b, userId, email } = await signedIn();
+    expect((await b.json("GET", "/api/auth/two-factor")).body).toEqual({ enabled: false, pendingSetup: false, backupCodesLeft: 0 });
+    const setup = await b.json("POST", "/api/auth/two-factor/setup");
+    expect(setup.status).toBe(200);
+    expect(setup.body.secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(setup.body.uri).toBe(
+      `otpauth://totp/Plinth:${encodeURIComponent(email)}?issuer=Plinth&algorithm=SHA1&secret=${setup.body.secret}&period=30&digits=6`,
+    );
+    expect(Buffer.from(setup.body.qrDataUrl.replace("data:image/svg+xml;base64,", ""), "base64").toString()).toContain("<svg");
+    expect((await b.json("GET", "/api/auth/two-factor")).body).toMatchObject({ enabled: false, pendingSetup: true });
+    expect(twoFactorRow(userId)!.isEnabled).toBe(false);
+
+    const right = totpAt(setup.body.secret, new Date());
+    const wrong = ((Number(right) + 1) % 1_000_000).toString().padStart(6, "0");
+    expect((await b.json("POST", "/api/auth/two-factor/enable", { code: "12345" })).body.error.message).toBe("A 2FA code must be exactly 6 characters to enable");
+    expect((await b.json("POST", "/api/auth/two-factor/enable", { code: "1234567" })).body.error.message).toBe("A 2FA code must be exactly 6 characters to enable");
+    expect((await b.json("POST", "/api/auth/two-factor/enable", { code: wrong })).body.error.message).toBe(AUTH_TEXT.codeInvalidRetry);
+    expect(twoFactorRow(userId)!.isEnabled).toBe(false);
+
+    const enabled = await b.json("POST", "/api/auth/two-factor/enable", { code: right });
+    expect(enabled.status).toBe(200);
+    const codes = enabled.body.backupCodes as string[];
+    expect(codes).toHaveLength(8);
+    expect(new Set(codes).size).toBe(8);
+    for (const code of codes) expect(code).toMatch(/^[a-z2-7]{5}-[a-z2-7]{5}$/);
+    const row = twoFactorRow(userId)!;
+    expect(row.isEnabled).toBe(true);
+    expect(row.backupCodes).toHaveLength(8);
+    for (const code of codes) expect(JSON.stringify(row.backupCodes)).not.toContain(code.replace("-", ""));
+    expect((await b.json("GET", "/api/auth/two-factor")).body).toEqual({ enabled: true, pendingSetup: false, backupCodesLeft: 8 });
+    expect((await b.json("POST", "/api/auth/two-factor/setup")).status).toBe(409);
+  });
+
+  it("restarting setup replaces the secret, so a code for the old one fails", async () => {
+    const { b } = await signedIn();
+    const first = (await b.json("POST", "/api/auth/two-factor/setup")).body.secret;
+    const second = (await b.json("POST", "/api/auth/two-factor/setup")).body.secret;
+    expect(second).not.toBe(first);
+    const oldCode = totpAt(first, new Date());
+    if (oldCode !== totpAt(second, new Date()) && oldCode !== totpAt(second, new Date(), -1) && oldCode !== totpAt(second, new Date(), 1)) {
+      expect((await b.json("POST", "/api/auth/two-factor/enable", { code: oldCode })).status).toBe(400);
+    }
+    expect((await b.json("POST", "/api/auth/two-factor/enable", { code: totpAt(second, new Date()) })).status).toBe(200);
+  });
+
+  it("enable needs a setup first", async () => {
+    const { b } = await signedIn();
+    expect((await b.json("POST", "/api/auth/two-factor/enable", { code: "123456" })).body.error.message).toBe(AUTH_TEXT.twoFactorNotPending);
+  });
+
+  it("disable needs a valid code and clears the secret and the codes", async () => {
+    const { b, userId } = await signedIn();
+    const secret = (await b.json("POST", "/api/auth/two-factor/setup")).body.secret;
+    const { backupCodes } = (await b.json("POST", "/api/auth/two-factor/enable", { code: totpAt(secret, new Date()) })).body;
+    expect((await b.json("POST", "/api/auth/two-factor/disable", { code: "000000" === totpAt(secret, new Date(), 1) ? "111111" : "000000" })).status).toBe(400);
+    expect((await b.json("POST", "/api/auth/two-factor/disable", {})).status).toBe(400);
+    expect(twoFactorRow(userId)!.isEnabled).toBe(true);
+    const off = await b.json("POST", "/api/auth/two-factor/disable", { code: backupCodes[3] });
+    expect(off).toEqual({ status: 200, body: { enabled: false, pendingSetup: false, backupCodesLeft: 0 } });
+    expect(twoFactorRow(userId)).toMatchObject({ isEnabled: false, secretKey: null, backupCodes: [] });
+    expect((await b.json("POST", "/api/auth/two-factor/disable", { code: backupCodes[4] })).status).toBe(409);
+  });
+
+  it("is the signed-in owner's only", async () => {
+    const anon = browser(t);
+    for (const [method, path] of [
+      ["GET", "/api/auth/two-factor"],
+      ["POST", "/api/auth/two-factor/setup"],
+      ["POST", "/api/auth/two-factor/enable"],
+      ["POST", "/api/auth/two-factor/disable"],
+      ["GET", "/api/auth/sessions"],
+      ["POST", "/api/auth/sessions/revoke-others"],
+      ["GET", "/api/auth/account"],
+      ["DELETE", "/api/auth/account"],
+    ] as const) {
+      expect((await anon.call(method, path, method === "GET" ? undefined : { code: "123456" })).status, path).toBe(401);
+    }
+  });
+});
+
+describe("sessions", () => {
+  it("lists the owner's sessions with this one marked, and signs out everywhere else", async () => {
+    const { b, email } = await signedIn();
+    const phone = browser(t);
+    await phone.call("POST", "/api/auth/login", { email, password: PASSWORD }, { "User-Agent": "Mozilla/5.0 (iPhone)" });
+    const list = (await b.json("GET", "/api/auth/sessions")).body.sessions as { current: boolean; userAgent: string | null }[];
+    expect(list).toHaveLength(2);
+    expect(list.filter((s) => s.current)).toHaveLength(1);
+    expect(list.some((s) => s.userAgent === "Mozilla/5.0 (iPhone)")).toBe(true);
+
+    expect((await b.json("POST", "/api/auth/sessions/revoke-others")).body).toEqual({ ended: 1 });
+    expect((await phone.json("GET", "/api/me")).status).toBe(401);
+    expect((await b.json("GET", "/api/me")).status).toBe(200);
+    expect((await b.json("GET", "/api/auth/sessions")).body.sessions).toHaveLength(1);
+  });
+
+  it("signs out one other session, never another owner's", async () => {
+    const { b, email } = await signedIn();
+    const stranger = await signedIn();
+    const other = browser(t);
+    await other.json("POST", "/api/auth/login", { email, password: PASSWORD });
+    const mine = (await b.json("GET", "/api/auth/sessions")).body.sessions as { id: string; current: boolean }[];
+    const theirs = (await stranger.b.json("GET", "/api/auth/sessions")).body.sessions as { id: string }[];
+    expect((await b.json("DELETE", `/api/auth/sessions/${theirs[0]!.id}`)).status).toBe(404);
+    expect((await stranger.b.json("GET", "/api/me")).status).toBe(200);
+    expect((await b.json("DELETE", `/api/auth/sessions/${mine.find((s) => s.current)!.id}`)).status).toBe(400);
+    expect((await b.json("DELETE", `/api/auth/sessions/${mine.find((s) => !s.current)!.id}`)).body).toEqual({ ended: 1 });
+    expect((await other.json("GET", "/api/me")).status).toBe(401);
+    expect((await b.json("DELETE", "/api/auth/sessions/%3Cscript%3E")).status).toBe(404);
+  });
+});
+
+describe("the account", () => {
+  it("shows the e-mail and username", async () => {
+    const { b, email, username } = await signedIn();
+    expect((await b.json("GET", "/api/auth/account")).body).toMatchObject({ email, username, hasPassword: true, googleLinked: false });
+  });
+
+  it("deletion needs the right password and then removes every row and published file of the owner", async () => {
+    const { b, userId, username, email } = await signedIn();
+    const bystander = await signedIn();
+    const db = t.deps.db;
+    const { PUBLISHED_DIR: published, PUBLIC_ORIGIN: origin } = t.deps.env;
+    db.insert(schema.links).values({ id: newId(), userId, title: "Mine", url: "https://example.org" }).run();
+    db.insert(schema.socialLinks).values({ id: newId(), userId, platform: "github", url: "https://github.com/me" }).run();
+    db.insert(schema.upgradeRequests).values({ id: newId(), userId, featureKey: "scheduling" }).run();
+    db.insert(schema.analyticsEvents).values({ userId, kind: "page_view", occurredAt: new Date() }).run();
+    db.insert(schema.collectedLeads).values({ id: newId(), userId, linkTitle: "x", email: "lead@example.com" }).run();
+    db.insert(schema.passwordResetTokens).values({ id: newId(), userId, expiresAt: new Date(Date.now() + 60_000) }).run();
+    db.insert(schema.uploads).values({ id: newId(), userId, kind: "profile_picture", storageKey: "media/ab/mine.jpg", contentType: "image/jpeg", bytes: 3 }).run();
+    mkdirSync(join(published, "media", "ab"), { recursive: true });
+    writeFileSync(join(published, "media", "ab", "mine.jpg"), "jpg");
+    publishInitialPage(db, userId, { publishedDir: published, origin, now: new Date() });
+    publishInitialPage(db, bystander.userId, { publishedDir: published, origin, now: new Date() });
+    expect(existsSync(join(published, username, "index.html"))).toBe(true);
+    expect(readFileSync(join(published, "sitemap.xml"), "utf8")).toContain(`/${username}<`);
+
+    const wrong = await b.json("DELETE", "/api/auth/account", { password: "Not-My-Password-1" });
+    expect(wrong).toMatchObject({ status: 400, body: { error: { message: AUTH_TEXT.currentPasswordWrong } } });
+    expect((await b.json("DELETE", "/api/auth/account", {})).body.error.message).toBe(AUTH_TEXT.deleteConfirmRequired);
+    expect(existsSync(join(published, username, "index.html"))).toBe(true);
+    expect(db.select().from(schema.users).where(eq(schema.users.id, userId)).get()).toBeTruthy();
+
+    expect(await b.json("DELETE", "/api/auth/account", { password: PASSWORD })).toEqual({ status: 200, body: { deleted: true } });
+    expect(b.cookie("plinth_session")).toBeUndefined();
+    for (const table of [
+      schema.users,
+      schema.userProfiles,
+      schema.sessions,
+      schema.links,
+      schema.socialLinks,
+      schema.upgradeRequests,
+      schema.analyticsEvents,
+      schema.collectedLeads,
+      schema.passwordResetTokens,
+      schema.uploads,
+      schema.pageVersions,
+    ]) {
+      const rows = db.select().from(table).all() as { userId?: string; id?: string }[];
+      expect(rows.filter((r) => (r.userId ?? r.id) === userId), JSON.stringify(rows).slice(0, 100)).toHaveLength(0);
+    }
+    expect(existsSync(join(published, username))).toBe(false);
+    expect(existsSync(join(published, "media", "ab", "mine.jpg"))).toBe(false);
+    expect(readFileSync(join(published, "sitemap.xml"), "utf8")).not.toContain(`/${username}<`);
+    expect(existsSync(join(published, bystander.username, "index.html"))).toBe(true);
+    expect((await bystander.b.json("GET", "/api/me")).status).toBe(200);
+    expect((await browser(t).json("POST", "/api/auth/login", { email, password: PASSWORD })).status).toBe(401);
+    expect(((await (await t.app.request(`/api/auth/username-availability?username=${username}`)).json()) as { available: boolean }).available).toBe(true);
+  });
+
+  it("a Google-only account confirms deletion with its username", async () => {
+    const { b, username, userId } = await signedIn({ password: false });
+    expect((await b.json("GET", "/api/auth/account")).body).toMatchObject({ hasPassword: false, googleLinked: true });
+    expect((await b.json("DELETE", "/api/auth/account", { confirmUsername: "someone_else" })).body.error.message).toBe(AUTH_TEXT.deleteUsernameMismatch);
+    expect((await b.json("DELETE", "/api/auth/account", { confirmUsername: username.toUpperCase() })).status).toBe(200);
+    expect(t.deps.db.select().from(schema.users).where(eq(schema.users.id, userId)).get()).toBeUndefined();
+  });
+
+  it("refuses a cross-origin deletion", async () => {
+    const { b, userId } = await signedIn();
+    const res = await t.app.request("/api/auth/account", {
+      method: "DELETE",
+      headers: { "Content-Type": "application/json", Cookie: `plinth_session=${b.cookie("plinth_session")}`, Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" },
+      body: JSON.stringify({ password: PASSWORD }),
+    });
+    expect(res.status).toBe(403);
+    expect(t.deps.db.select().from(schema.users).where(eq(schema.users.id, userId)).get()).toBeTruthy();
+  });
+});

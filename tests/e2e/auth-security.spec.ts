@@ -1,0 +1,167 @@
+/**
+ * Account settings as an owner uses them: two-factor enrolment with the QR code and backup codes,
+ * sign-in with a TOTP code and with a backup code (once), password change, sessions, and deleting
+ * the account.
+ */
+import { eq } from "drizzle-orm";
+import { users } from "#db/schema.ts";
+import { createAccountWithPassword, nextTotp, signInWithForm, signOutFromDashboard, wrongCode } from "./auth-helpers.ts";
+import { e2eDb, expect, signInAs, test } from "./fixtures.ts";
+import { totpAt } from "#api/services/two-factor.ts";
+
+async function openSecurity(page: import("@playwright/test").Page) {
+  await page.goto("/dashboard/account-settings");
+  await page.getByRole("tab", { name: "Security" }).click();
+}
+
+test("two-factor: enrol with the QR code, sign in with a TOTP code, then with a backup code once", async ({ page, context }) => {
+  const owner = await createAccountWithPassword();
+  await signInAs(context, owner);
+  await openSecurity(page);
+  await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
+  await expect(page.getByRole("img", { name: "QR code for your authenticator app" })).toBeVisible();
+  const secret = (await page.getByTestId("totp-secret").textContent())!;
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+
+  // Fewer than six digits, then a wrong code, then the right one.
+  await page.getByLabel("Digit 1 of 6").pressSequentially("123");
+  await page.getByRole("button", { name: "Enable" }).click();
+  await expect(page.getByText("A 2FA code must be exactly 6 characters to enable")).toBeVisible();
+  const right = totpAt(secret, new Date());
+  await page.getByLabel("Digit 1 of 6").fill(wrongCode(right));
+  await page.getByRole("button", { name: "Enable" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Invalid verification code. Please try again." })).toBeVisible();
+  await page.getByLabel("Digit 1 of 6").fill(right);
+  await page.getByRole("button", { name: "Enable" }).click();
+
+  const codes = page.getByRole("list", { name: "Backup codes" }).getByRole("listitem");
+  await expect(codes).toHaveCount(8);
+  const backup = (await codes.allTextContents()).map((c) => c.trim());
+  await page.getByRole("button", { name: "I've saved my codes" }).click();
+  await expect(page.getByText("8 of 8 backup codes left.")).toBeVisible();
+
+  // Sign in with the app's code.
+  await signOutFromDashboard(page);
+  await page.goto("/auth/login");
+  await signInWithForm(page, owner.email, owner.password);
+  await expect(page.getByRole("heading", { name: "Two-factor authentication" })).toBeVisible();
+  await page.getByLabel("Digit 1 of 6").fill(nextTotp(secret));
+  await expect(page).toHaveURL("/dashboard/links");
+
+  // Sign in with a backup code; the same code never works twice.
+  await signOutFromDashboard(page);
+  await page.goto("/auth/login");
+  await signInWithForm(page, owner.email, owner.password);
+  await page.getByRole("button", { name: "Use a backup code instead" }).click();
+  await page.getByLabel("Backup code").fill(backup[0]!);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL("/dashboard/links");
+  await signOutFromDashboard(page);
+  await page.goto("/auth/login");
+  await signInWithForm(page, owner.email, owner.password);
+  await page.getByRole("button", { name: "Use a backup code instead" }).click();
+  await page.getByLabel("Backup code").fill(backup[0]!);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Invalid verification code. Please try again." })).toBeVisible();
+  await page.getByLabel("Backup code").fill(backup[1]!);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL("/dashboard/links");
+
+  // Turning it off needs a code.
+  await openSecurity(page);
+  await expect(page.getByText("6 of 8 backup codes left.")).toBeVisible();
+  await page.getByRole("button", { name: "Turn off", exact: true }).click();
+  await page.getByLabel("Code from your app, or a backup code").fill(backup[2]!);
+  await page.getByRole("button", { name: "Turn off two-factor" }).click();
+  await expect(page.getByRole("button", { name: "Set up two-factor authentication" })).toBeVisible();
+});
+
+test("change password: the spec's messages, then other sessions end and this one stays", async ({ page, context, browser }) => {
+  const owner = await createAccountWithPassword();
+  await signInAs(context, owner);
+  const phone = await browser.newContext();
+  await signInAs(phone, owner);
+
+  await openSecurity(page);
+  await expect(page.getByRole("list", { name: "Active sessions" }).getByRole("listitem")).toHaveCount(2);
+  await expect(page.getByText("This device")).toBeVisible();
+
+  const current = page.getByLabel("Current password", { exact: true });
+  const fresh = page.getByLabel("New password", { exact: true });
+  const confirm = page.getByLabel("Confirm new password", { exact: true });
+  const update = page.getByRole("button", { name: "Update Password" });
+  await current.fill(owner.password);
+  await fresh.fill("Another-Strong-1!");
+  await confirm.fill("Another-Strong-2!");
+  await update.click();
+  await expect(page.getByText("New passwords don't match")).toBeVisible();
+  await fresh.fill("weakpassword");
+  await confirm.fill("weakpassword");
+  await update.click();
+  await expect(page.getByText("Password must include uppercase, lowercase, number, and special character")).toBeVisible();
+  await current.fill("Not-The-Password-1!");
+  await fresh.fill("Another-Strong-1!");
+  await confirm.fill("Another-Strong-1!");
+  await update.click();
+  await expect(page.getByText("Current password is incorrect").first()).toBeVisible();
+  await current.fill(owner.password);
+  await update.click();
+  await expect(page.getByText("Password updated successfully")).toBeVisible();
+
+  const phonePage = await phone.newPage();
+  await phonePage.goto("/dashboard/links");
+  await expect(phonePage).toHaveURL(/\/auth\/login/);
+  await phone.close();
+  await page.reload();
+  await page.getByRole("tab", { name: "Security" }).click();
+  await expect(page.getByRole("list", { name: "Active sessions" }).getByRole("listitem")).toHaveCount(1);
+});
+
+test("sessions: sign out everywhere else", async ({ page, context, browser }) => {
+  const owner = await createAccountWithPassword();
+  await signInAs(context, owner);
+  const other = await browser.newContext();
+  await signInAs(other, owner);
+  await openSecurity(page);
+  await expect(page.getByRole("list", { name: "Active sessions" }).getByRole("listitem")).toHaveCount(2);
+  await page.getByRole("button", { name: "Sign out everywhere else" }).click();
+  await expect(page.getByText("Signed out of 1 other session")).toBeVisible();
+  await expect(page.getByRole("list", { name: "Active sessions" }).getByRole("listitem")).toHaveCount(1);
+  const otherPage = await other.newPage();
+  await otherPage.goto("/dashboard/links");
+  await expect(otherPage).toHaveURL(/\/auth\/login/);
+  await other.close();
+});
+
+test("account tab: e-mail and username shown; deletion needs the password and removes the page", async ({ page, context }) => {
+  const owner = await createAccountWithPassword();
+  await signInAs(context, owner);
+  await page.goto("/dashboard/account-settings");
+  await expect(page.getByRole("tab", { name: "Account" })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByText(owner.email)).toBeVisible();
+  await expect(page.getByText(`@${owner.username}`).last()).toBeVisible();
+  await expect(page.getByRole("tab", { name: "Subscription" })).toBeVisible();
+  await page.getByRole("tab", { name: "Billing" }).click();
+  await expect(page.getByRole("heading", { name: "Billing: coming soon" })).toBeVisible();
+  await page.getByRole("tab", { name: "Account" }).click();
+
+  // Publish once so there is a page to delete.
+  expect((await page.evaluate(async () => (await fetch("/api/publish", { method: "POST" })).status))).toBe(200);
+  expect((await page.request.get(`/${owner.username}`)).status()).toBe(200);
+
+  await page.getByRole("button", { name: "Delete account" }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete your account?" });
+  await dialog.getByRole("button", { name: "Delete my account" }).click();
+  await expect(dialog.getByText("Please enter your password to confirm")).toBeVisible();
+  await dialog.getByLabel("Password", { exact: true }).fill("Not-My-Password-1!");
+  await dialog.getByRole("button", { name: "Delete my account" }).click();
+  await expect(dialog.getByText("Current password is incorrect")).toBeVisible();
+  await dialog.getByLabel("Password", { exact: true }).fill(owner.password);
+  await dialog.getByRole("button", { name: "Delete my account" }).click();
+  await expect(page).toHaveURL("/");
+  expect(e2eDb().select().from(users).where(eq(users.id, owner.userId)).get()).toBeUndefined();
+  expect((await page.request.get(`/${owner.username}`)).status()).toBe(404);
+  await page.goto("/auth/login");
+  await signInWithForm(page, owner.email, owner.password);
+  await expect(page.getByText("Invalid email or password")).toBeVisible();
+});

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { isSafeUrl, LINK_MESSAGES, LinkInputSchema, storedUrlFor } from "#core/link-input.ts";
+
+const parse = (v: unknown) => LinkInputSchema.safeParse(v);
+const messages = (v: unknown) => {
+  const r = parse(v);
+  return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [i.path.join("."), i.message]));
+};
+
+describe("link input (spec section 5, Links)", () => {
+  it("requires a title, with the message", () => {
+    expect(messages({ linkType: "label", title: "  " })).toEqual({ title: "Title is required" });
+    expect(messages({ linkType: "label" })).toEqual({ title: "Title is required" });
+    expect(messages({ linkType: "label", title: "x".repeat(101) })).toEqual({ title: LINK_MESSAGES.titleTooLong });
+  });
+
+  it("requires a URL for standard_url and donation", () => {
+    expect(messages({ linkType: "standard_url", title: "Site" })).toEqual({ url: "URL is required" });
+    expect(messages({ linkType: "donation", title: "Tip" })).toEqual({ url: "URL is required" });
+    expect(messages({ linkType: "standard_url", title: "Site", url: "not a url" })).toEqual({ url: "Please enter a valid URL" });
+    expect(parse({ linkType: "donation", title: "Tip", url: "https://ko-fi.com/me", data: { message: "Thanks" } }).success).toBe(true);
+  });
+
+  it("asks no URL of label, vcf, lead_magnet and promote links", () => {
+    expect(parse({ linkType: "label", title: "Section" }).success).toBe(true);
+    expect(parse({ linkType: "vcf", title: "Card", data: { name: "Ada" } }).success).toBe(true);
+    expect(parse({ linkType: "lead_magnet", title: "Guide", data: { description: "Free" } }).success).toBe(true);
+    expect(parse({ linkType: "promote_plinth", title: "Join" }).success).toBe(true);
+  });
+
+  it("requires a URL and Link Text for text_link", () => {
+    expect(messages({ linkType: "text_link", title: "Read" })).toEqual({ "data.url": "URL is required", "data.text": "Link Text is required" });
+  });
+
+  it("requires a Description for lead_magnet; its File URL is optional but must be a URL", () => {
+    expect(messages({ linkType: "lead_magnet", title: "Guide" })).toEqual({ "data.description": "Description is required" });
+    expect(messages({ linkType: "lead_magnet", title: "Guide", data: { description: "d", fileUrl: "ftp://x" } })).toEqual({ "data.fileUrl": "Please enter a valid URL" });
+    expect(parse({ linkType: "lead_magnet", title: "Guide", data: { description: "d", fileUrl: "/media/ab/file.pdf" } }).success).toBe(true);
+  });
+
+  it("requires a Full Name for vcf and checks its e-mail", () => {
+    expect(messages({ linkType: "vcf", title: "Card" })).toEqual({ "data.name": "Full Name is required" });
+    expect(messages({ linkType: "vcf", title: "Card", data: { name: "Ada", email: "nope" } })).toEqual({ "data.email": "Please enter a valid email address" });
+  });
+
+  it("keeps only the fields of the link's own type", () => {
+    const r = LinkInputSchema.parse({ linkType: "donation", title: "Tip", url: "https://a.example", data: { message: "Hi", name: "x", description: "y" } });
+    expect(r.data).toEqual({ message: "Hi" });
+  });
+
+  it("stores the spec's url per type", () => {
+    const ref = "https://plinth.example/?ref=abc";
+    const s = (v: unknown) => storedUrlFor(LinkInputSchema.parse(v), ref);
+    expect(s({ linkType: "label", title: "L" })).toBe("#");
+    expect(s({ linkType: "vcf", title: "C", data: { name: "Ada" } })).toBe("#");
+    expect(s({ linkType: "promote_plinth", title: "P" })).toBe(ref);
+    expect(s({ linkType: "text_link", title: "T", url: "https://main.example", data: { text: "t", url: "https://own.example" } })).toBe("https://own.example");
+    expect(s({ linkType: "text_link", title: "T", url: "https://main.example", data: { text: "t" } })).toBe("https://main.example");
+    expect(s({ linkType: "standard_url", title: "S", url: "https://entered.example" })).toBe("https://entered.example");
+  });
+
+  it("refuses every hostile URL", () => {
+    const hostile = [
+      "javascript:alert(1)",
+      "JaVaScRiPt:alert(1)",
+      " javascript:alert(1)",
+      "java\tscript:alert(1)",
+      "data:text/html,<script>alert(1)</script>",
+      "vbscript:msgbox(1)",
+      "file:///etc/passwd",
+      "//evil.example",
+      "https://user:pass@evil.example",
+      'https://a.example/"onmouseover="alert(1)',
+      "https://a.example/<script>",
+      "https://",
+      `https://a.example/${"x".repeat(2100)}`,
+    ];
+    for (const url of hostile) {
+      expect(isSafeUrl(url), url).toBe(false);
+      expect(parse({ linkType: "standard_url", title: "x", url }).success, url).toBe(false);
+    }
+    expect(isSafeUrl("https://example.com/path?q=1#x")).toBe(true);
+    expect(isSafeUrl("http://example.com")).toBe(true);
+  });
+
+  it("refuses unknown link types and non-object data", () => {
+    expect(parse({ linkType: "script", title: "x" }).success).toBe(false);
+    expect(parse({ linkType: "label", title: "x", data: "<b>" }).success).toBe(false);
+    expect(parse(null).success).toBe(false);
+  });
+});
