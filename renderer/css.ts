@@ -69,8 +69,8 @@ export function pageCss(style: PageStyle, fonts: Record<string, string[]>): Page
   const text = style.pageBackground ? readableOn(bg, [t.text]) : t.text;
   const muted = style.pageBackground ? mutedOn(bg, [t.mutedText]) : t.mutedText;
   const btnBg = style.buttonBackground ?? t.buttonBackground;
-  // Button labels are large text (19px bold), which WCAG AA reads at 3:1: the spec's default button
-  // blue (#3b82f6) keeps white text.
+  // Button labels are large text (19px bold), which WCAG AA reads at 3:1; the theme's own label
+  // colour is kept whenever it reaches that on the owner's button colour.
   const btnText = readableOn(btnBg, [t.buttonText], 3);
   const btnBd = style.buttonBorder ?? (style.buttonBackground ? btnBg : t.buttonBorder);
   const iniText = readableOn(style.initialsBackground, ["#ffffff"], 3);

@@ -258,7 +258,8 @@ describe("appearance", () => {
   it("applies the owner's page, button and border colours, keeping text readable on them", () => {
     const c = css(page(snapshot({ customPageBackgroundColor: "#FDE68A", customButtonBackgroundColor: "#fef9c3", customButtonBorderColor: "#111111" })).doc);
     expect(c).toContain("body{margin:0;min-height:100vh;background:#fde68a;color:#111827");
-    expect(c).toMatch(/\.btn\{[^}]*background:#fef9c3;color:#111827;border:2px solid #111111/);
+    const [, label] = c.match(/\.btn\{[^}]*background:#fef9c3;color:(#[0-9a-f]{6});border:2px solid #111111/)!;
+    expect(contrast(label!, "#fef9c3")).toBeGreaterThanOrEqual(4.5);
     const dark = css(page(snapshot({ selectedThemeName: "minimalist-dark", customPageBackgroundColor: "#ffffff" })).doc);
     expect(dark).toMatch(/body\{[^}]*background:#ffffff;color:#111827/);
     // Anything but #rrggbb is ignored: colours go into CSS.
