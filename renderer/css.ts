@@ -79,7 +79,7 @@ export function pageCss(style: PageStyle, fonts: Record<string, string[]>): Page
   const body = pairing ? `"${pairing.body}",${SYSTEM}` : SYSTEM;
   const css =
     (pairing ? fontFaceCss(fonts, [...new Set([pairing.heading, pairing.body])]) : "") +
-    `*{box-sizing:border-box}html{-webkit-text-size-adjust:100%}` +
+    `*{box-sizing:border-box}[hidden]{display:none!important}html{-webkit-text-size-adjust:100%}` +
     `body{margin:0;min-height:100vh;background:${bg};color:${text};font:16px/1.5 ${body}}` +
     `a{color:inherit}h1,h2{font-family:${head}}` +
     `.pg{max-width:580px;margin:0 auto;padding:40px 16px 16px}.hd{text-align:center}` +
