@@ -11,6 +11,7 @@ import { createApi } from "./app.ts";
 import type { AppDeps } from "./context.ts";
 import { fileInside, fileResponse } from "./static-files.ts";
 import { previewHandler } from "./preview.ts";
+import { signedInHint } from "./signed-in-hint.ts";
 
 const USERNAME_PATH = /^\/([A-Za-z0-9_-]{3,30})\/?$/;
 /** A published page's own files (qr.svg, contact cards); never a dot file such as an unfinished swap. */
@@ -45,6 +46,14 @@ export function createServerApp(deps: AppDeps) {
   };
 
   const preview = previewHandler(deps, notFound);
+
+  // Site pages (not the published pages, which stay cacheable by anyone) carry the signed-in hint.
+  const isPublishedPage = (c: Context) => {
+    const name = USERNAME_PATH.exec(c.req.path)?.[1];
+    return name !== undefined && !isReservedUsername(name) && c.res.status !== 404;
+  };
+  const hint = signedInHint(deps, (c) => !isPublishedPage(c));
+  app.use("*", async (c, next) => (c.req.path === "/api" || c.req.path.startsWith("/api/") ? next() : hint(c, next)));
 
   app.on(["GET", "HEAD"], "*", async (c, next) => {
     const path = c.req.path;

@@ -7,17 +7,15 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { and, eq, ne } from "drizzle-orm";
 import type { Context } from "hono";
-import { deleteCookie, setCookie } from "hono/cookie";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { SIGNED_IN_HINT_COOKIE, SIGNED_IN_HINT_VALUE } from "#core/signed-in-hint.ts";
 import type { Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { sessions, users } from "#db/schema.ts";
 
 export const SESSION_COOKIE = "plinth_session";
-/**
- * A non-secret hint for the static pages (ADR 050): "1" while signed in, so the navigation shows
- * Dashboard instead of Login before any request. It proves nothing; the API never reads it.
- */
-export const SIGNED_IN_HINT_COOKIE = "plinth_signed_in";
+/** The static pages' navigation hint (ADR 051) follows the session cookie wherever it changes. */
+export { SIGNED_IN_HINT_COOKIE };
 const DAY_MS = 86_400_000;
 export const SESSION_TTL_MS = 30 * DAY_MS;
 /** A session with less than this left is extended to a full 30 days on use. */
@@ -141,12 +139,12 @@ export function setSessionCookie(c: Context, token: string, session: Session, se
   // Without Remember me the cookies have no expiry and end with the browser session.
   const expiry = session.persistent ? { expires: session.expiresAt } : {};
   setCookie(c, SESSION_COOKIE, token, { httpOnly: true, sameSite: "Lax", path: "/", secure, ...expiry });
-  setCookie(c, SIGNED_IN_HINT_COOKIE, "1", { httpOnly: false, sameSite: "Lax", path: "/", secure, ...expiry });
+  setCookie(c, SIGNED_IN_HINT_COOKIE, SIGNED_IN_HINT_VALUE, { httpOnly: false, sameSite: "Lax", path: "/", secure, ...expiry });
 }
 
 export function deleteSessionCookie(c: Context, secure: boolean): void {
   deleteCookie(c, SESSION_COOKIE, { path: "/", secure, httpOnly: true, sameSite: "Lax" });
-  deleteCookie(c, SIGNED_IN_HINT_COOKIE, { path: "/", secure, sameSite: "Lax" });
+  if (getCookie(c, SIGNED_IN_HINT_COOKIE) !== undefined) deleteCookie(c, SIGNED_IN_HINT_COOKIE, { path: "/", secure, sameSite: "Lax" });
 }
 
 /** The sessions of a user, newest first, for the Security tab. */

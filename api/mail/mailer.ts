@@ -13,6 +13,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Where answers go when it is not the sender (the contact form: the visitor). */
+  replyTo?: string;
 }
 
 export interface Mailer {

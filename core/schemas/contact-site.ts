@@ -8,7 +8,13 @@ export const CONTACT_NAME_MAX = 100;
 export const CONTACT_MESSAGE_MAX = 5000;
 
 export const ContactMessageSchema = z.object({
-  name: z.string("Name is required").trim().min(1, "Name is required").max(CONTACT_NAME_MAX, `Name must be at most ${CONTACT_NAME_MAX} characters`),
+  // A name is one line: line breaks and runs of spaces collapse (it also ends up in a mail header).
+  name: z
+    .string("Name is required")
+    .trim()
+    .min(1, "Name is required")
+    .max(CONTACT_NAME_MAX, `Name must be at most ${CONTACT_NAME_MAX} characters`)
+    .transform((s) => s.replace(/\s+/g, " ")),
   email: z
     .string("Email is required")
     .trim()

@@ -35,6 +35,20 @@ describe("GET /api/status", () => {
     expect(text).not.toContain(b.username);
   });
 
+  it("reports a broken database as 503 with the same shape, so the page can still say what is down", async () => {
+    t.deps.db.$client.close();
+    const res = await t.app.request("/api/status");
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ ok: false, db: "unavailable", lastPublishAt: null });
+    const { openDatabase } = await import("#db/client.ts");
+    t.deps.db = openDatabase({ path: t.deps.env.DATABASE_PATH });
+  });
+
+  it("is never cached, so the status page is live", async () => {
+    const res = await t.app.request("/api/status");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+  });
+
   it("ignores hostile query strings and refuses other methods", async () => {
     const res = await t.app.request("/api/status?username=<script>alert(1)</script>&x=' or 1=1 --");
     expect(res.status).toBe(200);
