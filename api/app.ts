@@ -16,13 +16,14 @@ import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { statusRoutes } from "./routes/status.ts";
 import { contactRoutes } from "./routes/contact.ts";
-import { linkRoutes } from "./routes/links.ts";
+import { isLinkFileUpload, linkRoutes } from "./routes/links.ts";
 import { linkListRoutes } from "./routes/link-lists.ts";
 import { socialLinkRoutes } from "./routes/social-links.ts";
 import { meRoutes } from "./routes/me.ts";
 import { upgradeRoutes } from "./routes/upgrade.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { publishRoutes } from "./routes/publish.ts";
+import { isPictureUpload, profileRoutes } from "./routes/profile.ts";
 import { exceptVisitorRoutes, visitorRoutes } from "./routes/visitor.ts";
 
 /** JSON bodies are small; uploads have their own, larger limit on their routes. */
@@ -38,15 +39,15 @@ export function createApi(deps: AppDeps) {
     c.header("Cache-Control", "no-store");
   });
   api.use("*", exceptVisitorRoutes(sameOriginOnly(deps.env.PUBLIC_ORIGIN, SESSION_COOKIE)));
-  api.use(
-    "*",
-    bodyLimit({
-      maxSize: JSON_BODY_LIMIT,
-      onError: () => {
-        throw new ApiError("payload_too_large", "Request body is too large");
-      },
-    }),
-  );
+  const jsonBodyLimit = bodyLimit({
+    maxSize: JSON_BODY_LIMIT,
+    onError: () => {
+      throw new ApiError("payload_too_large", "Request body is too large");
+    },
+  });
+  // Uploads carry their own, larger limits and messages.
+  const isUpload = (method: string, path: string) => isPictureUpload(method, path) || isLinkFileUpload(method, path);
+  api.use("*", (c, next) => (isUpload(c.req.method, c.req.path) ? next() : jsonBodyLimit(c, next)));
 
   api.use("*", sessionMiddleware(deps));
 
@@ -64,6 +65,7 @@ export function createApi(deps: AppDeps) {
     .route("/events", eventRoutes(deps))
     .route("/analytics", analyticsRoutes(deps))
     .route("/publish", publishRoutes(deps))
+    .route("/profile", profileRoutes(deps))
     .route("/visitor", visitorRoutes(deps));
 
   // A sub-app's notFound is not consulted once it is mounted with app.route(), so unknown API paths

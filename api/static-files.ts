@@ -28,6 +28,8 @@ export const CONTENT_TYPES: Record<string, string> = {
   ".vcf": "text/vcard; charset=utf-8",
   ".pdf": "application/pdf",
   ".zip": "application/zip",
+  ".epub": "application/epub+zip",
+  ".mp3": "audio/mpeg",
 };
 
 /** The absolute path of `urlPath` inside `root`, or null if it escapes root or is not a file. */

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { LIMITS } from "./limits.ts";
+import { isMediaPath, isSafeUrl } from "./link-input.ts";
 
 const id = z.string().trim().min(1).max(64);
 const isoOrNull = z.iso.datetime({ offset: true }).nullable();
@@ -16,7 +17,7 @@ export const LinkExtrasSchema = z
       .string()
       .trim()
       .max(LIMITS.URL_MAX)
-      .refine((v) => v === "" || /^https:\/\//i.test(v) || v.startsWith("/media/"), "Please enter a valid URL")
+      .refine((v) => v === "" || (/^https:\/\//i.test(v) && isSafeUrl(v)) || (isMediaPath(v) && /\.(jpg|png|gif|webp)$/.test(v)), "Please enter a valid URL")
       .nullable()
       .optional(),
     scheduleStartTime: isoOrNull.optional(),

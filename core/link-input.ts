@@ -29,6 +29,11 @@ export function isSafeUrl(value: string): boolean {
   }
 }
 
+/** A file uploaded to Plinth's own media storage: "/media/ab/<32 hex>.<ext>", nothing a path could escape with. */
+export function isMediaPath(value: string): boolean {
+  return /^\/media\/[0-9a-f]{2}\/[0-9a-f]{32}\.(jpg|png|gif|webp|pdf|epub|zip|mp3)$/.test(value);
+}
+
 const text = (max: number) => z.string().trim().max(max, LINK_MESSAGES.tooLong).optional().default("");
 
 export const LinkInputSchema = z
@@ -70,7 +75,7 @@ export const LinkInputSchema = z
     }
     if (v.linkType === "lead_magnet") {
       need(d.description !== "", ["data", "description"], LINK_MESSAGES.descriptionRequired);
-      if (d.fileUrl) need(isSafeUrl(d.fileUrl) || /^\/media\/[\w./-]+$/.test(d.fileUrl), ["data", "fileUrl"], LINK_MESSAGES.urlInvalid);
+      if (d.fileUrl) need(isSafeUrl(d.fileUrl) || isMediaPath(d.fileUrl), ["data", "fileUrl"], LINK_MESSAGES.urlInvalid);
     }
     if (v.linkType === "vcf") {
       need(d.name !== "", ["data", "name"], LINK_MESSAGES.fullNameRequired);

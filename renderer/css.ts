@@ -1,9 +1,9 @@
 /**
  * The page's whole stylesheet, inlined in one <style> whose hash goes into the CSP. It is small
  * enough that all of it is critical CSS. Nothing here may come from user text: colours are checked
- * against #rrggbb, fonts and themes come from core's lists.
+ * against #rrggbb, fonts and themes come from core's lists. No node: APIs: the dashboard's live
+ * preview draws with this same stylesheet in the browser (render.tsx adds the CSP hash).
  */
-import { createHash } from "node:crypto";
 import type { PageProfile } from "#core/model.ts";
 import { FONT_PAIRINGS, getTheme, type FontPairingId, type ThemeId } from "#core/themes.ts";
 import type { VisibleContent } from "#core/visible-content.ts";
@@ -48,8 +48,6 @@ const RADIUS = { box: "0", rounded: "12px", pill: "999px" } as const;
 
 export interface PageStylesheet {
   css: string;
-  /** The CSP source for the inline <style>: 'sha256-…'. */
-  hash: string;
   /** A flat colour for theme-color and the floating icon bar. */
   base: string;
 }
@@ -57,7 +55,8 @@ export interface PageStylesheet {
 const cache = new Map<string, PageStylesheet>();
 
 /**
- * The stylesheet, its CSP hash and the page's flat base colour. Memoised: bulk republish renders many alike pages. */
+ * The stylesheet and the page's flat base colour. Memoised (the same object for the same style):
+ * bulk republish renders many alike pages. */
 export function pageCss(style: PageStyle, fonts: Record<string, string[]>): PageStylesheet {
   const key = JSON.stringify(style);
   const hit = cache.get(key);
@@ -128,7 +127,7 @@ export function pageCss(style: PageStyle, fonts: Record<string, string[]>): Page
     `.sr{position:fixed;top:0;left:0;width:1px;height:1px;opacity:0}` +
     `.pv{position:sticky;top:0;z-index:15;padding:10px 16px;background:#fde047;color:#111827;text-align:center;font:600 15px/1.4 ${SYSTEM}}` +
     `@media (prefers-reduced-motion:reduce){.btn{transition:none}.btn:hover{transform:none}}`;
-  const out = { css, base, hash: `'sha256-${createHash("sha256").update(css, "utf8").digest("base64")}'` };
+  const out = { css, base };
   if (cache.size > 500) cache.clear();
   cache.set(key, out);
   return out;

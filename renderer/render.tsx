@@ -6,7 +6,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { visibleContentOf } from "#core/visible-content.ts";
 import { PageBody, PageChrome } from "./components/Page.tsx";
 import { imageOrigin, safeSrc } from "./components/safe-href.ts";
-import { pageCss, pageStyleOf } from "./css.ts";
+import { pageCss, pageStyleOf, type PageStylesheet } from "./css.ts";
 import { pageFiles } from "./page-files.ts";
 import type { RenderedPage, RenderInput } from "./types.ts";
 
@@ -27,6 +27,17 @@ export const CONSENT_KEY = "plinth-consent";
  */
 export const INLINE_SCRIPT = `try{localStorage.getItem("${CONSENT_KEY}")||document.documentElement.classList.add("ck-open")}catch(e){document.documentElement.classList.add("ck-open")}`;
 const INLINE_SCRIPT_HASH = sha256(INLINE_SCRIPT);
+
+/** The CSP hash of each stylesheet, kept as long as pageCss keeps the stylesheet. */
+const styleHashes = new WeakMap<PageStylesheet, string>();
+function styleHashOf(sheet: PageStylesheet): string {
+  let h = styleHashes.get(sheet);
+  if (h === undefined) {
+    h = sha256(sheet.css);
+    styleHashes.set(sheet, h);
+  }
+  return h;
+}
 
 const chromeCache = new Map<string, string>();
 function chromeHtml(origin: string): string {
@@ -57,7 +68,9 @@ export function renderPage(input: RenderInput): RenderedPage {
     if (o) imageOrigins.add(o);
   }
 
-  const { css, hash: styleHash, base } = pageCss(pageStyleOf(p, v), input.assets.fonts);
+  const sheet = pageCss(pageStyleOf(p, v), input.assets.fonts);
+  const { css, base } = sheet;
+  const styleHash = styleHashOf(sheet);
   const csp = [
     "default-src 'none'",
     `style-src ${styleHash}`,

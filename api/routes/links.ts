@@ -5,6 +5,8 @@
  */
 import { and, count, eq, max } from "drizzle-orm";
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { validator } from "hono/validator";
 import type { z } from "zod";
 import { LinkExtrasSchema, LinkOrderSchema, LinkVisibilitySchema, LINK_EXTRA_KEYS, MainButtonSchema, IdParamSchema } from "#core/dashboard-schemas.ts";
 import { DASH } from "#core/dashboard-texts.ts";
@@ -12,14 +14,21 @@ import { LITE_LINK_TYPES, PROMOTE_LINK_TYPE } from "#core/link-types.ts";
 import { LIMITS } from "#core/limits.ts";
 import { canSavePromoteLink, effectivePlan, type PlanState } from "#core/plans.ts";
 import { LinkInputSchema, storedUrlFor } from "#core/link-input.ts";
+import { LINK_FILE_MESSAGES, LinkFileFieldsSchema, maxBytesFor, type LinkFileKind } from "#core/schemas/link-files.ts";
+import { hasFeature } from "#core/plans.ts";
 import { transaction, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
-import { linkLists, links } from "#db/schema.ts";
+import { linkLists, links, uploads } from "#db/schema.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError, validationError } from "../errors.ts";
 import { listLinks, listLists, makeMainButton, ownedLink, ownedList, type LinkRow } from "../services/links.ts";
 import { typedJson } from "../services/json-input.ts";
+import { invalidLinkFile, linkFileTooLarge, processLinkFile, saveLinkFile } from "../services/link-files.ts";
+import { createRateLimiter } from "../services/rate-limit.ts";
+import { sweepUnusedMedia } from "../services/uploads.ts";
+import { mediaStorageFor } from "../storage/media.ts";
+import { withPageLock } from "#renderer/publish.ts";
 import { getProfile, planStateOf, touchProfile } from "../services/profile.ts";
 import { jsonBody, params } from "../validate.ts";
 
@@ -61,7 +70,41 @@ function enforcePlan(plan: PlanState, at: Date, input: LinkInput, extras: LinkEx
   if (extras.isMainButton && !existing?.isMainButton) throw plusRequired("main_button");
 }
 
+export const LINK_FILE_UPLOAD_PATH = "/api/links/files";
+export const isLinkFileUpload = (method: string, path: string) => method === "POST" && path === LINK_FILE_UPLOAD_PATH;
+
+/** Room for the multipart envelope around a file of the largest allowed size. */
+const MULTIPART_OVERHEAD = 16 * 1024;
+/** Uploads per owner: a burst of 30, then one a minute; enough to try a few files, not to fill a disk. */
+const UPLOAD_BURST = 30;
+const UPLOAD_RATE_LIMITED = "Too many uploads. Please wait a minute and try again.";
+
+/** The form of a link-file upload: exactly one file and what it is for. */
+const linkFileForm = validator("form", (value): { file: File; kind: LinkFileKind } => {
+  const v = value as Record<string, unknown>;
+  const fields = LinkFileFieldsSchema.safeParse({ kind: v.kind });
+  if (!fields.success) throw validationError(fields.error);
+  const kind = fields.data.kind;
+  if (!(v.file instanceof File)) throw invalidLinkFile(kind);
+  if (v.file.size > maxBytesFor(kind)) throw linkFileTooLarge(kind);
+  return { file: v.file, kind };
+});
+
+/**
+ * A link may show an uploaded file only if it is the owner's own upload: another owner's media path
+ * would break when that owner's file is swept.
+ */
+function enforceOwnMedia(db: Db, userId: string, input: LinkInput, extras: LinkExtras): void {
+  for (const url of [input.data.fileUrl, extras.thumbnailUrl]) {
+    if (!url || !url.startsWith("/media/")) continue;
+    const row = db.select({ id: uploads.id }).from(uploads).where(and(eq(uploads.userId, userId), eq(uploads.storageKey, url.slice(1)))).get();
+    if (!row) throw new ApiError("validation_failed", "Please upload the file again", { fields: { [url === extras.thumbnailUrl ? "thumbnailUrl" : "data.fileUrl"]: "Please upload the file again" } });
+  }
+}
+
 export function linkRoutes({ db, env, now }: AppDeps) {
+  const storage = mediaStorageFor(env);
+  const uploadLimiter = createRateLimiter(UPLOAD_BURST, 1 / 60);
   const referralUrlOf = (referralId: string) => `${env.PUBLIC_ORIGIN}/?ref=${referralId}`;
 
   return (
@@ -81,6 +124,7 @@ export function linkRoutes({ db, env, now }: AppDeps) {
         const plan = planStateOf(profile);
         const lite = effectivePlan(plan, at) === "lite";
         enforcePlan(plan, at, input, extras);
+        enforceOwnMedia(db, user.id, input, extras);
         const created = transaction(db, (tx) => {
           const existing = tx.select({ n: count(), top: max(links.orderIndex) }).from(links).where(eq(links.userId, user.id)).get();
           if (lite && (existing?.n ?? 0) >= LIMITS.LITE_MAX_LINKS) {
@@ -111,6 +155,40 @@ export function linkRoutes({ db, env, now }: AppDeps) {
         });
         return c.json({ link: created, message: DASH.linkAdded }, 201);
       })
+      // POST /api/links/files - multipart {file, kind: lead_magnet|thumbnail} -> 201 {url}: the file
+      // checked by its bytes and stored; the link dialog then saves the url with the link
+      .post(
+        "/files",
+        bodyLimit({
+          maxSize: Math.max(maxBytesFor("lead_magnet"), maxBytesFor("thumbnail")) + MULTIPART_OVERHEAD,
+          onError: () => {
+            throw linkFileTooLarge("lead_magnet");
+          },
+        }),
+        linkFileForm,
+        async (c) => {
+          const user = currentUser(c);
+          const { file, kind } = c.req.valid("form");
+          const at = now();
+          const feature = kind === "lead_magnet" ? "lead_magnet" : "thumbnails";
+          if (!hasFeature(planStateOf(getProfile(db, user.id)), feature, at)) throw plusRequired(feature);
+          if (!uploadLimiter.take(user.id, at.getTime())) throw new ApiError("rate_limited", UPLOAD_RATE_LIMITED);
+          let bytes: Uint8Array;
+          try {
+            bytes = new Uint8Array(await file.arrayBuffer());
+          } catch {
+            throw invalidLinkFile(kind);
+          }
+          const processed = await processLinkFile(bytes, kind);
+          const url = await withPageLock(user.id, async () => {
+            const saved = await saveLinkFile(db, storage, user.id, kind, processed, at);
+            await sweepUnusedMedia(db, storage, user.id, at);
+            return saved;
+          });
+          const message = kind === "lead_magnet" ? LINK_FILE_MESSAGES.leadUploaded : LINK_FILE_MESSAGES.thumbnailUploaded;
+          return c.json({ url, kind, bytes: processed.bytes.byteLength, message }, 201);
+        },
+      )
       // PUT /api/links/order - the whole page order: every link once, top to bottom, with its list
       .put("/order", jsonBody(LinkOrderSchema), (c) => {
         const user = currentUser(c);
@@ -150,6 +228,7 @@ export function linkRoutes({ db, env, now }: AppDeps) {
         const updated = transaction(db, (tx) => {
           const existing = ownedLink(tx, user.id, id);
           enforcePlan(planStateOf(profile), at, input, extras, existing);
+          enforceOwnMedia(tx, user.id, input, extras);
           if (extras.parentListId) ownedList(tx, user.id, extras.parentListId);
           tx.update(links)
             .set({

@@ -12,6 +12,7 @@ import { Hono, type Context, type MiddlewareHandler, type Next } from "hono";
 import { cors } from "hono/cors";
 import { z } from "zod";
 import { REPORT_REASONS } from "#core/limits.ts";
+import { isMediaPath } from "#core/link-input.ts";
 import { isLive } from "#core/visible-content.ts";
 import { analyticsEvents, collectedLeads, links, pageReports, userProfiles } from "#db/schema.ts";
 import { newId } from "#db/ids.ts";
@@ -91,7 +92,8 @@ function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
 export function downloadUrlOf(fileUrl: string | undefined, origin: string): string | null {
   if (!fileUrl) return null;
   if (/^https?:\/\/[^\s]+$/i.test(fileUrl)) return fileUrl;
-  if (/^\/media\/[\w./-]+$/.test(fileUrl) && !fileUrl.includes("..")) return origin + fileUrl;
+  // An uploaded file lives at a root-relative media path; the e-mail needs the whole address.
+  if (isMediaPath(fileUrl)) return origin + fileUrl;
   return null;
 }
 

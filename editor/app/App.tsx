@@ -17,6 +17,9 @@ import { NotFound } from "./screens/NotFound.tsx";
 const AnalyticsScreen = lazy(() => import("./screens/analytics/AnalyticsScreen.tsx"));
 const LinksScreen = lazy(() => import("./screens/links/LinksScreen.tsx"));
 const SocialLinksScreen = lazy(() => import("./screens/social/SocialLinksScreen.tsx"));
+const ProfilePictureScreen = lazy(() => import("./screens/profile/ProfilePictureScreen.tsx"));
+const BioScreen = lazy(() => import("./screens/bio/BioScreen.tsx"));
+const AppearanceScreen = lazy(() => import("./screens/appearance/AppearanceScreen.tsx"));
 const AccountSettingsScreen = lazy(() => import("./screens/AccountSettingsScreen.tsx"));
 
 /** How often the dashboard asks whether the draft changed elsewhere (only while the tab is visible). */
@@ -97,9 +100,9 @@ export default function App() {
                   <Route path="/dashboard/analytics" element={<AnalyticsScreen />} />
                   <Route path="/dashboard/links" element={<LinksScreen />} />
                   <Route path="/dashboard/social-links" element={<SocialLinksScreen />} />
-                  <Route path="/dashboard/profile-picture" element={<Placeholder title="Profile Picture" />} />
-                  <Route path="/dashboard/bio" element={<Placeholder title="Bio & SEO" />} />
-                  <Route path="/dashboard/appearance" element={<Placeholder title="Theme" />} />
+                  <Route path="/dashboard/profile-picture" element={<ProfilePictureScreen />} />
+                  <Route path="/dashboard/bio" element={<BioScreen />} />
+                  <Route path="/dashboard/appearance" element={<AppearanceScreen />} />
                   <Route path="/dashboard/affiliate" element={<Placeholder title="Affiliate Program" />} />
                   <Route path="/dashboard/account-settings" element={<AccountSettingsScreen />} />
                   <Route path="*" element={<NotFound />} />

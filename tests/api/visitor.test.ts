@@ -109,10 +109,10 @@ describe("POST /api/visitor/lead", () => {
 
 describe("lead magnet files stored by Plinth", () => {
   it("answers an absolute downloadUrl on the API origin", async () => {
-    const id = addLink({ linkSpecificData: { fileUrl: "/media/files/guide.pdf" } });
+    const id = addLink({ linkSpecificData: { fileUrl: "/media/ab/0123456789abcdef0123456789abcdef.pdf" } });
     const res = await post("lead", { linkId: id, email: " fan@example.com " });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ downloadUrl: `${t.deps.env.PUBLIC_ORIGIN}/media/files/guide.pdf` });
+    expect(await res.json()).toEqual({ downloadUrl: `${t.deps.env.PUBLIC_ORIGIN}/media/ab/0123456789abcdef0123456789abcdef.pdf` });
     expect(t.deps.db.select().from(collectedLeads).all()).toMatchObject([{ email: "fan@example.com" }]);
   });
 

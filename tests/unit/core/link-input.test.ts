@@ -32,10 +32,13 @@ describe("link input (spec section 5, Links)", () => {
     expect(messages({ linkType: "text_link", title: "Read" })).toEqual({ "data.url": "URL is required", "data.text": "Link Text is required" });
   });
 
-  it("requires a Description for lead_magnet; its File URL is optional but must be a URL", () => {
+  it("requires a Description for lead_magnet; its File URL is optional but must be a URL or an uploaded file", () => {
     expect(messages({ linkType: "lead_magnet", title: "Guide" })).toEqual({ "data.description": "Description is required" });
     expect(messages({ linkType: "lead_magnet", title: "Guide", data: { description: "d", fileUrl: "ftp://x" } })).toEqual({ "data.fileUrl": "Please enter a valid URL" });
-    expect(parse({ linkType: "lead_magnet", title: "Guide", data: { description: "d", fileUrl: "/media/ab/file.pdf" } }).success).toBe(true);
+    expect(parse({ linkType: "lead_magnet", title: "Guide", data: { description: "d", fileUrl: "/media/ab/abababababababababababababababab.pdf" } }).success).toBe(true);
+    for (const bad of ["/media/ab/file.pdf", "/media/../secret.pdf", "/media/ab/abababababababababababababababab.html", "//evil.example/x.pdf"]) {
+      expect(messages({ linkType: "lead_magnet", title: "Guide", data: { description: "d", fileUrl: bad } }), bad).toEqual({ "data.fileUrl": "Please enter a valid URL" });
+    }
   });
 
   it("requires a Full Name for vcf and checks its e-mail", () => {

@@ -5,11 +5,12 @@
 import { useState, type ReactNode } from "react";
 import { toast } from "sonner";
 import { DASH } from "#core/dashboard-texts.ts";
-import { LinkInputSchema } from "#core/link-input.ts";
+import { LinkInputSchema, isMediaPath } from "#core/link-input.ts";
 import { LINK_TYPE_LABELS, LITE_LINK_TYPES, PROMOTE_LINK_TYPE, type LinkType } from "#core/link-types.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { Button, Modal, PlusBadge } from "../../components/ui.tsx";
 import { isLite, useDashboard } from "../../store.ts";
+import { LinkFileField } from "./LinkFileField.tsx";
 import type { Link, LinkList } from "./types.ts";
 
 const EDITOR_TYPES: LinkType[] = ["standard_url", "label", "text_link", "donation", "lead_magnet", "vcf", PROMOTE_LINK_TYPE];
@@ -188,7 +189,15 @@ export function LinkDialog({ open, onOpenChange, link, lists, onSaved }: { open:
             <Field id="link-description" label="Description" required error={err("data.description")}>
               <textarea id="link-description" value={f.description} onChange={set("description")} rows={3} className={inputClass} />
             </Field>
-            {input("fileUrl", "File URL (optional)", { type: "url", errKey: "data.fileUrl", placeholder: "https://" })}
+            <LinkFileField
+              kind="lead_magnet"
+              value={f.fileUrl ?? ""}
+              onChange={(url) => setF((s) => ({ ...s, fileUrl: url }))}
+              urlInput={input("fileUrl", "File URL (optional)", { type: "url", errKey: "data.fileUrl", placeholder: "https://" })}
+              uploadLabel="Or upload a file"
+              onPlusRequired={openUpgrade}
+            />
+            {isMediaPath(f.fileUrl ?? "") && err("data.fileUrl") ? <p className="-mt-2 mb-3 text-sm text-red-700">{err("data.fileUrl")}</p> : null}
           </>
         ) : null}
         {type === "vcf" ? (
@@ -205,7 +214,16 @@ export function LinkDialog({ open, onOpenChange, link, lists, onSaved }: { open:
           <summary className="cursor-pointer text-sm font-medium">More options</summary>
           <div className="mt-3">
             <div className="mb-1 flex items-center gap-2">{lite ? <PlusBadge feature="thumbnails" /> : null}</div>
-            {input("thumbnailUrl", "Thumbnail image URL", { type: "url", disabled: lite, placeholder: "https://" })}
+            <LinkFileField
+              kind="thumbnail"
+              value={f.thumbnailUrl ?? ""}
+              onChange={(url) => setF((s) => ({ ...s, thumbnailUrl: url }))}
+              urlInput={input("thumbnailUrl", "Thumbnail image URL", { type: "url", disabled: lite, placeholder: "https://" })}
+              uploadLabel="Or upload a thumbnail"
+              disabled={lite}
+              onPlusRequired={openUpgrade}
+            />
+            {isMediaPath(f.thumbnailUrl ?? "") && err("thumbnailUrl") ? <p className="-mt-2 mb-3 text-sm text-red-700">{err("thumbnailUrl")}</p> : null}
             <div className="mb-1 flex items-center gap-2">{lite ? <PlusBadge feature="scheduling" /> : null}</div>
             <div className="grid gap-2 sm:grid-cols-2">
               {input("start", "Schedule start", { type: "datetime-local", disabled: lite, errKey: "scheduleStartTime" })}

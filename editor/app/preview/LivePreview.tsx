@@ -1,0 +1,76 @@
+/**
+ * The live preview: the draft page, with what the owner is typing, drawn by the renderer's own
+ * components into a sandboxed frame (no script runs in it; its CSS cannot touch the dashboard's).
+ * A Lite owner's Plus-only choices show as they would with Plus, under a note that publishing needs it.
+ */
+import { Crown } from "lucide-react";
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
+import { effectivePlan } from "#core/plans.ts";
+import { planStateOf } from "#core/publish-gate.ts";
+import { Button, featureName } from "../components/ui.tsx";
+import { useDashboard } from "../store.ts";
+import { asPlus, FRAME_SKELETON, pageDocument, plusFeaturesOf } from "./page-document.tsx";
+import { useCurrentSnapshot, useProfileDraft } from "./store.ts";
+
+export function LivePreview() {
+  const snapshot = useCurrentSnapshot();
+  const plan = useProfileDraft((s) => s.plan);
+  const fonts = useProfileDraft((s) => s.fonts);
+  const tryingOn = useProfileDraft((s) => Object.keys(s.tryOn).length > 0);
+  const clearTryOn = useProfileDraft((s) => s.clearTryOn);
+  const openUpgrade = useDashboard((s) => s.openUpgrade);
+  const frame = useRef<HTMLIFrameElement>(null);
+  const [ready, setReady] = useState(false);
+  const deferred = useDeferredValue(snapshot);
+
+  const view = useMemo(() => {
+    if (!deferred || !plan) return null;
+    const now = new Date();
+    const lite = effectivePlan(planStateOf(plan), now) === "lite";
+    const needsPlus = lite ? plusFeaturesOf(deferred) : [];
+    const doc = pageDocument(deferred, needsPlus.length ? asPlus(now) : plan, fonts, now);
+    return { doc, needsPlus };
+  }, [deferred, plan, fonts]);
+
+  useEffect(() => {
+    const d = frame.current?.contentDocument;
+    if (!ready || !view || !d?.body) return;
+    const style = d.getElementById("page-css");
+    if (style && style.textContent !== view.doc.css) style.textContent = view.doc.css;
+    if (d.body.innerHTML !== view.doc.body) d.body.innerHTML = view.doc.body;
+  }, [ready, view]);
+
+  if (!view) return <p className="p-4 text-sm text-slate-600">Loading preview...</p>;
+  return (
+    <div className="flex h-full flex-col gap-2">
+      {view.needsPlus.length ? (
+        <div role="note" aria-label="Plus features in this preview" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+          <p className="flex items-center gap-1 font-semibold">
+            <Crown aria-hidden className="size-4" /> Publishing needs Plinth Plus
+          </p>
+          <p className="mt-1">
+            This preview shows {view.needsPlus.map((f) => featureName(f).toLowerCase()).join(", ")} as Plinth Plus publishes them. Your plan cannot put them on your
+            page.
+          </p>
+          <div className="mt-2 flex flex-wrap gap-2">
+            <Button onClick={() => openUpgrade(view.needsPlus[0]!)}>Upgrade to Plus</Button>
+            {tryingOn ? (
+              <Button variant="secondary" onClick={clearTryOn}>
+                Stop previewing
+              </Button>
+            ) : null}
+          </div>
+        </div>
+      ) : null}
+      <iframe
+        ref={frame}
+        title="Live preview of your page"
+        srcDoc={FRAME_SKELETON}
+        sandbox="allow-same-origin allow-popups allow-popups-to-escape-sandbox"
+        onLoad={() => setReady(true)}
+        data-testid="live-preview"
+        className="min-h-[480px] w-full flex-1 rounded-xl border border-slate-300 bg-white shadow-sm"
+      />
+    </div>
+  );
+}

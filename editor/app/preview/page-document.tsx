@@ -1,0 +1,43 @@
+/**
+ * The public page as the renderer writes it, drawn in the browser: the same Page component and the
+ * same CSS function renderer/render.tsx uses, so the preview is the HTML visitors get. (render.tsx
+ * itself hashes with node:crypto and cannot run here; it only adds the <head> around these two.)
+ */
+import { renderToStaticMarkup } from "react-dom/server";
+import type { PagePlan, PageSnapshot } from "#core/model.ts";
+import type { FeatureKey } from "#core/plans.ts";
+import { plusOnlyFeaturesUsed } from "#core/publish-gate.ts";
+import { isFreeTheme } from "#core/schemas/profile.ts";
+import { visibleContentOf } from "#core/visible-content.ts";
+import { Page } from "#renderer/components/Page.tsx";
+import { pageCss, pageStyleOf } from "#renderer/css.ts";
+
+export interface PageDocument {
+  css: string;
+  body: string;
+}
+
+export function pageDocument(snapshot: PageSnapshot, plan: PagePlan, fonts: Record<string, string[]>, now: Date): PageDocument {
+  const v = visibleContentOf(snapshot, plan, now);
+  return {
+    css: pageCss(pageStyleOf(snapshot.profile, v), fonts).css,
+    body: renderToStaticMarkup(<Page snapshot={snapshot} plan={plan} now={now} mode="published" content={v} />),
+  };
+}
+
+/** The Plus-only features a page uses, the premium theme included. */
+export function plusFeaturesOf(snapshot: PageSnapshot): FeatureKey[] {
+  const used = plusOnlyFeaturesUsed(snapshot);
+  if (!isFreeTheme(snapshot.profile.selectedThemeName)) used.push("premium_themes");
+  return used;
+}
+
+/** A plan under which every Plus choice shows: what a Lite owner's page would look like with Plus. */
+export function asPlus(now: Date): PagePlan {
+  return { planType: "plus", subscriptionStatus: "active_plus", currentPeriodEndDate: new Date(now.getTime() + 366 * 86_400_000).toISOString(), trialEndsAt: null };
+}
+
+/** The empty document the preview frame starts from; the page's CSS and body are written into it. */
+export const FRAME_SKELETON =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">' +
+  '<base target="_blank"><style id="page-css"></style></head><body></body></html>';

@@ -1,0 +1,266 @@
+/**
+ * Bio & SEO (/dashboard/bio): display name, bio with a live counter, SEO title and meta description
+ * with a live search-result preview (Plus: seo_settings), long-form text (Plus). What the owner types
+ * shows in the live preview at once; Save Changes puts it in the draft.
+ */
+import { Search } from "lucide-react";
+import { useEffect, useId, useMemo, useState, type ReactNode } from "react";
+import { toast } from "sonner";
+import { LIMITS } from "#core/limits.ts";
+import type { PageProfile } from "#core/model.ts";
+import type { FeatureKey } from "#core/plans.ts";
+import { PROFILE_MESSAGES, ProfileTextSchema, searchResultOf } from "#core/schemas/profile.ts";
+import { ApiFailure } from "../../api.ts";
+import { Button, PlusBadge } from "../../components/ui.tsx";
+import { EditorWithPreview } from "../../preview/EditorWithPreview.tsx";
+import { saveProfileEdit } from "../../preview/save.ts";
+import { useProfileDraft } from "../../preview/store.ts";
+import { useDashboard } from "../../store.ts";
+
+const FIELDS = ["displayName", "bio", "seoTitle", "seoDescription", "longFormText"] as const;
+type Field = (typeof FIELDS)[number];
+type Values = Record<Field, string>;
+
+const MAX: Record<Field, number> = {
+  displayName: LIMITS.DISPLAY_NAME_MAX,
+  bio: LIMITS.BIO_MAX,
+  seoTitle: LIMITS.SEO_TITLE_MAX,
+  seoDescription: LIMITS.SEO_DESCRIPTION_MAX,
+  longFormText: LIMITS.LONG_FORM_TEXT_MAX,
+};
+const TOO_LONG: Record<Field, string> = {
+  displayName: PROFILE_MESSAGES.displayNameTooLong,
+  bio: PROFILE_MESSAGES.bioTooLong,
+  seoTitle: PROFILE_MESSAGES.seoTitleTooLong,
+  seoDescription: PROFILE_MESSAGES.seoDescriptionTooLong,
+  longFormText: PROFILE_MESSAGES.longFormTextTooLong,
+};
+
+const valuesOf = (p: PageProfile): Values => ({ displayName: p.displayName, bio: p.bio, seoTitle: p.seoTitle, seoDescription: p.seoDescription, longFormText: p.longFormText });
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1).trimEnd()}…` : s);
+
+function TextField(props: {
+  field: Field;
+  label: string;
+  value: string;
+  error?: string;
+  multiline?: number;
+  disabled?: boolean;
+  onChange(v: string): void;
+  hint?: ReactNode;
+}) {
+  const { field, label, value, error, multiline, disabled, onChange, hint } = props;
+  const id = useId();
+  const max = MAX[field];
+  const over = value.length > max;
+  const message = error ?? (over ? TOO_LONG[field] : "");
+  const common = {
+    id,
+    value,
+    disabled,
+    onChange: (e: { target: { value: string } }) => onChange(e.target.value),
+    "aria-invalid": message ? true : undefined,
+    "aria-describedby": `${id}-count${message ? ` ${id}-err` : ""}`,
+    className: "mt-1 w-full rounded-md border border-slate-300 px-3 py-2 disabled:bg-slate-100 disabled:text-slate-600 aria-invalid:border-red-600",
+  } as const;
+  return (
+    <div className="mt-4">
+      <div className="flex items-baseline justify-between gap-2">
+        <label htmlFor={id} className="text-sm font-medium">
+          {label}
+        </label>
+        <span id={`${id}-count`} className={`text-xs tabular-nums ${over ? "font-semibold text-red-700" : "text-slate-600"}`} data-testid={`${field}-count`}>
+          {value.length}/{max}
+        </span>
+      </div>
+      {multiline ? <textarea rows={multiline} {...common} /> : <input type="text" autoComplete="off" {...common} />}
+      {hint}
+      {message ? (
+        <p id={`${id}-err`} className="mt-1 text-sm text-red-700" role="alert">
+          {message}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function PlusLock({ feature, title, children, stored, onClear }: { feature: FeatureKey; title: string; children: ReactNode; stored: boolean; onClear(): void }) {
+  const openUpgrade = useDashboard((s) => s.openUpgrade);
+  return (
+    <div className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+      <p className="font-semibold">{title}</p>
+      <p className="mt-1">{children}</p>
+      <div className="mt-2 flex flex-wrap gap-2">
+        <Button onClick={() => openUpgrade(feature)}>Upgrade to Plus</Button>
+        {stored ? (
+          <Button variant="secondary" onClick={onClear}>
+            Remove from my page
+          </Button>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+export default function BioScreen() {
+  const saved = useProfileDraft((s) => s.snapshot?.profile ?? null);
+  const me = useDashboard((s) => s.me);
+  const [values, setValues] = useState<Values | null>(null);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [saving, setSaving] = useState(false);
+  const base = useMemo(() => (saved ? valuesOf(saved) : null), [saved]);
+  const dirty = !!values && !!base && FIELDS.some((f) => values[f] !== base[f]);
+
+  // Follow the saved draft (first load, another tab, a discard) unless the owner is mid-edit.
+  useEffect(() => {
+    if (base && !dirty) setValues(base);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [base]);
+
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [dirty]);
+
+  if (!values || !saved || !me) return <EditorWithPreview>{<p className="text-slate-600">Loading...</p>}</EditorWithPreview>;
+  const can = (f: FeatureKey) => (me.plan.features as readonly string[]).includes(f);
+  const seoAllowed = can("seo_settings");
+  const longAllowed = can("long_form_text");
+  const plus = me.plan.effectivePlan === "plus";
+
+  function change(field: Field, v: string) {
+    setValues((cur) => ({ ...(cur as Values), [field]: v }));
+    setErrors((e) => ({ ...e, [field]: undefined }));
+    useProfileDraft.getState().setPending({ [field]: v });
+  }
+
+  async function save(edit: Partial<Values>) {
+    const parsed = ProfileTextSchema.safeParse(edit);
+    if (!parsed.success) {
+      const next: Partial<Record<Field, string>> = {};
+      for (const issue of parsed.error.issues) next[issue.path[0] as Field] ??= issue.message;
+      setErrors(next);
+      return;
+    }
+    setSaving(true);
+    try {
+      await saveProfileEdit("text", parsed.data);
+      useProfileDraft.getState().clearPending();
+      const now = useProfileDraft.getState().snapshot?.profile;
+      if (now) setValues(valuesOf(now));
+      toast.success(PROFILE_MESSAGES.saved, { description: PROFILE_MESSAGES.savedText });
+    } catch (err) {
+      if (err instanceof ApiFailure && err.status === 400) setErrors(err.fields as Partial<Record<Field, string>>);
+      else if (!(err instanceof ApiFailure && err.status === 402)) toast.error(PROFILE_MESSAGES.saveFailed);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const changed = Object.fromEntries(FIELDS.filter((f) => values[f] !== base![f]).map((f) => [f, values[f]])) as Partial<Values>;
+  const hasErrors = FIELDS.some((f) => values[f].length > MAX[f]);
+  const result = searchResultOf({ username: saved.username, ...values }, plus);
+  const pageUrl = `${window.location.host}/${saved.username}`;
+
+  return (
+    <EditorWithPreview>
+      <section aria-labelledby="screen-title">
+        <h1 id="screen-title" className="text-2xl font-bold">
+          Bio & SEO
+        </h1>
+        <p className="mt-1 text-slate-600">Tell visitors who you are, and choose how your page appears in search results.</p>
+
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (dirty && !hasErrors) void save(changed);
+          }}
+        >
+          <h2 className="mt-6 text-lg font-semibold">Profile</h2>
+          <TextField field="displayName" label="Display name" value={values.displayName} error={errors.displayName} onChange={(v) => change("displayName", v)} />
+          <TextField field="bio" label="Bio" value={values.bio} error={errors.bio} multiline={4} onChange={(v) => change("bio", v)} />
+
+          <h2 className="mt-8 flex items-center gap-2 text-lg font-semibold">
+            SEO Settings {me.plan.isPayingPlus ? null : <PlusBadge feature="seo_settings" />}
+          </h2>
+          {seoAllowed ? null : (
+            <PlusLock
+              feature="seo_settings"
+              title="SEO settings are a Plinth Plus feature"
+              stored={!!(saved.seoTitle || saved.seoDescription)}
+              onClear={() => void save({ seoTitle: "", seoDescription: "" })}
+            >
+              With Plus you choose the title and description search engines and link previews show. Until then they come from your name and bio.
+            </PlusLock>
+          )}
+          <TextField field="seoTitle" label="SEO title" value={values.seoTitle} error={errors.seoTitle} disabled={!seoAllowed} onChange={(v) => change("seoTitle", v)} />
+          <TextField
+            field="seoDescription"
+            label="Meta description"
+            value={values.seoDescription}
+            error={errors.seoDescription}
+            multiline={3}
+            disabled={!seoAllowed}
+            onChange={(v) => change("seoDescription", v)}
+          />
+          <figure className="mt-4 rounded-md border border-slate-200 bg-white p-4" aria-labelledby="serp-caption">
+            <figcaption id="serp-caption" className="mb-2 flex items-center gap-1 text-xs font-semibold uppercase tracking-wide text-slate-600">
+              <Search aria-hidden className="size-3" /> Search result preview
+            </figcaption>
+            <div data-testid="search-preview">
+              <p className="truncate text-sm text-slate-700">{pageUrl}</p>
+              <p className="truncate text-lg text-[#1a0dab]" data-testid="search-preview-title">
+                {clip(result.title, LIMITS.SEO_TITLE_MAX)}
+              </p>
+              <p className="text-sm text-slate-700" data-testid="search-preview-description">
+                {clip(result.description, LIMITS.SEO_DESCRIPTION_MAX)}
+              </p>
+            </div>
+          </figure>
+
+          <h2 className="mt-8 flex items-center gap-2 text-lg font-semibold">
+            Long-form text {me.plan.isPayingPlus ? null : <PlusBadge feature="long_form_text" />}
+          </h2>
+          {longAllowed ? null : (
+            <PlusLock feature="long_form_text" title="Long-form text is a Plinth Plus feature" stored={!!saved.longFormText.trim()} onClear={() => void save({ longFormText: "" })}>
+              With Plus you can add an about section below your links.
+            </PlusLock>
+          )}
+          <TextField
+            field="longFormText"
+            label="About section"
+            value={values.longFormText}
+            error={errors.longFormText}
+            multiline={8}
+            disabled={!longAllowed}
+            onChange={(v) => change("longFormText", v)}
+          />
+
+          <div className="sticky bottom-0 mt-6 flex flex-wrap items-center gap-3 border-t border-slate-200 bg-white py-3">
+            <Button type="submit" disabled={!dirty || hasErrors || saving}>
+              {saving ? "Saving..." : "Save Changes"}
+            </Button>
+            {dirty ? (
+              <Button
+                variant="ghost"
+                onClick={() => {
+                  setValues(base);
+                  setErrors({});
+                  useProfileDraft.getState().clearPending();
+                }}
+              >
+                Undo changes
+              </Button>
+            ) : null}
+            <span className="text-sm text-slate-600" role="status">
+              {dirty ? "You have unsaved changes" : ""}
+            </span>
+          </div>
+        </form>
+      </section>
+    </EditorWithPreview>
+  );
+}

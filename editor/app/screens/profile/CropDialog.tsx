@@ -1,0 +1,94 @@
+/**
+ * 'Crop Your Profile Picture': a fixed viewport (400 px square, or 16:9 for a full-width picture)
+ * the image always covers, a zoom from the initial scale (the shorter side fits) to 3 in steps of
+ * 0.1, pinch and drag on touch, wheel and drag with a mouse, arrow keys on the crop area.
+ */
+import { useEffect, useState } from "react";
+import Cropper, { type Area } from "react-easy-crop";
+import { LIMITS } from "#core/limits.ts";
+import type { PictureShape } from "#core/schemas/profile.ts";
+import { Button, Modal } from "../../components/ui.tsx";
+
+const MIN_ZOOM = 1;
+
+function useCoarsePointer(): boolean {
+  const [coarse, setCoarse] = useState(() => typeof window !== "undefined" && window.matchMedia("(pointer: coarse)").matches);
+  useEffect(() => {
+    const mq = window.matchMedia("(pointer: coarse)");
+    const on = () => setCoarse(mq.matches);
+    mq.addEventListener("change", on);
+    return () => mq.removeEventListener("change", on);
+  }, []);
+  return coarse;
+}
+
+export function CropDialog(props: { src: string | null; shape: PictureShape; busy: boolean; onCancel(): void; onSave(area: Area): void; onUnreadable(): void }) {
+  const { src, shape, busy, onCancel, onSave, onUnreadable } = props;
+  const [crop, setCrop] = useState({ x: 0, y: 0 });
+  const [zoom, setZoom] = useState(MIN_ZOOM);
+  const [area, setArea] = useState<Area | null>(null);
+  const coarse = useCoarsePointer();
+  const aspect = shape === "full_width" ? 16 / 9 : 1;
+
+  useEffect(() => {
+    setCrop({ x: 0, y: 0 });
+    setZoom(MIN_ZOOM);
+    setArea(null);
+  }, [src]);
+
+  return (
+    <Modal open={src !== null} onOpenChange={(o) => !o && !busy && onCancel()} title="Crop Your Profile Picture">
+      {src ? (
+        <div>
+          <div
+            className="relative mx-auto w-full overflow-hidden rounded-md bg-slate-900"
+            style={{ maxWidth: LIMITS.CROPPER_VIEWPORT_PX, aspectRatio: String(aspect) }}
+            data-testid="crop-area"
+          >
+            <Cropper
+              image={src}
+              crop={crop}
+              zoom={zoom}
+              aspect={aspect}
+              minZoom={MIN_ZOOM}
+              maxZoom={LIMITS.CROPPER_ZOOM_MAX}
+              objectFit="cover"
+              cropShape={shape === "full_width" ? "rect" : "round"}
+              showGrid={false}
+              restrictPosition
+              onCropChange={setCrop}
+              onZoomChange={setZoom}
+              onCropComplete={(_, pixels) => setArea(pixels)}
+              mediaProps={{ alt: "The picture you chose", onError: onUnreadable } as never}
+              cropperProps={{ "aria-label": "Crop area: drag or use the arrow keys to move the picture" } as never}
+            />
+          </div>
+          <p className="mt-3 text-sm text-slate-600">
+            {coarse ? "Pinch to zoom and drag to move your picture." : "Use the mouse wheel or the slider to zoom, and drag to move your picture."}
+          </p>
+          <label className="mt-3 block text-sm font-medium" htmlFor="crop-zoom">
+            Zoom
+          </label>
+          <input
+            id="crop-zoom"
+            type="range"
+            min={MIN_ZOOM}
+            max={LIMITS.CROPPER_ZOOM_MAX}
+            step={LIMITS.CROPPER_ZOOM_STEP}
+            value={zoom}
+            onChange={(e) => setZoom(Number(e.target.value))}
+            className="w-full accent-brand-600"
+          />
+          <div className="mt-4 flex flex-wrap justify-end gap-2">
+            <Button variant="secondary" onClick={onCancel} disabled={busy}>
+              Cancel
+            </Button>
+            <Button onClick={() => area && onSave(area)} disabled={!area || busy}>
+              {busy ? "Saving..." : "Save"}
+            </Button>
+          </div>
+        </div>
+      ) : null}
+    </Modal>
+  );
+}

@@ -1,0 +1,327 @@
+/**
+ * Profile Picture (/dashboard/profile-picture): the current picture (click to enlarge), choose a file
+ * (checked here, then cropped, then checked again by the server), delete, the style (Picture,
+ * Initials, Hidden), the picture's shape or full-width height, and the initials with their colour.
+ * Style and shape changes save at once (spec section 4).
+ */
+import { ImagePlus, Trash2 } from "lucide-react";
+import { useId, useRef, useState } from "react";
+import type { Area } from "react-easy-crop";
+import { toast } from "sonner";
+import { LIMITS } from "#core/limits.ts";
+import type { PageProfile } from "#core/model.ts";
+import {
+  INVALID_PICTURE,
+  InitialsSchema,
+  PICTURE_MESSAGES,
+  pictureFileError,
+  sniffImageType,
+  type PictureShape,
+} from "#core/schemas/profile.ts";
+import { APPEARANCE_DEFAULTS, type FullwidthSubtype, type IconSubtype } from "#core/themes.ts";
+import { api, unwrap } from "../../api.ts";
+import { Button, Confirm, Modal } from "../../components/ui.tsx";
+import { EditorWithPreview } from "../../preview/EditorWithPreview.tsx";
+import { afterProfileChange, saveProfileEdit, uploadFailureText } from "../../preview/save.ts";
+import { useCurrentSnapshot, useProfileDraft } from "../../preview/store.ts";
+import { ColorField } from "../appearance/ColorField.tsx";
+import { RadioCards } from "../appearance/RadioCards.tsx";
+import { cropToJpeg } from "./crop-image.ts";
+import { CropDialog } from "./CropDialog.tsx";
+
+type StyleChoice = "picture" | "initials" | "hidden";
+
+const ICON_SHAPES: { value: IconSubtype; label: string }[] = [
+  { value: "rounded", label: "Circle" },
+  { value: "rounded_corners", label: "Rounded" },
+  { value: "square", label: "Square" },
+];
+const FULLWIDTH_HEIGHTS: { value: FullwidthSubtype; label: string; hint: string }[] = [
+  { value: "portrait", label: "Portrait", hint: "Tall" },
+  { value: "square", label: "Square", hint: "Medium" },
+  { value: "landscape", label: "Landscape", hint: "Short" },
+];
+const SHAPE_CLASS: Record<IconSubtype, string> = { rounded: "rounded-full", rounded_corners: "rounded-2xl", square: "rounded-none" };
+/** The same shapes at the size of a radio's swatch. */
+const SWATCH_CLASS: Record<IconSubtype, string> = { rounded: "rounded-full", rounded_corners: "rounded-[5px]", square: "rounded-none" };
+
+const styleChoiceOf = (p: PageProfile): StyleChoice => (p.profilePictureStyle === "initials" ? "initials" : p.profilePictureStyle === "hidden" ? "hidden" : "picture");
+const initialsOf = (p: PageProfile) => (p.initialsText || (p.displayName || p.username).slice(0, 2)).toUpperCase();
+
+function CurrentPicture({ profile, onEnlarge }: { profile: PageProfile; onEnlarge(): void }) {
+  const shape = SHAPE_CLASS[profile.profilePictureIconSubtype];
+  if (profile.profilePictureUrl) {
+    return (
+      <button type="button" onClick={onEnlarge} className={`block overflow-hidden ${profile.profilePictureStyle === "full_width" ? "rounded-md" : shape}`} aria-label="Enlarge your profile picture">
+        <img
+          src={profile.profilePictureUrl}
+          alt="Your profile picture"
+          className={profile.profilePictureStyle === "full_width" ? "h-28 w-48 object-cover" : "size-28 object-cover"}
+          data-testid="current-picture"
+        />
+      </button>
+    );
+  }
+  return (
+    <div
+      className="flex size-28 items-center justify-center rounded-full text-3xl font-bold text-white"
+      style={{ background: profile.initialsBgColor || APPEARANCE_DEFAULTS.initialsBackgroundColor }}
+      role="img"
+      aria-label="No picture yet: your initials are shown"
+    >
+      {initialsOf(profile)}
+    </div>
+  );
+}
+
+export default function ProfilePictureScreen() {
+  const draft = useProfileDraft((s) => s.snapshot);
+  const shown = useCurrentSnapshot();
+  const [cropSrc, setCropSrc] = useState<string | null>(null);
+  const [cropShape, setCropShape] = useState<PictureShape>("icon");
+  const [uploading, setUploading] = useState(false);
+  const [enlarged, setEnlarged] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [initials, setInitials] = useState<string | null>(null);
+  const [initialsError, setInitialsError] = useState("");
+  const fileInput = useRef<HTMLInputElement>(null);
+  const id = useId();
+
+  if (!draft || !shown) return <EditorWithPreview>{<p className="text-slate-600">Loading...</p>}</EditorWithPreview>;
+  const profile = shown.profile;
+  const saved = draft.profile;
+  const choice = styleChoiceOf(profile);
+  const layout: PictureShape = profile.profilePictureStyle === "full_width" ? "full_width" : "icon";
+
+  async function saveSettings(edit: Parameters<typeof saveProfileEdit<"picture-settings">>[1]) {
+    try {
+      const message = await saveProfileEdit("picture-settings", edit);
+      toast.success(message ?? PICTURE_MESSAGES.styleUpdated);
+    } catch {
+      toast.error(PICTURE_MESSAGES.styleFailed);
+    }
+  }
+
+  function closeCrop() {
+    if (cropSrc) URL.revokeObjectURL(cropSrc);
+    setCropSrc(null);
+  }
+
+  async function chooseFile(file: File | undefined) {
+    if (fileInput.current) fileInput.current.value = "";
+    if (!file) return;
+    const problem = pictureFileError(file);
+    if (problem) {
+      toast.error(problem.title, { description: problem.text });
+      return;
+    }
+    // The name and declared type can lie; the first bytes cannot.
+    const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
+    if (!sniffImageType(head)) {
+      toast.error(INVALID_PICTURE.title, { description: INVALID_PICTURE.text });
+      return;
+    }
+    setCropShape(layout);
+    setCropSrc(URL.createObjectURL(file));
+  }
+
+  async function uploadCropped(area: Area) {
+    if (!cropSrc) return;
+    setUploading(true);
+    try {
+      const blob = await cropToJpeg(cropSrc, area, cropShape);
+      const file = new File([blob], "picture.jpg", { type: "image/jpeg" });
+      const body = await unwrap(api.profile.picture.$post({ form: { file, shape: cropShape } }));
+      useProfileDraft.getState().saved(body.profile as PageProfile);
+      afterProfileChange();
+      closeCrop();
+      toast.success(PICTURE_MESSAGES.uploaded);
+    } catch (err) {
+      const known = uploadFailureText(err);
+      toast.error(known?.title ?? PICTURE_MESSAGES.uploadFailed, { description: known?.description ?? (known ? undefined : "Please try again.") });
+    } finally {
+      setUploading(false);
+    }
+  }
+
+  async function removePicture() {
+    try {
+      const body = await unwrap(api.profile.picture.$delete());
+      useProfileDraft.getState().saved(body.profile as PageProfile);
+      afterProfileChange();
+      toast.success(PICTURE_MESSAGES.removed);
+    } catch {
+      toast.error(PICTURE_MESSAGES.removeFailed);
+    } finally {
+      setConfirmDelete(false);
+    }
+  }
+
+  function commitInitials() {
+    if (initials === null) return;
+    const parsed = InitialsSchema.safeParse(initials);
+    if (!parsed.success) {
+      setInitialsError(parsed.error.issues[0]?.message ?? "");
+      return;
+    }
+    setInitialsError("");
+    setInitials(null);
+    if (parsed.data !== saved.initialsText) void saveSettings({ initialsText: parsed.data });
+    else useProfileDraft.getState().dropPending(["initialsText"]);
+  }
+
+  const initialsValue = initials ?? profile.initialsText;
+
+  return (
+    <EditorWithPreview>
+      <section aria-labelledby="screen-title">
+        <h1 id="screen-title" className="text-2xl font-bold">
+          Profile Picture
+        </h1>
+        <p className="mt-1 text-slate-600">Choose how you appear at the top of your page. Changes stay in your draft until you publish.</p>
+
+        <div className="mt-6 flex flex-wrap items-center gap-4">
+          <CurrentPicture profile={saved} onEnlarge={() => setEnlarged(true)} />
+          <div className="flex flex-col gap-2">
+            <input
+              ref={fileInput}
+              id={`${id}-file`}
+              type="file"
+              accept="image/jpeg,image/png,image/gif,image/webp"
+              className="peer sr-only"
+              onChange={(e) => void chooseFile(e.target.files?.[0])}
+            />
+            <label
+              htmlFor={`${id}-file`}
+              className="inline-flex min-h-10 cursor-pointer items-center gap-2 rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white hover:bg-brand-700 peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brand-600"
+            >
+              <ImagePlus aria-hidden className="size-4" /> Choose File
+            </label>
+            {saved.profilePictureUrl ? (
+              <Button variant="secondary" onClick={() => setConfirmDelete(true)}>
+                <Trash2 aria-hidden className="size-4" /> Delete
+              </Button>
+            ) : null}
+            <p className="text-xs text-slate-600">JPG, PNG, GIF or WebP, up to {LIMITS.IMAGE_MAX_BYTES / (1024 * 1024)}MB.</p>
+          </div>
+        </div>
+
+        <RadioCards<StyleChoice>
+          legend="Style"
+          name="picture-style"
+          value={choice}
+          options={[
+            { value: "picture", label: "Picture" },
+            { value: "initials", label: "Initials" },
+            { value: "hidden", label: "Hidden" },
+          ]}
+          onChange={(v) => void saveSettings({ profilePictureStyle: v === "picture" ? (saved.profilePictureStyle === "full_width" ? "full_width" : "icon") : v })}
+        />
+
+        {choice === "picture" ? (
+          <>
+            <RadioCards<PictureShape>
+              legend="Layout"
+              name="picture-layout"
+              value={layout}
+              options={[
+                { value: "icon", label: "Icon", hint: "A small picture above your name" },
+                { value: "full_width", label: "Full width", hint: "A wide picture across the top" },
+              ]}
+              columns="grid-cols-1 sm:grid-cols-2"
+              onChange={(v) => void saveSettings({ profilePictureStyle: v })}
+            />
+            {layout === "icon" ? (
+              <RadioCards<IconSubtype>
+                legend="Shape"
+                name="picture-shape"
+                value={profile.profilePictureIconSubtype}
+                options={ICON_SHAPES.map((o) => ({ ...o, icon: <span aria-hidden className={`size-5 bg-slate-400 ${SWATCH_CLASS[o.value]}`} /> }))}
+                onChange={(v) => void saveSettings({ profilePictureIconSubtype: v })}
+              />
+            ) : (
+              <RadioCards<FullwidthSubtype>
+                legend="Height"
+                name="picture-height"
+                value={profile.profilePictureFullwidthSubtype}
+                options={FULLWIDTH_HEIGHTS}
+                onChange={(v) => void saveSettings({ profilePictureFullwidthSubtype: v })}
+              />
+            )}
+            {!saved.profilePictureUrl ? <p className="mt-2 text-sm text-slate-600">Until you choose a picture, your page shows your initials.</p> : null}
+          </>
+        ) : null}
+
+        {choice === "initials" ? (
+          <fieldset className="mt-6 grid gap-4 sm:grid-cols-2">
+            <legend className="mb-2 text-sm font-semibold">Initials</legend>
+            <div>
+              <label htmlFor={`${id}-initials`} className="block text-sm font-medium">
+                Initials text
+              </label>
+              <input
+                id={`${id}-initials`}
+                value={initialsValue}
+                maxLength={LIMITS.INITIALS_MAX}
+                autoComplete="off"
+                aria-invalid={initialsError ? true : undefined}
+                aria-describedby={`${id}-initials-hint`}
+                onChange={(e) => {
+                  setInitials(e.target.value);
+                  setInitialsError("");
+                  useProfileDraft.getState().setPending({ initialsText: e.target.value.toUpperCase() });
+                }}
+                onBlur={commitInitials}
+                onKeyDown={(e) => {
+                  if (e.key === "Enter") {
+                    e.preventDefault();
+                    commitInitials();
+                  }
+                }}
+                className="mt-1 h-10 w-24 rounded-md border border-slate-300 px-2 text-lg font-semibold uppercase aria-invalid:border-red-600"
+              />
+              <p id={`${id}-initials-hint`} className={`mt-1 text-sm ${initialsError ? "text-red-700" : "text-slate-600"}`} role={initialsError ? "alert" : undefined}>
+                {initialsError || `Up to ${LIMITS.INITIALS_MAX} letters. Empty uses the first letters of your name.`}
+              </p>
+            </div>
+            <ColorField
+              label="Initials colour"
+              value={saved.initialsBgColor}
+              fallback={APPEARANCE_DEFAULTS.initialsBackgroundColor}
+              onPreview={(hex) => useProfileDraft.getState().setPending({ initialsBgColor: hex })}
+              onRevert={() => useProfileDraft.getState().dropPending(["initialsBgColor"])}
+              onCommit={(hex) => void saveSettings({ initialsBgColor: hex ?? APPEARANCE_DEFAULTS.initialsBackgroundColor })}
+            />
+          </fieldset>
+        ) : null}
+      </section>
+
+      <CropDialog
+        src={cropSrc}
+        shape={cropShape}
+        busy={uploading}
+        onCancel={closeCrop}
+        onSave={(area) => void uploadCropped(area)}
+        onUnreadable={() => {
+          closeCrop();
+          toast.error(INVALID_PICTURE.title, { description: INVALID_PICTURE.text });
+        }}
+      />
+
+      <Modal open={enlarged} onOpenChange={setEnlarged} title="Profile picture">
+        {saved.profilePictureUrl ? <img src={saved.profilePictureUrl} alt="Your profile picture, enlarged" className="mx-auto w-full max-w-[400px] rounded-md" /> : null}
+      </Modal>
+
+      <Confirm
+        open={confirmDelete}
+        onOpenChange={setConfirmDelete}
+        title="Delete Profile Picture"
+        description="Your page will show your initials instead until you choose a new picture. This takes effect when you publish."
+        cancel="Cancel"
+        confirm="Delete"
+        danger
+        onConfirm={() => void removePicture()}
+      />
+    </EditorWithPreview>
+  );
+}

@@ -1,0 +1,35 @@
+/**
+ * The crop dialog's output: the chosen area drawn onto a canvas of the spec's size and encoded as a
+ * JPEG (spec section 9: 400 px square, or 800 px wide at 16:9; quality 0.95).
+ */
+import type { Area } from "react-easy-crop";
+import { LIMITS } from "#core/limits.ts";
+import { cropOutputSize, type PictureShape } from "#core/schemas/profile.ts";
+
+export function loadImage(src: string): Promise<HTMLImageElement> {
+  return new Promise((resolve, reject) => {
+    const img = new Image();
+    img.onload = () => resolve(img);
+    img.onerror = () => reject(new Error("The image could not be read"));
+    img.src = src;
+  });
+}
+
+export async function cropToJpeg(src: string, area: Area, shape: PictureShape): Promise<Blob> {
+  const img = await loadImage(src);
+  const { width, height } = cropOutputSize(shape);
+  const canvas = document.createElement("canvas");
+  canvas.width = width;
+  canvas.height = height;
+  const ctx = canvas.getContext("2d");
+  if (!ctx) throw new Error("Canvas is not available");
+  // JPEG has no transparency: a transparent PNG or GIF goes on white, not on black.
+  ctx.fillStyle = "#ffffff";
+  ctx.fillRect(0, 0, width, height);
+  ctx.imageSmoothingEnabled = true;
+  ctx.imageSmoothingQuality = "high";
+  ctx.drawImage(img, area.x, area.y, area.width, area.height, 0, 0, width, height);
+  return new Promise((resolve, reject) =>
+    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error("The picture could not be encoded"))), "image/jpeg", LIMITS.CROP_JPEG_QUALITY),
+  );
+}
