@@ -34,7 +34,8 @@ export const JSON_BODY_LIMIT = 64 * 1024;
 export function createApi(deps: AppDeps) {
   const api = new Hono<AppEnv>();
 
-  api.use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin" }));
+  // overwrite: false lets a route widen a header it must (the visitor routes are read cross-origin).
+  api.use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin", overwrite: false }));
   api.use("*", async (c, next) => {
     await next();
     c.header("Cache-Control", "no-store");

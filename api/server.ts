@@ -2,6 +2,7 @@
  * The one Node entry: opens the database (migrating it), then serves the API, the site and the
  * published pages on PORT.
  */
+import "./runtime-mode.ts";
 import { serve } from "@hono/node-server";
 import { createDeps } from "./deps.ts";
 import { createServerApp, siteIsBuilt } from "./site.ts";

@@ -1,6 +1,11 @@
 /**
- * Whether a draft may be published under the owner's plan (spec section 4/6). A stand-in for
- * core/publish-rules.ts until that module lands; publish code imports only from here.
+ * Whether a draft may be published under the owner's plan (spec section 5, Publishing; ADR 023).
+ * A Lite owner without an active trial is refused while the draft uses a Plus-only feature the
+ * page would show: the spec's list (main button, schedule, lead magnet, contact card, branding
+ * removal, custom font pairing, non-blank long-form text) plus the other Plus-only content of
+ * section 6 (more than 7 links or 4 visible social icons, thumbnails, promote links). Donation links
+ * are a Lite link type (section 6). SEO fields are not counted: under Lite they are locked in the
+ * editor and never rendered, so counting them would block an owner with no way to comply.
  */
 import { LIMITS } from "./limits.ts";
 import { PROMOTE_LINK_TYPE } from "./link-types.ts";
@@ -39,7 +44,6 @@ export function plusOnlyFeaturesUsed(s: PageSnapshot): FeatureKey[] {
     if (l.thumbnailUrl) used.add("thumbnails");
   }
   const p = s.profile;
-  if (p.seoTitle || p.seoDescription) used.add("seo_settings");
   if (p.removeBranding || p.hidePlatformBranding) used.add("remove_branding");
   if (p.longFormText.trim()) used.add("long_form_text");
   if (p.customFontPairingName) used.add("custom_fonts");

@@ -1,14 +1,14 @@
 /**
- * Shared, content-hashed assets of every published page (visitor script, font files), written once
- * under PUBLISHED_DIR/_p/ and referenced by URL from each page.
+ * Shared, content-hashed assets of every published page (visitor script, favicon, font files),
+ * written once under PUBLISHED_DIR/_p/ and referenced by URL from each page.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildSync } from "esbuild";
 import { FONT_PAIRINGS } from "#core/themes.ts";
+import { writeFileAtomic } from "./atomic-write.ts";
 import type { AssetManifest } from "./types.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -18,12 +18,9 @@ const cache = new Map<string, AssetManifest>();
 const hash = (b: Uint8Array | string) => createHash("sha256").update(b).digest("hex").slice(0, 10);
 const slug = (family: string) => family.toLowerCase().replace(/\s+/g, "-");
 
+/** Names are content hashes, so an existing file is already right; pages rely on it being durable. */
 function writeOnce(path: string, content: Uint8Array | string): void {
-  if (existsSync(path)) return;
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, content);
-  // rename is atomic; concurrent writers produce identical bytes.
-  renameSync(tmp, path);
+  if (!existsSync(path)) writeFileAtomic(path, content);
 }
 
 export function ensureSharedAssets(publishedDir: string): AssetManifest {
@@ -31,6 +28,8 @@ export function ensureSharedAssets(publishedDir: string): AssetManifest {
   if (hit) return hit;
   const out = join(publishedDir, "_p");
   mkdirSync(join(out, "fonts"), { recursive: true });
+  // Loaded only here: republish workers receive the manifest and never pay for loading esbuild.
+  const { buildSync } = require("esbuild") as typeof import("esbuild");
   const bundle = buildSync({
     entryPoints: [join(here, "visitor", "main.ts")],
     bundle: true,
@@ -43,6 +42,11 @@ export function ensureSharedAssets(publishedDir: string): AssetManifest {
   const js = bundle.outputFiles[0]!.contents;
   const visitorName = `visitor.${hash(js)}.js`;
   writeOnce(join(out, visitorName), js);
+  const integrity = `sha384-${createHash("sha384").update(js).digest("base64")}`;
+  // The site's own favicon, so a page on any static host asks for nothing it does not have.
+  const icon = readFileSync(join(here, "..", "editor", "public", "favicon.svg"));
+  const faviconName = `favicon.${hash(icon)}.svg`;
+  writeOnce(join(out, faviconName), icon);
   const fonts: Record<string, string[]> = {};
   const families = new Set<string>(FONT_PAIRINGS.flatMap((f) => [f.heading, f.body]));
   for (const family of families) {
@@ -62,7 +66,7 @@ export function ensureSharedAssets(publishedDir: string): AssetManifest {
     }
     fonts[family] = urls;
   }
-  const manifest: AssetManifest = { visitorScript: `/_p/${visitorName}`, fonts };
+  const manifest: AssetManifest = { visitorScript: { src: `/_p/${visitorName}`, integrity }, favicon: `/_p/${faviconName}`, fonts };
   cache.set(publishedDir, manifest);
   return manifest;
 }

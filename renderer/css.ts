@@ -1,9 +1,36 @@
-/** The page's critical CSS, inlined in a <style> whose hash goes into the CSP. */
+/**
+ * The page's whole stylesheet, inlined in one <style> whose hash goes into the CSP. It is small
+ * enough that all of it is critical CSS. Nothing here may come from user text: colours are checked
+ * against #rrggbb, fonts and themes come from core's lists. No node: APIs: the dashboard's live
+ * preview draws with this same stylesheet in the browser (render.tsx adds the CSP hash).
+ */
 import type { PageProfile } from "#core/model.ts";
-import { FONT_PAIRINGS, getTheme } from "#core/themes.ts";
+import { FONT_PAIRINGS, getTheme, type FontPairingId, type ThemeId } from "#core/themes.ts";
+import type { VisibleContent } from "#core/visible-content.ts";
+import { isHexColor, mutedOn, readableOn } from "./colors.ts";
 
-const HEX = /^#[0-9a-fA-F]{6}$/;
-const color = (v: string | null, fallback: string) => (v && HEX.test(v) ? v : fallback);
+/** Everything the stylesheet depends on; pages that share it share one cached stylesheet. */
+export interface PageStyle {
+  themeId: ThemeId;
+  fontPairing: FontPairingId | null;
+  pageBackground: string | null;
+  buttonBackground: string | null;
+  buttonBorder: string | null;
+  buttonShape: PageProfile["buttonShapeStyle"];
+  initialsBackground: string;
+}
+
+export function pageStyleOf(p: PageProfile, v: Pick<VisibleContent, "themeId" | "fontPairing">): PageStyle {
+  return {
+    themeId: v.themeId,
+    fontPairing: v.fontPairing,
+    pageBackground: isHexColor(p.customPageBackgroundColor) ? p.customPageBackgroundColor.toLowerCase() : null,
+    buttonBackground: isHexColor(p.customButtonBackgroundColor) ? p.customButtonBackgroundColor.toLowerCase() : null,
+    buttonBorder: isHexColor(p.customButtonBorderColor) ? p.customButtonBorderColor.toLowerCase() : null,
+    buttonShape: p.buttonShapeStyle,
+    initialsBackground: isHexColor(p.initialsBgColor) ? p.initialsBgColor.toLowerCase() : "#6366f1",
+  };
+}
 
 export function fontFaceCss(fonts: Record<string, string[]>, families: string[]): string {
   let out = "";
@@ -16,34 +43,92 @@ export function fontFaceCss(fonts: Record<string, string[]>, families: string[])
   return out;
 }
 
-export function pageCss(p: PageProfile, plus: boolean, fonts: Record<string, string[]>): string {
-  const t = getTheme(p.selectedThemeName);
-  const pairing = plus ? FONT_PAIRINGS.find((f) => f.id === p.customFontPairingName) : undefined;
-  const bg = color(p.customPageBackgroundColor, t.background);
-  const btnBg = color(p.customButtonBackgroundColor, t.buttonBackground);
-  const btnBd = color(p.customButtonBorderColor, t.buttonBorder);
-  const radius = p.buttonShapeStyle === "box" ? "0" : p.buttonShapeStyle === "pill" ? "999px" : "12px";
-  const head = pairing ? `"${pairing.heading}",` : "";
-  const body = pairing ? `"${pairing.body}",` : "";
-  return (
+const SYSTEM = 'system-ui,-apple-system,"Segoe UI",Roboto,sans-serif';
+const RADIUS = { box: "0", rounded: "12px", pill: "999px" } as const;
+
+export interface PageStylesheet {
+  css: string;
+  /** A flat colour for theme-color and the floating icon bar. */
+  base: string;
+}
+
+const cache = new Map<string, PageStylesheet>();
+
+/**
+ * The stylesheet and the page's flat base colour. Memoised (the same object for the same style):
+ * bulk republish renders many alike pages. */
+export function pageCss(style: PageStyle, fonts: Record<string, string[]>): PageStylesheet {
+  const key = JSON.stringify(style);
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const t = getTheme(style.themeId);
+  const pairing = style.fontPairing ? FONT_PAIRINGS.find((f) => f.id === style.fontPairing) : undefined;
+  const bg = style.pageBackground ?? t.background;
+  const base = style.pageBackground ?? t.backgroundBase;
+  const text = style.pageBackground ? readableOn(bg, [t.text]) : t.text;
+  const muted = style.pageBackground ? mutedOn(bg, [t.mutedText]) : t.mutedText;
+  const btnBg = style.buttonBackground ?? t.buttonBackground;
+  // Button labels are large text (19px bold), which WCAG AA reads at 3:1; the theme's own label
+  // colour is kept whenever it reaches that on the owner's button colour.
+  const btnText = readableOn(btnBg, [t.buttonText], 3);
+  const btnBd = style.buttonBorder ?? (style.buttonBackground ? btnBg : t.buttonBorder);
+  const iniText = readableOn(style.initialsBackground, ["#ffffff"], 3);
+  const radius = RADIUS[style.buttonShape];
+  const head = pairing ? `"${pairing.heading}",${SYSTEM}` : SYSTEM;
+  const body = pairing ? `"${pairing.body}",${SYSTEM}` : SYSTEM;
+  const css =
     (pairing ? fontFaceCss(fonts, [...new Set([pairing.heading, pairing.body])]) : "") +
-    `*{box-sizing:border-box}body{margin:0;min-height:100vh;background:${bg};color:${t.text};font:16px/1.5 ${body}system-ui,sans-serif}` +
-    `h1,h2{font-family:${head}system-ui,sans-serif}.pg{max-width:640px;margin:0 auto;padding:24px 16px}.hd{text-align:center}` +
-    `h1{font-size:1.5rem;margin:8px 0}.bio,.msg,.ft{color:${t.mutedText}}.lf{white-space:pre-line;margin:16px 0}` +
-    `.pic{display:block;margin:0 auto;object-fit:cover}.ic{width:96px;height:96px}.ic-rounded{border-radius:50%}.ic-rounded_corners{border-radius:16px}` +
-    `.fw{width:100%}.fw-portrait{aspect-ratio:4/5}.fw-square{aspect-ratio:1}.fw-landscape{aspect-ratio:16/9}` +
-    `.ini{width:96px;height:96px;border-radius:50%;color:#fff;font-size:2rem;font-weight:700;display:flex;align-items:center;justify-content:center}` +
-    `.ls{list-style:none;margin:0;padding:0}.ls li{margin:12px 0}` +
-    `.btn{display:flex;gap:8px;align-items:center;justify-content:center;width:100%;min-height:48px;padding:12px 16px;background:${btnBg};color:${t.buttonText};border:2px solid ${btnBd};border-radius:${radius};text-decoration:none;font:inherit;font-weight:600;cursor:pointer}` +
-    `.main{min-height:60px;font-size:1.125rem;box-shadow:0 4px 12px rgba(0,0,0,.2)}.th{border-radius:4px;object-fit:cover}` +
-    `.lbl{font-size:1.1rem;margin:24px 0 8px;text-align:center}a{color:inherit}.txt{text-align:center}` +
-    `.soc{display:flex;flex-wrap:wrap;gap:8px;justify-content:center;margin:16px 0}.soc a,.soc button{display:inline-flex;align-items:center;justify-content:center;min-width:44px;min-height:44px;border-radius:50%;border:1px solid currentColor;background:none;color:inherit;font:inherit;font-size:.75rem;text-decoration:none;cursor:pointer}` +
-    `.soc-floating{position:fixed;right:12px;bottom:12px;flex-direction:column}` +
-    `.ft{display:flex;flex-wrap:wrap;gap:8px;justify-content:center;padding:24px 16px;font-size:.875rem}.ft button{background:none;border:0;color:inherit;text-decoration:underline;font:inherit;cursor:pointer;min-height:44px}.brand{width:100%;text-align:center;margin:0}` +
-    `:focus-visible{outline:3px solid ${t.text};outline-offset:2px}` +
-    `dialog{max-width:min(92vw,420px);border-radius:12px;color:#111827;background:#fff}dialog label,dialog select,dialog input,dialog textarea{display:block;width:100%;margin:6px 0}.err{color:#b91c1c}` +
-    `.ck{position:fixed;left:0;right:0;bottom:0;padding:16px;background:#fff;color:#111827;box-shadow:0 -2px 8px rgba(0,0,0,.2)}.ck button{margin:4px;min-height:44px}` +
-    `#toast{position:fixed;left:50%;top:16px;transform:translateX(-50%);background:#111827;color:#fff;padding:8px 12px;border-radius:8px}#toast:empty{display:none}` +
-    `.pv{background:#facc15;color:#111827;text-align:center;padding:8px;font-weight:600}`
-  );
+    `*{box-sizing:border-box}[hidden]{display:none!important}html{-webkit-text-size-adjust:100%}` +
+    `body{margin:0;min-height:100vh;background:${bg};color:${text};font:16px/1.5 ${body}}` +
+    `a{color:inherit}h1,h2{font-family:${head}}` +
+    `.pg{max-width:580px;margin:0 auto;padding:40px 16px 16px}.hd{text-align:center}` +
+    `.pic{display:block;margin:0 auto 16px;object-fit:cover}.ic{width:96px;height:96px}.ic-rounded{border-radius:50%}.ic-rounded_corners{border-radius:16px}` +
+    `.fw{width:100%;height:auto;border-radius:16px}.fw-portrait{aspect-ratio:3/4}.fw-square{aspect-ratio:1}.fw-landscape{aspect-ratio:16/9}` +
+    `.ini{width:96px;height:96px;border-radius:50%;background:${style.initialsBackground};color:${iniText};font:700 2.25rem/1 ${head};display:flex;align-items:center;justify-content:center}` +
+    `h1{font-size:1.5rem;line-height:1.25;margin:0;overflow-wrap:anywhere}` +
+    `.bio{margin:8px 0 0;color:${muted};white-space:pre-line;overflow-wrap:anywhere}` +
+    `.soc{display:flex;flex-wrap:wrap;justify-content:center;gap:4px;margin:16px 0 0;padding:0;list-style:none}` +
+    `.soc a,.soc button{display:inline-flex;align-items:center;justify-content:center;width:44px;height:44px;border:0;border-radius:50%;background:none;color:inherit;cursor:pointer;padding:0}` +
+    `.soc a:hover,.soc button:hover{background:rgba(127,127,127,.18)}` +
+    `.soc-bottom{margin:32px 0 0}.soc-floating{position:fixed;right:12px;bottom:12px;flex-direction:column;margin:0;padding:4px;border-radius:28px;background:${base};box-shadow:0 4px 16px rgba(0,0,0,.2);z-index:5}` +
+    `.ls{list-style:none;margin:28px 0 0;padding:0;display:flex;flex-direction:column;gap:14px}` +
+    `.btn{position:relative;display:flex;align-items:center;justify-content:center;width:100%;min-height:56px;padding:12px 56px;` +
+    `background:${btnBg};color:${btnText};border:2px solid ${btnBd};border-radius:${radius};font:700 1.1875rem/1.3 ${body};` +
+    `text-align:center;text-decoration:none;overflow-wrap:anywhere;cursor:pointer;transition:transform .15s,box-shadow .15s}` +
+    `.btn:hover{transform:translateY(-2px);box-shadow:0 6px 14px rgba(0,0,0,.15)}` +
+    `.btn .th,.btn svg{position:absolute;left:8px;top:50%;transform:translateY(-50%)}.btn svg{left:18px}` +
+    `.th{width:40px;height:40px;object-fit:cover;border-radius:${style.buttonShape === "pill" ? "50%" : style.buttonShape === "box" ? "0" : "8px"}}` +
+    `.main{min-height:68px;font-size:1.3125rem;box-shadow:0 8px 20px rgba(0,0,0,.22)}` +
+    `.lbl{font-size:1.125rem;line-height:1.3;text-align:center;margin:14px 0 0;overflow-wrap:anywhere}` +
+    `.txt{margin:0;text-align:center;overflow-wrap:anywhere}.txt a{display:inline-block;padding:10px 4px}` +
+    `.msg{margin:8px 0 0;text-align:center;color:${muted};font-size:.9375rem;overflow-wrap:anywhere}` +
+    `.grp{margin-top:36px}.grp .lbl{margin:0}.grp .ls{margin-top:14px}` +
+    `.lf{margin:36px 0 0;white-space:pre-line;overflow-wrap:anywhere}` +
+    `.ft{max-width:580px;margin:0 auto;padding:24px 16px 40px;display:flex;flex-wrap:wrap;justify-content:center;gap:0 12px;color:${muted};font-size:.875rem}` +
+    `.ft button{min-height:44px;padding:0 6px;border:0;background:none;color:inherit;font:inherit;text-decoration:underline;cursor:pointer}` +
+    `.brand{flex-basis:100%;text-align:center;margin:8px 0 0}.brand a{display:inline-block;padding:8px 4px}` +
+    `:focus-visible{outline:3px solid ${text};outline-offset:2px}` +
+    `dialog{width:min(calc(100vw - 32px),420px);max-height:calc(100vh - 32px);overflow:auto;border:0;border-radius:16px;padding:24px;color:#111827;background:#fff;box-shadow:0 24px 60px rgba(0,0,0,.35);font-family:${SYSTEM}}` +
+    `dialog::backdrop{background:rgba(17,24,39,.6)}dialog h2{font:700 1.25rem/1.3 ${SYSTEM};margin:0 0 12px;overflow-wrap:anywhere}dialog p{margin:0 0 12px;overflow-wrap:anywhere}` +
+    `dialog label{display:block;font-weight:600;margin:14px 0 6px}` +
+    `dialog input,dialog select,dialog textarea{display:block;width:100%;min-height:44px;padding:10px 12px;border:1px solid #6b7280;border-radius:8px;font:inherit;color:inherit;background:#fff}dialog textarea{min-height:96px;resize:vertical}` +
+    `.acts{display:flex;flex-wrap:wrap;gap:8px;justify-content:flex-end;margin-top:20px}` +
+    `.b1,.b2{display:inline-flex;align-items:center;justify-content:center;gap:8px;min-height:44px;padding:10px 14px;border-radius:8px;font:inherit;font-weight:600;text-decoration:none;cursor:pointer}` +
+    `.b1{background:#111827;color:#fff;border:1px solid #111827}.b2{background:#fff;color:#111827;border:1px solid #6b7280}` +
+    `dialog :focus-visible,.ck :focus-visible,#toast :focus-visible{outline-color:#1d4ed8}` +
+    `.err{margin:12px 0 0;color:#b91c1c}.err:empty{display:none}.err b{display:block}` +
+    `.qr img{display:block;width:min(100%,250px);height:auto;margin:0 auto 12px;image-rendering:pixelated}.u{text-align:center;color:#4b5563;font-size:.875rem}` +
+    `.card{margin:0;display:grid;grid-template-columns:auto 1fr;gap:6px 16px}.card dt{font-weight:600}.card dd{margin:0;overflow-wrap:anywhere}` +
+    `.ck{display:none;position:fixed;left:12px;right:12px;bottom:12px;max-width:560px;max-height:calc(100vh - 24px);overflow:auto;margin:0 auto;padding:20px;border-radius:16px;background:#fff;color:#111827;box-shadow:0 10px 40px rgba(0,0,0,.3);z-index:10;font:15px/1.5 ${SYSTEM}}` +
+    `.ck-open .ck{display:block}.ck h2{font-size:1.0625rem;margin:0 0 6px}.ck p{margin:0}.ck .acts{justify-content:flex-start;margin-top:14px}` +
+    `.ck fieldset{border:1px solid #d1d5db;border-radius:12px;margin:14px 0 0;padding:8px 14px}.ck legend{font-weight:600;padding:0 4px}` +
+    `.ck label{display:flex;gap:10px;align-items:flex-start;padding:8px 0}.ck input{width:20px;height:20px;margin:2px 0 0;flex:none}.ck small{display:block;color:#4b5563}` +
+    `#toast{position:fixed;left:50%;top:16px;transform:translateX(-50%);width:max-content;max-width:calc(100vw - 32px);padding:12px 16px;border-radius:12px;background:#111827;color:#fff;box-shadow:0 8px 24px rgba(0,0,0,.3);z-index:20;font:15px/1.4 ${SYSTEM}}#toast:empty{display:none}#toast b{display:block}` +
+    `.sr{position:fixed;top:0;left:0;width:1px;height:1px;opacity:0}` +
+    `.pv{position:sticky;top:0;z-index:15;padding:10px 16px;background:#fde047;color:#111827;text-align:center;font:600 15px/1.4 ${SYSTEM}}` +
+    `@media (prefers-reduced-motion:reduce){.btn{transition:none}.btn:hover{transform:none}}`;
+  const out = { css, base };
+  if (cache.size > 500) cache.clear();
+  cache.set(key, out);
+  return out;
 }

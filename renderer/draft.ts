@@ -20,13 +20,13 @@ export interface Draft {
 export function loadDraft(db: Db, userId: string): Draft | null {
   const p = db.select().from(userProfiles).where(eq(userProfiles.userId, userId)).get();
   if (!p) return null;
-  const linkRows = db.select().from(links).where(eq(links.userId, userId)).orderBy(asc(links.orderIndex), asc(links.createdAt)).all();
-  const listRows = db.select().from(linkLists).where(eq(linkLists.userId, userId)).orderBy(asc(linkLists.orderIndex)).all();
+  const linkRows = db.select().from(links).where(eq(links.userId, userId)).orderBy(asc(links.orderIndex), asc(links.id)).all();
+  const listRows = db.select().from(linkLists).where(eq(linkLists.userId, userId)).orderBy(asc(linkLists.orderIndex), asc(linkLists.id)).all();
   const socialRows = db
     .select()
     .from(socialLinks)
     .where(eq(socialLinks.userId, userId))
-    .orderBy(asc(socialLinks.displayOrder), asc(socialLinks.createdAt))
+    .orderBy(asc(socialLinks.displayOrder), asc(socialLinks.id))
     .all();
   const snapshot: PageSnapshot = PageSnapshotSchema.parse({
     profile: {
@@ -96,12 +96,13 @@ const date = (s: string | null) => (s ? new Date(s) : null);
 /**
  * Make the draft exactly the given snapshot, in one transaction: rows are updated in place or
  * re-inserted with their ids, and rows the snapshot does not hold are deleted. The username and
- * referral id are account facts, not page content, and are left alone.
+ * referral id are account facts, not page content, and are left alone. The profile's updated_at
+ * moves to `now` so open dashboards see the change (ADR 060).
  */
-export function restoreDraft(db: Db, userId: string, s: PageSnapshot): void {
+export function restoreDraft(db: Db, userId: string, s: PageSnapshot, now: Date): void {
   transaction(db, (tx) => {
     const { username: _u, referralId: _r, ...profile } = s.profile;
-    tx.update(userProfiles).set(profile).where(eq(userProfiles.userId, userId)).run();
+    tx.update(userProfiles).set({ ...profile, updatedAt: now }).where(eq(userProfiles.userId, userId)).run();
 
     const listIds = s.lists.map((l) => l.id);
     for (const l of s.lists) {

@@ -3,9 +3,11 @@
  * index.html atomically, and record the version's snapshot. Also discard, rollback and draft state.
  */
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { and, desc, eq } from "drizzle-orm";
-import { PageSnapshotSchema, type PageSnapshot } from "#core/model.ts";
+import { LIMITS } from "#core/limits.ts";
+import { PageSnapshotSchema, type PagePlan, type PageSnapshot } from "#core/model.ts";
 import { publishGate } from "#core/publish-gate.ts";
 import type { FeatureKey } from "#core/plans.ts";
 import { durably, type Db } from "#db/client.ts";
@@ -14,7 +16,7 @@ import { pageVersions, userProfiles } from "#db/schema.ts";
 import { writeFileAtomic } from "./atomic-write.ts";
 import { loadDraft, restoreDraft } from "./draft.ts";
 import { ensureSharedAssets } from "./assets.ts";
-import { renderPage } from "./render.tsx";
+import { pageWrites } from "./page-writes.ts";
 import type { AssetManifest } from "./types.ts";
 import { writeSeoFiles } from "./seo-files.ts";
 
@@ -32,15 +34,32 @@ export type PublishResult =
   | { ok: false; reason: "not_found" }
   | { ok: false; reason: "blocked"; features: FeatureKey[] };
 
-export const MAX_VERSIONS_LISTED = 20;
-
-export function snapshotHash(snapshot: unknown): string {
-  return createHash("sha256").update(JSON.stringify(snapshot)).digest("hex");
-}
+export const MAX_VERSIONS_LISTED = LIMITS.ROLLBACK_VERSIONS;
 
 /**
- * Per-user serialisation. Publishing is synchronous today, so the JavaScript thread already runs one
- * publish at a time; the lock keeps that true if any step becomes asynchronous.
+ * A snapshot in a canonical form: rows in display order with ties broken by id, so two snapshots
+ * with the same content compare equal however their rows were read.
+ */
+export function canonicalSnapshot(s: PageSnapshot): PageSnapshot {
+  const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return {
+    profile: s.profile,
+    links: [...s.links].sort((a, b) => a.orderIndex - b.orderIndex || byId(a, b)),
+    lists: [...s.lists].sort((a, b) => a.orderIndex - b.orderIndex || byId(a, b)),
+    socialLinks: [...s.socialLinks].sort((a, b) => a.displayOrder - b.displayOrder || byId(a, b)),
+  };
+}
+
+export function snapshotHash(value: unknown): string {
+  return createHash("sha256").update(JSON.stringify(value)).digest("hex");
+}
+
+const versionHash = (snapshot: PageSnapshot, plan: PagePlan) => snapshotHash({ snapshot: canonicalSnapshot(snapshot), plan });
+
+/**
+ * Per-user serialisation of publish, discard and rollback. Each is synchronous today, so the
+ * JavaScript thread already runs one at a time; the queue keeps that true if a step becomes
+ * asynchronous, and orders a scheduled rebuild after a publish in flight.
  */
 const locks = new Map<string, Promise<unknown>>();
 export function withPageLock<T>(userId: string, fn: () => T | Promise<T>): Promise<T> {
@@ -54,7 +73,14 @@ export function withPageLock<T>(userId: string, fn: () => T | Promise<T>): Promi
   return run;
 }
 
-type PublishListener = (userId: string) => void;
+export interface PublishedEvent {
+  userId: string;
+  snapshot: PageSnapshot;
+  plan: PagePlan;
+  /** The instant the page was rendered for. */
+  renderedAt: Date;
+}
+type PublishListener = (event: PublishedEvent) => void;
 const listeners = new Set<PublishListener>();
 /** Be told after each publish that changed a page (the scheduler re-arms its timer). */
 export function onPublished(fn: PublishListener): () => void {
@@ -66,21 +92,10 @@ function lastVersion(db: Db, userId: string) {
   return db.select().from(pageVersions).where(eq(pageVersions.userId, userId)).orderBy(desc(pageVersions.version)).limit(1).get();
 }
 
-/** Render a snapshot and swap it in: per-page files first, index.html last (atomic rename). */
-export function writePage(snapshot: PageSnapshot, plan: Parameters<typeof renderPage>[0]["plan"], opts: PublishOptions): void {
-  const username = snapshot.profile.username;
+/** Render a snapshot and swap it in: each file atomically and durably, index.html last. */
+export function writePage(snapshot: PageSnapshot, plan: PagePlan, opts: PublishOptions): void {
   const assets = opts.assets ?? ensureSharedAssets(opts.publishedDir);
-  const page = renderPage({
-    snapshot,
-    plan,
-    now: opts.now,
-    origin: opts.origin,
-    apiOrigin: opts.apiOrigin ?? opts.origin,
-    mode: "published",
-    assets,
-  });
-  for (const file of page.files) writeFileAtomic(join(opts.publishedDir, username, file.path), file.content);
-  writeFileAtomic(join(opts.publishedDir, username, "index.html"), page.html);
+  for (const w of pageWrites(snapshot, plan, { ...opts, assets })) writeFileAtomic(w.path, w.content, { mtime: w.mtime });
 }
 
 export function publishPage(db: Db, userId: string, opts: PublishOptions): PublishResult {
@@ -88,11 +103,14 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions): Publi
   if (!draft) return { ok: false, reason: "not_found" };
   const gate = publishGate(draft.snapshot, draft.plan, opts.now);
   if (!gate.ok) return { ok: false, reason: "blocked", features: gate.features };
-  const hash = snapshotHash({ snapshot: draft.snapshot, plan: draft.plan });
+  const hash = versionHash(draft.snapshot, draft.plan);
   const last = lastVersion(db, userId);
-  if (last && last.contentHash === hash) return { ok: true, version: last.version, changed: false };
+  const pageFile = join(opts.publishedDir, draft.snapshot.profile.username, "index.html");
+  // Unchanged, and the page is on disk: nothing to do (a page folder lost or moved is rewritten).
+  if (last && last.contentHash === hash && existsSync(pageFile)) return { ok: true, version: last.version, changed: false };
 
   writePage(draft.snapshot, draft.plan, opts);
+  if (last && last.contentHash === hash) return { ok: true, version: last.version, changed: false };
   const version = (last?.version ?? 0) + 1;
   durably(db, (tx) => {
     tx.insert(pageVersions)
@@ -108,8 +126,9 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions): Publi
       .run();
     tx.update(userProfiles).set({ hasPublishedPage: true, lastPublishedAt: opts.now }).where(eq(userProfiles.userId, userId)).run();
   });
-  writeSeoFiles(db, opts.publishedDir, opts.origin);
-  for (const fn of listeners) fn(userId);
+  // The sitemap lists published pages: it changes when a page is published for the first time.
+  if (!last || !existsSync(join(opts.publishedDir, "sitemap.xml"))) writeSeoFiles(db, opts.publishedDir, opts.origin);
+  for (const fn of listeners) fn({ userId, snapshot: draft.snapshot, plan: draft.plan, renderedAt: opts.now });
   return { ok: true, version, changed: true };
 }
 
@@ -127,13 +146,19 @@ export interface DraftState {
   blockedFeatures: FeatureKey[];
 }
 
+/**
+ * Spec section 4 (Draft versus published) made exact: the page has unpublished changes when it was
+ * never published or when the draft differs from the last published snapshot. Timestamps are not
+ * compared, so an edit that is undone by hand, or a discard, leaves no false "Draft Changes".
+ */
 export function draftState(db: Db, userId: string, now: Date): DraftState | null {
   const draft = loadDraft(db, userId);
   if (!draft) return null;
   const last = lastPublishedSnapshot(db, userId);
   const gate = publishGate(draft.snapshot, draft.plan, now);
+  const same = last !== null && JSON.stringify(canonicalSnapshot(last.snapshot)) === JSON.stringify(canonicalSnapshot(draft.snapshot));
   return {
-    hasUnpublishedChanges: !last || JSON.stringify(last.snapshot) !== JSON.stringify(draft.snapshot),
+    hasUnpublishedChanges: !same,
     hasPublishedPage: draft.hasPublishedPage,
     lastPublishedAt: draft.lastPublishedAt ? draft.lastPublishedAt.toISOString() : null,
     version: last?.version ?? null,
@@ -142,10 +167,10 @@ export function draftState(db: Db, userId: string, now: Date): DraftState | null
 }
 
 /** Restore the draft to the last published snapshot. False when nothing was ever published. */
-export function discardDraft(db: Db, userId: string): boolean {
+export function discardDraft(db: Db, userId: string, now: Date = new Date()): boolean {
   const last = lastPublishedSnapshot(db, userId);
   if (!last) return false;
-  restoreDraft(db, userId, last.snapshot);
+  restoreDraft(db, userId, last.snapshot, now);
   return true;
 }
 
@@ -160,7 +185,10 @@ export function listVersions(db: Db, userId: string) {
     .map((v) => ({ version: v.version, publishedAt: v.publishedAt.toISOString() }));
 }
 
-/** Restore the draft to one of the owner's last 20 versions and publish it. */
+/**
+ * Re-publish one of the owner's last 20 versions: the draft becomes that snapshot, then it is
+ * published. A version the plan gate refuses leaves the draft untouched.
+ */
 export function rollbackTo(db: Db, userId: string, version: number, opts: PublishOptions): PublishResult | { ok: false; reason: "no_version" } {
   const allowed = listVersions(db, userId).some((v) => v.version === version);
   if (!allowed) return { ok: false, reason: "no_version" };
@@ -169,7 +197,11 @@ export function rollbackTo(db: Db, userId: string, version: number, opts: Publis
     .from(pageVersions)
     .where(and(eq(pageVersions.userId, userId), eq(pageVersions.version, version)))
     .get();
-  if (!row) return { ok: false, reason: "no_version" };
-  restoreDraft(db, userId, PageSnapshotSchema.parse(row.snapshot));
+  const draft = loadDraft(db, userId);
+  if (!row || !draft) return { ok: false, reason: "no_version" };
+  const snapshot = PageSnapshotSchema.parse(row.snapshot);
+  const gate = publishGate(snapshot, draft.plan, opts.now);
+  if (!gate.ok) return { ok: false, reason: "blocked", features: gate.features };
+  restoreDraft(db, userId, snapshot, opts.now);
   return publishPage(db, userId, opts);
 }

@@ -4,9 +4,9 @@
 import { createHash } from "node:crypto";
 import { renderToStaticMarkup } from "react-dom/server";
 import { visibleContentOf } from "#core/visible-content.ts";
-import { Page } from "./components/Page.tsx";
-import { safeSrc } from "./components/safe-href.ts";
-import { pageCss } from "./css.ts";
+import { PageBody, PageChrome } from "./components/Page.tsx";
+import { imageOrigin, safeSrc } from "./components/safe-href.ts";
+import { pageCss, pageStyleOf, type PageStylesheet } from "./css.ts";
 import { pageFiles } from "./page-files.ts";
 import type { RenderedPage, RenderInput } from "./types.ts";
 
@@ -14,8 +14,40 @@ export type { RenderInput, RenderedPage } from "./types.ts";
 
 const sha256 = (s: string) => `'sha256-${createHash("sha256").update(s, "utf8").digest("base64")}'`;
 /** JSON safe inside a <script> element. */
-const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026");
+const scriptJson = (v: unknown) =>
+  JSON.stringify(v).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 const attr = (s: string) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** The consent key in localStorage, shared by the inline script and the visitor script. */
+export const CONSENT_KEY = "plinth-consent";
+
+/**
+ * The one inline script: shows the cookie banner in the first paint when no choice is stored,
+ * instead of after the deferred visitor script runs. Its hash is in the CSP.
+ */
+export const INLINE_SCRIPT = `try{localStorage.getItem("${CONSENT_KEY}")||document.documentElement.classList.add("ck-open")}catch(e){document.documentElement.classList.add("ck-open")}`;
+const INLINE_SCRIPT_HASH = sha256(INLINE_SCRIPT);
+
+/** The CSP hash of each stylesheet, kept as long as pageCss keeps the stylesheet. */
+const styleHashes = new WeakMap<PageStylesheet, string>();
+function styleHashOf(sheet: PageStylesheet): string {
+  let h = styleHashes.get(sheet);
+  if (h === undefined) {
+    h = sha256(sheet.css);
+    styleHashes.set(sheet, h);
+  }
+  return h;
+}
+
+const chromeCache = new Map<string, string>();
+function chromeHtml(origin: string): string {
+  let html = chromeCache.get(origin);
+  if (html === undefined) {
+    html = renderToStaticMarkup(<PageChrome origin={origin} />);
+    chromeCache.set(origin, html);
+  }
+  return html;
+}
 
 export function renderPage(input: RenderInput): RenderedPage {
   const { snapshot, plan, now, mode } = input;
@@ -24,40 +56,68 @@ export function renderPage(input: RenderInput): RenderedPage {
   const origin = input.origin.replace(/\/+$/, "");
   const apiOrigin = input.apiOrigin.replace(/\/+$/, "");
   const url = `${origin}/${encodeURIComponent(p.username)}`;
-  const name = p.displayName || p.username;
-  const title = (v.plus && p.seoTitle) || name;
-  const description = (v.plus && p.seoDescription) || p.bio || `${name} on Plinth`;
-  const pic = safeSrc(p.profilePictureUrl);
-  const image = pic && p.profilePictureStyle !== "hidden" && p.profilePictureStyle !== "initials" ? (pic.startsWith("/") ? origin + pic : pic) : null;
-  const css = pageCss(p, v.plus, input.assets.fonts);
+  const name = p.displayName.trim() || p.username;
+  const title = v.seoTitle || name;
+  const description = v.seoDescription || p.bio.trim() || `${name} on Plinth`;
+
+  const pic = p.profilePictureStyle === "hidden" || p.profilePictureStyle === "initials" ? null : safeSrc(p.profilePictureUrl);
+  const image = pic ? (pic.startsWith("/") ? origin + pic : pic) : null;
+  const imageOrigins = new Set<string>();
+  for (const src of [pic, ...v.links.map((l) => safeSrc(l.thumbnailUrl))]) {
+    const o = src ? imageOrigin(src) : null;
+    if (o) imageOrigins.add(o);
+  }
+
+  const sheet = pageCss(pageStyleOf(p, v), input.assets.fonts);
+  const { css, base } = sheet;
+  const styleHash = styleHashOf(sheet);
   const csp = [
     "default-src 'none'",
-    `style-src ${sha256(css)}`,
-    "script-src 'self'",
-    `connect-src 'self' ${apiOrigin}`,
-    "img-src 'self' data:",
+    `style-src ${styleHash}`,
+    `script-src 'self' ${INLINE_SCRIPT_HASH}`,
+    `connect-src ${apiOrigin}`,
+    ["img-src 'self' data:", ...imageOrigins].join(" "),
     "font-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
   ].join("; ");
-  const body = renderToStaticMarkup(<Page snapshot={snapshot} plan={plan} now={now} mode={mode} />);
-  const config = { username: p.username, apiOrigin, url, links: v.links.map((l) => l.id) };
-  const ld = { "@context": "https://schema.org", "@type": "ProfilePage", url, mainEntity: { "@type": "Person", name, description, ...(image ? { image } : {}) } };
+
+  const body = renderToStaticMarkup(<PageBody snapshot={snapshot} plan={plan} now={now} mode={mode} origin={origin} content={v} />) + chromeHtml(origin);
+  const config = { username: p.username, apiOrigin, url, title, preview: mode === "preview" };
+  const sameAs = v.socialLinks.map((s) => s.url).filter((u) => /^https:\/\//i.test(u));
+  const ld = {
+    "@context": "https://schema.org",
+    "@type": "ProfilePage",
+    url,
+    name: title,
+    mainEntity: { "@type": "Person", name, alternateName: `@${p.username}`, description, url, ...(image ? { image } : {}), ...(sameAs.length ? { sameAs } : {}) },
+  };
   const meta = (k: string, val: string, prop = "name") => `<meta ${prop}="${k}" content="${attr(val)}">`;
+  const script = input.assets.visitorScript;
   const head =
     `<meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-    `<meta http-equiv="Content-Security-Policy" content="${csp}">` +
+    `<meta http-equiv="Content-Security-Policy" content="${attr(csp)}">` +
     `<title>${attr(title)}</title>` +
     meta("description", description) +
     (mode === "preview" ? meta("robots", "noindex,nofollow") : "") +
+    meta("theme-color", base) +
     `<link rel="canonical" href="${attr(url)}">` +
-    meta("og:type", "profile", "property") + meta("og:title", title, "property") + meta("og:description", description, "property") + meta("og:url", url, "property") +
-    (image ? meta("og:image", image, "property") + meta("twitter:image", image) : "") +
-    meta("twitter:card", image ? "summary_large_image" : "summary") + meta("twitter:title", title) + meta("twitter:description", description) +
+    `<link rel="icon" href="${attr(input.assets.favicon)}" type="image/svg+xml">` +
+    meta("og:type", "profile", "property") +
+    meta("og:title", title, "property") +
+    meta("og:description", description, "property") +
+    meta("og:url", url, "property") +
+    meta("og:site_name", "Plinth", "property") +
+    meta("profile:username", p.username, "property") +
+    (image ? meta("og:image", image, "property") + meta("og:image:alt", name, "property") + meta("twitter:image", image) : "") +
+    meta("twitter:card", image ? "summary_large_image" : "summary") +
+    meta("twitter:title", title) +
+    meta("twitter:description", description) +
     `<style>${css}</style>` +
+    `<script>${INLINE_SCRIPT}</script>` +
     `<script type="application/ld+json">${scriptJson(ld)}</script>` +
     `<script type="application/json" id="plinth-config">${scriptJson(config)}</script>` +
-    (input.assets.visitorScript ? `<script src="${attr(input.assets.visitorScript)}" defer></script>` : "");
+    `<script src="${attr(script.src)}" integrity="${script.integrity}" defer></script>`;
   const html = `<!doctype html><html lang="en"><head>${head}</head><body>${body}</body></html>`;
   return { html, files: pageFiles(snapshot, url, v.links) };
 }

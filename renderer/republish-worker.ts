@@ -1,23 +1,41 @@
 /**
- * One republish worker thread: its own database connection, a share of the pages, progress posted
- * back in batches.
+ * A republish worker thread: asks the main thread for batches (one ahead, so it never waits for an
+ * answer while the main thread renders), renders them or, for the benchmark's baseline, takes the
+ * files as given, and writes them durably. No database: the main thread reads it.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { closeDatabase, openDatabase } from "#db/client.ts";
-import { ensureSharedAssets } from "./assets.ts";
-import { republishOne, type RepublishJob } from "./republish.ts";
+import type { PendingWrite } from "./atomic-write.ts";
+import { batchWrites, workLoop, type FromWorker, type PageToRender, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
 
-const job = workerData as RepublishJob;
-const db = openDatabase({ path: job.dbPath, migrate: false });
-const now = new Date();
-const assets = ensureSharedAssets(job.publishedDir);
-let pending = 0;
-for (const userId of job.userIds) {
-  if (republishOne(db, userId, job.publishedDir, job.origin, now, assets)) pending++;
-  if (pending >= 50) {
-    parentPort?.postMessage(pending);
-    pending = 0;
+const setup = workerData as WorkerSetup;
+const port = parentPort!;
+const send = (m: FromWorker) => port.postMessage(m);
+const queue: ToWorker[] = [];
+let waiting: ((m: ToWorker) => void) | null = null;
+port.on("message", (m: ToWorker) => {
+  if (waiting) {
+    waiting(m);
+    waiting = null;
+  } else queue.push(m);
+});
+
+let finished = false;
+async function take(): Promise<(PageToRender | PendingWrite)[] | null> {
+  if (finished) return null;
+  const m = queue.shift() ?? (await new Promise<ToWorker>((resolve) => (waiting = resolve)));
+  if ("done" in m) {
+    finished = true;
+    return null;
   }
+  send({ want: true });
+  return m.batch;
 }
-if (pending > 0) parentPort?.postMessage(pending);
-closeDatabase(db);
+
+send({ want: true });
+send({ want: true });
+await workLoop(
+  take,
+  (batch) => (setup.kind === "render" ? batchWrites(batch as PageToRender[], setup.settings) : (batch as PendingWrite[])),
+  (n) => send({ finished: n }),
+);
+port.close();

@@ -1,76 +1,197 @@
 /**
  * Republish all: re-render every published page from its last published snapshot (after a template
- * change), split across worker threads that each open their own database connection. Each page is
- * swapped in atomically, exactly like a publish.
+ * change) on every core (ADR 025). The main thread reads pages from the database a batch at a time
+ * (one query per batch) and hands batches out on demand: to worker threads, which render and write
+ * them, and to itself between requests, so no thread waits while another starts up. Each batch's
+ * files go through replaceFilesDurably (parallel fsyncs) while the next batch renders. Every file is
+ * swapped in atomically and durably, exactly as a single publish does.
  */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
-import { pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { eq } from "drizzle-orm";
+import { and, eq, inArray, max } from "drizzle-orm";
+import { PageSnapshotSchema } from "#core/model.ts";
 import type { Db } from "#db/client.ts";
-import { userProfiles } from "#db/schema.ts";
-import { loadDraft } from "./draft.ts";
-import { lastPublishedSnapshot, writePage } from "./publish.ts";
+import { pageVersions, userProfiles } from "#db/schema.ts";
+import { ensureSharedAssets } from "./assets.ts";
+import type { PendingWrite } from "./atomic-write.ts";
+import { batchWrites, workLoop, type FromWorker, type PageToRender, type RenderSettings, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
 import { writeSeoFiles } from "./seo-files.ts";
-import type { AssetManifest } from "./types.ts";
 
-/** Workers run the TypeScript worker file through tsx's loader, however the parent was started. */
-function workerEntry(): URL {
-  const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs")).href;
-  const file = new URL("./republish-worker.ts", import.meta.url).href;
-  const code = `import { register } from ${JSON.stringify(tsxApi)}; register(); await import(${JSON.stringify(file)});`;
-  return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
-}
+export type { PageToRender, RenderSettings } from "./republish-batch.ts";
 
-export interface RepublishJob {
-  dbPath: string;
-  publishedDir: string;
-  origin: string;
-  userIds: string[];
+/** Pages per database read and per round of fsyncs. */
+export const BATCH_SIZE = 100;
+
+/**
+ * The worker's code as one plain JavaScript module: bundled with esbuild (packages stay imports),
+ * so a worker starts in a fraction of the time the TypeScript loader would take. Written under
+ * node_modules/.cache, where its package imports resolve, named by its content hash.
+ */
+let workerFile: Promise<URL> | undefined;
+function workerEntry(): Promise<URL> {
+  workerFile ??= (async () => {
+    const require = createRequire(import.meta.url);
+    const { build } = require("esbuild") as typeof import("esbuild");
+    const out = await build({
+      entryPoints: [fileURLToPath(new URL("./republish-worker.ts", import.meta.url))],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      packages: "external",
+      write: false,
+      logLevel: "silent",
+    });
+    const code = out.outputFiles[0]!.contents;
+    const dir = fileURLToPath(new URL("../node_modules/.cache/plinth/", import.meta.url));
+    const path = join(dir, `republish-worker.${createHash("sha256").update(code).digest("hex").slice(0, 12)}.mjs`);
+    if (!existsSync(path)) {
+      mkdirSync(dir, { recursive: true });
+      const tmp = `${path}.${process.pid}.tmp`;
+      writeFileSync(tmp, code);
+      renameSync(tmp, path);
+    }
+    return pathToFileURL(path);
+  })();
+  return workerFile;
 }
 
 export function publishedUserIds(db: Db): string[] {
   return db.select({ id: userProfiles.userId }).from(userProfiles).where(eq(userProfiles.hasPublishedPage, true)).all().map((r) => r.id);
 }
 
-/** Re-render one page from its last snapshot. False when it has none. */
-export function republishOne(db: Db, userId: string, publishedDir: string, origin: string, now: Date, assets?: AssetManifest): boolean {
-  const last = lastPublishedSnapshot(db, userId);
-  const draft = loadDraft(db, userId);
-  if (!last || !draft) return false;
-  writePage(last.snapshot, draft.plan, { publishedDir, origin, now, ...(assets ? { assets } : {}) });
-  return true;
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The last published snapshot and the current plan of each page, in one query. */
+export function loadPublishedBatch(db: Db, userIds: string[]): PageToRender[] {
+  if (userIds.length === 0) return [];
+  const latest = db
+    .select({ userId: pageVersions.userId, version: max(pageVersions.version).as("latest_version") })
+    .from(pageVersions)
+    .where(inArray(pageVersions.userId, userIds))
+    .groupBy(pageVersions.userId)
+    .as("latest");
+  return db
+    .select({
+      snapshot: pageVersions.snapshot,
+      planType: userProfiles.planType,
+      subscriptionStatus: userProfiles.subscriptionStatus,
+      currentPeriodEndDate: userProfiles.currentPeriodEndDate,
+      trialEndsAt: userProfiles.trialEndsAt,
+    })
+    .from(latest)
+    .innerJoin(pageVersions, and(eq(pageVersions.userId, latest.userId), eq(pageVersions.version, latest.version)))
+    .innerJoin(userProfiles, eq(userProfiles.userId, latest.userId))
+    .all()
+    .map((r) => ({
+      snapshot: PageSnapshotSchema.parse(r.snapshot),
+      plan: {
+        planType: r.planType,
+        subscriptionStatus: r.subscriptionStatus,
+        currentPeriodEndDate: iso(r.currentPeriodEndDate),
+        trialEndsAt: iso(r.trialEndsAt),
+      },
+    }));
 }
 
 /**
- * Run the job on `threads` workers; onProgress is called with the running total of pages done.
- * Resolves with the number of pages re-rendered.
+ * Hand out `next()` batches to the main thread and to `threads - 1` workers until none is left.
+ * Resolves when every batch is durable.
  */
-export async function republishAll(
-  db: Db,
-  opts: { dbPath: string; publishedDir: string; origin: string; threads?: number; onProgress?: (done: number, total: number) => void },
-): Promise<number> {
-  const ids = publishedUserIds(db);
-  const threads = Math.max(1, Math.min(opts.threads ?? availableParallelism(), ids.length));
-  let done = 0;
-  const chunks: string[][] = Array.from({ length: threads }, () => []);
-  ids.forEach((id, i) => chunks[i % threads]!.push(id));
-  await Promise.all(
-    chunks.map(
-      (userIds) =>
-        new Promise<void>((resolve, reject) => {
-          const job: RepublishJob = { dbPath: opts.dbPath, publishedDir: opts.publishedDir, origin: opts.origin, userIds };
-          const worker = new Worker(workerEntry(), { workerData: job });
-          worker.on("message", (n: number) => {
-            done += n;
-            opts.onProgress?.(done, ids.length);
+async function distribute<T>(
+  threads: number,
+  setup: WorkerSetup,
+  next: () => T[] | null,
+  toWrites: (batch: T[]) => PendingWrite[],
+  finished: (n: number) => void,
+): Promise<void> {
+  const entry = threads > 1 ? workerEntry() : null;
+  const workers = Array.from(
+    { length: Math.max(0, threads - 1) },
+    () =>
+      new Promise<void>((resolve, reject) => {
+        entry!.then((url) => {
+          const worker = new Worker(url, { workerData: setup });
+          worker.on("message", (m: FromWorker) => {
+            if ("finished" in m) return finished(m.finished);
+            const batch = next();
+            worker.postMessage((batch ? { batch } : { done: true }) as ToWorker);
           });
           worker.on("error", reject);
           worker.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`republish worker exited with ${code}`))));
-        }),
-    ),
+        }, reject);
+      }),
+  );
+  // The main thread works too; between batches it yields, so workers' requests are answered.
+  const own = workLoop(
+    async () => {
+      await new Promise((r) => setImmediate(r));
+      return next();
+    },
+    toWrites,
+    finished,
+  );
+  await Promise.all([own, ...workers]);
+}
+
+export interface RepublishOptions {
+  publishedDir: string;
+  origin: string;
+  apiOrigin?: string;
+  /** Threads rendering at once, the main thread included (default: every core). */
+  threads?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Re-render every published page. Resolves with the number of pages re-rendered. */
+export async function republishAll(db: Db, opts: RepublishOptions): Promise<number> {
+  const ids = publishedUserIds(db);
+  const batches = Math.ceil(ids.length / BATCH_SIZE);
+  const threads = Math.max(1, Math.min(opts.threads ?? availableParallelism(), batches));
+  // Built here once: workers find every shared asset on disk and never race to write one.
+  const settings: RenderSettings = {
+    publishedDir: opts.publishedDir,
+    origin: opts.origin,
+    apiOrigin: opts.apiOrigin ?? opts.origin,
+    assets: ensureSharedAssets(opts.publishedDir),
+  };
+  let cursor = 0;
+  let done = 0;
+  await distribute(
+    threads,
+    { kind: "render", settings },
+    () => {
+      if (cursor >= ids.length) return null;
+      const slice = ids.slice(cursor, cursor + BATCH_SIZE);
+      cursor += slice.length;
+      return loadPublishedBatch(db, slice);
+    },
+    (pages) => batchWrites(pages, settings),
+    (n) => {
+      done += n;
+      opts.onProgress?.(done, ids.length);
+    },
   );
   if (ids.length > 0) writeSeoFiles(db, opts.publishedDir, opts.origin);
   return done;
+}
+
+/**
+ * The benchmark's baseline: the same files written the same way on the same threads, with nothing
+ * rendered. `batches` are handed out exactly as republishAll hands out pages.
+ */
+export async function writeLikeRepublish(batches: PendingWrite[][], threads: number, settings: RenderSettings): Promise<void> {
+  let cursor = 0;
+  await distribute(
+    threads,
+    { kind: "write", settings },
+    () => (cursor < batches.length ? batches[cursor++]! : null),
+    (writes) => writes,
+    () => {},
+  );
 }

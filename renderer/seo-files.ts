@@ -1,7 +1,9 @@
 /**
- * sitemap.xml (every published page) and robots.txt at the root of PUBLISHED_DIR, rewritten
- * atomically after each publish so any static host serves them next to the pages.
+ * sitemap.xml (every published page) and robots.txt at the root of PUBLISHED_DIR, so any static host
+ * serves them next to the pages. Each is rewritten atomically, and only when its content changes:
+ * the sitemap carries no lastmod, so it changes when a page is published for the first time.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
@@ -10,27 +12,32 @@ import { writeFileAtomic } from "./atomic-write.ts";
 
 const xmlEscape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
-export function sitemapXml(origin: string, pages: { username: string; lastPublishedAt: Date | null }[]): string {
-  const urls = pages
-    .map((p) => {
-      const lastmod = p.lastPublishedAt ? `<lastmod>${p.lastPublishedAt.toISOString()}</lastmod>` : "";
-      return `<url><loc>${xmlEscape(`${origin}/${encodeURIComponent(p.username)}`)}</loc>${lastmod}</url>`;
-    })
-    .join("");
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>\n`;
+export function sitemapXml(origin: string, usernames: string[]): string {
+  const urls = usernames.map((u) => `<url><loc>${xmlEscape(`${origin}/${encodeURIComponent(u)}`)}</loc></url>`).join("\n");
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
 }
 
 export function robotsTxt(origin: string): string {
-  return `User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /dashboard\nDisallow: /*/preview\n\nSitemap: ${origin}/sitemap.xml\n`;
+  return `User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /dashboard\nDisallow: /*/preview\nDisallow: /*?preview=\n\nSitemap: ${origin}/sitemap.xml\n`;
+}
+
+function writeIfChanged(path: string, content: string): void {
+  try {
+    if (readFileSync(path, "utf8") === content) return;
+  } catch {
+    // Missing: write it.
+  }
+  writeFileAtomic(path, content);
 }
 
 export function writeSeoFiles(db: Db, publishedDir: string, origin: string): void {
-  const pages = db
-    .select({ username: userProfiles.username, lastPublishedAt: userProfiles.lastPublishedAt })
+  const usernames = db
+    .select({ username: userProfiles.username })
     .from(userProfiles)
     .where(eq(userProfiles.hasPublishedPage, true))
     .orderBy(asc(userProfiles.username))
-    .all();
-  writeFileAtomic(join(publishedDir, "sitemap.xml"), sitemapXml(origin, pages));
-  writeFileAtomic(join(publishedDir, "robots.txt"), robotsTxt(origin));
+    .all()
+    .map((r) => r.username);
+  writeIfChanged(join(publishedDir, "sitemap.xml"), sitemapXml(origin, usernames));
+  writeIfChanged(join(publishedDir, "robots.txt"), robotsTxt(origin));
 }

@@ -17,8 +17,10 @@ export interface RenderInput {
 }
 
 export interface AssetManifest {
-  /** e.g. "/_p/visitor.3f9a1c2b.js" */
-  visitorScript: string;
+  /** e.g. { src: "/_p/visitor.3f9a1c2b0d.js", integrity: "sha384-…" } (subresource integrity). */
+  visitorScript: { src: string; integrity: string };
+  /** e.g. "/_p/favicon.9c1e2a7f3b.svg" */
+  favicon: string;
   /** Font family name to the URL of its woff2 file(s). */
   fonts: Record<string, string[]>;
 }
@@ -26,7 +28,12 @@ export interface AssetManifest {
 export interface PageFile {
   /** Path relative to the page's own folder, published/{username}/, e.g. "qr.svg" or "contact-abc.vcf". */
   path: string;
-  content: string | Uint8Array;
+  /** The bytes, or a function making them (called only when the file must be written). */
+  content: string | Uint8Array | (() => string | Uint8Array);
+  /** The name is derived from the content: an existing file is already right. */
+  immutable?: boolean;
+  /** An existing file that contains this text is already right. */
+  unchangedIf?: string;
 }
 
 export interface RenderedPage {

@@ -1,100 +1,210 @@
 /**
- * npm run bench: the performance targets of the public page and the publish pipeline, printed as a
- * table (target, measured, pass/fail). Not part of npm test.
- * Covered here: page weight (HTML with inlined CSS, JS, gzip), single publish p50, bulk republish rate
- * and its ratio to merely writing the same bytes. Browser-based figures (third-party requests,
- * Lighthouse) are not measured by this script yet.
+ * npm run bench: the performance targets of the public page and the publish pipeline (issue 3),
+ * measured on this machine and printed as a table (target, measured, pass/fail). Not part of
+ * npm test: figures are measured here, never asserted in timed tests. Exits 1 when a target is missed.
+ *
+ * It starts the real server app on a free port over a throw-away database and published folder, and
+ * measures:
+ *  - first round trip: a 20-link page with a picture and 6 social icons, HTML (critical CSS inlined)
+ *    gzipped, and every script it loads gzipped;
+ *  - third-party requests, counted in Debian's Chromium while the page loads and is used;
+ *  - Lighthouse (performance, accessibility, best practices, SEO) in Debian's Chromium;
+ *  - a single publish, click to swapped file: POST /api/publish over HTTP, p50 of 60;
+ *  - bulk republish of BENCH_PAGES (2,000) such pages on every core, against merely writing the same
+ *    bytes to the same files the same way (temp file, parallel fsyncs, rename, directory fsync) on
+ *    the same number of threads. Three alternating rounds; the medians are compared.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import "./lib/production-mode.ts";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { serve } from "@hono/node-server";
+import { chromium } from "@playwright/test";
 import { eq } from "drizzle-orm";
+import sharp from "sharp";
+import { createSession, SESSION_COOKIE } from "#api/auth/session.ts";
+import { parseEnv } from "#api/env.server.ts";
+import { createMailer } from "#api/mail/mailer.ts";
 import { createAccount } from "#api/services/accounts.ts";
-import { closeDatabase, openDatabase, type Db } from "#db/client.ts";
+import { createServerApp } from "#api/site.ts";
+import { closeDatabase, openDatabase, transaction, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
-import { links, socialLinks, userProfiles } from "#db/schema.ts";
+import { links, pageVersions, socialLinks, userProfiles } from "#db/schema.ts";
 import { writeFileAtomic } from "#renderer/atomic-write.ts";
-import { publishPage } from "#renderer/publish.ts";
-import { publishedUserIds, republishAll } from "#renderer/republish.ts";
+import { loadDraft } from "#renderer/draft.ts";
+import { publishPage, snapshotHash } from "#renderer/publish.ts";
+import { ensureSharedAssets } from "#renderer/assets.ts";
+import type { PendingWrite } from "#renderer/atomic-write.ts";
+import { BATCH_SIZE, publishedUserIds, republishAll, writeLikeRepublish } from "#renderer/republish.ts";
+import { CATEGORIES, scorePages } from "./lib/lighthouse.ts";
 
-const ORIGIN = "http://localhost:4321";
 const PLATFORMS = ["instagram", "tiktok", "youtube", "x", "linkedin", "github"] as const;
 const rows: { target: string; measured: string; pass: boolean }[] = [];
 const row = (target: string, measured: string, pass: boolean) => rows.push({ target, measured, pass });
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const log = (s: string) => process.stderr.write(`${s}\n`);
 
-function seedPage(db: Db, username: string): string {
-  const { userId } = createAccount(db, { email: `${username}@example.com`, username, passwordHash: null, emailVerified: true, now: new Date() });
+function seedPage(db: Db, username: string, now: Date): string {
+  const { userId } = createAccount(db, { email: `${username}@example.com`, username, passwordHash: null, emailVerified: true, now });
   db.update(userProfiles)
-    .set({ displayName: `Bench ${username}`, bio: "Links to everything I make.", profilePictureUrl: "/media/bench.webp" })
+    .set({
+      displayName: `Bench ${username}`,
+      bio: "Designer and writer. Everything I make, in one place.",
+      profilePictureUrl: "/media/bench/picture.webp",
+      customFontPairingName: "modern-sans",
+    })
     .where(eq(userProfiles.userId, userId))
     .run();
   for (let i = 0; i < 20; i++) {
-    db.insert(links).values({ id: newId(), userId, title: `Link number ${i + 1}`, url: `https://example.com/${i}`, orderIndex: i }).run();
+    db.insert(links).values({ id: newId(), userId, title: `Link number ${i + 1} to something I made`, url: `https://example.com/things/${i}`, orderIndex: i }).run();
   }
   PLATFORMS.forEach((platform, i) =>
-    db.insert(socialLinks).values({ id: newId(), userId, platform, url: `https://${platform}.com/bench`, displayOrder: i + 1 }).run(),
+    db.insert(socialLinks).values({ id: newId(), userId, platform, url: `https://example.com/${platform}/bench`, displayOrder: i + 1 }).run(),
   );
   return userId;
 }
 
 const dir = mkdtempSync(join(tmpdir(), "plinth-bench-"));
-const dbPath = join(dir, "db.sqlite");
-const publishedDir = join(dir, "published");
-const db = openDatabase({ path: dbPath });
-try {
-  // Page weight.
-  const benchUser = seedPage(db, "benchpage");
-  publishPage(db, benchUser, { publishedDir, origin: ORIGIN, now: new Date() });
-  const html = readFileSync(join(publishedDir, "benchpage", "index.html"));
-  const htmlGz = gzipSync(html).length;
-  row("HTML + inlined CSS ≤ 14 KB gzip", `${(htmlGz / 1024).toFixed(1)} KB`, htmlGz <= 14 * 1024);
-  const scripts = [...html.toString().matchAll(/<script[^>]*src="(\/_p\/[^"]+)"/g)].map((m) => m[1]!);
-  const jsGz = scripts.reduce((n, src) => n + gzipSync(readFileSync(join(publishedDir, src))).length, 0);
-  row("Total JS ≤ 5 KB gzip", `${(jsGz / 1024).toFixed(1)} KB (${scripts.length} file(s))`, jsGz <= 5 * 1024);
+const env = parseEnv({
+  NODE_ENV: "production",
+  DATA_DIR: join(dir, "data"),
+  PUBLISHED_DIR: join(dir, "published"),
+  SITE_DIR: join(dir, "site"),
+  PORT: "4321",
+  LOG_REQUESTS: "0",
+});
+const db = openDatabase({ path: env.DATABASE_PATH });
+const mailer = createMailer({ from: env.MAIL_FROM, outboxDir: env.OUTBOX_DIR, log: false });
+let server: ReturnType<typeof serve> | undefined;
+let app: ReturnType<typeof createServerApp> | undefined;
 
-  // Single publish, click to swapped file.
+try {
+  // The server listens first, so the page's canonical URL and API origin are where it is served.
+  const port = await new Promise<number>((resolve) => {
+    server = serve({ fetch: (req) => app!.fetch(req), port: 0, hostname: "127.0.0.1" }, (info) => resolve(info.port));
+  });
+  const origin = `http://localhost:${port}`;
+  const deps = { db, env: { ...env, PUBLIC_ORIGIN: origin, PORT: port }, mailer, now: () => new Date() };
+  app = createServerApp(deps);
+  const publishedDir = env.PUBLISHED_DIR;
+  const picture = await sharp({ create: { width: 400, height: 400, channels: 3, background: "#6366f1" } }).webp({ quality: 80 }).toBuffer();
+  writeFileAtomic(join(publishedDir, "media", "bench", "picture.webp"), picture);
+
+  // 1. First round trip.
+  log("page weight…");
+  const benchUser = seedPage(db, "benchpage", new Date());
+  const first = publishPage(db, benchUser, { publishedDir, origin, now: new Date() });
+  if (!first.ok) throw new Error(`bench page did not publish: ${JSON.stringify(first)}`);
+  const html = readFileSync(join(publishedDir, "benchpage", "index.html"));
+  const htmlGz = gzipSync(html, { level: 9 }).length;
+  row("HTML with critical CSS inlined ≤ 14 KB gzip (20 links, picture, 6 icons)", `${kb(htmlGz)} (${kb(html.length)} raw)`, htmlGz <= 14 * 1024);
+  const scripts = [...html.toString().matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]!);
+  const inline = [...html.toString().matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+  const jsGz = scripts.reduce((n, src) => n + gzipSync(readFileSync(join(publishedDir, src)), { level: 9 }).length, 0) + inline.reduce((n, s) => n + gzipSync(s).length, 0);
+  row("Total JS ≤ 5 KB gzip", `${kb(jsGz)} (${scripts.length} file, ${inline.length} inline)`, jsGz <= 5 * 1024);
+
+  // 2. Third-party requests while the page loads and its dialogs are used.
+  log("third-party requests…");
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+  const requests: string[] = [];
+  try {
+    const page = await browser.newPage();
+    page.on("request", (r) => requests.push(r.url()));
+    await page.goto(`${origin}/benchpage`, { waitUntil: "networkidle" });
+    await page.getByRole("button", { name: "Accept All" }).click();
+    await page.getByRole("button", { name: "Show QR code" }).click();
+    await page.getByRole("dialog", { name: "QR Code" }).getByRole("button", { name: "Close" }).click();
+    await page.waitForLoadState("networkidle");
+  } finally {
+    await browser.close();
+  }
+  const foreign = requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith("data:"));
+  row("Zero third-party requests", `${foreign.length} of ${requests.length} requests`, foreign.length === 0 && requests.length > 0);
+
+  // 3. Lighthouse.
+  log("lighthouse…");
+  const [lh] = await scorePages(origin, ["/benchpage"]);
+  const scores = CATEGORIES.map((c) => `${c} ${lh!.scores[c]}`).join(", ");
+  row("Lighthouse 100 in performance, accessibility, best practices, SEO", scores, CATEGORIES.every((c) => lh!.scores[c] === 100));
+
+  // 4. Single publish, click to swapped file, through the API.
+  log("single publish…");
+  const { token } = createSession(db, benchUser, { persistent: true, now: new Date() });
+  const headers = { Cookie: `${SESSION_COOKIE}=${token}`, Origin: origin, "Content-Type": "application/json" };
   const times: number[] = [];
   for (let i = 0; i < 60; i++) {
     db.update(userProfiles).set({ displayName: `Bench run ${i}` }).where(eq(userProfiles.userId, benchUser)).run();
     const t0 = performance.now();
-    publishPage(db, benchUser, { publishedDir, origin: ORIGIN, now: new Date() });
+    const res = await fetch(`${origin}/api/publish`, { method: "POST", headers });
+    const body = (await res.json()) as { changed?: boolean };
     times.push(performance.now() - t0);
+    if (!res.ok || !body.changed) throw new Error(`publish ${i} failed: ${res.status} ${JSON.stringify(body)}`);
   }
-  times.sort((a, b) => a - b);
-  const p50 = times[Math.floor(times.length / 2)]!;
-  row("Single publish p50 ≤ 20 ms", `${p50.toFixed(1)} ms`, p50 <= 20);
+  const p50 = median(times);
+  row("Single publish, click to swapped file: p50 ≤ 20 ms", `${p50.toFixed(1)} ms (p90 ${[...times].sort((a, b) => a - b)[53]!.toFixed(1)} ms)`, p50 <= 20);
 
-  // Bulk republish against writing the same bytes.
+  // 5. Bulk republish against writing the same bytes.
   const N = Number(process.env.BENCH_PAGES ?? 2000);
+  log(`bulk: seeding ${N} pages…`);
+  const now = new Date();
   for (let i = 0; i < N; i++) {
-    const id = seedPage(db, `bulk${i}`);
-    publishPage(db, id, { publishedDir, origin: ORIGIN, now: new Date() });
+    const id = seedPage(db, `bulk${i}`, now);
+    transaction(db, (tx) => {
+      const draft = loadDraft(tx, id)!;
+      tx.insert(pageVersions)
+        .values({ id: newId(), userId: id, version: 1, snapshot: draft.snapshot, contentHash: snapshotHash(draft.snapshot), htmlFile: `bulk${i}/index.html`, publishedAt: now })
+        .run();
+      tx.update(userProfiles).set({ hasPublishedPage: true, lastPublishedAt: now }).where(eq(userProfiles.userId, id)).run();
+    });
   }
-  const total = publishedUserIds(db).length;
-  const t1 = performance.now();
-  await republishAll(db, { dbPath, publishedDir, origin: ORIGIN, threads: 2 });
-  const republishMs = performance.now() - t1;
-  const rate = total / (republishMs / 1000);
-  const files = publishedUserIds(db).map((id) => {
-    const u = db.select({ u: userProfiles.username }).from(userProfiles).where(eq(userProfiles.userId, id)).get()!.u;
-    const path = join(publishedDir, u, "index.html");
-    return { path, bytes: readFileSync(path) };
-  });
-  mkdirSync(publishedDir, { recursive: true });
-  const t2 = performance.now();
-  for (const f of files) writeFileAtomic(f.path, f.bytes);
-  const writeMs = performance.now() - t2;
-  row("Bulk republish ≥ 2,000 pages/s (2 cores)", `${Math.round(rate)} pages/s (${total} pages)`, rate >= 2000);
-  row("Bulk republish ≤ 1.5x writing the same bytes", `${(republishMs / writeMs).toFixed(2)}x`, republishMs <= 1.5 * writeMs);
+  const threads = availableParallelism();
+  const republish = () => republishAll(db, { publishedDir, origin, threads });
+  log("bulk: first render of every page…");
+  await republish();
+  const ids = publishedUserIds(db);
+  const usernames = new Map(db.select({ id: userProfiles.userId, u: userProfiles.username }).from(userProfiles).all().map((r) => [r.id, r.u]));
+  const republishTimes: number[] = [];
+  const writeTimes: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    log(`bulk: round ${round + 1} of 3…`);
+    const t1 = performance.now();
+    const done = await republish();
+    republishTimes.push(performance.now() - t1);
+    if (done !== ids.length) throw new Error(`republished ${done} of ${ids.length}`);
+    // The same files republish just wrote, in the same batches, handed out the same way.
+    const batches: PendingWrite[][] = [];
+    for (let i = 0; i < ids.length; i += BATCH_SIZE) {
+      batches.push(
+        ids.slice(i, i + BATCH_SIZE).map((id) => {
+          const path = join(publishedDir, usernames.get(id)!, "index.html");
+          return { path, content: readFileSync(path), mtime: new Date() };
+        }),
+      );
+    }
+    const t2 = performance.now();
+    await writeLikeRepublish(batches, threads, { publishedDir, origin, apiOrigin: origin, assets: ensureSharedAssets(publishedDir) });
+    writeTimes.push(performance.now() - t2);
+  }
+  const republishMs = median(republishTimes);
+  const writeMs = median(writeTimes);
+  const rate = ids.length / (republishMs / 1000);
+  row(`Bulk republish ≥ 2,000 pages/s (${threads} cores)`, `${Math.round(rate)} pages/s (${ids.length} pages in ${Math.round(republishMs)} ms)`, rate >= 2000);
+  row(
+    "Bulk republish ≤ 1.5x writing the same bytes",
+    `${(republishMs / writeMs).toFixed(2)}x (writing alone: ${Math.round(writeMs)} ms)`,
+    republishMs <= 1.5 * writeMs,
+  );
 } finally {
+  server?.close();
   closeDatabase(db);
   rmSync(dir, { recursive: true, force: true });
 }
 
-const w = Math.max(...rows.map((r) => r.target.length));
-const m = Math.max(...rows.map((r) => r.measured.length));
+const w = Math.max(6, ...rows.map((r) => r.target.length));
+const m = Math.max(8, ...rows.map((r) => r.measured.length));
 console.log(`${"Target".padEnd(w)}  ${"Measured".padEnd(m)}  Result`);
+console.log(`${"-".repeat(w)}  ${"-".repeat(m)}  ------`);
 for (const r of rows) console.log(`${r.target.padEnd(w)}  ${r.measured.padEnd(m)}  ${r.pass ? "pass" : "FAIL"}`);
-console.log("Not measured by this script: third-party requests and Lighthouse scores.");
-process.exitCode = rows.every((r) => r.pass) ? 0 : 1;
+process.exitCode = rows.every((r) => r.pass) && rows.length === 7 ? 0 : 1;

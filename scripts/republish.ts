@@ -2,6 +2,7 @@
  * npm run republish: re-render every published page from its last snapshot on all cores, with a
  * progress bar on a terminal and plain lines otherwise.
  */
+import "./lib/production-mode.ts";
 import { parseEnv } from "#api/env.server.ts";
 import { closeDatabase, openDatabase } from "#db/client.ts";
 import { republishAll } from "#renderer/republish.ts";
@@ -12,7 +13,6 @@ const tty = process.stdout.isTTY;
 let lastLine = 0;
 const started = Date.now();
 const done = await republishAll(db, {
-  dbPath: env.DATABASE_PATH,
   publishedDir: env.PUBLISHED_DIR,
   origin: env.PUBLIC_ORIGIN,
   onProgress(n, total) {

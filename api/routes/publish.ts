@@ -43,7 +43,7 @@ export function publishRoutes({ db, env, now }: AppDeps) {
       // POST /api/publish/discard - restore the draft to the last published snapshot
       .post("/discard", async (c) => {
         const user = currentUser(c);
-        const ok = await withPageLock(user.id, () => discardDraft(db, user.id));
+        const ok = await withPageLock(user.id, () => discardDraft(db, user.id, now()));
         if (!ok) throw new ApiError("conflict", PUBLISH_TEXTS.discardFailed);
         return c.json({ message: PUBLISH_TEXTS.discarded, description: PUBLISH_TEXTS.discardedBody });
       })

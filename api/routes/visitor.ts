@@ -2,12 +2,13 @@
  * Visitor routes called by published pages (which may live on another static host):
  *   POST /api/visitor/track  {type:'page_view',username,referrer?} | {type:'link_click',username,linkId,referrer?} -> 204
  *   POST /api/visitor/lead   {linkId,email} -> 200 {downloadUrl}
- *   POST /api/visitor/report {username,reason,details?} -> 201
- * CORS for any origin, never with credentials; no cookies read or set; rate-limited per client.
+ *   POST /api/visitor/report {username,reason,details?} -> 204
+ * CORS for any origin, never with credentials; no cookies read or set; rate-limited per client, and
+ * the two that send e-mail more tightly. Responses may be read cross-origin (a page on a CDN).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { Hono, type MiddlewareHandler } from "hono";
+import { Hono, type Context, type MiddlewareHandler, type Next } from "hono";
 import { cors } from "hono/cors";
 import { z } from "zod";
 import { REPORT_REASONS } from "#core/limits.ts";
@@ -33,6 +34,8 @@ const TEXTS = {
   emailInvalid: "Please enter a valid email address",
   leadFailed: "Failed to send download link. Please try again.",
   rate: "Too many requests. Please try again later.",
+  pageNotFound: "Page not found",
+  linkNotFound: "Link not found",
 };
 
 const username = z.string().trim().toLowerCase().min(1).max(64);
@@ -48,7 +51,7 @@ const LeadSchema = z.object({
 const ReportSchema = z.object({
   username,
   reason: z.enum(REPORT_REASONS, { error: TEXTS.reason }),
-  details: z.string().max(2000).optional().default(""),
+  details: z.string().trim().max(2000, "Details must be 2000 characters or less").optional().default(""),
 });
 
 export function referrerDomain(ref: string | undefined): string | null {
@@ -85,27 +88,45 @@ function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   return r.data;
 }
 
+/** Where a lead magnet's file is downloaded from: an https/http URL, or a file Plinth stores. */
+export function downloadUrlOf(fileUrl: string | undefined, origin: string): string | null {
+  if (!fileUrl) return null;
+  if (/^https?:\/\/[^\s]+$/i.test(fileUrl)) return fileUrl;
+  // An uploaded file lives at a root-relative media path; the e-mail needs the whole address.
+  if (isMediaPath(fileUrl)) return origin + fileUrl;
+  return null;
+}
+
 export function visitorRoutes(deps: AppDeps) {
   const limiter = createRateLimiter(30, 1);
+  // Each lead or report sends an e-mail: a client gets 10 at once, then one every 6 seconds.
+  const mailLimiter = createRateLimiter(10, 1 / 6);
   const salt = randomBytes(16).toString("hex");
   const ownerOf = (name: string) =>
     deps.db.select({ userId: userProfiles.userId, published: userProfiles.hasPublishedPage }).from(userProfiles).where(eq(userProfiles.username, name)).get();
+  const limit = (which: typeof limiter) => async (c: Context, next: Next) => {
+    if (!which.take(clientKey(c, deps.env.TRUST_PROXY))) throw new ApiError("rate_limited", TEXTS.rate);
+    await next();
+  };
 
   return new Hono<AppEnv>()
     .use("*", cors({ origin: "*", allowMethods: ["POST"], allowHeaders: ["content-type"], credentials: false, maxAge: 86400 }))
     .use("*", async (c, next) => {
-      if (c.req.method === "OPTIONS") return next();
-      if (!limiter.take(clientKey(c, deps.env.TRUST_PROXY))) throw new ApiError("rate_limited", TEXTS.rate);
-      return next();
+      await next();
+      // The API's default is same-origin; a page on another host reads these answers (sendBeacon too).
+      c.header("Cross-Origin-Resource-Policy", "cross-origin");
     })
+    .use("*", async (c, next) => (c.req.method === "OPTIONS" ? next() : limit(limiter)(c, next)))
+    .use("/lead", limit(mailLimiter))
+    .use("/report", limit(mailLimiter))
     .post("/track", async (c) => {
       const body = parse(TrackSchema, await readJson(c));
       const owner = ownerOf(body.username);
-      if (!owner || !owner.published) throw new ApiError("not_found", "Page not found");
+      if (!owner || !owner.published) throw new ApiError("not_found", TEXTS.pageNotFound);
       let linkId: string | null = null;
       if (body.type === "link_click") {
         const l = deps.db.select({ id: links.id }).from(links).where(and(eq(links.id, body.linkId), eq(links.userId, owner.userId))).get();
-        if (!l) throw new ApiError("not_found", "Link not found");
+        if (!l) throw new ApiError("not_found", TEXTS.linkNotFound);
         linkId = l.id;
       }
       deps.db.insert(analyticsEvents).values({
@@ -127,24 +148,26 @@ export function visitorRoutes(deps: AppDeps) {
         .where(eq(links.id, body.linkId))
         .get();
       const l = row?.link;
-      const now = deps.now();
-      const live = l && isLive({ isActive: l.isActive, scheduleStartTime: l.scheduleStartTime ? new Date(l.scheduleStartTime).toISOString() : null, scheduleEndTime: l.scheduleEndTime ? new Date(l.scheduleEndTime).toISOString() : null } as Parameters<typeof isLive>[0], now);
-      const stored = l?.linkSpecificData?.["fileUrl"] ?? "";
-      // An uploaded file lives at a root-relative media path; the e-mail needs the whole address.
-      const fileUrl = isMediaPath(stored) ? `${deps.env.PUBLIC_ORIGIN}${stored}` : stored;
-      if (!l || !row.published || l.linkType !== "lead_magnet" || !live || !/^https?:\/\//i.test(fileUrl)) throw new ApiError("not_found", "Link not found");
+      const iso = (d: Date | null) => (d ? d.toISOString() : null);
+      const live = l && isLive({ isActive: l.isActive, scheduleStartTime: iso(l.scheduleStartTime), scheduleEndTime: iso(l.scheduleEndTime) }, deps.now());
+      const downloadUrl = downloadUrlOf(l?.linkSpecificData?.["fileUrl"], deps.env.PUBLIC_ORIGIN);
+      if (!l || !row.published || l.linkType !== "lead_magnet" || !live || !downloadUrl) throw new ApiError("not_found", TEXTS.linkNotFound);
       try {
-        await deps.mailer.send({ to: body.email, subject: `Your download: ${l.title}`, text: `Here is your download link for "${l.title}":\n\n${fileUrl}\n` });
+        await deps.mailer.send({
+          to: body.email,
+          subject: `Your download: ${l.title}`,
+          text: `Here is your download link for "${l.title}":\n\n${downloadUrl}\n\nYou receive this e-mail because this address was entered on a Plinth page.\n`,
+        });
       } catch {
         throw new ApiError("unprocessable", TEXTS.leadFailed);
       }
       deps.db.insert(collectedLeads).values({ id: newId(), userId: l.userId, linkId: l.id, linkTitle: l.title, email: body.email }).run();
-      return c.json({ downloadUrl: fileUrl });
+      return c.json({ downloadUrl });
     })
     .post("/report", async (c) => {
       const body = parse(ReportSchema, await readJson(c));
       const owner = ownerOf(body.username);
-      if (!owner) throw new ApiError("not_found", "Page not found");
+      if (!owner || !owner.published) throw new ApiError("not_found", TEXTS.pageNotFound);
       const ip = clientKey(c, deps.env.TRUST_PROXY);
       deps.db.insert(pageReports).values({
         id: newId(),
@@ -154,6 +177,17 @@ export function visitorRoutes(deps: AppDeps) {
         details: body.details,
         reporterIpHash: createHash("sha256").update(salt + ip).digest("hex"),
       }).run();
-      return c.body(null, 201);
+      // The report is stored; the notice to the team is best effort (spec: send-report-notification).
+      const reportUrl = `${deps.env.PUBLIC_ORIGIN}/${body.username}`;
+      try {
+        await deps.mailer.send({
+          to: deps.env.CONTACT_TO,
+          subject: `Page reported: @${body.username} (${body.reason})`,
+          text: `A visitor reported ${reportUrl}\n\nReason: ${body.reason}\nDetails: ${body.details || "(none)"}\n`,
+        });
+      } catch (err) {
+        console.warn("Report notification failed", body.username, err);
+      }
+      return c.body(null, 204);
     });
 }

@@ -1,71 +1,271 @@
-/** The public page's visitor script: dialogs, share, report, lead capture, cookie banner, beacons. */
-interface Config { username: string; apiOrigin: string; url: string; links: string[] }
-const cfgEl = document.getElementById("plinth-config");
-const cfg: Config = JSON.parse(cfgEl?.textContent || "{}");
-const $ = <T extends Element>(s: string, r: ParentNode = document) => r.querySelector(s) as T | null;
-const toast = (msg: string) => { const t = $("#toast"); if (t) { t.textContent = msg; setTimeout(() => { t.textContent = ""; }, 4000); } };
-const beacon = (body: object) => { try { navigator.sendBeacon(`${cfg.apiOrigin}/api/visitor/track`, JSON.stringify({ ...body, username: cfg.username, referrer: document.referrer })); } catch { /* never break the page */ } };
-const post = (path: string, body: object) => fetch(`${cfg.apiOrigin}/api/visitor/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), credentials: "omit" });
-const openDlg = (id: string) => ($<HTMLDialogElement>(`#${id}`))?.showModal();
-let leadId = "";
-async function copy() {
-  try { await navigator.clipboard.writeText(cfg.url); toast("Link copied"); } catch { toast("Copy failed: Unable to copy the link. Please try again."); }
+/**
+ * The public page's visitor script (no framework; budget 5 KB gzip): dialogs (QR code, contact card,
+ * lead magnet, report), share, the cookie banner, and cookie-less analytics beacons. Every call to
+ * the API may fail without breaking the page: links keep their real href.
+ * Texts shown here are the spec's (section 8, Public page).
+ */
+interface Config {
+  username: string;
+  apiOrigin: string;
+  url: string;
+  title: string;
+  preview: boolean;
 }
+
+const CONSENT_KEY = "plinth-consent";
+const root = document.documentElement;
+const $ = <T extends Element = HTMLElement>(sel: string, from: ParentNode = document) => from.querySelector(sel) as T | null;
+let cfg: Config;
+try {
+  cfg = JSON.parse($("#plinth-config")?.textContent || "");
+} catch {
+  cfg = { username: "", apiOrigin: "", url: location.href, title: document.title, preview: true };
+}
+
+// Toasts: one at a time (spec section 9), a title and an optional description.
+let toastTimer = 0;
+function toast(title: string, description = ""): void {
+  const t = $("#toast");
+  if (!t) return;
+  t.textContent = "";
+  const b = document.createElement("b");
+  b.textContent = title;
+  t.append(b, description);
+  clearTimeout(toastTimer);
+  toastTimer = window.setTimeout(() => (t.textContent = ""), 5000);
+}
+
+function beacon(body: Record<string, string>): void {
+  if (cfg.preview || !cfg.apiOrigin) return;
+  try {
+    // text/plain keeps it a simple request: no preflight, no cookies.
+    navigator.sendBeacon(`${cfg.apiOrigin}/api/visitor/track`, JSON.stringify({ ...body, username: cfg.username, referrer: document.referrer }));
+  } catch {
+    // Analytics never break the page.
+  }
+}
+
+async function post(path: string, body: object): Promise<Response> {
+  return fetch(`${cfg.apiOrigin}/api/visitor/${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+    credentials: "omit",
+  });
+}
+
+async function errorMessage(res: Response): Promise<string | undefined> {
+  try {
+    const body = await res.json();
+    return body?.error?.fields?.email;
+  } catch {
+    return undefined;
+  }
+}
+
+function open(dialog: HTMLDialogElement | null): void {
+  if (dialog && !dialog.open) dialog.showModal();
+}
+
+// Share: the device's share sheet, else copy the address.
+async function copy(text: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.className = "sr";
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand("copy");
+    area.remove();
+    if (!ok) throw new Error("copy");
+  }
+}
+
+async function share(): Promise<void> {
+  if (navigator.share) {
+    try {
+      await navigator.share({ title: cfg.title, url: cfg.url });
+      return;
+    } catch (err) {
+      // Closing the share sheet is not a failure.
+      if ((err as Error).name === "AbortError") return;
+    }
+  }
+  try {
+    await copy(cfg.url);
+    toast("Link copied", cfg.url);
+  } catch {
+    toast("Copy failed", "Unable to copy the link. Please try again.");
+  }
+}
+
+// Cookie banner (spec section 4): shown until a choice is stored; reopened from the footer.
+interface Consent {
+  essential: true;
+  analytics: boolean;
+  marketing: boolean;
+  timestamp: string;
+}
+const banner = $("#ck");
+const prefs = $<HTMLFieldSetElement>("#ck-p");
+const box = (name: string) => $<HTMLInputElement>(`#ck-p [name=${name}]`);
+function storedConsent(): Consent | null {
+  try {
+    return JSON.parse(localStorage.getItem(CONSENT_KEY) || "null");
+  } catch {
+    return null;
+  }
+}
+function showPrefs(show: boolean): void {
+  if (prefs) prefs.hidden = !show;
+  $("[data-ck=customize]")?.setAttribute("aria-expanded", String(show));
+}
+function saveConsent(analytics: boolean, marketing: boolean): void {
+  const consent: Consent = { essential: true, analytics, marketing, timestamp: new Date().toISOString() };
+  try {
+    localStorage.setItem(CONSENT_KEY, JSON.stringify(consent));
+  } catch {
+    // Private browsing without storage: the choice lasts for this visit.
+  }
+  root.classList.remove("ck-open");
+  showPrefs(false);
+}
+function openCookieSettings(): void {
+  const c = storedConsent();
+  const a = box("analytics");
+  const m = box("marketing");
+  if (a) a.checked = !!c?.analytics;
+  if (m) m.checked = !!c?.marketing;
+  root.classList.add("ck-open");
+  showPrefs(true);
+  (a ?? banner)?.focus();
+}
+
+// The banner must never hide the end of the page (the footer's own controls): room is kept below.
+if (banner && "ResizeObserver" in window) {
+  new ResizeObserver(() => {
+    document.body.style.paddingBottom = banner.offsetHeight ? `${banner.offsetHeight + 24}px` : "";
+  }).observe(banner);
+}
+
+// Forms in dialogs: the spec's messages, shown in the dialog (role=alert).
+function showError(form: HTMLFormElement, title: string, description = ""): void {
+  const err = $(".err", form);
+  if (!err) return;
+  err.textContent = "";
+  const b = document.createElement("b");
+  b.textContent = title;
+  err.append(b, description);
+}
+
+let leadLink = "";
+const leadDialog = $<HTMLDialogElement>("#d-lead");
+function resetLead(): void {
+  const form = $<HTMLFormElement>("form", leadDialog!);
+  const done = $(".done", leadDialog!);
+  if (form) {
+    form.hidden = false;
+    form.reset();
+    showError(form, "");
+  }
+  if (done) done.hidden = true;
+}
+
+document.addEventListener("click", (e) => {
+  const target = e.target as Element;
+  // A click on a dialog's backdrop closes it.
+  if (target instanceof HTMLDialogElement && target.open) {
+    const r = target.getBoundingClientRect();
+    const ev = e as MouseEvent;
+    if (ev.clientX < r.left || ev.clientX > r.right || ev.clientY < r.top || ev.clientY > r.bottom) target.close();
+    return;
+  }
+  const el = target.closest<HTMLElement>("[data-act],[data-link],[data-close],[data-ck]");
+  if (!el) return;
+  const { act, link, ck } = el.dataset;
+  if (link) beacon({ type: "link_click", linkId: link });
+  if (el.hasAttribute("data-close")) el.closest("dialog")?.close();
+  if (act === "qr") open($<HTMLDialogElement>("#d-qr"));
+  if (act === "vcf" && el.dataset.dlg) {
+    e.preventDefault();
+    open($<HTMLDialogElement>(`#${el.dataset.dlg}`));
+  }
+  if (act === "report") open($<HTMLDialogElement>("#d-report"));
+  if (act === "lead" && leadDialog) {
+    leadLink = link || "";
+    resetLead();
+    const title = $("#d-lead-t", leadDialog);
+    const desc = $(".desc", leadDialog);
+    if (title) title.textContent = el.dataset.title || title.textContent;
+    if (desc) desc.textContent = el.dataset.desc || "";
+    open(leadDialog);
+  }
+  if (act === "share") void share();
+  if (act === "cookies") openCookieSettings();
+  if (ck === "customize") showPrefs(!!prefs?.hidden);
+  if (ck === "accept") saveConsent(true, true);
+  if (ck === "decline") saveConsent(false, false);
+  if (ck === "save") saveConsent(!!box("analytics")?.checked, !!box("marketing")?.checked);
+});
+
+function onSubmit(name: string, handler: (form: HTMLFormElement, submit: HTMLButtonElement) => Promise<void>): void {
+  const form = $<HTMLFormElement>(`form[data-form=${name}]`);
+  form?.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const submit = $<HTMLButtonElement>("[type=submit]", form)!;
+    showError(form, "");
+    submit.disabled = true;
+    try {
+      await handler(form, submit);
+    } finally {
+      submit.disabled = false;
+    }
+  });
+}
+
+onSubmit("report", async (form) => {
+  const reason = (form.elements.namedItem("reason") as HTMLSelectElement).value;
+  if (!reason) return showError(form, "Please select a reason");
+  const details = (form.elements.namedItem("details") as HTMLTextAreaElement).value.trim();
+  try {
+    const res = await post("report", { username: cfg.username, reason, details });
+    if (!res.ok) throw new Error(String(res.status));
+    form.reset();
+    form.closest("dialog")?.close();
+    toast("Report submitted", "Thank you. We will review this page.");
+  } catch {
+    showError(form, "Report failed", "Unable to submit your report. Please try again.");
+  }
+});
+
+onSubmit("lead", async (form) => {
+  const email = (form.elements.namedItem("email") as HTMLInputElement).value.trim();
+  if (!email) return showError(form, "Please enter your email address");
+  try {
+    const res = await post("lead", { linkId: leadLink, email });
+    if (!res.ok) {
+      // A refused address gets the server's reason; anything else the spec's failure text.
+      showError(form, (res.status === 400 && (await errorMessage(res))) || "Failed to send download link. Please try again.");
+      return;
+    }
+    const { downloadUrl } = (await res.json()) as { downloadUrl?: string };
+    const done = $(".done", leadDialog!);
+    const sent = $(".sent", leadDialog!);
+    const download = $<HTMLAnchorElement>(".done a", leadDialog!);
+    if (sent) sent.textContent = `We sent the download link to ${email}.`;
+    if (download && downloadUrl && /^https?:\/\//i.test(downloadUrl)) {
+      download.href = downloadUrl;
+      download.hidden = false;
+    }
+    form.hidden = true;
+    if (done) done.hidden = false;
+    $<HTMLElement>(".done button", leadDialog!)?.focus();
+  } catch {
+    showError(form, "Failed to send download link. Please try again.");
+  }
+});
 
 beacon({ type: "page_view" });
-document.addEventListener("click", (e) => {
-  const el = (e.target as Element).closest<HTMLElement>("[data-act],[data-link],[data-close],[data-ck]");
-  if (!el) return;
-  const act = el.dataset.act;
-  if (el.dataset.link && act !== "lead") beacon({ type: "link_click", linkId: el.dataset.link });
-  if (el.hasAttribute("data-close")) el.closest("dialog")?.close();
-  if (act === "qr") openDlg("dlg-qr");
-  if (act === "report") openDlg("dlg-report");
-  if (act === "lead") {
-    leadId = el.dataset.link || "";
-    const d = $("#dlg-lead .desc"); if (d) d.textContent = el.dataset.desc || "";
-    openDlg("dlg-lead");
-  }
-  if (act === "share") {
-    if (navigator.share) navigator.share({ url: cfg.url }).catch(() => {});
-    else void copy();
-  }
-  if (act === "cookies") showBanner(true);
-  const ck = el.dataset.ck;
-  if (ck === "customize") { const p = $<HTMLElement>("#ck-prefs"); if (p) p.hidden = false; }
-  if (ck === "accept") consent(true, true);
-  if (ck === "decline") consent(false, false);
-  if (ck === "save") consent(!!$<HTMLInputElement>("#ck-prefs [name=analytics]")?.checked, !!$<HTMLInputElement>("#ck-prefs [name=marketing]")?.checked);
-});
-
-function showBanner(prefs: boolean) { const b = $<HTMLElement>("#cookie"); if (b) b.hidden = false; const p = $<HTMLElement>("#ck-prefs"); if (p && prefs) p.hidden = false; }
-function consent(analytics: boolean, marketing: boolean) {
-  try { localStorage.setItem("plinth-consent", JSON.stringify({ essential: true, analytics, marketing, timestamp: new Date().toISOString() })); } catch { /* private mode */ }
-  const b = $<HTMLElement>("#cookie"); if (b) b.hidden = true;
-}
-try { if (!localStorage.getItem("plinth-consent")) showBanner(false); } catch { showBanner(false); }
-
-function form(name: string, submit: (f: HTMLFormElement, err: HTMLElement) => Promise<void> | void) {
-  const f = $<HTMLFormElement>(`form[data-form=${name}]`);
-  f?.addEventListener("submit", (e) => { e.preventDefault(); const err = $<HTMLElement>(".err", f)!; err.textContent = ""; void submit(f, err); });
-}
-form("report", async (f, err) => {
-  const reason = (f.elements.namedItem("reason") as HTMLSelectElement).value;
-  if (!reason) { err.textContent = "Please select a reason"; return; }
-  const details = (f.elements.namedItem("details") as HTMLTextAreaElement).value;
-  try {
-    const r = await post("report", { username: cfg.username, reason, details });
-    if (!r.ok) throw new Error();
-    f.closest("dialog")?.close(); f.reset(); toast("Report submitted");
-  } catch { err.textContent = "Report failed: Unable to submit your report. Please try again."; }
-});
-form("lead", async (f, err) => {
-  const email = (f.elements.namedItem("email") as HTMLInputElement).value.trim();
-  if (!email) { err.textContent = "Please enter your email address"; return; }
-  try {
-    const r = await post("lead", { linkId: leadId, email });
-    if (!r.ok) throw new Error();
-    f.closest("dialog")?.close(); f.reset(); toast("Check your email for the download link");
-  } catch { err.textContent = "Failed to send download link. Please try again."; }
-});
-export {};

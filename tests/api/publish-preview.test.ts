@@ -21,7 +21,12 @@ describe("preview", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.headers.get("x-robots-tag")).toContain("noindex");
-    expect(await res.text()).toContain("Draft Only Name");
+    const html = await res.text();
+    expect(html).toContain("Draft Only Name");
+    expect(html).toContain('<meta name="robots" content="noindex,nofollow">');
+    expect(html).toContain('<div class="pv" role="status">Preview: this is your unpublished draft.');
+    // A preview never counts as a visit.
+    expect(html).toContain('"preview":true');
   });
 
   it("answers 404 to signed-out visitors and to other owners, without the draft", async () => {

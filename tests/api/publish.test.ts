@@ -1,9 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { newId } from "#db/ids.ts";
-import { links, pageVersions, socialLinks, userProfiles } from "#db/schema.ts";
+import { linkLists, links, pageVersions, socialLinks, userProfiles } from "#db/schema.ts";
 import { loadDraft } from "#renderer/draft.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
@@ -68,10 +68,43 @@ describe("POST /api/publish", () => {
     expect(state.blockedFeatures).toEqual(expect.arrayContaining(["main_button", "scheduling"]));
   });
 
-  it("lets a Lite owner without Plus-only features publish", async () => {
+  it("lets a Lite owner without Plus-only features publish, donation links included", async () => {
     const lite = createApiOwner(t, "lite");
     addLink(lite.userId, "plain");
+    addLink(lite.userId, "tip", { linkType: "donation", linkSpecificData: { message: "Thanks" } });
     expect((await lite.call("POST", "/api/publish")).status).toBe(200);
+    expect(readFileSync(pageFile(lite.username), "utf8")).toContain("Thanks");
+  });
+
+  it.each([
+    ["a lead magnet", { linkType: "lead_magnet" as const, url: "#" }, "lead_magnet"],
+    ["a contact card", { linkType: "vcf" as const, url: "#" }, "vcf"],
+    ["an end time", { scheduleEndTime: new Date(Date.now() + 86_400_000) }, "scheduling"],
+  ])("blocks a Lite owner with %s", async (_name, extra, feature) => {
+    const lite = createApiOwner(t, "lite");
+    addLink(lite.userId, "x", extra);
+    const res = await lite.call("POST", "/api/publish");
+    expect(res.status).toBe(402);
+    expect((await res.json()).error.details.features).toEqual([feature]);
+  });
+
+  it.each([
+    ["remove_branding", { removeBranding: true }],
+    ["custom_fonts", { customFontPairingName: "modern-sans" as const }],
+    ["long_form_text", { longFormText: "About me" }],
+  ])("blocks a Lite owner whose profile uses %s", async (feature, set) => {
+    const lite = createApiOwner(t, "lite");
+    t.deps.db.update(userProfiles).set(set).where(eq(userProfiles.userId, lite.userId)).run();
+    const res = await lite.call("POST", "/api/publish");
+    expect(res.status).toBe(402);
+    expect((await res.json()).error.details.features).toEqual([feature]);
+  });
+
+  it("does not count blank long-form text or an SEO description the Lite owner can no longer edit", async () => {
+    const lite = createApiOwner(t, "lite");
+    t.deps.db.update(userProfiles).set({ longFormText: "   \n ", seoDescription: "From the trial" }).where(eq(userProfiles.userId, lite.userId)).run();
+    expect((await lite.call("POST", "/api/publish")).status).toBe(200);
+    expect(readFileSync(pageFile(lite.username), "utf8")).not.toContain("From the trial");
   });
 
   it("refuses signed-out and cross-origin requests", async () => {
@@ -82,6 +115,54 @@ describe("POST /api/publish", () => {
     });
     expect(cross.status).toBe(403);
     expect(existsSync(pageFile(owner.username))).toBe(false);
+  });
+});
+
+describe("files on disk", () => {
+  const dirOf = (u: string) => join(t.deps.env.PUBLISHED_DIR, u);
+
+  it("writes index.html, qr.svg and a contact card, index.html last with the publish time", async () => {
+    addLink(owner.userId, "card", { linkType: "vcf", url: "#", linkSpecificData: { name: "Ada Lovelace", phone: "+15550100" } });
+    const before = Date.now();
+    expect((await owner.call("POST", "/api/publish")).status).toBe(200);
+    const files = readdirSync(dirOf(owner.username)).sort();
+    expect(files).toEqual([expect.stringMatching(/^contact-[0-9a-z]+\.vcf$/), "index.html", "qr.svg"]);
+    const html = readFileSync(join(dirOf(owner.username), "index.html"), "utf8");
+    expect(html).toContain(`href="/${owner.username}/${files[0]}"`);
+    expect(readFileSync(join(dirOf(owner.username), files[0]!), "utf8")).toContain("FN:Ada Lovelace");
+    expect(readFileSync(join(dirOf(owner.username), "qr.svg"), "utf8")).toContain(`${TEST_ORIGIN}/${owner.username}`);
+    const mtime = statSync(join(dirOf(owner.username), "index.html")).mtimeMs;
+    expect(mtime).toBeGreaterThanOrEqual(before - 1);
+    expect(readFileSync(join(t.deps.env.PUBLISHED_DIR, "sitemap.xml"), "utf8")).toContain(`<loc>${TEST_ORIGIN}/${owner.username}</loc>`);
+  });
+
+  it("leaves every file alone for an unchanged draft, and rewrites only what changed", async () => {
+    const card = addLink(owner.userId, "card", { linkType: "vcf", url: "#", linkSpecificData: { name: "First Name" } });
+    await owner.call("POST", "/api/publish");
+    const dir = dirOf(owner.username);
+    const ino = (f: string) => statSync(join(dir, f)).ino;
+    const firstCard = readdirSync(dir).find((f) => f.endsWith(".vcf"))!;
+    const [index1, qr1] = [ino("index.html"), ino("qr.svg")];
+    expect(await (await owner.call("POST", "/api/publish")).json()).toEqual({ version: 1, changed: false });
+    expect([ino("index.html"), ino("qr.svg")]).toEqual([index1, qr1]);
+
+    t.deps.db.update(links).set({ linkSpecificData: { name: "Second Name" } }).where(eq(links.id, card)).run();
+    expect(await (await owner.call("POST", "/api/publish")).json()).toEqual({ version: 2, changed: true });
+    expect(ino("index.html")).not.toBe(index1);
+    expect(ino("qr.svg")).toBe(qr1);
+    const cards = readdirSync(dir).filter((f) => f.endsWith(".vcf"));
+    const secondCard = cards.find((f) => f !== firstCard)!;
+    // The old card stays: a visitor holding the old page still downloads what it showed.
+    expect(cards.sort()).toEqual([firstCard, secondCard].sort());
+    expect(readFileSync(join(dir, secondCard), "utf8")).toContain("FN:Second Name");
+    expect(readFileSync(join(dir, "index.html"), "utf8")).toContain(secondCard);
+  });
+
+  it("rewrites a page whose files went missing even when the draft is unchanged", async () => {
+    await owner.call("POST", "/api/publish");
+    rmSync(join(dirOf(owner.username), "index.html"));
+    expect(await (await owner.call("POST", "/api/publish")).json()).toEqual({ version: 1, changed: false });
+    expect(existsSync(join(dirOf(owner.username), "index.html"))).toBe(true);
   });
 });
 
@@ -116,6 +197,40 @@ describe("draft state and discard", () => {
     expect((await res.json()).error.message).toBe("Failed to discard changes");
   });
 
+  it("restores lists, list membership, order, visibility and appearance", async () => {
+    const listId = newId();
+    t.deps.db.insert(linkLists).values({ id: listId, userId: owner.userId, title: "Shop", orderIndex: 0 }).run();
+    const a = addLink(owner.userId, "a", { parentListId: listId, orderIndex: 0 });
+    const b = addLink(owner.userId, "b", { orderIndex: 1, isActive: false });
+    t.deps.db.update(userProfiles).set({ selectedThemeName: "ocean-blue", buttonShapeStyle: "pill", qrCodeVisible: false }).where(eq(userProfiles.userId, owner.userId)).run();
+    await owner.call("POST", "/api/publish");
+    const published = loadDraft(t.deps.db, owner.userId)!.snapshot;
+
+    t.deps.db.delete(linkLists).where(eq(linkLists.id, listId)).run();
+    t.deps.db.update(links).set({ orderIndex: 5, isActive: true }).where(eq(links.id, b)).run();
+    t.deps.db.update(links).set({ title: "renamed" }).where(eq(links.id, a)).run();
+    t.deps.db.update(userProfiles).set({ selectedThemeName: "neon-dark", buttonShapeStyle: "box", qrCodeVisible: true }).where(eq(userProfiles.userId, owner.userId)).run();
+    expect((await owner.call("POST", "/api/publish/discard")).status).toBe(200);
+    expect(loadDraft(t.deps.db, owner.userId)!.snapshot).toEqual(published);
+  });
+
+  it("moves the profile's updated_at so open dashboards see the discard", async () => {
+    await owner.call("POST", "/api/publish");
+    t.deps.db.update(userProfiles).set({ bio: "changed", updatedAt: new Date(1000) }).where(eq(userProfiles.userId, owner.userId)).run();
+    await owner.call("POST", "/api/publish/discard");
+    const row = t.deps.db.select().from(userProfiles).where(eq(userProfiles.userId, owner.userId)).get()!;
+    expect(row.updatedAt.getTime()).toBeGreaterThan(1000);
+  });
+
+  it("compares content, not timestamps: an edit undone by hand leaves no unpublished changes", async () => {
+    setName(owner.userId, "Same");
+    await owner.call("POST", "/api/publish");
+    setName(owner.userId, "Different");
+    expect((await (await owner.call("GET", "/api/publish/state")).json()).hasUnpublishedChanges).toBe(true);
+    t.deps.db.update(userProfiles).set({ displayName: "Same", updatedAt: new Date(Date.now() + 60_000) }).where(eq(userProfiles.userId, owner.userId)).run();
+    expect((await (await owner.call("GET", "/api/publish/state")).json()).hasUnpublishedChanges).toBe(false);
+  });
+
   it("reports unpublished changes before the first publish", async () => {
     const state = await (await owner.call("GET", "/api/publish/state")).json();
     expect(state).toMatchObject({ hasUnpublishedChanges: true, hasPublishedPage: false, version: null, lastPublishedAt: null });
@@ -136,6 +251,35 @@ describe("versions and rollback", () => {
     expect(await res.json()).toEqual({ version: 3, changed: true });
     expect(readFileSync(pageFile(owner.username), "utf8")).toContain("Version One");
     expect(loadDraft(t.deps.db, owner.userId)!.snapshot.profile.displayName).toBe("Version One");
+  });
+
+  it("re-publishes any of the last 20 versions and no older one", async () => {
+    for (let i = 1; i <= 22; i++) {
+      setName(owner.userId, `Version ${i}`);
+      expect((await owner.call("POST", "/api/publish")).status).toBe(200);
+    }
+    const { versions } = await (await owner.call("GET", "/api/publish/versions")).json();
+    expect(versions.map((v: { version: number }) => v.version)).toEqual(Array.from({ length: 20 }, (_, i) => 22 - i));
+    expect((await owner.call("POST", "/api/publish/rollback", { version: 2 })).status).toBe(404);
+    expect(loadDraft(t.deps.db, owner.userId)!.snapshot.profile.displayName).toBe("Version 22");
+    const res = await owner.call("POST", "/api/publish/rollback", { version: 3 });
+    expect(await res.json()).toEqual({ version: 23, changed: true });
+    expect(readFileSync(pageFile(owner.username), "utf8")).toContain("Version 3");
+  });
+
+  it("refuses a version the plan no longer allows, leaving the draft as it was", async () => {
+    addLink(owner.userId, "main", { isMainButton: true });
+    await owner.call("POST", "/api/publish");
+    t.deps.db.delete(links).where(eq(links.userId, owner.userId)).run();
+    setName(owner.userId, "Lite draft");
+    await owner.call("POST", "/api/publish");
+    // The trial ends.
+    t.deps.db.update(userProfiles).set({ trialEndsAt: new Date(Date.now() - 1000) }).where(eq(userProfiles.userId, owner.userId)).run();
+    const res = await owner.call("POST", "/api/publish/rollback", { version: 1 });
+    expect(res.status).toBe(402);
+    expect((await res.json()).error.details.features).toEqual(["main_button"]);
+    expect(loadDraft(t.deps.db, owner.userId)!.snapshot.profile.displayName).toBe("Lite draft");
+    expect(loadDraft(t.deps.db, owner.userId)!.snapshot.links).toEqual([]);
   });
 
   it("refuses another owner's versions with 404 and changes nothing", async () => {

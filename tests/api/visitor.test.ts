@@ -45,6 +45,9 @@ describe("POST /api/visitor/track", () => {
     const res = await post("track", { type: "page_view", username: owner.username, referrer: "https://news.example/a?b=c" }, { "User-Agent": "Mozilla/5.0 (iPhone; Mobile)" });
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    // A page on another host reads the answer (sendBeacon is a no-cors request).
+    expect(res.headers.get("cross-origin-resource-policy")).toBe("cross-origin");
+    expect(res.headers.get("set-cookie")).toBeNull();
     const id = addLink({ linkType: "standard_url", url: "https://a.example" });
     // sendBeacon sends text/plain
     expect((await post("track", { type: "link_click", username: owner.username, linkId: id }, { "Content-Type": "text/plain;charset=UTF-8" })).status).toBe(204);
@@ -104,13 +107,60 @@ describe("POST /api/visitor/lead", () => {
   });
 });
 
+describe("lead magnet files stored by Plinth", () => {
+  it("answers an absolute downloadUrl on the API origin", async () => {
+    const id = addLink({ linkSpecificData: { fileUrl: "/media/ab/0123456789abcdef0123456789abcdef.pdf" } });
+    const res = await post("lead", { linkId: id, email: " fan@example.com " });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ downloadUrl: `${t.deps.env.PUBLIC_ORIGIN}/media/ab/0123456789abcdef0123456789abcdef.pdf` });
+    expect(t.deps.db.select().from(collectedLeads).all()).toMatchObject([{ email: "fan@example.com" }]);
+  });
+
+  it("refuses a lead for an unpublished page, a hidden link or a link outside its schedule", async () => {
+    const hidden = addLink({ isActive: false });
+    const later = addLink({ scheduleStartTime: new Date(Date.now() + 60_000) });
+    for (const linkId of [hidden, later, "no-such-link"]) expect((await post("lead", { linkId, email: "a@example.com" })).status).toBe(404);
+    t.deps.db.update(userProfiles).set({ hasPublishedPage: false }).where(eq(userProfiles.userId, owner.userId)).run();
+    expect((await post("lead", { linkId: addLink(), email: "a@example.com" })).status).toBe(404);
+    expect(t.outbox()).toHaveLength(0);
+  });
+
+  it("limits how many e-mails one client can trigger", async () => {
+    const id = addLink();
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await post("lead", { linkId: id, email: `fan${i}@example.com` }, { "X-Forwarded-For": "198.51.100.7" })).status);
+    expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+  });
+});
+
 describe("POST /api/visitor/report", () => {
   it("stores a report with a hashed address", async () => {
     const res = await post("report", { username: owner.username, reason: "spam", details: "<script>alert(1)</script>" });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(204);
     const [row] = t.deps.db.select().from(pageReports).all();
     expect(row).toMatchObject({ reason: "spam", reportedPageUsername: owner.username, details: "<script>alert(1)</script>" });
     expect(row?.reporterIpHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("tells the team by e-mail, with the reported page's address", async () => {
+    await post("report", { username: owner.username, reason: "impersonation", details: "Not the real person" });
+    const mail = t.outbox().find((m) => m.includes(`Page reported: @${owner.username}`))!;
+    expect(mail).toContain(t.deps.env.CONTACT_TO);
+    expect(mail).toContain(`${t.deps.env.PUBLIC_ORIGIN}/${owner.username}`);
+    expect(mail).toContain("Not the real person");
+  });
+
+  it.each([
+    ["an unknown reason", { reason: "boring" }, 400],
+    ["details over 2000 characters", { reason: "spam", details: "x".repeat(2001) }, 400],
+    ["an unknown page", { reason: "spam", username: "nobody_here" }, 404],
+    ["a missing username", { reason: "spam", username: undefined }, 400],
+  ])("refuses %s", async (_name, body, status) => {
+    const res = await post("report", { username: owner.username, ...body });
+    expect(res.status).toBe(status);
+    expect((await res.json()).error.message).toEqual(expect.any(String));
+    expect(t.deps.db.select().from(pageReports).all()).toHaveLength(0);
   });
 
   it("requires a reason", async () => {

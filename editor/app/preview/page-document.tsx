@@ -10,7 +10,7 @@ import { plusOnlyFeaturesUsed } from "#core/publish-gate.ts";
 import { isFreeTheme } from "#core/schemas/profile.ts";
 import { visibleContentOf } from "#core/visible-content.ts";
 import { Page } from "#renderer/components/Page.tsx";
-import { pageCss } from "#renderer/css.ts";
+import { pageCss, pageStyleOf } from "#renderer/css.ts";
 
 export interface PageDocument {
   css: string;
@@ -20,8 +20,8 @@ export interface PageDocument {
 export function pageDocument(snapshot: PageSnapshot, plan: PagePlan, fonts: Record<string, string[]>, now: Date): PageDocument {
   const v = visibleContentOf(snapshot, plan, now);
   return {
-    css: pageCss(snapshot.profile, v.plus, fonts),
-    body: renderToStaticMarkup(<Page snapshot={snapshot} plan={plan} now={now} mode="published" />),
+    css: pageCss(pageStyleOf(snapshot.profile, v), fonts).css,
+    body: renderToStaticMarkup(<Page snapshot={snapshot} plan={plan} now={now} mode="published" content={v} />),
   };
 }
 

@@ -1,6 +1,8 @@
 /**
  * A publishing process killed at random instants (SIGKILL) always leaves the page on disk as the
- * complete old or the complete new version.
+ * complete old or the complete new version. The children are plain JavaScript bundles, so a trial
+ * costs a Node startup and not a TypeScript compile: the 50 trials take well under a minute even on
+ * a busy machine, and the timeouts leave room for a machine several times busier.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -10,10 +12,14 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "#api/services/accounts.ts";
 import { closeDatabase, openDatabase, type Db } from "#db/client.ts";
-import { userProfiles } from "#db/schema.ts";
+import { newId } from "#db/ids.ts";
+import { links, pageVersions, userProfiles } from "#db/schema.ts";
 import { loadDraft } from "#renderer/draft.ts";
 import { ensureSharedAssets } from "#renderer/assets.ts";
 import { renderPage } from "#renderer/render.tsx";
+import { BATCH_SIZE } from "#renderer/republish.ts";
+import type { AssetManifest } from "#renderer/types.ts";
+import { bundleForNode } from "#tests/support/node-bundle.ts";
 
 const TRIALS = 50;
 const NOW = "2026-01-01T12:00:00.000Z";
@@ -24,7 +30,9 @@ let dir: string;
 let db: Db;
 let userId: string;
 let username: string;
-let childJs: string;
+let publishChild: string;
+let republishChild: string;
+let assets: AssetManifest;
 const expected: string[] = [];
 
 function expectedHtml(name: string, publishedDir: string): string {
@@ -37,7 +45,7 @@ function expectedHtml(name: string, publishedDir: string): string {
     origin: "http://localhost:4321",
     apiOrigin: "http://localhost:4321",
     mode: "published",
-    assets: ensureSharedAssets(publishedDir),
+    assets,
   }).html;
 }
 
@@ -46,9 +54,13 @@ beforeAll(async () => {
   db = openDatabase({ path: join(dir, "db.sqlite") });
   username = "crashowner";
   ({ userId } = createAccount(db, { email: "crash@example.com", username, passwordHash: null, emailVerified: true, now: new Date(NOW) }));
+  assets = ensureSharedAssets(join(dir, "published"));
   expected.push(expectedHtml(NAME_A, join(dir, "published")), expectedHtml(NAME_B, join(dir, "published")));
-  childJs = join(import.meta.dirname, "crash-child.ts");
-}, 60_000);
+  [publishChild, republishChild] = await Promise.all([
+    bundleForNode(join(import.meta.dirname, "crash-child.ts")),
+    bundleForNode(join(import.meta.dirname, "crash-republish-child.ts")),
+  ]);
+}, 120_000);
 
 afterAll(() => {
   closeDatabase(db);
@@ -56,8 +68,12 @@ afterAll(() => {
 });
 
 function runAndKill(publishedDir: string, delayMs: number, first: number): Promise<void> {
+  return spawnAndKill([publishChild, join(dir, "db.sqlite"), publishedDir, userId, NOW, NAME_A, NAME_B, String(first), JSON.stringify(assets)], delayMs);
+}
+
+function spawnAndKill(args: string[], delayMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", childJs, join(dir, "db.sqlite"), publishedDir, userId, NOW, NAME_A, NAME_B, String(first)], {
+    const child = spawn(process.execPath, args, {
       stdio: ["ignore", "pipe", "pipe"],
       cwd: join(import.meta.dirname, "../../.."),
     });
@@ -89,5 +105,43 @@ describe("crash safety", () => {
       }
     }
     expect(seen.size).toBe(2);
-  }, 120_000);
+  }, 900_000);
+});
+
+describe("crash safety of republishing every page", () => {
+  const ORIGINS = ["http://origin-a.example", "http://origin-b.example"];
+  const PAGES = BATCH_SIZE + 20;
+
+  it("leaves every page complete, old or new, after 16 SIGKILLs during bulk republishes", async () => {
+    const published = join(dir, "republish");
+    const dbPath = join(dir, "republish.sqlite");
+    const rdb = openDatabase({ path: dbPath });
+    const expectedByPage = new Map<string, string[]>();
+    const republishAssets = ensureSharedAssets(published);
+    for (let i = 0; i < PAGES; i++) {
+      const name = `bulkcrash${i}`;
+      const { userId: id } = createAccount(rdb, { email: `${name}@example.com`, username: name, passwordHash: null, emailVerified: true, now: new Date(NOW) });
+      rdb.insert(links).values({ id: newId(), userId: id, title: `Link of ${name}`, url: "https://example.com/", orderIndex: 0 }).run();
+      const draft = loadDraft(rdb, id)!;
+      rdb.insert(pageVersions).values({ id: newId(), userId: id, version: 1, snapshot: draft.snapshot, contentHash: "x", htmlFile: "x", publishedAt: new Date(NOW) }).run();
+      rdb.update(userProfiles).set({ hasPublishedPage: true }).where(eq(userProfiles.userId, id)).run();
+      expectedByPage.set(
+        name,
+        ORIGINS.map((origin) => renderPage({ snapshot: draft.snapshot, plan: draft.plan, now: new Date(), origin, apiOrigin: origin, mode: "published", assets: republishAssets }).html),
+      );
+    }
+    closeDatabase(rdb);
+    const seen = new Set<number>();
+    for (let trial = 0; trial < 16; trial++) {
+      await spawnAndKill([republishChild, dbPath, published, ORIGINS[0]!, ORIGINS[1]!, String(trial % 2)], Math.random() * 300);
+      for (const [name, versions] of expectedByPage) {
+        const html = readFileSync(join(published, name, "index.html"), "utf8");
+        const which = versions.indexOf(html);
+        expect(which, `trial ${trial}, ${name}: not a complete version`).toBeGreaterThanOrEqual(0);
+        seen.add(which);
+        for (const f of readdirSync(join(published, name))) if (f !== "index.html") expect(f.endsWith(".html")).toBe(false);
+      }
+    }
+    expect(seen.size).toBe(2);
+  }, 600_000);
 });

@@ -1,4 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+/**
+ * Republish all: every published page re-rendered from its last published version (not the draft),
+ * on the main thread and a worker thread, with progress, leaving unpublished owners alone.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
@@ -7,11 +11,10 @@ import { createAccount } from "#api/services/accounts.ts";
 import { closeDatabase, openDatabase } from "#db/client.ts";
 import { userProfiles } from "#db/schema.ts";
 import { publishPage } from "#renderer/publish.ts";
-import { republishAll } from "#renderer/republish.ts";
+import { BATCH_SIZE, republishAll } from "#renderer/republish.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "plinth-republish-"));
-const dbPath = join(dir, "db.sqlite");
-const db = openDatabase({ path: dbPath });
+const db = openDatabase({ path: join(dir, "db.sqlite") });
 const publishedDir = join(dir, "published");
 afterAll(() => {
   closeDatabase(db);
@@ -19,25 +22,35 @@ afterAll(() => {
 });
 
 describe("republish all", () => {
-  it("re-renders every published page from its last snapshot, not the draft, on two workers", async () => {
-    const names = ["repa", "repb", "repc", "repd", "repe"];
+  it("re-renders every published page from its last version, not the draft, on two threads", async () => {
+    const names = Array.from({ length: BATCH_SIZE + 30 }, (_, i) => `rep${i}`);
     for (const username of names) {
       const { userId } = createAccount(db, { email: `${username}@example.com`, username, passwordHash: null, emailVerified: true, now: new Date() });
       db.update(userProfiles).set({ displayName: `Published ${username}` }).where(eq(userProfiles.userId, userId)).run();
-      publishPage(db, userId, { publishedDir, origin: "http://localhost:4321", now: new Date() });
+      publishPage(db, userId, { publishedDir, origin: "http://old.example", now: new Date() });
       db.update(userProfiles).set({ displayName: `Unpublished draft ${username}` }).where(eq(userProfiles.userId, userId)).run();
-      rmSync(join(publishedDir, username, "index.html"));
     }
+    rmSync(join(publishedDir, "rep0", "index.html"));
     createAccount(db, { email: "never@example.com", username: "neverpub", passwordHash: null, emailVerified: true, now: new Date() });
+    const qrBefore = statSync(join(publishedDir, "rep1", "qr.svg")).ino;
+
     const progress: number[] = [];
-    const done = await republishAll(db, { dbPath, publishedDir, origin: "http://localhost:4321", threads: 2, onProgress: (n) => progress.push(n) });
-    expect(done).toBe(5);
-    expect(progress.at(-1)).toBe(5);
+    const started = Date.now();
+    const done = await republishAll(db, { publishedDir, origin: "http://new.example", threads: 2, onProgress: (n, total) => progress.push(n, total) });
+    expect(done).toBe(names.length);
+    expect(progress.at(-2)).toBe(names.length);
+    expect(progress.at(-1)).toBe(names.length);
     for (const username of names) {
       const html = readFileSync(join(publishedDir, username, "index.html"), "utf8");
       expect(html).toContain(`Published ${username}`);
       expect(html).not.toContain("Unpublished draft");
+      expect(html).toContain(`<link rel="canonical" href="http://new.example/${username}">`);
+      expect(statSync(join(publishedDir, username, "index.html")).mtimeMs).toBeGreaterThanOrEqual(started - 1);
+      expect(readFileSync(join(publishedDir, username, "qr.svg"), "utf8")).toContain(`http://new.example/${username}`);
     }
+    // The QR code changed with the address, so it was rewritten.
+    expect(statSync(join(publishedDir, "rep1", "qr.svg")).ino).not.toBe(qrBefore);
     expect(existsSync(join(publishedDir, "neverpub"))).toBe(false);
-  }, 60_000);
+    expect(readFileSync(join(publishedDir, "sitemap.xml"), "utf8")).toContain("<loc>http://new.example/rep0</loc>");
+  }, 120_000);
 });

@@ -83,15 +83,68 @@ describe("scheduled rebuilds", () => {
     expect(readFileSync(file, "utf8")).toContain("Scheduled Launch Link");
   }, 30_000);
 
-  it("re-renders under Lite rules when a trial ends and tells the owner", async () => {
+  it("re-renders under Lite rules when a trial ends while stopped, and tells the owner", async () => {
     const { userId } = createAccount(db, { email: "trialend@example.com", username: "trialend", passwordHash: null, emailVerified: true, now: new Date() });
-    db.update(userProfiles).set({ trialEndsAt: new Date(Date.now() + 300) }).where(eq(userProfiles.userId, userId)).run();
+    db.update(userProfiles).set({ trialEndsAt: new Date(Date.now() + 300), longFormText: "Plus-only about text" }).where(eq(userProfiles.userId, userId)).run();
     const published = join(dir, "published");
     publishPage(db, userId, { publishedDir: published, origin: ORIGIN, now: new Date() });
+    const file = join(published, "trialend", "index.html");
+    expect(readFileSync(file, "utf8")).toContain("Plus-only about text");
     await new Promise((r) => setTimeout(r, 600));
     const told: string[] = [];
     scheduler = startScheduler({ db, publishedDir: published, origin: ORIGIN, onTrialEnded: (o) => void told.push(o.email) });
     expect(await scheduler.ready).toContain("trialend");
     expect(told).toEqual(["trialend@example.com"]);
+    expect(readFileSync(file, "utf8")).not.toContain("Plus-only about text");
+    expect(readFileSync(file, "utf8")).toContain("Powered by Plinth");
+    // Once rendered, a restart does not render it or tell the owner again.
+    scheduler.stop();
+    scheduler = startScheduler({ db, publishedDir: published, origin: ORIGIN, onTrialEnded: (o) => void told.push(o.email) });
+    expect(await scheduler.ready).toEqual([]);
+    expect(told).toHaveLength(1);
   });
+
+  it("re-renders on time when a trial ends while running", async () => {
+    const { userId } = createAccount(db, { email: "live@example.com", username: "trialive", passwordHash: null, emailVerified: true, now: new Date() });
+    db.update(userProfiles).set({ trialEndsAt: new Date(Date.now() + 1500), removeBranding: true }).where(eq(userProfiles.userId, userId)).run();
+    const published = join(dir, "published");
+    const told: string[] = [];
+    scheduler = startScheduler({ db, publishedDir: published, origin: ORIGIN, onTrialEnded: (o) => void told.push(o.username) });
+    await scheduler.ready;
+    publishPage(db, userId, { publishedDir: published, origin: ORIGIN, now: new Date() });
+    const file = join(published, "trialive", "index.html");
+    expect(readFileSync(file, "utf8")).not.toContain("Powered by Plinth");
+    expect(await waitForText(file, "Powered by Plinth", 20_000)).toContain("Powered by Plinth");
+    await expect.poll(() => told).toEqual(["trialive"]);
+  }, 30_000);
+
+  it("re-renders when a cancelled subscription's paid period ends", async () => {
+    const { userId } = createAccount(db, { email: "cancel@example.com", username: "cancelled", passwordHash: null, emailVerified: true, now: new Date() });
+    db.update(userProfiles)
+      .set({ trialEndsAt: null, planType: "plus", subscriptionStatus: "canceled_plus", currentPeriodEndDate: new Date(Date.now() + 300), longFormText: "Paid about text" })
+      .where(eq(userProfiles.userId, userId))
+      .run();
+    const published = join(dir, "published");
+    publishPage(db, userId, { publishedDir: published, origin: ORIGIN, now: new Date() });
+    await new Promise((r) => setTimeout(r, 600));
+    scheduler = startScheduler({ db, publishedDir: published, origin: ORIGIN });
+    expect(await scheduler.ready).toEqual(["cancelled"]);
+    expect(readFileSync(join(published, "cancelled", "index.html"), "utf8")).not.toContain("Paid about text");
+  });
+
+  it("arms its timer for a schedule published while it runs, without scanning every page", async () => {
+    scheduler = startScheduler({ db, publishedDir: join(dir, "published"), origin: ORIGIN });
+    expect(await scheduler.ready).toEqual([]);
+    const { userId } = createAccount(db, { email: "ends@example.com", username: "endsoon", passwordHash: null, emailVerified: true, now: new Date() });
+    const end = new Date(Date.now() + 1500);
+    db.insert(links).values({ id: newId(), userId, title: "Ending Offer Link", url: "https://example.com/offer", orderIndex: 0, scheduleEndTime: end }).run();
+    const published = join(dir, "published");
+    publishPage(db, userId, { publishedDir: published, origin: ORIGIN, now: new Date() });
+    expect(scheduler.nextWakeAt()).toBe(end.getTime());
+    const file = join(published, "endsoon", "index.html");
+    expect(readFileSync(file, "utf8")).toContain("Ending Offer Link");
+    const until = Date.now() + 20_000;
+    while (readFileSync(file, "utf8").includes("Ending Offer Link") && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    expect(readFileSync(file, "utf8")).not.toContain("Ending Offer Link");
+  }, 30_000);
 });

@@ -1,0 +1,44 @@
+/**
+ * Contact cards: the vCard 3.0 text of a vcf link and its file name. Pure, so the page components
+ * can name the file without node: APIs. The name is derived from the content: a page version never
+ * points at a card file that a later version rewrote.
+ */
+import type { PageLink } from "#core/model.ts";
+
+function vEscape(s: string): string {
+  // RFC 6350 escaping; other control characters (CR, NUL, ...) could split or forge properties.
+  return s.replace(/\\/g, "\\\\").replace(/\r\n|\r|\n/g, "\\n").replace(/[,;]/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f]/g, "");
+}
+
+export function vcardFields(link: PageLink): { name: string; phone: string; email: string; organization: string } {
+  const d = link.data;
+  return { name: (d.name || link.title).trim(), phone: (d.phone ?? "").trim(), email: (d.email ?? "").trim(), organization: (d.organization ?? "").trim() };
+}
+
+export function vcard(link: PageLink): string {
+  const f = vcardFields(link);
+  const lines = ["BEGIN:VCARD", "VERSION:3.0", `FN:${vEscape(f.name)}`, `N:${vEscape(f.name)};;;;`];
+  if (f.organization) lines.push(`ORG:${vEscape(f.organization)}`);
+  if (f.phone) lines.push(`TEL;TYPE=CELL:${vEscape(f.phone)}`);
+  if (f.email) lines.push(`EMAIL;TYPE=INTERNET:${vEscape(f.email)}`);
+  lines.push("END:VCARD");
+  return lines.join("\r\n") + "\r\n";
+}
+
+/** 53-bit string hash (cyrb53): enough to tell one page's card versions apart, and pure. */
+export function shortHash(s: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
+export function vcfFileName(link: PageLink): string {
+  return `contact-${shortHash(vcard(link))}.vcf`;
+}

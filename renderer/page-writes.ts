@@ -1,0 +1,38 @@
+/**
+ * A rendered page as the files to write, in order: per-page files whose content changed, then
+ * index.html, whose mtime is the instant it was rendered for (the scheduler reads it). Shared by
+ * publish (one page) and republish (many pages, in worker threads): no database here.
+ */
+import { join } from "node:path";
+import type { PagePlan, PageSnapshot } from "#core/model.ts";
+import { contentOf, fileIsCurrent, type PendingWrite } from "./atomic-write.ts";
+import { renderPage } from "./render.tsx";
+import type { AssetManifest } from "./types.ts";
+
+export interface PageWriteOptions {
+  publishedDir: string;
+  origin: string;
+  apiOrigin?: string;
+  now: Date;
+  assets: AssetManifest;
+}
+
+export function pageWrites(snapshot: PageSnapshot, plan: PagePlan, opts: PageWriteOptions): PendingWrite[] {
+  const dir = join(opts.publishedDir, snapshot.profile.username);
+  const page = renderPage({
+    snapshot,
+    plan,
+    now: opts.now,
+    origin: opts.origin,
+    apiOrigin: opts.apiOrigin ?? opts.origin,
+    mode: "published",
+    assets: opts.assets,
+  });
+  const writes: PendingWrite[] = [];
+  for (const file of page.files) {
+    const path = join(dir, file.path);
+    if (!fileIsCurrent(path, file)) writes.push({ path, content: contentOf(file) });
+  }
+  writes.push({ path: join(dir, "index.html"), content: page.html, mtime: opts.now });
+  return writes;
+}

@@ -1,0 +1,70 @@
+/**
+ * Debian's nginx serving a published folder with docs/nginx.conf, for the static-host tests: the
+ * config exactly as documented, with its two placeholders filled and a private prefix for its
+ * temporary files and pid.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const NGINX = "/usr/sbin/nginx";
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const addr = s.address();
+      s.close(() => resolve(typeof addr === "object" && addr ? addr.port : 0));
+    });
+  });
+}
+
+async function waitForServer(url: string): Promise<void> {
+  const until = Date.now() + 15_000;
+  for (;;) {
+    try {
+      await fetch(url);
+      return;
+    } catch (err) {
+      if (Date.now() > until) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+export interface StaticHost {
+  origin: string;
+  /** The folder nginx serves: publish into it. */
+  root: string;
+  stop(): void;
+}
+
+/** Start nginx on a free port serving a fresh folder (readable by nginx's unprivileged workers). */
+export async function startStaticHost(): Promise<StaticHost> {
+  const dir = mkdtempSync(join(tmpdir(), "plinth-nginx-"));
+  chmodSync(dir, 0o755);
+  const root = join(dir, "published");
+  const prefix = join(dir, "nginx");
+  mkdirSync(root, { recursive: true });
+  mkdirSync(join(prefix, "tmp"), { recursive: true });
+  const port = await freePort();
+  const conf = readFileSync(new URL("../../docs/nginx.conf", import.meta.url), "utf8")
+    .replace(/__ROOT__/g, root)
+    .replace(/__PORT__/g, `127.0.0.1:${port}`)
+    .replace("http {", `http {\n  access_log off;\n  client_body_temp_path ${prefix}/tmp;\n  proxy_temp_path ${prefix}/tmp;\n  fastcgi_temp_path ${prefix}/tmp;\n  uwsgi_temp_path ${prefix}/tmp;\n  scgi_temp_path ${prefix}/tmp;`);
+  writeFileSync(join(prefix, "nginx.conf"), `pid ${prefix}/nginx.pid;\nerror_log stderr;\ndaemon off;\n${conf}`);
+  const nginx: ChildProcess = spawn(NGINX, ["-p", prefix, "-c", join(prefix, "nginx.conf"), "-e", "stderr"], { stdio: ["ignore", "ignore", "pipe"] });
+  const origin = `http://127.0.0.1:${port}`;
+  await waitForServer(`${origin}/`);
+  return {
+    origin,
+    root,
+    stop() {
+      if (nginx.pid) nginx.kill("SIGTERM");
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * A TypeScript entry point as one plain JavaScript module for child processes that tests start
+ * many times: `node file.mjs` starts in a fraction of the time `node --import tsx` takes, since
+ * nothing is compiled at startup. Packages stay imports; the file is written under
+ * node_modules/.cache, where they resolve, and named by its content hash.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build, type Plugin } from "esbuild";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/**
+ * Our modules find their neighbours (migrations, the visitor script, the republish worker) through
+ * import.meta.url; in a bundle that would name the bundle, so each keeps its own source file's URL.
+ */
+const keepImportMetaUrl: Plugin = {
+  name: "keep-import-meta-url",
+  setup(b) {
+    b.onLoad({ filter: /\.tsx?$/ }, (args) => {
+      if (args.path.includes("/node_modules/")) return undefined;
+      const source = readFileSync(args.path, "utf8");
+      return {
+        contents: source.replaceAll("import.meta.url", JSON.stringify(pathToFileURL(args.path).href)),
+        loader: args.path.endsWith(".tsx") ? "tsx" : "ts",
+      };
+    });
+  },
+};
+
+export async function bundleForNode(entry: string): Promise<string> {
+  const out = await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    jsx: "automatic",
+    write: false,
+    logLevel: "silent",
+    plugins: [keepImportMetaUrl],
+  });
+  const code = out.outputFiles[0]!.contents;
+  const dir = join(ROOT, "node_modules", ".cache", "plinth");
+  const name = entry.split("/").at(-1)!.replace(/\.tsx?$/, "");
+  const path = join(dir, `${name}.${createHash("sha256").update(code).digest("hex").slice(0, 12)}.mjs`);
+  if (!existsSync(path)) {
+    mkdirSync(dir, { recursive: true });
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, code);
+    renameSync(tmp, path);
+  }
+  return path;
+}
