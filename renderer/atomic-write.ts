@@ -31,9 +31,15 @@ export function ensureDirDurably(dir: string): void {
 const tmpName = (dir: string) => join(dir, `.tmp-${randomBytes(6).toString("hex")}`);
 
 function writeAll(fd: number, content: string | Uint8Array): void {
-  const buf = typeof content === "string" ? Buffer.from(content) : content;
+  if (typeof content === "string") {
+    // A string is written as it is: encoding it into a Buffer first allocates memory outside the
+    // heap for every page, and that allocation is what sets off garbage collections in bulk republish.
+    const written = writeSync(fd, content);
+    if (written === Buffer.byteLength(content)) return;
+    content = Buffer.from(content).subarray(written);
+  }
   let off = 0;
-  while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+  while (off < content.length) off += writeSync(fd, content, off, content.length - off);
 }
 
 export interface WriteOptions {

@@ -3,7 +3,7 @@
  * files and write them durably, a couple of batches in flight. No database here, so a worker loads
  * only the renderer.
  */
-import type { PagePlan, PageSnapshot } from "#core/model.ts";
+import { PageSnapshotSchema, type PagePlan } from "#core/model.ts";
 import { replaceFilesDurably, type PendingWrite } from "./atomic-write.ts";
 import { pageWrites } from "./page-writes.ts";
 import type { AssetManifest } from "./types.ts";
@@ -12,7 +12,8 @@ import type { AssetManifest } from "./types.ts";
 const WRITES_IN_FLIGHT = 2;
 
 export interface PageToRender {
-  snapshot: PageSnapshot;
+  /** The page_versions row's snapshot, as stored. */
+  snapshotJson: string;
   plan: PagePlan;
 }
 
@@ -35,7 +36,7 @@ export interface WorkerSetup {
 /** A batch's files: every page rendered now. */
 export function batchWrites(pages: PageToRender[], settings: RenderSettings): PendingWrite[] {
   const writes: PendingWrite[] = [];
-  for (const p of pages) writes.push(...pageWrites(p.snapshot, p.plan, { ...settings, now: new Date() }));
+  for (const p of pages) writes.push(...pageWrites(PageSnapshotSchema.parse(JSON.parse(p.snapshotJson)), p.plan, { ...settings, now: new Date() }));
   return writes;
 }
 

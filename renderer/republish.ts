@@ -13,8 +13,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { and, eq, inArray, max } from "drizzle-orm";
-import { PageSnapshotSchema } from "#core/model.ts";
+import { and, eq, inArray, max, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { pageVersions, userProfiles } from "#db/schema.ts";
 import { ensureSharedAssets } from "./assets.ts";
@@ -67,7 +66,11 @@ export function publishedUserIds(db: Db): string[] {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** The last published snapshot and the current plan of each page, in one query. */
+/**
+ * The last published snapshot and the current plan of each page, in one query. The snapshot stays
+ * JSON text: the thread that renders the page parses and checks it, so the main thread (which also
+ * answers the workers) does less, and a batch crosses to a worker as strings, which copy cheaply.
+ */
 export function loadPublishedBatch(db: Db, userIds: string[]): PageToRender[] {
   if (userIds.length === 0) return [];
   const latest = db
@@ -78,7 +81,7 @@ export function loadPublishedBatch(db: Db, userIds: string[]): PageToRender[] {
     .as("latest");
   return db
     .select({
-      snapshot: pageVersions.snapshot,
+      snapshotJson: sql<string>`${pageVersions.snapshot}`,
       planType: userProfiles.planType,
       subscriptionStatus: userProfiles.subscriptionStatus,
       currentPeriodEndDate: userProfiles.currentPeriodEndDate,
@@ -89,7 +92,7 @@ export function loadPublishedBatch(db: Db, userIds: string[]): PageToRender[] {
     .innerJoin(userProfiles, eq(userProfiles.userId, latest.userId))
     .all()
     .map((r) => ({
-      snapshot: PageSnapshotSchema.parse(r.snapshot),
+      snapshotJson: r.snapshotJson,
       plan: {
         planType: r.planType,
         subscriptionStatus: r.subscriptionStatus,
@@ -116,7 +119,9 @@ async function distribute<T>(
     () =>
       new Promise<void>((resolve, reject) => {
         entry!.then((url) => {
-          const worker = new Worker(url, { workerData: setup });
+          // A plain JavaScript module needs no loader: a worker of a process started with one (tsx)
+          // would otherwise load it again and send every import through it.
+          const worker = new Worker(url, { workerData: setup, execArgv: [] });
           worker.on("message", (m: FromWorker) => {
             if ("finished" in m) return finished(m.finished);
             const batch = next();
