@@ -17,8 +17,8 @@ import { and, eq, inArray, max, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { pageVersions, userProfiles } from "#db/schema.ts";
 import { ensureSharedAssets } from "./assets.ts";
-import type { PendingWrite } from "./atomic-write.ts";
-import { batchWrites, workLoop, type FromWorker, type PageToRender, type RenderSettings, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
+import type { PendingWrite, StagedFile } from "./atomic-write.ts";
+import { stageGivenBatch, stageRenderedBatch, workLoop, type FromWorker, type PageToRender, type RenderSettings, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
 import { writeSeoFiles } from "./seo-files.ts";
 
 export type { PageToRender, RenderSettings } from "./republish-batch.ts";
@@ -110,7 +110,7 @@ async function distribute<T>(
   threads: number,
   setup: WorkerSetup,
   next: () => T[] | null,
-  toWrites: (batch: T[]) => PendingWrite[],
+  stage: (batch: T[]) => StagedFile[],
   finished: (n: number) => void,
 ): Promise<void> {
   const entry = threads > 1 ? workerEntry() : null;
@@ -138,7 +138,7 @@ async function distribute<T>(
       await new Promise((r) => setImmediate(r));
       return next();
     },
-    toWrites,
+    stage,
     finished,
   );
   await Promise.all([own, ...workers]);
@@ -176,7 +176,7 @@ export async function republishAll(db: Db, opts: RepublishOptions): Promise<numb
       cursor += slice.length;
       return loadPublishedBatch(db, slice);
     },
-    (pages) => batchWrites(pages, settings),
+    (pages) => stageRenderedBatch(pages, settings),
     (n) => {
       done += n;
       opts.onProgress?.(done, ids.length);
@@ -196,7 +196,7 @@ export async function writeLikeRepublish(batches: PendingWrite[][], threads: num
     threads,
     { kind: "write", settings },
     () => (cursor < batches.length ? batches[cursor++]! : null),
-    (writes) => writes,
+    stageGivenBatch,
     () => {},
   );
 }
