@@ -24,6 +24,8 @@ import { upgradeRoutes } from "./routes/upgrade.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { publishRoutes } from "./routes/publish.ts";
 import { isPictureUpload, profileRoutes } from "./routes/profile.ts";
+import { billingRoutes } from "./routes/billing.ts";
+import { affiliateRoutes } from "./routes/affiliate.ts";
 import { exceptVisitorRoutes, visitorRoutes } from "./routes/visitor.ts";
 
 /** JSON bodies are small; uploads have their own, larger limit on their routes. */
@@ -66,6 +68,8 @@ export function createApi(deps: AppDeps) {
     .route("/analytics", analyticsRoutes(deps))
     .route("/publish", publishRoutes(deps))
     .route("/profile", profileRoutes(deps))
+    .route("/billing", billingRoutes(deps))
+    .route("/affiliate", affiliateRoutes(deps))
     .route("/visitor", visitorRoutes(deps));
 
   // A sub-app's notFound is not consulted once it is mounted with app.route(), so unknown API paths

@@ -33,6 +33,14 @@ const EnvSchema = z
     GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
     /** The OpenID Connect issuer; Google unless another provider (or a test provider) is named. */
     GOOGLE_ISSUER: z.url().default("https://accounts.google.com"),
+    /** The billing provider (ADR 080). Only the embedded test-mode provider exists so far. */
+    BILLING_PROVIDER: z.enum(["test"]).default("test"),
+    /** The webhook signing secret; without it a random one is made at each start. */
+    BILLING_WEBHOOK_SECRET: z.string().min(16).optional(),
+    /** The test-mode provider's clock also looks for due renewals this often (it otherwise sleeps until the next one). */
+    BILLING_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+    /** Where payout requests are sent for processing; CONTACT_TO when unset. */
+    PAYOUT_REQUESTS_TO: z.email().optional(),
     /** Log one line per request (off in tests). */
     LOG_REQUESTS: z
       .enum(["0", "1", "true", "false"])
@@ -49,6 +57,7 @@ const EnvSchema = z
       SITE_DIR: resolve(env.SITE_DIR),
       DATABASE_PATH: resolve(env.DATA_DIR, "plinth.db"),
       OUTBOX_DIR: resolve(env.DATA_DIR, "outbox"),
+      PAYOUT_REQUESTS_TO: env.PAYOUT_REQUESTS_TO ?? env.CONTACT_TO,
     };
   });
 

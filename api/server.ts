@@ -7,6 +7,9 @@ import { serve } from "@hono/node-server";
 import { createDeps } from "./deps.ts";
 import { createServerApp, siteIsBuilt } from "./site.ts";
 import { startScheduler } from "#renderer/scheduler.ts";
+import { isPayingPlus } from "#core/plans.ts";
+import { startBilling } from "./services/billing.ts";
+import { getProfile, planStateOf } from "./services/profile.ts";
 
 function main() {
   const deps = createDeps();
@@ -22,18 +25,27 @@ function main() {
     db: deps.db,
     publishedDir: env.PUBLISHED_DIR,
     origin: env.PUBLIC_ORIGIN,
-    onTrialEnded: ({ email, username }) =>
-      deps.mailer.send({
+    onTrialEnded: ({ userId, email, username }) =>
+      // An owner who subscribed during the trial keeps Plus: nothing to tell.
+      isPayingPlus(planStateOf(getProfile(deps.db, userId)), new Date()) ? undefined : deps.mailer.send({
         to: email,
         subject: "Your Plinth Plus trial has ended",
         text: `Your trial has ended, so your page ${env.PUBLIC_ORIGIN}/${username} now shows Plinth Lite features. Upgrade to Plinth Plus to bring the Plus features back.`,
       }),
   });
+  const billing = startBilling(deps);
+  if (env.NODE_ENV === "production" && env.BILLING_PROVIDER === "test") {
+    console.warn("Billing runs on the test-mode provider: checkout takes test cards only and no money is collected (ADR 080).");
+  }
   const shutdown = () => {
     scheduler.stop();
+    const billingStopped = billing.stop();
     server.close(() => {
-      deps.db.$client.close();
-      process.exit(0);
+      // A renewal or delivery under way finishes before the database closes.
+      void billingStopped.finally(() => {
+        deps.db.$client.close();
+        process.exit(0);
+      });
     });
     setTimeout(() => process.exit(0), 3000).unref();
   };

@@ -12,6 +12,7 @@ import type { AppDeps } from "./context.ts";
 import { fileInside, fileResponse } from "./static-files.ts";
 import { previewHandler } from "./preview.ts";
 import { signedInHint } from "./signed-in-hint.ts";
+import { captureReferral } from "./services/affiliate-referral.ts";
 
 const USERNAME_PATH = /^\/([A-Za-z0-9_-]{3,30})\/?$/;
 /** A published page's own files (qr.svg, contact cards); never a dot file such as an unfinished swap. */
@@ -29,6 +30,8 @@ const SITE_HEADERS = {
 export function createServerApp(deps: AppDeps) {
   const { env } = deps;
   const app = new Hono();
+  // A referral link's visit is remembered for the signup that may follow (ADR 084).
+  app.use("*", captureReferral(env.PUBLIC_ORIGIN));
   const api = createApi(deps);
   app.route("/api", api);
 

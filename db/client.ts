@@ -43,15 +43,20 @@ export function durably<T>(db: Db, fn: (tx: Db) => T): T {
   const sqlite = db.$client;
   sqlite.pragma("synchronous = FULL");
   try {
-    return sqlite.transaction(() => fn(db))();
+    return sqlite.transaction(() => fn(db)).immediate();
   } finally {
     sqlite.pragma("synchronous = NORMAL");
   }
 }
 
-/** A plain transaction (rolled back if fn throws). */
+/**
+ * A plain transaction (rolled back if fn throws). Both helpers take the write lock at BEGIN: a
+ * transaction that reads first and writes later cannot upgrade once another connection (a script,
+ * a test, a second process) has written meanwhile; SQLite then fails at once with SQLITE_BUSY
+ * instead of waiting out the busy timeout.
+ */
 export function transaction<T>(db: Db, fn: (tx: Db) => T): T {
-  return db.$client.transaction(() => fn(db))();
+  return db.$client.transaction(() => fn(db)).immediate();
 }
 
 export function closeDatabase(db: Db): void {

@@ -439,10 +439,13 @@ export const payoutRequests = sqliteTable(
     payoutEmail: text("payout_email").notNull(),
     payoutMethod: text("payout_method", { enum: ["paypal"] }).notNull().default("paypal"),
     status: text("status", { enum: PAYOUT_STATUSES }).notNull().default("pending"),
+    /** The dialog's random key: a double submit finds the first request instead of making a second. */
+    requestKey: text("request_key"),
     createdAt: createdAt(),
   },
   (t) => [
     index("payout_requests_user_idx").on(t.userId, t.createdAt),
+    uniqueIndex("payout_requests_request_key_unique").on(t.userId, t.requestKey),
     check("payout_requests_method", oneOf(t.payoutMethod, ["paypal"])),
     check("payout_requests_status", oneOf(t.status, PAYOUT_STATUSES)),
     check("payout_requests_amounts", sql`${t.netAmountCents} = ${t.requestedAmountCents} - ${t.processingFeeCents} AND ${t.netAmountCents} > 0`),
@@ -461,6 +464,14 @@ export const invoices = sqliteTable(
     status: text("status", { enum: INVOICE_STATUSES }).notNull(),
     description: text("description").notNull(),
     invoiceUrl: text("invoice_url"),
+    /** The invoice number printed on it, e.g. PLN-0001-0003. */
+    number: text("number"),
+    subscriptionId: text("subscription_id"),
+    periodStart: time("period_start"),
+    periodEnd: time("period_end"),
+    paidAt: time("paid_at"),
+    /** How it was paid, as printed: "Visa ending in 4242", or "Rewards balance". */
+    paymentMethod: text("payment_method"),
     createdAt: createdAt(),
   },
   (t) => [index("invoices_user_idx").on(t.userId, t.createdAt), check("invoices_status", oneOf(t.status, INVOICE_STATUSES))],
@@ -479,5 +490,183 @@ export const referralEarnings = sqliteTable(
     commissionCents: integer("commission_cents").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("referral_earnings_referrer_idx").on(t.referrerId, t.createdAt)],
+  (t) => [
+    index("referral_earnings_referrer_idx").on(t.referrerId, t.createdAt),
+    // One commission per paid invoice, however often the payment event arrives.
+    uniqueIndex("referral_earnings_invoice_unique").on(t.invoiceId),
+  ],
+);
+
+/** The owner's customer and current subscription at the billing provider. */
+export const billingCustomers = sqliteTable(
+  "billing_customers",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    customerId: text("customer_id").notNull(),
+    subscriptionId: text("subscription_id"),
+    /** The card on file as the provider last reported it (brand and last four digits only). */
+    cardBrand: text("card_brand"),
+    cardLast4: text("card_last4"),
+    /** The newest subscription event applied: an older one arriving late is ignored. */
+    lastEventAt: time("last_event_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("billing_customers_customer_unique").on(t.provider, t.customerId)],
+);
+
+/** Provider events already handled, so a replayed webhook changes nothing. */
+export const billingWebhookEvents = sqliteTable("billing_webhook_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  receivedAt: time("received_at").notNull(),
+});
+
+/** Why owners cancel (spec section 9, Cancel reasons; Other keeps their own words). */
+export const subscriptionCancellations = sqliteTable(
+  "subscription_cancellations",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    subscriptionId: text("subscription_id"),
+    reason: text("reason"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("subscription_cancellations_user_idx").on(t.userId)],
+);
+
+/** Months of Plus paid from the rewards balance (spec section 7, process-balance-renewal). */
+export const balanceRenewals = sqliteTable(
+  "balance_renewals",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    requestKey: text("request_key").notNull(),
+    months: integer("months").notNull(),
+    costCents: integer("cost_cents").notNull(),
+    invoiceId: text("invoice_id").references(() => invoices.id, { onDelete: "set null" }),
+    periodEnd: time("period_end").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("balance_renewals_request_key_unique").on(t.userId, t.requestKey), check("balance_renewals_months", sql`${t.months} >= 1`)],
+);
+
+export const BILLING_JOB_KINDS = ["mail", "rerender"] as const;
+
+/**
+ * Work that follows a billing change (an e-mail, re-rendering a page), written in the same
+ * transaction as the change and done after it commits, so neither is lost to a crash in between.
+ */
+export const billingJobs = sqliteTable(
+  "billing_jobs",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: BILLING_JOB_KINDS }).notNull(),
+    payload: text("payload", { mode: "json" }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    runAfter: time("run_after").notNull(),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("billing_jobs_run_after_idx").on(t.runAfter), check("billing_jobs_kind", oneOf(t.kind, BILLING_JOB_KINDS))],
+);
+
+// ---------------------------------------------------------------------------------------------
+// The test-mode billing provider's own records (api/billing/test-mode). A hosted provider keeps
+// these on its side; the embedded one keeps them here, apart from the product's tables above.
+
+export const TEST_CARD_BEHAVIOURS = ["ok", "decline_renewals"] as const;
+
+export const testBillingCustomers = sqliteTable("test_billing_customers", {
+  id: text("id").primaryKey(),
+  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  email: text("email").notNull(),
+  cardBrand: text("card_brand"),
+  cardLast4: text("card_last4"),
+  cardBehaviour: text("card_behaviour", { enum: TEST_CARD_BEHAVIOURS }),
+  createdAt: createdAt(),
+});
+
+export const TEST_SESSION_KINDS = ["checkout", "portal"] as const;
+export const TEST_SESSION_STATUSES = ["open", "complete", "expired"] as const;
+
+export const testBillingSessions = sqliteTable(
+  "test_billing_sessions",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: TEST_SESSION_KINDS }).notNull(),
+    customerId: text("customer_id").notNull().references(() => testBillingCustomers.id, { onDelete: "cascade" }),
+    status: text("status", { enum: TEST_SESSION_STATUSES }).notNull().default("open"),
+    amountCents: integer("amount_cents").notNull().default(0),
+    successUrl: text("success_url").notNull(),
+    cancelUrl: text("cancel_url").notNull(),
+    subscriptionId: text("subscription_id"),
+    expiresAt: time("expires_at").notNull(),
+    completedAt: time("completed_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [check("test_billing_sessions_kind", oneOf(t.kind, TEST_SESSION_KINDS)), check("test_billing_sessions_status", oneOf(t.status, TEST_SESSION_STATUSES))],
+);
+
+export const TEST_SUBSCRIPTION_STATUSES = ["active", "past_due", "canceled"] as const;
+
+export const testBillingSubscriptions = sqliteTable(
+  "test_billing_subscriptions",
+  {
+    id: text("id").primaryKey(),
+    customerId: text("customer_id").notNull().references(() => testBillingCustomers.id, { onDelete: "cascade" }),
+    status: text("status", { enum: TEST_SUBSCRIPTION_STATUSES }).notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    currentPeriodStart: time("current_period_start").notNull(),
+    currentPeriodEnd: time("current_period_end").notNull(),
+    cancelAtPeriodEnd: bool("cancel_at_period_end").notNull().default(false),
+    /** While past due: when the open invoice is tried again (null once no retry is left). */
+    nextAttemptAt: time("next_attempt_at"),
+    endedAt: time("ended_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("test_billing_subscriptions_due_idx").on(t.status, t.currentPeriodEnd),
+    check("test_billing_subscriptions_status", oneOf(t.status, TEST_SUBSCRIPTION_STATUSES)),
+  ],
+);
+
+export const testBillingInvoices = sqliteTable(
+  "test_billing_invoices",
+  {
+    id: text("id").primaryKey(),
+    customerId: text("customer_id").notNull().references(() => testBillingCustomers.id, { onDelete: "cascade" }),
+    subscriptionId: text("subscription_id").notNull(),
+    number: text("number").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    status: text("status", { enum: INVOICE_STATUSES }).notNull(),
+    billingReason: text("billing_reason", { enum: ["subscription_create", "subscription_cycle"] }).notNull(),
+    periodStart: time("period_start").notNull(),
+    periodEnd: time("period_end").notNull(),
+    attemptCount: integer("attempt_count").notNull().default(0),
+    paidAt: time("paid_at"),
+    cardBrand: text("card_brand"),
+    cardLast4: text("card_last4"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("test_billing_invoices_number_unique").on(t.number), check("test_billing_invoices_status", oneOf(t.status, INVOICE_STATUSES))],
+);
+
+/** Events waiting for (or done with) delivery to the webhook, in the order they happened. */
+export const testBillingEvents = sqliteTable(
+  "test_billing_events",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    id: text("id").notNull(),
+    type: text("type").notNull(),
+    payload: text("payload").notNull(),
+    createdAt: time("created_at").notNull(),
+    deliveredAt: time("delivered_at"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: time("next_attempt_at"),
+    lastError: text("last_error"),
+  },
+  (t) => [uniqueIndex("test_billing_events_id_unique").on(t.id), index("test_billing_events_pending_idx").on(t.deliveredAt, t.seq)],
 );

@@ -14,6 +14,7 @@ import { LITE_LINK_TYPES, PROMOTE_LINK_TYPE } from "#core/link-types.ts";
 import { LIMITS } from "#core/limits.ts";
 import { canSavePromoteLink, effectivePlan, type PlanState } from "#core/plans.ts";
 import { LinkInputSchema, storedUrlFor } from "#core/link-input.ts";
+import { referralUrl } from "#core/schemas/affiliate.ts";
 import { LINK_FILE_MESSAGES, LinkFileFieldsSchema, maxBytesFor, type LinkFileKind } from "#core/schemas/link-files.ts";
 import { hasFeature } from "#core/plans.ts";
 import { transaction, type Db } from "#db/client.ts";
@@ -105,7 +106,7 @@ function enforceOwnMedia(db: Db, userId: string, input: LinkInput, extras: LinkE
 export function linkRoutes({ db, env, now }: AppDeps) {
   const storage = mediaStorageFor(env);
   const uploadLimiter = createRateLimiter(UPLOAD_BURST, 1 / 60);
-  const referralUrlOf = (referralId: string) => `${env.PUBLIC_ORIGIN}/?ref=${referralId}`;
+  const referralUrlOf = (referralId: string) => referralUrl(env.PUBLIC_ORIGIN, referralId);
 
   return (
     new Hono<AppEnv>()

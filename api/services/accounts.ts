@@ -21,6 +21,8 @@ export interface NewAccount {
   emailVerified: boolean;
   planType?: PlanType;
   googleSub?: string | null;
+  /** The owner whose referral link brought this signup (ADR 084). */
+  referredBy?: string | null;
   /** The signup attempt that held the username; removed in the same transaction. */
   signupAttemptId?: string;
   now: Date;
@@ -53,6 +55,7 @@ export function createAccount(db: Db, account: NewAccount): { userId: string } {
         planType: account.planType ?? "lite",
         trialEndsAt: trialEndFrom(account.now),
         referralId: newReferralId(),
+        referredBy: account.referredBy ?? null,
         createdAt: account.now,
         updatedAt: account.now,
       })

@@ -11,8 +11,8 @@ import { AppErrorBoundary } from "./components/AppErrorBoundary.tsx";
 import { UpgradePrompt } from "./components/ui.tsx";
 import { Shell } from "./shell/Shell.tsx";
 import { useDashboard } from "./store.ts";
-import { Placeholder } from "./screens/Placeholder.tsx";
 import { NotFound } from "./screens/NotFound.tsx";
+import { useCheckoutWelcome } from "./screens/account/checkout-welcome.ts";
 
 const AnalyticsScreen = lazy(() => import("./screens/analytics/AnalyticsScreen.tsx"));
 const LinksScreen = lazy(() => import("./screens/links/LinksScreen.tsx"));
@@ -21,6 +21,7 @@ const ProfilePictureScreen = lazy(() => import("./screens/profile/ProfilePicture
 const BioScreen = lazy(() => import("./screens/bio/BioScreen.tsx"));
 const AppearanceScreen = lazy(() => import("./screens/appearance/AppearanceScreen.tsx"));
 const AccountSettingsScreen = lazy(() => import("./screens/AccountSettingsScreen.tsx"));
+const AffiliateScreen = lazy(() => import("./screens/affiliate/AffiliateScreen.tsx"));
 
 /** How often the dashboard asks whether the draft changed elsewhere (only while the tab is visible). */
 const POLL_MS = 5000;
@@ -86,6 +87,7 @@ export default function App() {
     void useDashboard.getState().refreshPublish();
   }, []);
   useLiveUpdates();
+  useCheckoutWelcome();
 
   return (
     <AppErrorBoundary>
@@ -103,7 +105,7 @@ export default function App() {
                   <Route path="/dashboard/profile-picture" element={<ProfilePictureScreen />} />
                   <Route path="/dashboard/bio" element={<BioScreen />} />
                   <Route path="/dashboard/appearance" element={<AppearanceScreen />} />
-                  <Route path="/dashboard/affiliate" element={<Placeholder title="Affiliate Program" />} />
+                  <Route path="/dashboard/affiliate" element={<AffiliateScreen />} />
                   <Route path="/dashboard/account-settings" element={<AccountSettingsScreen />} />
                   <Route path="*" element={<NotFound />} />
                 </Routes>

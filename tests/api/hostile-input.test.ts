@@ -15,7 +15,7 @@ import { createTestApp, sameOrigin, TEST_ORIGIN, type TestApp } from "#tests/sup
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
 
 /** Routes anyone may call: the rest need a session. */
-const PUBLIC = [/^\/api\/health$/, /^\/api\/status$/, /^\/api\/contact$/, /^\/api\/auth\//, /^\/api\/visitor\//];
+const PUBLIC = [/^\/api\/health$/, /^\/api\/status$/, /^\/api\/contact$/, /^\/api\/auth\//, /^\/api\/visitor\//, /^\/api\/billing\/webhook$/];
 const isPublic = (path: string) => PUBLIC.some((re) => re.test(path));
 /** Visitor routes are cross-origin by design (published pages live on any static host). */
 const isCrossOriginByDesign = (path: string) => path.startsWith("/api/visitor/");

@@ -140,7 +140,10 @@ test("works at 320px and by keyboard alone", async ({ page }) => {
   const owner = await createAccountWithPassword();
   await page.setViewportSize({ width: 320, height: 640 });
   await page.goto("/auth/login");
+  // The form's controls are enabled once its script has taken over; focus() does not wait for that.
+  await expect(page.getByLabel("Email")).toBeEnabled();
   await page.getByLabel("Email").focus();
+  await expect(page.getByLabel("Email")).toBeFocused();
   await page.keyboard.type(owner.email);
   await page.keyboard.press("Tab");
   await page.keyboard.type(PASSWORD);

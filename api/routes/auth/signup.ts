@@ -28,6 +28,8 @@ import {
   type SignupAttempt,
 } from "../../services/signup.ts";
 import { schemaJson } from "../../services/json-input.ts";
+import { referrerFromCookie } from "../../services/affiliate-referral.ts";
+import { signupCheckoutUrl } from "../../services/billing.ts";
 import { jsonBody } from "../../validate.ts";
 import { clearSignupCookie, readSignupCookie, setSignupCookie, take, type AuthLimiters } from "./shared.ts";
 
@@ -152,6 +154,7 @@ export function signupRoutes(deps: AppDeps, limiters: AuthLimiters) {
             emailVerified: true,
             googleSub: attempt.googleSub,
             signupAttemptId: attempt.id,
+            referredBy: referrerFromCookie(db, c),
             now: at,
           }));
         } catch (err) {
@@ -164,7 +167,9 @@ export function signupRoutes(deps: AppDeps, limiters: AuthLimiters) {
         publishInitialPage(db, userId, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, now: at });
         clearSignupCookie(c, env);
         beginSession(c, deps, userId, body.rememberMe);
-        return c.json({ redirect: AFTER_SIGN_IN, username: attempt.username! }, 201);
+        // Plus goes on to checkout (ADR 085); if that cannot start, the account is still made.
+        const redirect = body.plan === "plus" ? await signupCheckoutUrl(deps, userId) : AFTER_SIGN_IN;
+        return c.json({ redirect, username: attempt.username! }, 201);
       })
   );
 }

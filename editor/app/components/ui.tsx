@@ -3,12 +3,13 @@
  */
 import { AlertDialog, Dialog, DropdownMenu, Switch, Tooltip } from "radix-ui";
 import { Crown, X } from "lucide-react";
-import { useEffect, type ButtonHTMLAttributes, type ReactNode } from "react";
-import { toast } from "sonner";
+import { useEffect, useState, type ButtonHTMLAttributes, type ReactNode } from "react";
 import { DASH } from "#core/dashboard-texts.ts";
 import { FEATURE_LABELS } from "#core/feature-labels.ts";
+import { PLUS_PRICE_LABEL } from "#core/schemas/billing.ts";
 import { api, unwrap } from "../api.ts";
 import { useDashboard } from "../store.ts";
+import { startCheckout } from "../screens/account/billing-ui.tsx";
 
 type Variant = "primary" | "secondary" | "danger" | "ghost";
 const VARIANTS: Record<Variant, string> = {
@@ -146,19 +147,18 @@ const recordUpgrade = (feature: string, reason: "prompt_shown" | "upgrade_clicke
 export function UpgradePrompt() {
   const feature = useDashboard((s) => s.upgradeFeature);
   const close = useDashboard((s) => s.closeUpgrade);
+  const [busy, setBusy] = useState(false);
   const promote = feature === "promote_plinth";
   useEffect(() => {
     if (feature) void recordUpgrade(feature, "prompt_shown").catch(() => undefined);
+    setBusy(false);
   }, [feature]);
+  /** Records the choice, then on to checkout (ADR 081). */
   async function upgrade() {
     if (!feature) return;
-    try {
-      await recordUpgrade(feature, "upgrade_clicked");
-      toast.success(DASH.upgradeRecorded);
-    } catch {
-      toast.error("Something went wrong. Please try again later.");
-    }
-    close();
+    setBusy(true);
+    await recordUpgrade(feature, "upgrade_clicked").catch(() => undefined);
+    if (!(await startCheckout())) setBusy(false);
   }
   return (
     <Modal
@@ -168,14 +168,16 @@ export function UpgradePrompt() {
       description={
         promote
           ? "Promote & Earn links are for Plinth Plus subscribers. Upgrade to share your referral link and earn 20% on every referral."
-          : `${featureName(feature ?? "")} is a Plinth Plus feature. Upgrade to Plinth Plus (8.99 per month) to use it.`
+          : `${featureName(feature ?? "")} is a Plinth Plus feature. Upgrade to Plinth Plus (${PLUS_PRICE_LABEL}) to use it.`
       }
     >
       <div className="flex flex-wrap justify-end gap-2">
         <Button variant="secondary" onClick={close}>
           Not Now
         </Button>
-        <Button onClick={upgrade}>{promote ? "Upgrade & Earn!" : "Upgrade to Plus"}</Button>
+        <Button onClick={upgrade} disabled={busy}>
+          {busy ? "Opening checkout..." : promote ? "Upgrade & Earn!" : "Upgrade to Plus"}
+        </Button>
       </div>
     </Modal>
   );

@@ -16,6 +16,7 @@ export function LivePreview() {
   const snapshot = useCurrentSnapshot();
   const plan = useProfileDraft((s) => s.plan);
   const fonts = useProfileDraft((s) => s.fonts);
+  const origin = useProfileDraft((s) => s.origin);
   const tryingOn = useProfileDraft((s) => Object.keys(s.tryOn).length > 0);
   const clearTryOn = useProfileDraft((s) => s.clearTryOn);
   const openUpgrade = useDashboard((s) => s.openUpgrade);
@@ -28,9 +29,9 @@ export function LivePreview() {
     const now = new Date();
     const lite = effectivePlan(planStateOf(plan), now) === "lite";
     const needsPlus = lite ? plusFeaturesOf(deferred) : [];
-    const doc = pageDocument(deferred, needsPlus.length ? asPlus(now) : plan, fonts, now);
+    const doc = pageDocument(deferred, needsPlus.length ? asPlus(now) : plan, fonts, now, origin);
     return { doc, needsPlus };
-  }, [deferred, plan, fonts]);
+  }, [deferred, plan, fonts, origin]);
 
   useEffect(() => {
     const d = frame.current?.contentDocument;

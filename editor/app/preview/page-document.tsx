@@ -17,11 +17,12 @@ export interface PageDocument {
   body: string;
 }
 
-export function pageDocument(snapshot: PageSnapshot, plan: PagePlan, fonts: Record<string, string[]>, now: Date): PageDocument {
+/** `origin` is the public origin the published page is written for (its footer and banner links). */
+export function pageDocument(snapshot: PageSnapshot, plan: PagePlan, fonts: Record<string, string[]>, now: Date, origin: string): PageDocument {
   const v = visibleContentOf(snapshot, plan, now);
   return {
     css: pageCss(pageStyleOf(snapshot.profile, v), fonts).css,
-    body: renderToStaticMarkup(<Page snapshot={snapshot} plan={plan} now={now} mode="published" content={v} />),
+    body: renderToStaticMarkup(<Page snapshot={snapshot} plan={plan} now={now} mode="published" origin={origin.replace(/\/+$/, "")} content={v} />),
   };
 }
 

@@ -14,6 +14,12 @@ const tabs: { name: string; Component: LazyExoticComponent<ComponentType> }[] = 
   .map(([path, load]) => ({ name: path.replace(/^.*\/(\w+)Tab\.tsx$/, "$1"), Component: lazy(load) }))
   .sort((a, b) => (ORDER.indexOf(a.name) + 1 || 99) - (ORDER.indexOf(b.name) + 1 || 99));
 
+/** ?tab=subscription (from checkout, the portal and e-mails) opens that tab. */
+function initialTab(): string {
+  const wanted = new URLSearchParams(window.location.search).get("tab")?.toLowerCase();
+  return tabs.find((t) => t.name.toLowerCase() === wanted)?.name ?? tabs[0]?.name ?? "";
+}
+
 export default function AccountSettingsScreen() {
   return (
     <section aria-labelledby="screen-title">
@@ -22,7 +28,7 @@ export default function AccountSettingsScreen() {
       </h1>
       <p className="mt-1 text-slate-600">Manage your account, security, subscription and billing.</p>
       {tabs.length ? (
-        <Tabs.Root defaultValue={tabs[0]!.name} className="mt-4">
+        <Tabs.Root defaultValue={initialTab()} className="mt-4">
           <Tabs.List aria-label="Account settings" className="mb-4 flex flex-wrap gap-1 border-b border-slate-200">
             {tabs.map((t) => (
               <Tabs.Trigger key={t.name} value={t.name} className="border-b-2 border-transparent px-3 py-2 text-sm font-medium data-[state=active]:border-brand-600 data-[state=active]:text-brand-700">

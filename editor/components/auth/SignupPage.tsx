@@ -9,6 +9,7 @@ import { useEffect, useState, type FormEvent, type ReactNode } from "react";
 import { AUTH_TEXT, EmailSchema, NewPasswordFormSchema, PASSWORD_SPECIALS, type PlanChoice } from "#core/schemas/auth.ts";
 import { LIMITS } from "#core/limits.ts";
 import { PLAN_NAMES } from "#core/plans.ts";
+import { PLUS_PRICE_LABEL } from "#core/schemas/billing.ts";
 import UsernameClaim from "../UsernameClaim.tsx";
 import { AuthFailure, auth, call, CLAIMED_USERNAME_KEY, failureMessage } from "./api.ts";
 import { Alert, Form, PasswordField, PrimaryButton, SecondaryButton, TextField } from "./fields.tsx";
@@ -414,7 +415,7 @@ function SignupForm() {
               {(
                 [
                   ["lite", "Free forever", ["Up to 7 links", "Up to 4 social icons", "Basic themes and analytics", "7-day Plus trial included"]],
-                  ["plus", "8.99 per month", ["Unlimited links and social icons", "Premium themes and fonts", "Scheduling, lead magnets, contact cards", "Starts with a 7-day free trial"]],
+                  ["plus", PLUS_PRICE_LABEL, ["Unlimited links and social icons", "Premium themes and fonts", "Scheduling, lead magnets, contact cards", "Checkout follows; cancel any time"]],
                 ] as const
               ).map(([key, price, features]) => (
                 <label

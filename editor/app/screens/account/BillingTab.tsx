@@ -1,11 +1,104 @@
-/** Billing tab: a placeholder until billing history from the billing provider is built. */
-export default function BillingTab() {
+/**
+ * Billing tab (spec section 2; decisions.md: real invoices from the billing provider): every invoice
+ * with its number, date, description, amount, status and a link to the printable invoice. Locked for
+ * Lite (billing_history) behind the PLUS gate.
+ */
+import { FileText, Lock } from "lucide-react";
+import { useEffect, useState } from "react";
+import { FEATURE_LABELS } from "#core/feature-labels.ts";
+import { BILLING_MESSAGES, formatMoney, INVOICE_STATUS_LABELS } from "#core/schemas/billing.ts";
+import { api, ApiFailure, unwrap } from "../../api.ts";
+import { Button, PlusBadge } from "../../components/ui.tsx";
+import { isLite, useDashboard } from "../../store.ts";
+import { Badge, type BadgeVariant, Panel, shortDate } from "./billing-ui.tsx";
+
+type Invoice = Awaited<ReturnType<typeof load>>["invoices"][number];
+const load = () => unwrap(api.billing.invoices.$get());
+
+const STATUS_VARIANT: Record<Invoice["status"], BadgeVariant> = { paid: "default", open: "secondary", void: "outline", uncollectible: "destructive" };
+
+function Locked() {
+  const openUpgrade = useDashboard((s) => s.openUpgrade);
   return (
-    <section aria-labelledby="billing-soon" className="max-w-xl rounded-lg border border-dashed border-slate-300 p-6">
-      <h2 id="billing-soon" className="text-lg font-semibold">
-        Billing: coming soon
-      </h2>
-      <p className="mt-1 text-slate-700">Your invoices and billing history arrive with billing.</p>
-    </section>
+    <Panel id="billing-title" title="Billing History" actions={<PlusBadge feature="billing_history" />}>
+      <div className="flex flex-col items-start gap-3">
+        <p className="flex items-start gap-2 text-slate-700">
+          <Lock aria-hidden className="mt-0.5 size-4 shrink-0" />
+          {FEATURE_LABELS.billing_history} is a Plinth Plus feature. Upgrade to see your invoices here.
+        </p>
+        <Button onClick={() => openUpgrade("billing_history")}>Upgrade to Plus</Button>
+      </div>
+    </Panel>
+  );
+}
+
+export default function BillingTab() {
+  const me = useDashboard((s) => s.me);
+  const [invoices, setInvoices] = useState<Invoice[] | null>(null);
+  const [state, setState] = useState<"loading" | "ready" | "locked" | "failed">("loading");
+  const lite = isLite(me);
+
+  useEffect(() => {
+    if (lite) return setState("locked");
+    let live = true;
+    load()
+      .then((r) => {
+        if (!live) return;
+        setInvoices(r.invoices);
+        setState("ready");
+      })
+      .catch((err: unknown) => live && setState(err instanceof ApiFailure && err.status === 402 ? "locked" : "failed"));
+    return () => {
+      live = false;
+    };
+  }, [lite]);
+
+  if (state === "locked") return <Locked />;
+  if (state === "failed") return <p role="alert" className="text-red-800">{BILLING_MESSAGES.invoicesFailed}</p>;
+  if (state === "loading" || !invoices) return <p className="text-slate-600">Loading...</p>;
+
+  return (
+    <Panel id="billing-title" title="Billing History">
+      {invoices.length === 0 ? (
+        <p className="text-slate-700">No invoices yet. Your invoices appear here after your first payment.</p>
+      ) : (
+        <div className="relative -mx-4 overflow-x-auto sm:mx-0">
+          <table className="w-full min-w-[36rem] text-left text-sm">
+            <caption className="sr-only">Your invoices, newest first</caption>
+            <thead className="border-b border-slate-200 text-slate-600">
+              <tr>
+                <th scope="col" className="px-4 py-2 font-medium sm:px-2">Invoice</th>
+                <th scope="col" className="px-2 py-2 font-medium">Date</th>
+                <th scope="col" className="px-2 py-2 font-medium">Description</th>
+                <th scope="col" className="px-2 py-2 text-right font-medium">Amount</th>
+                <th scope="col" className="px-2 py-2 font-medium">Status</th>
+                <th scope="col" className="px-2 py-2 font-medium"><span className="sr-only">Invoice link</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {invoices.map((inv) => (
+                <tr key={inv.id} className="border-b border-slate-100 last:border-0">
+                  <td className="px-4 py-2 font-mono text-xs sm:px-2">{inv.number ?? inv.id}</td>
+                  <td className="whitespace-nowrap px-2 py-2">{shortDate(inv.date)}</td>
+                  <td className="px-2 py-2">{inv.description}</td>
+                  <td className="px-2 py-2 text-right tabular-nums">{formatMoney(inv.amountCents)}</td>
+                  <td className="px-2 py-2">
+                    <Badge variant={STATUS_VARIANT[inv.status]}>{INVOICE_STATUS_LABELS[inv.status]}</Badge>
+                  </td>
+                  <td className="px-2 py-2">
+                    {inv.invoiceUrl ? (
+                      <a href={inv.invoiceUrl} target="_blank" rel="noopener" className="inline-flex items-center gap-1 font-medium text-brand-700 underline-offset-4 hover:underline">
+                        <FileText aria-hidden className="size-4" />
+                        View<span className="sr-only"> invoice {inv.number ?? inv.id}</span>
+                      </a>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Panel>
   );
 }

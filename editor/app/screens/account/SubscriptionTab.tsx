@@ -1,11 +1,278 @@
-/** Subscription tab: a placeholder until billing (status, next billing date, cancel flow) is built. */
-export default function SubscriptionTab() {
+/**
+ * Subscription tab (spec sections 2, 4 and 8): the status badge (Active, Past Due, Cancelled, Lite),
+ * the next billing date, the card on file, a past-due warning with Update Payment Method, the
+ * two-step cancel flow (confirm, then an optional reason) and Resume, or Upgrade for Lite. The
+ * customer portal opens in a new tab; coming back to this tab reloads the state.
+ */
+import { AlertTriangle, CreditCard, Crown, FlaskConical } from "lucide-react";
+import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
+import { toast } from "sonner";
+import { CANCEL_REASONS } from "#core/limits.ts";
+import { BADGE_VARIANT, BILLING_MESSAGES, PLUS_PRICE_LABEL, type SubscriptionBadge } from "#core/schemas/billing.ts";
+import { PLAN_NAMES } from "#core/plans.ts";
+import { api, ApiFailure, unwrap } from "../../api.ts";
+import { Button, Confirm, Modal } from "../../components/ui.tsx";
+import { useDashboard } from "../../store.ts";
+import { Badge, longDate, Panel, startCheckout } from "./billing-ui.tsx";
+
+type View = Awaited<ReturnType<typeof loadView>>;
+const loadView = () => unwrap(api.billing.subscription.$get());
+const messageOf = (err: unknown) => (err instanceof ApiFailure && err.status > 0 && err.status < 500 ? err.message : undefined);
+
+function CancelFlow({ view, onDone }: { view: View; onDone(v: View): void }) {
+  const [step, setStep] = useState<"closed" | "confirm" | "reason">("closed");
+  const [reason, setReason] = useState<string>("");
+  const [other, setOther] = useState("");
+  const [busy, setBusy] = useState(false);
+  const otherId = useId();
+  const pastDue = view.badge === "Past Due";
+
+  async function submit(e?: FormEvent) {
+    e?.preventDefault();
+    setBusy(true);
+    try {
+      const json = reason ? { reason: reason as (typeof CANCEL_REASONS)[number], ...(reason === "Other" ? { otherText: other } : {}) } : {};
+      const res = await unwrap(api.billing.cancel.$post({ json }));
+      toast.success(res.message, {
+        description: res.subscription.accessEndsAt ? `You keep Plinth Plus until ${longDate(res.subscription.accessEndsAt)}.` : "Your page now uses Plinth Lite.",
+      });
+      setStep("closed");
+      onDone(res.subscription);
+      void useDashboard.getState().loadMe();
+    } catch (err) {
+      toast.error(BILLING_MESSAGES.cancelFailed, { description: messageOf(err) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
   return (
-    <section aria-labelledby="subscription-soon" className="max-w-xl rounded-lg border border-dashed border-slate-300 p-6">
-      <h2 id="subscription-soon" className="text-lg font-semibold">
-        Subscription: coming soon
-      </h2>
-      <p className="mt-1 text-slate-700">Managing your Plinth Plus subscription (status, next billing date, cancelling) arrives with billing.</p>
-    </section>
+    <>
+      <Button variant="secondary" onClick={() => setStep("confirm")}>
+        Cancel Subscription
+      </Button>
+      <Confirm
+        open={step === "confirm"}
+        onOpenChange={(o) => !o && setStep("closed")}
+        title="Cancel your subscription?"
+        description={
+          pastDue
+            ? "Your last payment failed, so cancelling ends Plinth Plus now and your page goes back to Plinth Lite."
+            : `You keep every Plus feature until ${longDate(view.currentPeriodEndDate)}. After that your page uses Plinth Lite and you won't be charged again.`
+        }
+        cancel="Keep Subscription"
+        confirm="Continue"
+        danger
+        onConfirm={() => setStep("reason")}
+      />
+      <Modal open={step === "reason"} onOpenChange={(o) => !o && !busy && setStep("closed")} title="Why are you cancelling?" description="Optional: it helps us make Plinth better.">
+        <form onSubmit={submit} className="space-y-4">
+          <fieldset>
+            <legend className="sr-only">Reason for cancelling</legend>
+            <div className="space-y-2">
+              {CANCEL_REASONS.map((r) => (
+                <label key={r} className="flex min-h-10 cursor-pointer items-center gap-3 rounded-md border border-slate-200 px-3 py-2 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50">
+                  <input type="radio" name="cancel-reason" value={r} checked={reason === r} onChange={() => setReason(r)} className="size-4" />
+                  <span>{r}</span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          {reason === "Other" ? (
+            <div>
+              <label htmlFor={otherId} className="mb-1 block text-sm font-medium">
+                Tell us more
+              </label>
+              <textarea id={otherId} value={other} onChange={(e) => setOther(e.target.value)} maxLength={500} rows={3} className="w-full rounded-md border border-slate-300 px-3 py-2" />
+            </div>
+          ) : null}
+          <div className="flex flex-wrap justify-end gap-2">
+            <Button variant="secondary" disabled={busy} onClick={() => setStep("closed")}>
+              Keep Subscription
+            </Button>
+            <Button type="submit" variant="danger" disabled={busy}>
+              {busy ? "Cancelling..." : "Cancel Subscription"}
+            </Button>
+          </div>
+        </form>
+      </Modal>
+    </>
+  );
+}
+
+/** customer-portal: opened in a new tab. The tab is opened at once (a popup blocker allows that) and pointed at the portal when its address arrives. */
+async function openPortal() {
+  const tab = window.open("", "_blank");
+  try {
+    const { url } = await unwrap(api.billing.portal.$post());
+    if (tab) {
+      tab.opener = null;
+      tab.location.href = url;
+    } else window.location.assign(url);
+  } catch (err) {
+    tab?.close();
+    toast.error(BILLING_MESSAGES.portalFailed, { description: messageOf(err) });
+  }
+}
+
+export default function SubscriptionTab() {
+  const me = useDashboard((s) => s.me);
+  const [view, setView] = useState<View | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const reload = useCallback(async () => {
+    try {
+      setView(await loadView());
+      setFailed(false);
+    } catch {
+      setFailed(true);
+    }
+  }, []);
+
+  useEffect(() => {
+    void reload();
+    // Back from the customer portal (another tab): show what changed there.
+    const onVisible = () => document.visibilityState === "visible" && void reload().then(() => useDashboard.getState().loadMe().catch(() => undefined));
+    document.addEventListener("visibilitychange", onVisible);
+    return () => document.removeEventListener("visibilitychange", onVisible);
+  }, [reload]);
+
+  if (failed) {
+    return (
+      <div role="alert" className="max-w-xl rounded-lg border border-red-200 bg-red-50 p-4 text-red-900">
+        {BILLING_MESSAGES.loadFailed}.{" "}
+        <button type="button" className="font-medium underline" onClick={() => void reload()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  if (!view) return <p className="text-slate-600">Loading...</p>;
+
+  const badge = view.badge as SubscriptionBadge;
+  const paying = badge !== "Lite" && badge !== "Trial Active";
+
+  async function resume() {
+    setBusy(true);
+    try {
+      const res = await unwrap(api.billing.resume.$post());
+      setView(res.subscription);
+      toast.success(res.message);
+      void useDashboard.getState().loadMe();
+    } catch (err) {
+      toast.error(BILLING_MESSAGES.resumeFailed, { description: messageOf(err) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function upgrade() {
+    setBusy(true);
+    if (!(await startCheckout())) setBusy(false);
+  }
+
+  return (
+    <div className="max-w-2xl space-y-4">
+      {view.testMode ? (
+        <p className="flex items-start gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
+          <FlaskConical aria-hidden className="mt-0.5 size-4 shrink-0" />
+          Test mode: payments use test cards and no real money is charged.
+        </p>
+      ) : null}
+
+      {badge === "Past Due" ? (
+        <div role="alert" className="flex flex-col gap-3 rounded-lg border border-red-300 bg-red-50 p-4 text-red-950 sm:flex-row sm:items-center sm:justify-between">
+          <p className="flex items-start gap-2">
+            <AlertTriangle aria-hidden className="mt-0.5 size-5 shrink-0" />
+            {BILLING_MESSAGES.pastDueWarning}
+          </p>
+          <Button onClick={() => void openPortal()} className="shrink-0">
+            Update Payment Method
+          </Button>
+        </div>
+      ) : null}
+
+      <Panel
+        id="subscription-title"
+        title="Subscription"
+        actions={
+          <span className="flex items-center gap-2">
+            <span className="sr-only">Status:</span>
+            <Badge variant={BADGE_VARIANT[badge]}>{badge}</Badge>
+          </span>
+        }
+      >
+        <dl className="grid gap-3 sm:grid-cols-2">
+          <div>
+            <dt className="text-sm text-slate-600">Plan</dt>
+            <dd className="font-medium">{paying ? PLAN_NAMES.plus : PLAN_NAMES.lite}</dd>
+          </div>
+          <div>
+            <dt className="text-sm text-slate-600">Price</dt>
+            <dd className="font-medium">{paying ? PLUS_PRICE_LABEL : "Free"}</dd>
+          </div>
+          {badge === "Active" ? (
+            <div>
+              <dt className="text-sm text-slate-600">Next billing date</dt>
+              <dd className="font-medium">{longDate(view.nextBillingDate)}</dd>
+            </div>
+          ) : null}
+          {badge === "Cancelled" ? (
+            <div>
+              <dt className="text-sm text-slate-600">Access ends on</dt>
+              <dd className="font-medium">{longDate(view.accessEndsAt)}</dd>
+            </div>
+          ) : null}
+          {view.card ? (
+            <div>
+              <dt className="text-sm text-slate-600">Payment method</dt>
+              <dd className="flex items-center gap-2 font-medium">
+                <CreditCard aria-hidden className="size-4" />
+                {view.card.brand} ending in {view.card.last4}
+              </dd>
+            </div>
+          ) : null}
+        </dl>
+
+        {badge === "Cancelled" ? (
+          <p className="mt-4 text-slate-700">
+            Your subscription is cancelled. You keep every Plus feature until {longDate(view.accessEndsAt)}, and you won't be charged again.
+          </p>
+        ) : null}
+        {!paying ? (
+          <div className="mt-4 space-y-3">
+            <p className="text-slate-700">
+              {view.isTrialActive
+                ? `You're trying Plinth Plus for free until ${longDate(view.trialEndsAt)}. Subscribe to keep every Plus feature after your trial; your paid month starts the day you subscribe.`
+                : "You're on Plinth Lite. Upgrade for unlimited links and social icons, premium themes and fonts, scheduling, lead magnets, detailed analytics and the affiliate programme."}
+            </p>
+            <Button onClick={() => void upgrade()} disabled={busy}>
+              <Crown aria-hidden className="size-4" />
+              {busy ? "Opening checkout..." : `Upgrade to Plinth Plus (${PLUS_PRICE_LABEL})`}
+            </Button>
+          </div>
+        ) : null}
+
+        {paying ? (
+          <div className="mt-5 flex flex-wrap gap-2">
+            {badge !== "Past Due" ? (
+              <Button variant="secondary" onClick={() => void openPortal()}>
+                <CreditCard aria-hidden className="size-4" />
+                Manage Payment Method
+              </Button>
+            ) : null}
+            {badge === "Cancelled" ? (
+              <Button onClick={() => void resume()} disabled={busy}>
+                {busy ? "Resuming..." : "Resume Subscription"}
+              </Button>
+            ) : (
+              <CancelFlow view={view} onDone={setView} />
+            )}
+          </div>
+        ) : null}
+      </Panel>
+      {me && view.payingSince && paying ? <p className="text-sm text-slate-600">Plinth Plus member since {longDate(view.payingSince)}.</p> : null}
+    </div>
   );
 }

@@ -1,0 +1,58 @@
+/**
+ * Billing (spec sections 2, 4 and 7; ADR 080-082): the owner's subscription, checkout, cancelling,
+ * the customer portal, invoices, and the provider's webhook. The test-mode provider's hosted pages
+ * have their API under /api/billing/test.
+ */
+import { Hono } from "hono";
+import { CancelSubscriptionSchema } from "#core/schemas/affiliate.ts";
+import { BILLING_MESSAGES, CheckoutBodySchema } from "#core/schemas/billing.ts";
+import { SIGNATURE_HEADER } from "../billing/provider.ts";
+import { testModeRoutes } from "../billing/test-mode/routes.ts";
+import { currentUser, requireUser } from "../auth/middleware.ts";
+import type { AppDeps, AppEnv } from "../context.ts";
+import { ApiError } from "../errors.ts";
+import { cancelSubscription, getInvoice, listInvoices, portalUrl, receiveWebhook, resumeSubscription, startCheckout, subscriptionView } from "../services/billing.ts";
+import { schemaJson } from "../services/json-input.ts";
+import { jsonBody, params } from "../validate.ts";
+import { z } from "zod";
+
+const InvoiceParamSchema = z.object({ id: z.string().min(1).max(100) });
+const SUBSCRIPTION_TAB = "/dashboard/account-settings?tab=subscription";
+
+export function billingRoutes(deps: AppDeps) {
+  return (
+    new Hono<AppEnv>()
+      // GET /api/billing/subscription - status badge, next billing date, card, price
+      .get("/subscription", requireUser, (c) => c.json(subscriptionView(deps, currentUser(c).id)))
+      // POST /api/billing/checkout - a hosted checkout for Plinth Plus; the answer's url is where to go
+      .post("/checkout", requireUser, jsonBody(CheckoutBodySchema), async (c) => {
+        const { returnPath } = c.req.valid("json");
+        const { url } = await startCheckout(deps, currentUser(c).id, {
+          successPath: `${SUBSCRIPTION_TAB}&checkout=success`,
+          cancelPath: returnPath ?? SUBSCRIPTION_TAB,
+        });
+        return c.json({ url }, 201);
+      })
+      // POST /api/billing/cancel - cancel-subscription {reason}: at the period end (or now when past due)
+      .post("/cancel", requireUser, schemaJson(CancelSubscriptionSchema), async (c) => {
+        const { reason } = c.req.valid("json");
+        return c.json({ subscription: await cancelSubscription(deps, currentUser(c).id, reason), message: BILLING_MESSAGES.cancelled });
+      })
+      // POST /api/billing/resume - take a cancellation back before the period ends
+      .post("/resume", requireUser, async (c) => c.json({ subscription: await resumeSubscription(deps, currentUser(c).id), message: BILLING_MESSAGES.resumed }))
+      // POST /api/billing/portal - customer-portal: a url to open in a new tab
+      .post("/portal", requireUser, async (c) => c.json({ url: await portalUrl(deps, currentUser(c).id) }, 201))
+      // GET /api/billing/invoices - billing history (a Plus feature)
+      .get("/invoices", requireUser, (c) => c.json({ invoices: listInvoices(deps, currentUser(c).id) }))
+      // GET /api/billing/invoices/:id - one of the owner's invoices, for its printable page
+      .get("/invoices/:id", requireUser, params(InvoiceParamSchema), (c) => c.json(getInvoice(deps, currentUser(c).id, c.req.valid("param").id)))
+      // POST /api/billing/webhook - the provider's signed events (no session: the signature is the proof)
+      .post("/webhook", async (c) => {
+        const signature = c.req.header(SIGNATURE_HEADER);
+        if (!signature) throw new ApiError("bad_request", BILLING_MESSAGES.webhookSignature);
+        const { duplicate } = await receiveWebhook(deps, await c.req.text(), signature);
+        return c.json({ received: true, duplicate });
+      })
+      .route("/test", testModeRoutes(deps))
+  );
+}

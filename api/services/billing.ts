@@ -1,0 +1,448 @@
+/**
+ * Subscriptions on the product's side (ADR 080, 081): starting checkout, cancelling (at the period
+ * end, or at once when past due) and resuming, the customer portal, invoices, and the webhook that
+ * turns the provider's events into the owner's plan state, invoices, commissions and e-mails.
+ *
+ * Every event is applied in one durable transaction together with the record that it was handled
+ * and the follow-up jobs it causes (an e-mail, re-rendering the published page), so a replay changes
+ * nothing and a crash loses nothing. The jobs run right after the commit and again at start.
+ */
+import { randomBytes } from "node:crypto";
+import { and, asc, desc, eq, lte } from "drizzle-orm";
+import { effectivePlan, hasFeature, isPayingPlus, isTrialActive } from "#core/plans.ts";
+import { BILLING_MESSAGES, PLUS_INVOICE_DESCRIPTION, PLUS_PRICE_LABEL, subscriptionBadge } from "#core/schemas/billing.ts";
+import { LIMITS } from "#core/limits.ts";
+import { DASH } from "#core/dashboard-texts.ts";
+import { AFTER_SIGN_IN } from "#core/schemas/auth.ts";
+import { durably, type Db } from "#db/client.ts";
+import { newId } from "#db/ids.ts";
+import { billingCustomers, billingJobs, billingWebhookEvents, invoices, subscriptionCancellations, userProfiles, users } from "#db/schema.ts";
+import { rerenderPublishedPage } from "#renderer/rerender.ts";
+import { BillingEventSchema } from "../billing/events.ts";
+import type { BillingEvent, BillingProvider, InvoiceObject, SubscriptionObject } from "../billing/provider.ts";
+import { verifySignature } from "../billing/signature.ts";
+import { createTestProvider, type TestModeProvider } from "../billing/test-mode/provider.ts";
+import type { AppDeps } from "../context.ts";
+import { ApiError } from "../errors.ts";
+import type { MailMessage } from "../mail/mailer.ts";
+import { creditCommission } from "./affiliate.ts";
+import { cancelledMail, commissionMail, paymentFailedMail, receiptMail, subscriptionEndedMail } from "./billing-mail.ts";
+import { getProfile, planStateOf, type ProfileRow } from "./profile.ts";
+
+export interface Billing {
+  provider: BillingProvider;
+  /** The test-mode provider's hosted pages, when it is the provider. */
+  testMode: TestModeProvider | null;
+  webhookSecret: string;
+}
+
+const registry = new WeakMap<AppDeps, Billing>();
+
+/** The billing provider the environment chose, made once per app. */
+export function billingFor(deps: AppDeps): Billing {
+  let billing = registry.get(deps);
+  if (billing) return billing;
+  // Without a configured secret the embedded provider signs with one made now: nobody outside this
+  // process can sign an event, and it is the only sender.
+  const webhookSecret = deps.env.BILLING_WEBHOOK_SECRET ?? randomBytes(32).toString("hex");
+  const testMode = createTestProvider({
+    db: deps.db,
+    origin: deps.env.PUBLIC_ORIGIN,
+    now: deps.now,
+    sweepMs: deps.env.BILLING_SWEEP_MS,
+    secret: webhookSecret,
+    deliver: async (body, signature) => {
+      await receiveWebhook(deps, body, signature);
+    },
+  });
+  billing = { provider: testMode, testMode, webhookSecret };
+  registry.set(deps, billing);
+  return billing;
+}
+
+/** The provider's clock and the job runner's retries, for the server (api/server.ts). */
+export function startBilling(deps: AppDeps): { ready: Promise<void>; stop(): Promise<void> } {
+  const clock = billingFor(deps).provider.start();
+  const retry = setInterval(() => void runBillingJobs(deps), deps.env.BILLING_SWEEP_MS);
+  retry.unref?.();
+  return {
+    ready: Promise.all([clock.ready, runBillingJobs(deps)]).then(() => undefined),
+    async stop() {
+      clearInterval(retry);
+      await clock.stop();
+      await jobRuns.get(deps);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Follow-up jobs
+
+type Job = { kind: "mail"; payload: MailMessage } | { kind: "rerender"; payload: { userId: string } };
+
+export function enqueueJob(tx: Db, job: Job, at: Date): void {
+  tx.insert(billingJobs).values({ id: newId(), kind: job.kind, payload: job.payload, runAfter: at, createdAt: at }).run();
+}
+
+const JOB_BACKOFF_MS = 5000;
+const JOB_BACKOFF_MAX_MS = 60 * 60 * 1000;
+const JOB_MAX_ATTEMPTS = 12;
+const jobRuns = new WeakMap<AppDeps, Promise<void>>();
+
+/** Runs the jobs that are due, one at a time; a failed job waits longer before each retry. */
+export function runBillingJobs(deps: AppDeps): Promise<void> {
+  const prev = jobRuns.get(deps) ?? Promise.resolve();
+  const run = prev.then(async () => {
+    const { db } = deps;
+    const due = db.select().from(billingJobs).where(lte(billingJobs.runAfter, deps.now())).orderBy(asc(billingJobs.createdAt)).all();
+    for (const job of due) {
+      try {
+        if (job.kind === "mail") await deps.mailer.send(job.payload as MailMessage);
+        else {
+          const { userId } = job.payload as { userId: string };
+          await rerenderPublishedPage(db, userId, { publishedDir: deps.env.PUBLISHED_DIR, origin: deps.env.PUBLIC_ORIGIN, now: deps.now() });
+        }
+        db.delete(billingJobs).where(eq(billingJobs.id, job.id)).run();
+      } catch (err) {
+        const attempts = job.attempts + 1;
+        console.error("Billing follow-up failed", job.kind, job.id, err);
+        if (attempts >= JOB_MAX_ATTEMPTS) {
+          db.delete(billingJobs).where(eq(billingJobs.id, job.id)).run();
+          continue;
+        }
+        const wait = Math.min(JOB_BACKOFF_MS * 2 ** job.attempts, JOB_BACKOFF_MAX_MS);
+        db.update(billingJobs)
+          .set({ attempts, runAfter: new Date(deps.now().getTime() + wait), lastError: String(err instanceof Error ? err.message : err).slice(0, 500) })
+          .where(eq(billingJobs.id, job.id))
+          .run();
+      }
+    }
+  });
+  const settled = run.catch((err) => console.error("Billing follow-ups failed", err));
+  jobRuns.set(deps, settled);
+  return settled;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+export type BillingCustomerRow = typeof billingCustomers.$inferSelect;
+
+export function billingCustomer(db: Db, userId: string): BillingCustomerRow | undefined {
+  return db.select().from(billingCustomers).where(eq(billingCustomers.userId, userId)).get();
+}
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+export function subscriptionView(deps: AppDeps, userId: string) {
+  const at = deps.now();
+  const p = getProfile(deps.db, userId);
+  const plan = planStateOf(p);
+  const customer = billingCustomer(deps.db, userId);
+  const badge = subscriptionBadge(plan, at);
+  const paying = isPayingPlus(plan, at);
+  return {
+    badge,
+    planType: p.planType,
+    subscriptionStatus: paying ? p.subscriptionStatus : null,
+    currentPeriodEndDate: paying ? iso(p.currentPeriodEndDate) : null,
+    /** Active: when the next charge is due. */
+    nextBillingDate: badge === "Active" ? iso(p.currentPeriodEndDate) : null,
+    /** Cancelled: the last day of access. */
+    accessEndsAt: badge === "Cancelled" ? iso(p.currentPeriodEndDate) : null,
+    card: paying && customer?.cardBrand && customer.cardLast4 ? { brand: customer.cardBrand, last4: customer.cardLast4 } : null,
+    priceCents: LIMITS.PLUS_PRICE_CENTS,
+    priceLabel: PLUS_PRICE_LABEL,
+    isTrialActive: isTrialActive(plan, at),
+    trialEndsAt: iso(p.trialEndsAt),
+    payingSince: iso(p.payingSince),
+    testMode: billingFor(deps).provider.testMode,
+  };
+}
+export type SubscriptionView = ReturnType<typeof subscriptionView>;
+
+type InvoiceRow = typeof invoices.$inferSelect;
+
+const invoiceView = (i: InvoiceRow) => ({
+  id: i.id,
+  number: i.number,
+  date: i.createdAt.toISOString(),
+  amountCents: i.amountCents,
+  status: i.status,
+  description: i.description,
+  invoiceUrl: i.invoiceUrl,
+  periodStart: iso(i.periodStart),
+  periodEnd: iso(i.periodEnd),
+  paidAt: iso(i.paidAt),
+  paymentMethod: i.paymentMethod,
+});
+
+/** Billing history: a Plus feature (spec section 6; the trial counts as Plus). */
+export function listInvoices(deps: AppDeps, userId: string) {
+  const p = getProfile(deps.db, userId);
+  if (!hasFeature(planStateOf(p), "billing_history", deps.now())) {
+    throw new ApiError("payment_required", DASH.plusTooltip, { details: { feature: "billing_history" } });
+  }
+  return deps.db.select().from(invoices).where(eq(invoices.userId, userId)).orderBy(desc(invoices.createdAt)).all().map(invoiceView);
+}
+
+/** One invoice, for its printable page: the owner's own receipts stay readable on any plan. */
+export function getInvoice(deps: AppDeps, userId: string, invoiceId: string) {
+  const row = deps.db.select().from(invoices).where(and(eq(invoices.id, invoiceId), eq(invoices.userId, userId))).get();
+  if (!row) throw new ApiError("not_found", BILLING_MESSAGES.invoiceNotFound);
+  const p = getProfile(deps.db, userId);
+  const email = deps.db.select({ email: users.email }).from(users).where(eq(users.id, userId)).get()?.email ?? "";
+  return { invoice: invoiceView(row), billedTo: { email, username: p.username, displayName: p.displayName }, testMode: billingFor(deps).provider.testMode };
+}
+
+export const invoicePageUrl = (origin: string, invoiceId: string) => `${origin}/billing/invoice?id=${encodeURIComponent(invoiceId)}`;
+
+// ---------------------------------------------------------------------------------------------
+// Changing
+
+async function ensureCustomer(deps: AppDeps, userId: string): Promise<BillingCustomerRow> {
+  const billing = billingFor(deps);
+  const existing = billingCustomer(deps.db, userId);
+  if (existing && existing.provider === billing.provider.name) return existing;
+  const email = deps.db.select({ email: users.email }).from(users).where(eq(users.id, userId)).get()?.email;
+  if (!email) throw new ApiError("not_found", "Profile not found");
+  const { customerId } = await billing.provider.createCustomer({ userId, email });
+  const row = { userId, provider: billing.provider.name, customerId, subscriptionId: null, cardBrand: null, cardLast4: null, lastEventAt: null, createdAt: deps.now() };
+  deps.db
+    .insert(billingCustomers)
+    .values(row)
+    .onConflictDoUpdate({ target: billingCustomers.userId, set: { provider: row.provider, customerId, subscriptionId: null, lastEventAt: null } })
+    .run();
+  return billingCustomer(deps.db, userId)!;
+}
+
+/** A hosted checkout for Plinth Plus; refused while the owner already pays. */
+export async function startCheckout(deps: AppDeps, userId: string, urls: { successPath: string; cancelPath: string }): Promise<{ url: string }> {
+  const p = getProfile(deps.db, userId);
+  if (p.subscriptionStatus === "past_due_plus") throw new ApiError("conflict", BILLING_MESSAGES.pastDueUseUpdate);
+  if (isPayingPlus(planStateOf(p), deps.now())) throw new ApiError("conflict", BILLING_MESSAGES.alreadySubscribed);
+  const customer = await ensureCustomer(deps, userId);
+  const origin = deps.env.PUBLIC_ORIGIN;
+  const session = await billingFor(deps).provider.createCheckoutSession({
+    customerId: customer.customerId,
+    userId,
+    amountCents: LIMITS.PLUS_PRICE_CENTS,
+    successUrl: `${origin}${urls.successPath}`,
+    cancelUrl: `${origin}${urls.cancelPath}`,
+  });
+  return { url: session.url };
+}
+
+/** The signup plan step's Plus choice: checkout, back to the links screen either way. */
+export async function signupCheckoutUrl(deps: AppDeps, userId: string): Promise<string> {
+  try {
+    return (await startCheckout(deps, userId, { successPath: `${AFTER_SIGN_IN}?checkout=success`, cancelPath: AFTER_SIGN_IN })).url;
+  } catch (err) {
+    console.error("Checkout after signup could not start", userId, err);
+    return AFTER_SIGN_IN;
+  }
+}
+
+function liveSubscriptionId(deps: AppDeps, userId: string): { profile: ProfileRow; subscriptionId: string } {
+  const profile = getProfile(deps.db, userId);
+  const customer = billingCustomer(deps.db, userId);
+  if (!customer?.subscriptionId || !isPayingPlus(planStateOf(profile), deps.now())) throw new ApiError("conflict", BILLING_MESSAGES.noSubscription);
+  return { profile, subscriptionId: customer.subscriptionId };
+}
+
+/**
+ * cancel-subscription {reason}: an active subscription runs to the end of its paid period; a
+ * past-due one (whose period is already unpaid) ends now. The reason is kept either way.
+ */
+export async function cancelSubscription(deps: AppDeps, userId: string, reason: string | null): Promise<SubscriptionView> {
+  const { profile, subscriptionId } = liveSubscriptionId(deps, userId);
+  if (profile.subscriptionStatus === "canceled_plus") throw new ApiError("conflict", BILLING_MESSAGES.notCancelable);
+  const provider = billingFor(deps).provider;
+  const sub = profile.subscriptionStatus === "past_due_plus" ? await provider.cancelNow(subscriptionId) : await provider.setCancelAtPeriodEnd(subscriptionId, true);
+  const at = deps.now();
+  durably(deps.db, (tx) => {
+    tx.insert(subscriptionCancellations).values({ id: newId(), userId, subscriptionId, reason, createdAt: at }).run();
+    // A hosted provider's webhook may come later; the answer already says what happened.
+    applySubscription(deps, tx, sub, at.getTime(), sub.status === "canceled" ? "customer.subscription.deleted" : "customer.subscription.updated");
+  });
+  await runBillingJobs(deps);
+  return subscriptionView(deps, userId);
+}
+
+/** Takes a cancellation back while the paid period lasts. */
+export async function resumeSubscription(deps: AppDeps, userId: string): Promise<SubscriptionView> {
+  const { profile, subscriptionId } = liveSubscriptionId(deps, userId);
+  if (profile.subscriptionStatus !== "canceled_plus") throw new ApiError("conflict", BILLING_MESSAGES.notResumable);
+  const sub = await billingFor(deps).provider.setCancelAtPeriodEnd(subscriptionId, false);
+  durably(deps.db, (tx) => applySubscription(deps, tx, sub, deps.now().getTime(), "customer.subscription.updated"));
+  await runBillingJobs(deps);
+  return subscriptionView(deps, userId);
+}
+
+/** customer-portal: a URL the dashboard opens in a new tab. */
+export async function portalUrl(deps: AppDeps, userId: string): Promise<string> {
+  const customer = billingCustomer(deps.db, userId);
+  if (!customer || customer.provider !== billingFor(deps).provider.name) throw new ApiError("conflict", BILLING_MESSAGES.noSubscription);
+  const { url } = await billingFor(deps).provider.createPortalSession({
+    customerId: customer.customerId,
+    returnUrl: `${deps.env.PUBLIC_ORIGIN}/dashboard/account-settings?tab=subscription`,
+  });
+  return url;
+}
+
+/**
+ * Applies the provider's months (renewal from the rewards balance) to the owner's plan state and
+ * returns the new period end. The caller has taken the money from the balance.
+ */
+export async function extendSubscriptionFromBalance(deps: AppDeps, userId: string, months: number): Promise<Date> {
+  const { subscriptionId } = liveSubscriptionId(deps, userId);
+  const sub = await billingFor(deps).provider.extendPeriod(subscriptionId, months);
+  durably(deps.db, (tx) => applySubscription(deps, tx, sub, deps.now().getTime(), "customer.subscription.updated"));
+  await runBillingJobs(deps);
+  return new Date(sub.current_period_end);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The webhook
+
+/** Verifies, parses and applies one event. Throws a 400 for a bad signature or body. */
+export async function receiveWebhook(deps: AppDeps, body: string, signature: string | undefined): Promise<{ duplicate: boolean }> {
+  const billing = billingFor(deps);
+  if (verifySignature(billing.webhookSecret, body, signature, deps.now()) !== "ok") throw new ApiError("bad_request", BILLING_MESSAGES.webhookSignature);
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    throw new ApiError("bad_request", BILLING_MESSAGES.webhookPayload);
+  }
+  const parsed = BillingEventSchema.safeParse(json);
+  if (!parsed.success) throw new ApiError("bad_request", BILLING_MESSAGES.webhookPayload);
+  const event = parsed.data as BillingEvent;
+  const duplicate = durably(deps.db, (tx) => {
+    if (tx.select({ id: billingWebhookEvents.id }).from(billingWebhookEvents).where(eq(billingWebhookEvents.id, event.id)).get()) return true;
+    applyEvent(deps, tx, event);
+    tx.insert(billingWebhookEvents).values({ id: event.id, type: event.type, receivedAt: deps.now() }).run();
+    return false;
+  });
+  if (!duplicate) await runBillingJobs(deps);
+  return { duplicate };
+}
+
+function customerByProviderId(deps: AppDeps, tx: Db, customerId: string): BillingCustomerRow | undefined {
+  return tx
+    .select()
+    .from(billingCustomers)
+    .where(and(eq(billingCustomers.provider, billingFor(deps).provider.name), eq(billingCustomers.customerId, customerId)))
+    .get();
+}
+
+function applyEvent(deps: AppDeps, tx: Db, event: BillingEvent): void {
+  switch (event.type) {
+    case "checkout.session.completed":
+      // The subscription's own events carry the state; nothing more to do.
+      return;
+    case "customer.subscription.created":
+    case "customer.subscription.updated":
+    case "customer.subscription.deleted":
+      return applySubscription(deps, tx, event.data.object, event.created, event.type);
+    default:
+      return applyInvoice(deps, tx, event.data.object, event.type);
+  }
+}
+
+const emailOf = (tx: Db, userId: string) => tx.select({ email: users.email }).from(users).where(eq(users.id, userId)).get()?.email;
+
+/** The subscription as the provider reports it becomes the owner's plan state. */
+function applySubscription(deps: AppDeps, tx: Db, sub: SubscriptionObject, eventAt: number, type: BillingEvent["type"]): void {
+  const customer = customerByProviderId(deps, tx, sub.customer);
+  if (!customer) return;
+  // A late event about an older state, or about a subscription that is no longer the owner's.
+  if (customer.lastEventAt && eventAt < customer.lastEventAt.getTime()) return;
+  if (customer.subscriptionId && customer.subscriptionId !== sub.id && type !== "customer.subscription.created") return;
+  if (!customer.subscriptionId && sub.status === "canceled") return;
+
+  const at = deps.now();
+  const profile = getProfile(tx, customer.userId);
+  const before = planStateOf(profile);
+  const ended = sub.status === "canceled";
+  const next = ended
+    ? { planType: "lite" as const, subscriptionStatus: null, currentPeriodEndDate: null, payingSince: null }
+    : {
+        planType: "plus" as const,
+        subscriptionStatus: sub.status === "past_due" ? ("past_due_plus" as const) : sub.cancel_at_period_end ? ("canceled_plus" as const) : ("active_plus" as const),
+        currentPeriodEndDate: new Date(sub.current_period_end),
+        payingSince: profile.payingSince,
+      };
+  tx.update(userProfiles).set(next).where(eq(userProfiles.userId, customer.userId)).run();
+  tx.update(billingCustomers)
+    .set({ subscriptionId: ended ? null : sub.id, cardBrand: sub.card?.brand ?? customer.cardBrand, cardLast4: sub.card?.last4 ?? customer.cardLast4, lastEventAt: new Date(eventAt) })
+    .where(eq(billingCustomers.userId, customer.userId))
+    .run();
+
+  const after = { ...before, ...next, trialEndsAt: before.trialEndsAt };
+  // The published page follows the plan: Plus features appear or go with the subscription.
+  if (effectivePlan(before, at) !== effectivePlan(after, at)) enqueueJob(tx, { kind: "rerender", payload: { userId: customer.userId } }, at);
+  const email = emailOf(tx, customer.userId);
+  if (!email) return;
+  const origin = deps.env.PUBLIC_ORIGIN;
+  if (next.subscriptionStatus === "canceled_plus" && before.subscriptionStatus !== "canceled_plus") {
+    enqueueJob(tx, { kind: "mail", payload: cancelledMail(email, origin, next.currentPeriodEndDate!) }, at);
+  }
+  if (ended && before.planType === "plus") {
+    const why = before.subscriptionStatus === "past_due_plus" ? "unpaid" : "cancelled";
+    enqueueJob(tx, { kind: "mail", payload: subscriptionEndedMail(email, origin, profile.username, why) }, at);
+  }
+}
+
+const paymentMethodText = (inv: InvoiceObject) => (inv.card ? `${inv.card.brand} ending in ${inv.card.last4}` : "Card");
+const FINAL_STATUSES = new Set(["paid", "void", "uncollectible"]);
+
+/** An invoice as the provider reports it: billing history, the paying months, commission, e-mails. */
+function applyInvoice(deps: AppDeps, tx: Db, inv: InvoiceObject, type: BillingEvent["type"]): void {
+  const customer = customerByProviderId(deps, tx, inv.customer);
+  if (!customer) return;
+  const userId = customer.userId;
+  const prev = tx.select().from(invoices).where(eq(invoices.id, inv.id)).get();
+  if (prev && prev.userId !== userId) return;
+  // A settled invoice never goes back to open, whatever order the events arrive in.
+  if (prev && FINAL_STATUSES.has(prev.status) && !FINAL_STATUSES.has(inv.status)) return;
+  const at = deps.now();
+  const origin = deps.env.PUBLIC_ORIGIN;
+  const url = inv.hosted_invoice_url ?? invoicePageUrl(origin, inv.id);
+  const values = {
+    amountCents: inv.amount_cents,
+    status: inv.status,
+    description: inv.description || PLUS_INVOICE_DESCRIPTION,
+    invoiceUrl: url,
+    number: inv.number,
+    subscriptionId: inv.subscription,
+    periodStart: new Date(inv.period_start),
+    periodEnd: new Date(inv.period_end),
+    paidAt: inv.paid_at ? new Date(inv.paid_at) : null,
+    paymentMethod: inv.status === "paid" ? paymentMethodText(inv) : null,
+  };
+  if (prev) tx.update(invoices).set(values).where(eq(invoices.id, inv.id)).run();
+  else tx.insert(invoices).values({ id: inv.id, userId, createdAt: new Date(inv.created), ...values }).run();
+
+  const email = emailOf(tx, userId);
+  if (inv.status === "paid" && prev?.status !== "paid") {
+    const profile = getProfile(tx, userId);
+    // Payouts need three continuous paying months, counted from the first paid period.
+    if (!profile.payingSince) tx.update(userProfiles).set({ payingSince: new Date(inv.period_start) }).where(eq(userProfiles.userId, userId)).run();
+    const commission = creditCommission(tx, userId, inv.id, inv.amount_cents, at);
+    if (commission) {
+      const to = emailOf(tx, commission.referrerId);
+      if (to) enqueueJob(tx, { kind: "mail", payload: commissionMail(to, origin, commission.commissionCents, commission.balanceCents) }, at);
+    }
+    if (email) {
+      enqueueJob(
+        tx,
+        { kind: "mail", payload: receiptMail(email, origin, { number: inv.number, amountCents: inv.amount_cents, description: values.description, paymentMethod: paymentMethodText(inv), periodEnd: values.periodEnd, url }) },
+        at,
+      );
+    }
+  }
+  if (type === "invoice.payment_failed" && !prev && email) {
+    enqueueJob(tx, { kind: "mail", payload: paymentFailedMail(email, origin, inv.amount_cents) }, at);
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Pieces the billing screens share: the status badge, money and dates as the owner reads them, and
+ * the one way into checkout (every Upgrade button in the dashboard goes through startCheckout).
+ */
+import { format } from "date-fns";
+import type { ReactNode } from "react";
+import { toast } from "sonner";
+import { BILLING_MESSAGES } from "#core/schemas/billing.ts";
+import { api, ApiFailure, unwrap } from "../../api.ts";
+
+export { formatMoney } from "#core/schemas/billing.ts";
+
+export type BadgeVariant = "default" | "secondary" | "destructive" | "outline";
+const BADGE: Record<BadgeVariant, string> = {
+  default: "bg-brand-600 text-white",
+  secondary: "bg-slate-200 text-slate-900",
+  destructive: "bg-red-600 text-white",
+  outline: "border border-slate-400 text-slate-800",
+};
+
+export function Badge({ variant, children }: { variant: BadgeVariant; children: ReactNode }) {
+  return <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ${BADGE[variant]}`}>{children}</span>;
+}
+
+export const longDate = (iso: string | null | undefined) => (iso ? format(new Date(iso), "MMMM d, yyyy") : "");
+export const shortDate = (iso: string | null | undefined) => (iso ? format(new Date(iso), "MMM d, yyyy") : "");
+
+const DASHBOARD_PATH = /^\/dashboard(\/[a-z-]+)*$/;
+
+/**
+ * Sends the owner to the hosted checkout. Cancelling it brings them back to where they were; paying
+ * lands on the Subscription tab.
+ */
+export async function startCheckout(): Promise<boolean> {
+  const here = window.location.pathname.replace(/\/+$/, "");
+  try {
+    const { url } = await unwrap(api.billing.checkout.$post({ json: DASHBOARD_PATH.test(here) ? { returnPath: here } : {} }));
+    window.location.assign(url);
+    return true;
+  } catch (err) {
+    toast.error(BILLING_MESSAGES.checkoutFailed, { description: err instanceof ApiFailure ? err.message : undefined });
+    return false;
+  }
+}
+
+/** A section's frame, as the other account tabs draw theirs. */
+export function Panel({ title, id, children, actions }: { title: string; id: string; children: ReactNode; actions?: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+        <h2 id={id} className="text-lg font-semibold">
+          {title}
+        </h2>
+        {actions}
+      </div>
+      {children}
+    </section>
+  );
+}

@@ -1,0 +1,19 @@
+/**
+ * Re-render one published page from its last published snapshot under the owner's plan as it is
+ * now: for a plan change that happens outside a publish (a subscription that starts or ends), like
+ * the scheduler's rebuild at a trial end.
+ */
+import type { Db } from "#db/client.ts";
+import { loadDraft } from "./draft.ts";
+import { lastPublishedSnapshot, withPageLock, writePage } from "./publish.ts";
+
+/** False when the owner has never published. */
+export function rerenderPublishedPage(db: Db, userId: string, opts: { publishedDir: string; origin: string; now: Date }): Promise<boolean> {
+  return withPageLock(userId, () => {
+    const last = lastPublishedSnapshot(db, userId);
+    const draft = loadDraft(db, userId);
+    if (!last || !draft) return false;
+    writePage(last.snapshot, draft.plan, opts);
+    return true;
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * Billing in tests: subscribing through the test-mode provider's real checkout API, moving a
+ * subscription's period end into the past in the database (never the clock), and signing webhook
+ * bodies the way the provider does.
+ */
+import { eq } from "drizzle-orm";
+import { signPayload } from "#api/billing/signature.ts";
+import { billingFor, billingCustomer } from "#api/services/billing.ts";
+import type { Db } from "#db/client.ts";
+import { testBillingSubscriptions, userProfiles } from "#db/schema.ts";
+import type { TestApp } from "./app.ts";
+import type { ApiOwner } from "./owner.ts";
+
+export const CARDS = {
+  ok: "4242 4242 4242 4242",
+  declined: "4000 0000 0000 0002",
+  insufficient: "4000 0000 0000 9995",
+  declineRenewals: "4000 0000 0000 0341",
+} as const;
+
+export const cardForm = (number: string) => ({ number, expiry: "12 / 34", cvc: "123", name: "Ada Lovelace" });
+
+export async function checkoutSession(owner: ApiOwner, body: unknown = {}): Promise<string> {
+  const res = await owner.call("POST", "/api/billing/checkout", body);
+  if (res.status !== 201) throw new Error(`checkout ${res.status} ${await res.text()}`);
+  const { url } = (await res.json()) as { url: string };
+  return new URL(url).searchParams.get("session")!;
+}
+
+export async function pay(owner: ApiOwner, sessionId: string, number: string = CARDS.ok): Promise<Response> {
+  return owner.call("POST", `/api/billing/test/sessions/${sessionId}/pay`, cardForm(number));
+}
+
+/** Checkout paid with `number`; throws unless it succeeded. */
+export async function subscribe(owner: ApiOwner, number: string = CARDS.ok): Promise<void> {
+  const res = await pay(owner, await checkoutSession(owner), number);
+  if (res.status !== 200) throw new Error(`pay ${res.status} ${await res.text()}`);
+}
+
+/** The owner's subscription at the test-mode provider. */
+export function providerSubscription(t: TestApp, userId: string) {
+  const id = billingCustomer(t.deps.db, userId)?.subscriptionId;
+  if (!id) throw new Error("no subscription");
+  return t.deps.db.select().from(testBillingSubscriptions).where(eq(testBillingSubscriptions.id, id)).get()!;
+}
+
+/** Moves the period end (and a pending retry) into the past, as if the time had come. */
+export function endPeriodNow(db: Db, subscriptionId: string, msAgo = 1000): void {
+  const at = new Date(Date.now() - msAgo);
+  db.update(testBillingSubscriptions).set({ currentPeriodEnd: at }).where(eq(testBillingSubscriptions.id, subscriptionId)).run();
+}
+
+export function retryNow(db: Db, subscriptionId: string): void {
+  db.update(testBillingSubscriptions).set({ nextAttemptAt: new Date(Date.now() - 1000) }).where(eq(testBillingSubscriptions.id, subscriptionId)).run();
+}
+
+/** The provider's clock, one wake-up: what a timer firing now would do. */
+export function tick(t: TestApp): Promise<void> {
+  return billingFor(t.deps).testMode!.tick();
+}
+
+export function profileOf(t: TestApp, userId: string) {
+  return t.deps.db.select().from(userProfiles).where(eq(userProfiles.userId, userId)).get()!;
+}
+
+export function signed(t: TestApp, body: string, at = new Date()): Record<string, string> {
+  return { "Content-Type": "application/json", "Plinth-Signature": signPayload(billingFor(t.deps).webhookSecret, body, at) };
+}

@@ -1,0 +1,98 @@
+/**
+ * DESIGN.md's dependency table, checked: every import of every source file points only where its
+ * folder may import. core knows nothing of ours; the editor never touches the database and takes only
+ * types from the API; the renderer never knows about HTTP.
+ */
+import { readFileSync, readdirSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const LAYERS = ["core", "db", "api", "renderer", "editor"] as const;
+type Layer = (typeof LAYERS)[number];
+
+const MAY_IMPORT: Record<Layer, Layer[]> = {
+  core: ["core"],
+  db: ["db", "core"],
+  api: ["api", "core", "db", "renderer"],
+  renderer: ["renderer", "core", "db"],
+  editor: ["editor", "core", "api", "renderer"],
+};
+
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !/\.(ts|tsx|astro|mjs)$/.test(entry.name) || /\.d\.ts$/.test(entry.name)) continue;
+    const path = relative(ROOT, join(entry.parentPath, entry.name));
+    if (!path.includes("node_modules")) out.push(path);
+  }
+  return out;
+}
+
+interface Import {
+  file: string;
+  spec: string;
+  typeOnly: boolean;
+}
+
+function importsOf(file: string): Import[] {
+  const text = readFileSync(join(ROOT, file), "utf8");
+  const found: Import[] = [];
+  const re = /(?:^|[\s;])(import|export)\s+(type\s+)?(?:[^'"]*?\sfrom\s+)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/gm;
+  for (const m of text.matchAll(re)) found.push({ file, spec: (m[3] ?? m[4])!, typeOnly: !!m[2] });
+  return found;
+}
+
+/** The layer an import lands in, or null for a package. */
+function layerOf(imp: Import): Layer | "other" | null {
+  let target: string;
+  if (imp.spec.startsWith("#")) target = imp.spec.slice(1);
+  else if (imp.spec.startsWith(".")) target = relative(ROOT, resolve(ROOT, dirname(imp.file), imp.spec));
+  else return null;
+  // The project's own package.json (its name and version) belongs to everyone.
+  if (target === "package.json") return null;
+  const top = target.split("/")[0] as Layer;
+  return LAYERS.includes(top) ? top : "other";
+}
+
+const all = LAYERS.flatMap((l) => sources(l).map((file) => ({ layer: l, file })));
+
+describe("what may import what (DESIGN.md)", () => {
+  it("finds the source files and their imports", () => {
+    expect(all.length).toBeGreaterThan(100);
+    expect(importsOf("api/app.ts").some((i) => i.spec.startsWith("./routes/"))).toBe(true);
+  });
+
+  it.each(LAYERS)("%s imports only what its row allows", (layer) => {
+    const wrong: string[] = [];
+    for (const { file } of all.filter((f) => f.layer === layer)) {
+      for (const imp of importsOf(file)) {
+        const target = layerOf(imp);
+        if (target === null) continue;
+        if (target === "other" || !MAY_IMPORT[layer].includes(target)) wrong.push(`${file} -> ${imp.spec}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("the editor takes only types from the API, and never touches the database or the server's packages", () => {
+    const wrong: string[] = [];
+    for (const { file } of all.filter((f) => f.layer === "editor")) {
+      for (const imp of importsOf(file)) {
+        if (layerOf(imp) === "api" && !imp.typeOnly) wrong.push(`${file} -> ${imp.spec}`);
+        if (/^(better-sqlite3|drizzle-orm|sharp|nodemailer|@node-rs\/argon2|node:)/.test(imp.spec)) wrong.push(`${file} -> ${imp.spec}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("the renderer's page components know nothing of HTTP or the database", () => {
+    const wrong: string[] = [];
+    for (const { file } of all.filter((f) => f.file.startsWith("renderer/components/"))) {
+      for (const imp of importsOf(file)) {
+        if (layerOf(imp) === "db" || /^(hono|better-sqlite3|drizzle-orm|node:)/.test(imp.spec)) wrong.push(`${file} -> ${imp.spec}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
