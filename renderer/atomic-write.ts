@@ -30,10 +30,29 @@ export function ensureDirDurably(dir: string): void {
 
 const tmpName = (dir: string) => join(dir, `.tmp-${randomBytes(6).toString("hex")}`);
 
+/** A new temporary file beside `path`, its folders created when missing (asked only then). */
+function openTemp(path: string): { fd: number; tmp: string } {
+  const dir = dirname(path);
+  const tmp = tmpName(dir);
+  try {
+    return { fd: openSync(tmp, "w", 0o644), tmp };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  }
+  ensureDirDurably(dir);
+  return { fd: openSync(tmp, "w", 0o644), tmp };
+}
+
 function writeAll(fd: number, content: string | Uint8Array): void {
-  const buf = typeof content === "string" ? Buffer.from(content) : content;
+  if (typeof content === "string") {
+    // A string is written as it is: encoding it into a Buffer first allocates memory outside the
+    // heap for every page, and that allocation is what sets off garbage collections in bulk republish.
+    const written = writeSync(fd, content);
+    if (written === Buffer.byteLength(content)) return;
+    content = Buffer.from(content).subarray(written);
+  }
   let off = 0;
-  while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+  while (off < content.length) off += writeSync(fd, content, off, content.length - off);
 }
 
 export interface WriteOptions {
@@ -43,9 +62,7 @@ export interface WriteOptions {
 
 export function writeFileAtomic(path: string, content: string | Uint8Array, opts: WriteOptions = {}): void {
   const dir = dirname(path);
-  ensureDirDurably(dir);
-  const tmp = tmpName(dir);
-  const fd = openSync(tmp, "w", 0o644);
+  const { fd, tmp } = openTemp(path);
   try {
     writeAll(fd, content);
     if (opts.mtime) futimesSync(fd, opts.mtime, opts.mtime);
@@ -91,42 +108,76 @@ export interface PendingWrite {
 
 const fsyncAsync = (fd: number) => new Promise<void>((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
 
+/** A file written to its temporary name and not yet fsynced or renamed over its target. */
+export interface StagedFile {
+  fd: number;
+  tmp: string;
+  path: string;
+}
+
 /**
- * Replace many files, each atomically and durably: every temporary file is written, then all are
- * fsynced at once on libuv's thread pool (the journal commits them together), then each is renamed
- * in the order given (a page's own files before its index.html), then the directories are fsynced
- * at once. A crash at any instant leaves each file old or new, never a mix. Writing, renaming and
- * closing stay synchronous: they are quick, and a thread-pool round trip each would cost more.
+ * Write one file's bytes to a temporary file beside it; nothing is replaced yet. Called as soon as
+ * the bytes exist, so a page's HTML is garbage as soon as it is written (bulk republish renders a
+ * page and stages it before rendering the next).
  */
-export async function replaceFilesDurably(writes: PendingWrite[]): Promise<void> {
-  const temps: { fd: number; tmp: string; path: string }[] = [];
+export function stageFile(w: PendingWrite): StagedFile {
+  const { fd, tmp } = openTemp(w.path);
   try {
-    for (const w of writes) {
-      const dir = dirname(w.path);
-      ensureDirDurably(dir);
-      const tmp = tmpName(dir);
-      temps.push({ fd: openSync(tmp, "w", 0o644), tmp, path: w.path });
-      const fd = temps.at(-1)!.fd;
-      writeAll(fd, w.content);
-      if (w.mtime) futimesSync(fd, w.mtime, w.mtime);
-    }
-    await Promise.all(temps.map((t) => fsyncAsync(t.fd)));
+    writeAll(fd, w.content);
+    if (w.mtime) futimesSync(fd, w.mtime, w.mtime);
   } catch (err) {
-    for (const t of temps) {
+    discardStaged([{ fd, tmp, path: w.path }]);
+    throw err;
+  }
+  return { fd, tmp, path: w.path };
+}
+
+/** Close and remove temporary files that will not be committed. */
+export function discardStaged(staged: StagedFile[]): void {
+  for (const t of staged) {
+    try {
       closeSync(t.fd);
+    } catch {
+      // Already closed.
+    }
+    try {
+      unlinkSync(t.tmp);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/**
+ * Swap staged files in, each atomically and durably: all are fsynced at once on libuv's thread pool
+ * (the journal commits them together), then each is renamed in the order given (a page's own files
+ * before its index.html), then the directories are fsynced at once. A crash at any instant leaves
+ * each file old or new, never a mix. Renaming and closing stay synchronous: a thread-pool round trip
+ * each would cost more than the call.
+ */
+export async function commitStaged(staged: StagedFile[]): Promise<void> {
+  try {
+    await Promise.all(staged.map((t) => fsyncAsync(t.fd)));
+  } catch (err) {
+    discardStaged(staged);
+    throw err;
+  }
+  for (let i = 0; i < staged.length; i++) {
+    const t = staged[i]!;
+    closeSync(t.fd);
+    try {
+      renameSync(t.tmp, t.path);
+    } catch (err) {
       try {
         unlinkSync(t.tmp);
       } catch {
         // Already gone.
       }
+      discardStaged(staged.slice(i + 1));
+      throw err;
     }
-    throw err;
   }
-  for (const t of temps) {
-    closeSync(t.fd);
-    renameSync(t.tmp, t.path);
-  }
-  const dirs = [...new Set(temps.map((t) => dirname(t.path)))];
+  const dirs = [...new Set(staged.map((t) => dirname(t.path)))];
   await Promise.all(
     dirs.map(async (d) => {
       const fd = openSync(d, "r");
@@ -137,4 +188,16 @@ export async function replaceFilesDurably(writes: PendingWrite[]): Promise<void>
       }
     }),
   );
+}
+
+/** Replace many files, each atomically and durably: stage them all, then commit them together. */
+export function replaceFilesDurably(writes: PendingWrite[]): Promise<void> {
+  const staged: StagedFile[] = [];
+  try {
+    for (const w of writes) staged.push(stageFile(w));
+  } catch (err) {
+    discardStaged(staged);
+    return Promise.reject(err);
+  }
+  return commitStaged(staged);
 }

@@ -3,8 +3,8 @@
  * files and write them durably, a couple of batches in flight. No database here, so a worker loads
  * only the renderer.
  */
-import type { PagePlan, PageSnapshot } from "#core/model.ts";
-import { replaceFilesDurably, type PendingWrite } from "./atomic-write.ts";
+import { PageSnapshotSchema, type PagePlan } from "#core/model.ts";
+import { commitStaged, discardStaged, stageFile, type PendingWrite, type StagedFile } from "./atomic-write.ts";
 import { pageWrites } from "./page-writes.ts";
 import type { AssetManifest } from "./types.ts";
 
@@ -12,7 +12,8 @@ import type { AssetManifest } from "./types.ts";
 const WRITES_IN_FLIGHT = 2;
 
 export interface PageToRender {
-  snapshot: PageSnapshot;
+  /** The page_versions row's snapshot, as stored. */
+  snapshotJson: string;
   plan: PagePlan;
 }
 
@@ -32,29 +33,49 @@ export interface WorkerSetup {
   settings: RenderSettings;
 }
 
-/** A batch's files: every page rendered now. */
-export function batchWrites(pages: PageToRender[], settings: RenderSettings): PendingWrite[] {
-  const writes: PendingWrite[] = [];
-  for (const p of pages) writes.push(...pageWrites(p.snapshot, p.plan, { ...settings, now: new Date() }));
-  return writes;
+/**
+ * A batch's files, staged: each page is rendered and its files written to their temporary names at
+ * once, so its HTML never outlives it (a batch of rendered pages held until the last one is done
+ * would be copied by every garbage collection meanwhile).
+ */
+export function stageRenderedBatch(pages: PageToRender[], settings: RenderSettings): StagedFile[] {
+  return stageAll((stage) => {
+    for (const p of pages) {
+      for (const w of pageWrites(PageSnapshotSchema.parse(JSON.parse(p.snapshotJson)), p.plan, { ...settings, now: new Date() })) stage(w);
+    }
+  });
+}
+
+/** The benchmark's baseline: files whose bytes are given, staged the same way. */
+export function stageGivenBatch(writes: PendingWrite[]): StagedFile[] {
+  return stageAll((stage) => {
+    for (const w of writes) stage(w);
+  });
+}
+
+function stageAll(fill: (stage: (w: PendingWrite) => void) => void): StagedFile[] {
+  const staged: StagedFile[] = [];
+  try {
+    fill((w) => staged.push(stageFile(w)));
+  } catch (err) {
+    discardStaged(staged);
+    throw err;
+  }
+  return staged;
 }
 
 /**
- * A thread's loop: take a batch, turn it into files, start writing them, take the next; at most
- * WRITES_IN_FLIGHT batches are being written at once. `finished` is told each batch's size when its
- * files are durable.
+ * A thread's loop: take a batch, stage its files, start committing them, take the next; at most
+ * WRITES_IN_FLIGHT batches are being committed at once. `finished` is told each batch's size when
+ * its files are durable.
  */
-export async function workLoop<T>(
-  take: () => Promise<T[] | null>,
-  toWrites: (batch: T[]) => PendingWrite[],
-  finished: (n: number) => void,
-): Promise<void> {
+export async function workLoop<T>(take: () => Promise<T[] | null>, stage: (batch: T[]) => StagedFile[], finished: (n: number) => void): Promise<void> {
   const inflight: Promise<void>[] = [];
   for (;;) {
     const batch = await take();
     if (!batch) break;
-    const writes = toWrites(batch);
-    inflight.push(replaceFilesDurably(writes).then(() => finished(batch.length)));
+    const n = batch.length;
+    inflight.push(commitStaged(stage(batch)).then(() => finished(n)));
     if (inflight.length >= WRITES_IN_FLIGHT) await inflight.shift();
   }
   await Promise.all(inflight);

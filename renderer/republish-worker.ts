@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { PendingWrite } from "./atomic-write.ts";
-import { batchWrites, workLoop, type FromWorker, type PageToRender, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
+import { stageGivenBatch, stageRenderedBatch, workLoop, type FromWorker, type PageToRender, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
 
 const setup = workerData as WorkerSetup;
 const port = parentPort!;
@@ -35,7 +35,7 @@ send({ want: true });
 send({ want: true });
 await workLoop(
   take,
-  (batch) => (setup.kind === "render" ? batchWrites(batch as PageToRender[], setup.settings) : (batch as PendingWrite[])),
+  (batch) => (setup.kind === "render" ? stageRenderedBatch(batch as PageToRender[], setup.settings) : stageGivenBatch(batch as PendingWrite[])),
   (n) => send({ finished: n }),
 );
 port.close();
