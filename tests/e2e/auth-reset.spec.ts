@@ -45,8 +45,10 @@ test("reset by e-mail link: new password, every session ended, not signed in, li
   // Not signed in here, and signed out on the other device.
   await page.goto("/dashboard/links");
   await expect(page).toHaveURL(/\/auth\/login/);
-  await laptopPage.goto("/dashboard/bio");
-  await expect(laptopPage).toHaveURL("/auth/login?next=%2Fdashboard%2Fbio");
+  // The open dashboard may notice on its own and go to sign-in; a new tab there must too.
+  const laptopAgain = await laptop.newPage();
+  await laptopAgain.goto("/dashboard/bio");
+  await expect(laptopAgain).toHaveURL("/auth/login?next=%2Fdashboard%2Fbio");
   await laptop.close();
 
   // The old password is gone, the new one works.
