@@ -182,6 +182,10 @@ test("groups links into a list and reorders by keyboard and by mouse", async ({ 
   await page.keyboard.press("Space");
   await expect(rows.nth(0)).toContainText("Second");
   await expect(rows.nth(1)).toContainText("First");
+  // The keyboard order was saved; a fresh page also gives the mouse drag a settled layout to measure.
+  await page.reload();
+  await expect(rows.nth(0)).toContainText("Second");
+  await expect(rows.nth(1)).toContainText("First");
 
   // mouse: drag Third above Second
   const handle = page.getByRole("button", { name: "Reorder Third" });
@@ -191,6 +195,8 @@ test("groups links into a list and reorders by keyboard and by mouse", async ({ 
   await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
   await page.mouse.down();
   await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 - 10, { steps: 3 });
+  // Past the 5 px threshold the drag has started; only then head for the target.
+  await expect(handle).toHaveAttribute("aria-pressed", "true");
   await page.mouse.move(to.x + to.width / 2, to.y + 2, { steps: 10 });
   await page.mouse.up();
   await expect(rows.nth(0)).toContainText("Third");
