@@ -199,9 +199,9 @@ export function fileIsCurrent(path: string, file: PageFile): boolean {
   }
   try {
     if (file.immutable) return true;
-    const head = Buffer.alloc(4096);
+    const head = Buffer.allocUnsafe(4096);
     const n = readSync(fd, head, 0, head.length, 0);
-    return head.subarray(0, n).toString("utf8").includes(file.unchangedIf!);
+    return head.subarray(0, n).indexOf(file.unchangedIf!) >= 0;
   } finally {
     closeSync(fd);
   }
