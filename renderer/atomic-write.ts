@@ -3,10 +3,30 @@
  * the target, fsync the directory. A crash at any instant leaves the old file or the new one, never
  * a mix. replaceFilesDurably does the same for many files at once with one round of parallel
  * fsyncs, which is what makes bulk republishing fast (ADR 025).
+ *
+ * A file written with `recycle` (a page's index.html) keeps the file it replaces as a spare, and a
+ * later write fills that spare instead of creating a file: on the file systems Plinth runs on,
+ * creating a file and freeing the one it replaces cost more than writing the page (ADR 028). A spare
+ * is filled only when it has been out of service for SPARE_REST_MS and has no other name.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fsync, fsyncSync, futimesSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import {
+  closeSync,
+  fstatSync,
+  fsync,
+  fsyncSync,
+  ftruncateSync,
+  futimesSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
+import { basename, dirname, join } from "node:path";
 import type { PageFile } from "./types.ts";
 
 export function fsyncDir(dir: string): void {
@@ -43,37 +63,128 @@ function openTemp(path: string): { fd: number; tmp: string } {
   return { fd: openSync(tmp, "w", 0o644), tmp };
 }
 
-function writeAll(fd: number, content: string | Uint8Array): void {
+/** Writes everything from the start of the file and returns the number of bytes written. */
+function writeAll(fd: number, content: string | Uint8Array): number {
   if (typeof content === "string") {
     // A string is written as it is: encoding it into a Buffer first allocates memory outside the
     // heap for every page, and that allocation is what sets off garbage collections in bulk republish.
-    const written = writeSync(fd, content);
-    if (written === Buffer.byteLength(content)) return;
-    content = Buffer.from(content).subarray(written);
+    const length = Buffer.byteLength(content);
+    const written = writeSync(fd, content, 0);
+    if (written === length) return length;
+    const rest = Buffer.from(content).subarray(written);
+    for (let off = 0; off < rest.length; ) off += writeSync(fd, rest, off, rest.length - off, written + off);
+    return length;
   }
-  let off = 0;
-  while (off < content.length) off += writeSync(fd, content, off, content.length - off);
+  for (let off = 0; off < content.length; ) off += writeSync(fd, content, off, content.length - off, off);
+  return content.length;
+}
+
+/**
+ * How long a replaced file rests as a spare before it is filled again. A reader that opened it while
+ * it was the page (a static server still sending it to a slow client) has long finished by then.
+ */
+export const SPARE_REST_MS = 10_000;
+// Tests that publish many times a second set PLINTH_SPARE_REST_MS=0 to exercise the spare path.
+const restMs = () => {
+  const v = process.env.PLINTH_SPARE_REST_MS;
+  return v === undefined ? SPARE_REST_MS : Number(v);
+};
+const sparePath = (path: string) => join(dirname(path), `.spare-${basename(path)}`);
+
+/**
+ * Take the file's spare for writing: rename it to a temporary name (only one writer can), then check
+ * it is the file that was looked at, has rested long enough, and has no other name (a name left by
+ * an interrupted write would make it shared). Null when there is no usable spare.
+ */
+function claimSpare(path: string): { fd: number; tmp: string } | null {
+  const spare = sparePath(path);
+  let seen;
+  try {
+    seen = lstatSync(spare);
+  } catch {
+    return null;
+  }
+  if (!seen.isFile() || Date.now() - seen.ctimeMs < restMs()) return null;
+  const tmp = tmpName(dirname(path));
+  try {
+    renameSync(spare, tmp);
+  } catch {
+    return null;
+  }
+  const fd = openSync(tmp, "r+");
+  const st = fstatSync(fd);
+  if (st.ino === seen.ino && st.nlink === 1) return { fd, tmp };
+  closeSync(fd);
+  unlinkSync(tmp);
+  return null;
+}
+
+/** Where `recycle` writes start: the spare when there is a usable one, else a new temporary file. */
+function openForWrite(path: string, recycle: boolean): { fd: number; tmp: string; reused: boolean } {
+  const spare = recycle ? claimSpare(path) : null;
+  return spare ? { ...spare, reused: true } : { ...openTemp(path), reused: false };
+}
+
+/**
+ * Rename the written temporary file over the target. With `recycle`, the file it replaces is kept
+ * under a second name first and becomes the spare once the new file is in place.
+ */
+function swapIn(tmp: string, path: string, recycle: boolean): void {
+  let keep: string | null = null;
+  if (recycle) {
+    keep = tmpName(dirname(path));
+    try {
+      linkSync(path, keep);
+    } catch {
+      // No file yet, or a file system without hard links: nothing to keep.
+      keep = null;
+    }
+  }
+  try {
+    renameSync(tmp, path);
+  } catch (err) {
+    for (const f of [tmp, keep]) if (f) tryUnlink(f);
+    throw err;
+  }
+  if (!keep) return;
+  try {
+    renameSync(keep, sparePath(path));
+  } catch {
+    tryUnlink(keep);
+  }
+}
+
+function tryUnlink(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone.
+  }
 }
 
 export interface WriteOptions {
   /** The file's modification time: the instant the content was rendered for (the scheduler reads it). */
   mtime?: Date;
+  /** Keep the replaced file as a spare and fill a rested spare instead of creating a file. */
+  recycle?: boolean;
 }
 
 export function writeFileAtomic(path: string, content: string | Uint8Array, opts: WriteOptions = {}): void {
   const dir = dirname(path);
-  const { fd, tmp } = openTemp(path);
+  const recycle = opts.recycle ?? false;
+  const { fd, tmp, reused } = openForWrite(path, recycle);
   try {
-    writeAll(fd, content);
+    const length = writeAll(fd, content);
+    if (reused) ftruncateSync(fd, length);
     if (opts.mtime) futimesSync(fd, opts.mtime, opts.mtime);
     fsyncSync(fd);
   } catch (err) {
     closeSync(fd);
-    unlinkSync(tmp);
+    tryUnlink(tmp);
     throw err;
   }
   closeSync(fd);
-  renameSync(tmp, path);
+  swapIn(tmp, path, recycle);
   fsyncDir(dir);
 }
 
@@ -88,9 +199,9 @@ export function fileIsCurrent(path: string, file: PageFile): boolean {
   }
   try {
     if (file.immutable) return true;
-    const head = Buffer.alloc(4096);
+    const head = Buffer.allocUnsafe(4096);
     const n = readSync(fd, head, 0, head.length, 0);
-    return head.subarray(0, n).toString("utf8").includes(file.unchangedIf!);
+    return head.subarray(0, n).indexOf(file.unchangedIf!) >= 0;
   } finally {
     closeSync(fd);
   }
@@ -104,6 +215,8 @@ export interface PendingWrite {
   path: string;
   content: string | Uint8Array;
   mtime?: Date;
+  /** See WriteOptions.recycle. */
+  recycle?: boolean;
 }
 
 const fsyncAsync = (fd: number) => new Promise<void>((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
@@ -113,6 +226,7 @@ export interface StagedFile {
   fd: number;
   tmp: string;
   path: string;
+  recycle: boolean;
 }
 
 /**
@@ -121,15 +235,18 @@ export interface StagedFile {
  * page and stages it before rendering the next).
  */
 export function stageFile(w: PendingWrite): StagedFile {
-  const { fd, tmp } = openTemp(w.path);
+  const recycle = w.recycle ?? false;
+  const { fd, tmp, reused } = openForWrite(w.path, recycle);
+  const staged = { fd, tmp, path: w.path, recycle };
   try {
-    writeAll(fd, w.content);
+    const length = writeAll(fd, w.content);
+    if (reused) ftruncateSync(fd, length);
     if (w.mtime) futimesSync(fd, w.mtime, w.mtime);
   } catch (err) {
-    discardStaged([{ fd, tmp, path: w.path }]);
+    discardStaged([staged]);
     throw err;
   }
-  return { fd, tmp, path: w.path };
+  return staged;
 }
 
 /** Close and remove temporary files that will not be committed. */
@@ -140,11 +257,7 @@ export function discardStaged(staged: StagedFile[]): void {
     } catch {
       // Already closed.
     }
-    try {
-      unlinkSync(t.tmp);
-    } catch {
-      // Already gone.
-    }
+    tryUnlink(t.tmp);
   }
 }
 
@@ -166,13 +279,8 @@ export async function commitStaged(staged: StagedFile[]): Promise<void> {
     const t = staged[i]!;
     closeSync(t.fd);
     try {
-      renameSync(t.tmp, t.path);
+      swapIn(t.tmp, t.path, t.recycle);
     } catch (err) {
-      try {
-        unlinkSync(t.tmp);
-      } catch {
-        // Already gone.
-      }
       discardStaged(staged.slice(i + 1));
       throw err;
     }

@@ -33,6 +33,7 @@ export function pageWrites(snapshot: PageSnapshot, plan: PagePlan, opts: PageWri
     const path = join(dir, file.path);
     if (!fileIsCurrent(path, file)) writes.push({ path, content: contentOf(file) });
   }
-  writes.push({ path: join(dir, "index.html"), content: page.html, mtime: opts.now });
+  // The page itself is rewritten on every publish: it recycles the file it replaces (ADR 028).
+  writes.push({ path: join(dir, "index.html"), content: page.html, mtime: opts.now, recycle: true });
   return writes;
 }

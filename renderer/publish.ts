@@ -95,7 +95,7 @@ function lastVersion(db: Db, userId: string) {
 /** Render a snapshot and swap it in: each file atomically and durably, index.html last. */
 export function writePage(snapshot: PageSnapshot, plan: PagePlan, opts: PublishOptions): void {
   const assets = opts.assets ?? ensureSharedAssets(opts.publishedDir);
-  for (const w of pageWrites(snapshot, plan, { ...opts, assets })) writeFileAtomic(w.path, w.content, { mtime: w.mtime });
+  for (const w of pageWrites(snapshot, plan, { ...opts, assets })) writeFileAtomic(w.path, w.content, w);
 }
 
 export function publishPage(db: Db, userId: string, opts: PublishOptions): PublishResult {

@@ -25,8 +25,8 @@ export interface RenderSettings {
 }
 
 /** Messages between the main thread and a worker. */
-export type ToWorker = { batch: PageToRender[] } | { batch: PendingWrite[] } | { done: true };
-export type FromWorker = { want: true } | { finished: number };
+export type ToWorker = { job: WorkerSetup } | { batch: PageToRender[] } | { batch: PendingWrite[] } | { done: true };
+export type FromWorker = { want: true } | { finished: number } | { jobDone: true };
 
 export interface WorkerSetup {
   kind: "render" | "write";

@@ -108,6 +108,63 @@ export function loadPublishedBatch(db: Db, userIds: string[]): PageToRender[] {
 }
 
 /**
+ * Worker threads waiting for a job. They stay loaded and warmed up between republishes in one
+ * process, and are unreferenced while idle, so they never keep a finished process alive.
+ */
+const idleWorkers: Worker[] = [];
+
+function takeWorker(url: URL): Worker {
+  const idle = idleWorkers.pop();
+  if (idle) return idle;
+  // A plain JavaScript module needs no loader: a worker of a process started with one (tsx) would
+  // otherwise load it again and send every import through it.
+  const worker = new Worker(url, { execArgv: [] });
+  const forget = () => {
+    const i = idleWorkers.indexOf(worker);
+    if (i >= 0) idleWorkers.splice(i, 1);
+  };
+  worker.on("error", forget);
+  worker.on("exit", forget);
+  return worker;
+}
+
+/** Run one job on a worker; resolves when the worker has made every batch it took durable. */
+function runOnWorker<T>(url: URL, setup: WorkerSetup, next: () => T[] | null, finished: (n: number) => void): Promise<void> {
+  const worker = takeWorker(url);
+  worker.ref();
+  return new Promise<void>((resolve, reject) => {
+    const stop = () => {
+      worker.off("message", onMessage);
+      worker.off("error", onError);
+      worker.off("exit", onExit);
+    };
+    const onMessage = (m: FromWorker) => {
+      if ("finished" in m) return finished(m.finished);
+      if ("jobDone" in m) {
+        stop();
+        worker.unref();
+        idleWorkers.push(worker);
+        return resolve();
+      }
+      const batch = next();
+      worker.postMessage((batch ? { batch } : { done: true }) as ToWorker);
+    };
+    const onError = (err: Error) => {
+      stop();
+      reject(err);
+    };
+    const onExit = (code: number) => {
+      stop();
+      reject(new Error(`republish worker exited with ${code}`));
+    };
+    worker.on("message", onMessage);
+    worker.on("error", onError);
+    worker.on("exit", onExit);
+    worker.postMessage({ job: setup } satisfies ToWorker);
+  });
+}
+
+/**
  * Hand out `next()` batches to the main thread and to `threads - 1` workers until none is left.
  * Resolves when every batch is durable.
  */
@@ -119,24 +176,7 @@ async function distribute<T>(
   finished: (n: number) => void,
 ): Promise<void> {
   const entry = threads > 1 ? workerEntry() : null;
-  const workers = Array.from(
-    { length: Math.max(0, threads - 1) },
-    () =>
-      new Promise<void>((resolve, reject) => {
-        entry!.then((url) => {
-          // A plain JavaScript module needs no loader: a worker of a process started with one (tsx)
-          // would otherwise load it again and send every import through it.
-          const worker = new Worker(url, { workerData: setup, execArgv: [] });
-          worker.on("message", (m: FromWorker) => {
-            if ("finished" in m) return finished(m.finished);
-            const batch = next();
-            worker.postMessage((batch ? { batch } : { done: true }) as ToWorker);
-          });
-          worker.on("error", reject);
-          worker.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`republish worker exited with ${code}`))));
-        }, reject);
-      }),
-  );
+  const workers = Array.from({ length: Math.max(0, threads - 1) }, () => entry!.then((url) => runOnWorker(url, setup, next, finished)));
   // The main thread works too; between batches it yields, so workers' requests are answered.
   const own = workLoop(
     async () => {

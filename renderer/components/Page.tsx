@@ -126,7 +126,7 @@ function ButtonInner({ link }: { link: PageLink }) {
   return (
     <>
       {thumb ? <img className="th" src={thumb} alt="" width={40} height={40} loading="lazy" /> : icon ? <Icon name={icon} /> : null}
-      <span>{link.title}</span>
+      {link.title}
     </>
   );
 }

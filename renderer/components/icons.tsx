@@ -38,19 +38,29 @@ export const UI_ICONS = {
 } as const;
 export type UiIcon = keyof typeof UI_ICONS;
 
+// The path data is constant and long: its markup is built once per icon and handed to React as
+// is, instead of React escaping the same kilobyte of path data for every page it renders.
+const pathMarkup = new Map<string, string>();
+const attr = (v: string) => v.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+function cachedPath(key: string, make: () => string): { __html: string } {
+  let html = pathMarkup.get(key);
+  if (html === undefined) {
+    html = make();
+    pathMarkup.set(key, html);
+  }
+  return { __html: html };
+}
+
 export function BrandIcon({ platform }: { platform: PlatformId }) {
-  return (
-    <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
-      {/* The hand-drawn mark cuts its letters out of the square; Simple Icons' paths use nonzero. */}
-      <path fill="currentColor" fillRule={platform === "linkedin" ? "evenodd" : undefined} d={BRAND_ICONS[platform]} />
-    </svg>
-  );
+  // The hand-drawn mark cuts its letters out of the square; Simple Icons' paths use nonzero.
+  const path = cachedPath(`b:${platform}`, () => `<path fill="currentColor"${platform === "linkedin" ? ' fill-rule="evenodd"' : ""} d="${attr(BRAND_ICONS[platform])}"></path>`);
+  return <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false" dangerouslySetInnerHTML={path} />;
 }
 
 export function Icon({ name, size = 20 }: { name: UiIcon; size?: number }) {
-  return (
-    <svg viewBox="0 0 24 24" width={size} height={size} aria-hidden="true" focusable="false">
-      <path fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" d={UI_ICONS[name]} />
-    </svg>
+  const path = cachedPath(
+    `u:${name}`,
+    () => `<path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" d="${attr(UI_ICONS[name])}"></path>`,
   );
+  return <svg viewBox="0 0 24 24" width={size} height={size} aria-hidden="true" focusable="false" dangerouslySetInnerHTML={path} />;
 }

@@ -158,6 +158,18 @@ describe("files on disk", () => {
     expect(readFileSync(join(dir, "index.html"), "utf8")).toContain(secondCard);
   });
 
+  it("keeps the previous version as a spare file that is never served (ADR 028)", async () => {
+    await owner.call("POST", "/api/publish");
+    t.deps.db.update(userProfiles).set({ displayName: "Second Version" }).where(eq(userProfiles.userId, owner.userId)).run();
+    await owner.call("POST", "/api/publish");
+    expect(readdirSync(dirOf(owner.username))).toContain(".spare-index.html");
+    for (const path of [`/${owner.username}/.spare-index.html`, `/${owner.username}/.spare-index.html/`, `/${owner.username}/%2Espare-index.html`]) {
+      const res = await t.app.request(path);
+      expect(res.status, path).toBe(404);
+      expect(await res.text()).not.toContain("Second Version");
+    }
+  });
+
   it("rewrites a page whose files went missing even when the draft is unchanged", async () => {
     await owner.call("POST", "/api/publish");
     rmSync(join(dirOf(owner.username), "index.html"));

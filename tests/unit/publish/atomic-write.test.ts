@@ -1,10 +1,10 @@
 /**
  * The file-replacement primitives publish and republish rely on.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fileIsCurrent, replaceFilesDurably, writeFileAtomic } from "#renderer/atomic-write.ts";
 
 let dir: string;
@@ -12,6 +12,7 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "plinth-atomic-"));
 });
 afterEach(() => {
+  vi.unstubAllEnvs();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -24,6 +25,56 @@ describe("writeFileAtomic", () => {
     expect(readFileSync(path, "utf8")).toBe("new");
     expect(Math.round(statSync(path).mtimeMs)).toBe(at.getTime());
     expect(readdirSync(join(dir, "a", "b"))).toEqual(["index.html"]);
+  });
+});
+
+describe("recycling the replaced file (ADR 028)", () => {
+  const ino = (p: string) => statSync(p).ino;
+
+  it("keeps the file it replaces as a spare, and fills a rested spare instead of creating a file", async () => {
+    const path = join(dir, "page", "index.html");
+    writeFileAtomic(path, "first version", { recycle: true });
+    const first = ino(path);
+    writeFileAtomic(path, "second version", { recycle: true });
+    const second = ino(path);
+    expect(readdirSync(join(dir, "page")).sort()).toEqual([".spare-index.html", "index.html"]);
+    expect(ino(join(dir, "page", ".spare-index.html"))).toBe(first);
+    expect(readFileSync(join(dir, "page", ".spare-index.html"), "utf8")).toBe("first version");
+
+    vi.stubEnv("PLINTH_SPARE_REST_MS", "0");
+    // Shorter than what the spare held: nothing of the old content may remain.
+    writeFileAtomic(path, "third", { recycle: true, mtime: new Date("2026-01-01T00:00:00Z") });
+    expect(ino(path)).toBe(first);
+    expect(readFileSync(path, "utf8")).toBe("third");
+    expect(statSync(path).mtime.toISOString()).toBe("2026-01-01T00:00:00.000Z");
+    expect(ino(join(dir, "page", ".spare-index.html"))).toBe(second);
+
+    await replaceFilesDurably([{ path, content: "fourth, through the bulk path", recycle: true }]);
+    expect(ino(path)).toBe(second);
+    expect(readFileSync(path, "utf8")).toBe("fourth, through the bulk path");
+    expect(readdirSync(join(dir, "page")).sort()).toEqual([".spare-index.html", "index.html"]);
+  });
+
+  it("leaves a spare alone until it has rested, so a reader of the old page is never overwritten", () => {
+    const path = join(dir, "index.html");
+    for (const v of ["one", "two"]) writeFileAtomic(path, v, { recycle: true });
+    const spare = ino(join(dir, ".spare-index.html"));
+    writeFileAtomic(path, "three", { recycle: true });
+    expect(ino(path)).not.toBe(spare);
+    expect(readFileSync(path, "utf8")).toBe("three");
+  });
+
+  it("never fills a spare that has another name", () => {
+    vi.stubEnv("PLINTH_SPARE_REST_MS", "0");
+    const path = join(dir, "index.html");
+    for (const v of ["one", "two"]) writeFileAtomic(path, v, { recycle: true });
+    // What an interrupted write can leave: a second name for the file that became the spare.
+    linkSync(join(dir, ".spare-index.html"), join(dir, ".tmp-leftover"));
+    const shared = ino(join(dir, ".spare-index.html"));
+    writeFileAtomic(path, "three", { recycle: true });
+    expect(ino(path)).not.toBe(shared);
+    expect(readFileSync(join(dir, ".tmp-leftover"), "utf8")).toBe("one");
+    expect(readFileSync(path, "utf8")).toBe("three");
   });
 });
 

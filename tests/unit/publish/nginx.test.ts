@@ -3,7 +3,7 @@
  * own files and the shared assets with the right types and cache headers, and its 404 page.
  * (tests/e2e/public-static-host.spec.ts runs the page and its visitor script in a browser.)
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,9 +22,13 @@ beforeAll(async () => {
   host = await startStaticHost();
   db = openDatabase({ path: join(host.root, "..", "db.sqlite") });
   const { userId } = createAccount(db, { email: "static@example.com", username: "statichost", passwordHash: null, emailVerified: true, now: new Date() });
-  db.update(userProfiles).set({ displayName: "Served By Nginx", customFontPairingName: "elegant-serif" }).where(eq(userProfiles.userId, userId)).run();
   db.insert(links).values({ id: newId(), userId, title: "Card", url: "#", linkType: "vcf", linkSpecificData: { name: "Static Card" } }).run();
-  expect(publishPage(db, userId, { publishedDir: host.root, origin: host.origin, apiOrigin: API_ORIGIN, now: new Date() })).toMatchObject({ ok: true });
+  // Published twice, so the page folder also holds the previous version's spare file (ADR 028).
+  for (const displayName of ["An Earlier Version", "Served By Nginx"]) {
+    db.update(userProfiles).set({ displayName, customFontPairingName: "elegant-serif" }).where(eq(userProfiles.userId, userId)).run();
+    expect(publishPage(db, userId, { publishedDir: host.root, origin: host.origin, apiOrigin: API_ORIGIN, now: new Date() })).toMatchObject({ ok: true });
+  }
+  expect(existsSync(join(host.root, "statichost", ".spare-index.html"))).toBe(true);
   writeFileSync(join(host.root, "404.html"), "<!doctype html><title>Page Not Found</title><h1>Page Not Found</h1>");
 }, 30_000);
 
@@ -70,7 +74,7 @@ describe("published pages on nginx", () => {
   });
 
   it("answers 404 with the 404 page for unknown pages, dot files and paths outside the layout", async () => {
-    for (const path of ["/nobodyhere", "/statichost/.tmp-abc", "/statichost/index.html/x", "/_p/nothing.js", "/a/b/c", "/statichost/../db.sqlite"]) {
+    for (const path of ["/nobodyhere", "/statichost/.tmp-abc", "/statichost/.spare-index.html", "/statichost/index.html/x", "/_p/nothing.js", "/a/b/c", "/statichost/../db.sqlite"]) {
       const res = await fetch(host.origin + path);
       expect(res.status, path).toBe(404);
       expect(await res.text()).toContain("Page Not Found");
