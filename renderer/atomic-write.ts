@@ -27,6 +27,7 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import type { SyncFileSystem } from "./fs-sync.ts";
 import type { PageFile } from "./types.ts";
 
 export function fsyncDir(dir: string): void {
@@ -262,29 +263,43 @@ export function discardStaged(staged: StagedFile[]): void {
 }
 
 /**
- * Swap staged files in, each atomically and durably: all are fsynced at once on libuv's thread pool
- * (the journal commits them together), then each is renamed in the order given (a page's own files
- * before its index.html), then the directories are fsynced at once. A crash at any instant leaves
- * each file old or new, never a mix. Renaming and closing stay synchronous: a thread-pool round trip
- * each would cost more than the call.
+ * Swap staged files in, each atomically and durably, and a crash at any instant leaves each file old
+ * or new, never a mix. First every staged file is made durable: with `fsSync`, by one syncfs of the
+ * file system they are on (ADR 029), else by fsyncing them all at once on libuv's thread pool (the
+ * journal commits them together). Then each is renamed in the order given (a page's own files before
+ * its index.html). Last the renames are made durable: by a second syncfs, or by fsyncing the
+ * directories at once. Renaming and closing stay synchronous: a thread-pool round trip each would
+ * cost more than the call.
  */
-export async function commitStaged(staged: StagedFile[]): Promise<void> {
-  try {
-    await Promise.all(staged.map((t) => fsyncAsync(t.fd)));
-  } catch (err) {
-    discardStaged(staged);
-    throw err;
+export async function commitStaged(staged: StagedFile[], fsSync?: { sync: SyncFileSystem; path: string }): Promise<void> {
+  if (staged.length === 0) return;
+  if (fsSync) {
+    for (const t of staged) closeSync(t.fd);
+    try {
+      await fsSync.sync(fsSync.path);
+    } catch (err) {
+      for (const t of staged) tryUnlink(t.tmp);
+      throw err;
+    }
+  } else {
+    try {
+      await Promise.all(staged.map((t) => fsyncAsync(t.fd)));
+    } catch (err) {
+      discardStaged(staged);
+      throw err;
+    }
+    for (const t of staged) closeSync(t.fd);
   }
   for (let i = 0; i < staged.length; i++) {
     const t = staged[i]!;
-    closeSync(t.fd);
     try {
       swapIn(t.tmp, t.path, t.recycle);
     } catch (err) {
-      discardStaged(staged.slice(i + 1));
+      for (const rest of staged.slice(i + 1)) tryUnlink(rest.tmp);
       throw err;
     }
   }
+  if (fsSync) return fsSync.sync(fsSync.path);
   const dirs = [...new Set(staged.map((t) => dirname(t.path)))];
   await Promise.all(
     dirs.map(async (d) => {

@@ -5,6 +5,7 @@
  */
 import { PageSnapshotSchema, type PagePlan } from "#core/model.ts";
 import { commitStaged, discardStaged, stageFile, type PendingWrite, type StagedFile } from "./atomic-write.ts";
+import { fileSystemSync } from "./fs-sync.ts";
 import { pageWrites } from "./page-writes.ts";
 import type { AssetManifest } from "./types.ts";
 
@@ -65,17 +66,26 @@ function stageAll(fill: (stage: (w: PendingWrite) => void) => void): StagedFile[
 }
 
 /**
- * A thread's loop: take a batch, stage its files, start committing them, take the next; at most
- * WRITES_IN_FLIGHT batches are being committed at once. `finished` is told each batch's size when
+ * A thread's loop: take a batch, stage its files, start committing them (two syncfs calls where the
+ * platform has it, ADR 029), take the next; at most WRITES_IN_FLIGHT batches are being committed at
+ * once. `finished` is told each batch's size when
  * its files are durable.
  */
-export async function workLoop<T>(take: () => Promise<T[] | null>, stage: (batch: T[]) => StagedFile[], finished: (n: number) => void): Promise<void> {
+export async function workLoop<T>(
+  publishedDir: string,
+  take: () => Promise<T[] | null>,
+  stage: (batch: T[]) => StagedFile[],
+  finished: (n: number) => void,
+): Promise<void> {
+  // Every file of a republish is under published/, on one file system: one syncfs covers a batch.
+  const sync = fileSystemSync();
+  const fsSync = sync ? { sync, path: publishedDir } : undefined;
   const inflight: Promise<void>[] = [];
   for (;;) {
     const batch = await take();
     if (!batch) break;
     const n = batch.length;
-    inflight.push(commitStaged(stage(batch)).then(() => finished(n)));
+    inflight.push(commitStaged(stage(batch), fsSync).then(() => finished(n)));
     if (inflight.length >= WRITES_IN_FLIGHT) await inflight.shift();
   }
   await Promise.all(inflight);

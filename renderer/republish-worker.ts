@@ -40,6 +40,7 @@ for (;;) {
   send({ want: true });
   send({ want: true });
   await workLoop(
+    setup.settings.publishedDir,
     take,
     (batch) => (setup.kind === "render" ? stageRenderedBatch(batch as PageToRender[], setup.settings) : stageGivenBatch(batch as PendingWrite[])),
     (n) => send({ finished: n }),

@@ -165,7 +165,9 @@ function runOnWorker<T>(url: URL, setup: WorkerSetup, next: () => T[] | null, fi
 }
 
 /**
- * Hand out `next()` batches to the main thread and to `threads - 1` workers until none is left.
+ * Hand out `next()` batches until none is left: to `threads` workers, the main thread only reading
+ * the database and answering them at once (a main thread that also rendered would keep a worker
+ * waiting for its next batch while it finished its own); with one thread, to the main thread alone.
  * Resolves when every batch is durable.
  */
 async function distribute<T>(
@@ -175,18 +177,9 @@ async function distribute<T>(
   stage: (batch: T[]) => StagedFile[],
   finished: (n: number) => void,
 ): Promise<void> {
-  const entry = threads > 1 ? workerEntry() : null;
-  const workers = Array.from({ length: Math.max(0, threads - 1) }, () => entry!.then((url) => runOnWorker(url, setup, next, finished)));
-  // The main thread works too; between batches it yields, so workers' requests are answered.
-  const own = workLoop(
-    async () => {
-      await new Promise((r) => setImmediate(r));
-      return next();
-    },
-    stage,
-    finished,
-  );
-  await Promise.all([own, ...workers]);
+  if (threads <= 1) return workLoop(setup.settings.publishedDir, async () => next(), stage, finished);
+  const url = await workerEntry();
+  await Promise.all(Array.from({ length: threads }, () => runOnWorker(url, setup, next, finished)));
 }
 
 export interface RepublishOptions {

@@ -5,7 +5,8 @@ import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, st
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { fileIsCurrent, replaceFilesDurably, writeFileAtomic } from "#renderer/atomic-write.ts";
+import { commitStaged, fileIsCurrent, replaceFilesDurably, stageFile, writeFileAtomic } from "#renderer/atomic-write.ts";
+import { fileSystemSync } from "#renderer/fs-sync.ts";
 
 let dir: string;
 beforeEach(() => {
@@ -96,6 +97,48 @@ describe("replaceFilesDurably", () => {
     expect(readFileSync(join(dir, "ok", "index.html"), "utf8")).toBe("old");
     expect(readdirSync(join(dir, "ok"))).toEqual(["index.html"]);
     expect(readFileSync(join(dir, "other"), "utf8")).toBe("old");
+  });
+});
+
+describe("committing a batch with one file-system sync (ADR 029)", () => {
+  const sync = fileSystemSync();
+
+  it("is there on Linux, and syncs a real file system", async () => {
+    expect(process.platform).toBe("linux");
+    expect(sync).not.toBeNull();
+    await expect(sync!(dir)).resolves.toBeUndefined();
+  });
+
+  it("refuses a path it cannot sync, and one that would break its protocol", async () => {
+    await expect(sync!(join(dir, "no", "such", "folder"))).rejects.toThrow(/sync --file-system failed/);
+    await expect(sync!(`${dir}\n/`)).rejects.toThrow(/line break/);
+    // The helper still answers after a failure.
+    await expect(sync!(dir)).resolves.toBeUndefined();
+  });
+
+  it("swaps every staged file in after the sync and leaves no temporary file", async () => {
+    const calls: string[] = [];
+    const counting = {
+      sync: (p: string) => {
+        calls.push(p);
+        return sync!(p);
+      },
+      path: dir,
+    };
+    const paths = [join(dir, "p1", "qr.svg"), join(dir, "p1", "index.html"), join(dir, "p2", "index.html")];
+    await commitStaged(paths.map((path, i) => stageFile({ path, content: `v${i}` })), counting);
+    paths.forEach((p, i) => expect(readFileSync(p, "utf8")).toBe(`v${i}`));
+    expect(readdirSync(join(dir, "p1")).sort()).toEqual(["index.html", "qr.svg"]);
+    // Once before the renames (the new bytes), once after (the renames).
+    expect(calls).toEqual([dir, dir]);
+  });
+
+  it("changes nothing when the first sync fails, and removes the staged files", async () => {
+    writeFileAtomic(join(dir, "p", "index.html"), "old");
+    const failing = { sync: () => Promise.reject(new Error("disk gone")), path: dir };
+    await expect(commitStaged([stageFile({ path: join(dir, "p", "index.html"), content: "new" })], failing)).rejects.toThrow("disk gone");
+    expect(readFileSync(join(dir, "p", "index.html"), "utf8")).toBe("old");
+    expect(readdirSync(join(dir, "p"))).toEqual(["index.html"]);
   });
 });
 
