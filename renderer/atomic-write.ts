@@ -105,7 +105,9 @@ function claimSpare(path: string): { fd: number; tmp: string } | null {
   } catch {
     return null;
   }
-  if (!seen.isFile() || Date.now() - seen.ctimeMs < restMs()) return null;
+  // ctime has a finer grain than Date.now(): a spare renamed this millisecond can look younger than 0.
+  const rest = restMs();
+  if (!seen.isFile() || (rest > 0 && Date.now() - seen.ctimeMs < rest)) return null;
   const tmp = tmpName(dirname(path));
   try {
     renameSync(spare, tmp);
