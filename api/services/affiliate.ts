@@ -8,7 +8,6 @@
  * never spends it twice.
  */
 import { and, desc, eq, gte, sql, sum } from "drizzle-orm";
-import { LIMITS } from "#core/limits.ts";
 import { isPayingPlus } from "#core/plans.ts";
 import {
   AFFILIATE_MESSAGES,
@@ -16,6 +15,7 @@ import {
   payoutBodySchema,
   payoutEligibility,
   payoutFeeCents,
+  payoutNetCents,
   referralUrl,
   renewalBodySchema,
   renewalCostCents,
@@ -24,14 +24,35 @@ import {
 import { formatMoney, PLUS_INVOICE_DESCRIPTION } from "#core/schemas/billing.ts";
 import { durably, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
-import { balanceRenewals, invoices, payoutRequests, referralEarnings, userProfiles, users } from "#db/schema.ts";
+import { balanceRenewals, invoices, payoutRequests, referralEarnings, userProfiles } from "#db/schema.ts";
 import type { AppDeps } from "../context.ts";
 import { ApiError, validationError } from "../errors.ts";
 import { payoutConfirmationMail, payoutRequestMail, receiptMail, type PayoutMailFacts } from "./billing-mail.ts";
-import { billingCustomer, enqueueJob, extendSubscriptionFromBalance, invoicePageUrl, runBillingJobs } from "./billing.ts";
-import { getProfile, planStateOf } from "./profile.ts";
+import { emailOf, enqueueJob, extendSubscriptionFromBalance, invoicePageUrl, liveSubscriptionId, runBillingJobs } from "./billing.ts";
+import { getProfile } from "./profile.ts";
+import { isUniqueViolation } from "./signup.ts";
 
 const DAY = (d: Date) => d.toISOString();
+
+/** Takes `cents` from the balance only if it covers them; false (and nothing changed) when it does not. */
+function spendBalance(tx: Db, userId: string, cents: number): boolean {
+  const spent = tx
+    .update(userProfiles)
+    .set({ rewardsBalanceCents: sql`${userProfiles.rewardsBalanceCents} - ${cents}` })
+    .where(and(eq(userProfiles.userId, userId), gte(userProfiles.rewardsBalanceCents, cents)))
+    .run();
+  return spent.changes === 1;
+}
+
+function addToBalance(tx: Db, userId: string, cents: number): void {
+  tx.update(userProfiles).set({ rewardsBalanceCents: sql`${userProfiles.rewardsBalanceCents} + ${cents}` }).where(eq(userProfiles.userId, userId)).run();
+}
+
+/** The dialog's request key as sent, before the body is parsed: a repeat is answered before any check. */
+function requestKeyOf(body: unknown): string | undefined {
+  const key = typeof body === "object" && body && "requestKey" in body ? (body as { requestKey: unknown }).requestKey : undefined;
+  return typeof key === "string" && key.length <= 64 ? key : undefined;
+}
 
 /** Adds a commission for a paid invoice once; null when there is no referrer or it was already paid. */
 export function creditCommission(
@@ -52,10 +73,7 @@ export function creditCommission(
     .onConflictDoNothing()
     .run();
   if (inserted.changes === 0) return null;
-  tx.update(userProfiles)
-    .set({ rewardsBalanceCents: sql`${userProfiles.rewardsBalanceCents} + ${commission}` })
-    .where(eq(userProfiles.userId, referrerId))
-    .run();
+  addToBalance(tx, referrerId, commission);
   const balance = tx.select({ b: userProfiles.rewardsBalanceCents }).from(userProfiles).where(eq(userProfiles.userId, referrerId)).get()?.b ?? 0;
   return { referrerId, commissionCents: commission, balanceCents: balance };
 }
@@ -147,9 +165,9 @@ export function listPayouts(deps: AppDeps, userId: string) {
 export async function requestPayout(deps: AppDeps, userId: string, body: unknown) {
   const { db } = deps;
   const at = deps.now();
-  const key = typeof body === "object" && body && "requestKey" in body ? (body as { requestKey: unknown }).requestKey : undefined;
+  const key = requestKeyOf(body);
   const result = durably(db, (tx) => {
-    if (typeof key === "string" && key.length <= 64) {
+    if (key) {
       const same = tx.select().from(payoutRequests).where(and(eq(payoutRequests.userId, userId), eq(payoutRequests.requestKey, key))).get();
       if (same) return { row: same, created: false };
     }
@@ -159,18 +177,13 @@ export async function requestPayout(deps: AppDeps, userId: string, body: unknown
     if (!parsed.success) throw validationError(parsed.error);
     const { amount, payoutEmail, requestKey } = parsed.data;
     const fee = payoutFeeCents(amount);
-    const spent = tx
-      .update(userProfiles)
-      .set({ rewardsBalanceCents: sql`${userProfiles.rewardsBalanceCents} - ${amount}` })
-      .where(and(eq(userProfiles.userId, userId), gte(userProfiles.rewardsBalanceCents, amount)))
-      .run();
-    if (spent.changes !== 1) throw new ApiError("conflict", AFFILIATE_MESSAGES.balanceTooLow);
+    if (!spendBalance(tx, userId, amount)) throw new ApiError("conflict", AFFILIATE_MESSAGES.balanceTooLow);
     const row: PayoutRow = {
       id: newId(),
       userId,
       requestedAmountCents: amount,
       processingFeeCents: fee,
-      netAmountCents: amount - fee,
+      netAmountCents: payoutNetCents(amount),
       payoutEmail,
       payoutMethod: "paypal",
       status: "pending",
@@ -179,7 +192,7 @@ export async function requestPayout(deps: AppDeps, userId: string, body: unknown
     };
     tx.insert(payoutRequests).values(row).run();
     const p = getProfile(tx, userId);
-    const accountEmail = tx.select({ email: users.email }).from(users).where(eq(users.id, userId)).get()?.email ?? "";
+    const accountEmail = emailOf(tx, userId) ?? "";
     const facts: PayoutMailFacts = { id: row.id, username: p.username, accountEmail, payoutEmail, requestedCents: amount, feeCents: fee, netCents: row.netAmountCents, createdAt: at };
     enqueueJob(tx, { kind: "mail", payload: payoutRequestMail(deps.env.PAYOUT_REQUESTS_TO, facts) }, at);
     if (accountEmail) enqueueJob(tx, { kind: "mail", payload: payoutConfirmationMail(accountEmail, facts) }, at);
@@ -198,11 +211,10 @@ export async function requestPayout(deps: AppDeps, userId: string, body: unknown
 export async function renewWithBalance(deps: AppDeps, userId: string, body: unknown) {
   const { db } = deps;
   const at = deps.now();
-  const profile = getProfile(db, userId);
-  const key = typeof body === "object" && body && "requestKey" in body ? (body as { requestKey: unknown }).requestKey : undefined;
-  if (typeof key === "string" && key.length <= 64) {
+  const key = requestKeyOf(body);
+  if (key) {
     const same = db.select().from(balanceRenewals).where(and(eq(balanceRenewals.userId, userId), eq(balanceRenewals.requestKey, key))).get();
-    if (same) return { months: same.months, costCents: same.costCents, periodEnd: DAY(same.periodEnd), balanceCents: profile.rewardsBalanceCents, created: false };
+    if (same) return { months: same.months, costCents: same.costCents, periodEnd: DAY(same.periodEnd), balanceCents: getProfile(db, userId).rewardsBalanceCents, created: false };
   }
   // Validated against any whole number of months first, so an unaffordable choice gets its own message.
   const parsed = renewalBodySchema(Number.MAX_SAFE_INTEGER).safeParse(body);
@@ -210,20 +222,16 @@ export async function renewWithBalance(deps: AppDeps, userId: string, body: unkn
   const { months, totalCost, requestKey } = parsed.data;
   const cost = renewalCostCents(months);
   if (totalCost !== undefined && Math.round(totalCost * 100) !== cost) throw new ApiError("conflict", AFFILIATE_MESSAGES.renewalPriceChanged);
-  const customer = billingCustomer(db, userId);
-  if (!customer?.subscriptionId || !isPayingPlus(planStateOf(profile), at)) throw new ApiError("conflict", AFFILIATE_MESSAGES.renewalNeedsSubscription);
+  const { profile, subscriptionId } = liveSubscriptionId(deps, userId, AFFILIATE_MESSAGES.renewalNeedsSubscription);
 
   const invoiceId = `inb_${newId()}`;
+  const invoiceNumber = `PLN-B-${invoiceId.slice(4, 12).toUpperCase()}`;
+  const invoiceUrl = invoicePageUrl(deps.env.PUBLIC_ORIGIN, invoiceId);
   const renewalId = newId();
   const description = `${PLUS_INVOICE_DESCRIPTION}, ${months} ${months === 1 ? "month" : "months"} paid from rewards balance`;
   try {
     durably(db, (tx) => {
-      const spent = tx
-        .update(userProfiles)
-        .set({ rewardsBalanceCents: sql`${userProfiles.rewardsBalanceCents} - ${cost}` })
-        .where(and(eq(userProfiles.userId, userId), gte(userProfiles.rewardsBalanceCents, cost)))
-        .run();
-      if (spent.changes !== 1) throw new ApiError("conflict", AFFILIATE_MESSAGES.renewalBalanceTooLow);
+      if (!spendBalance(tx, userId, cost)) throw new ApiError("conflict", AFFILIATE_MESSAGES.renewalBalanceTooLow);
       tx.insert(invoices)
         .values({
           id: invoiceId,
@@ -231,8 +239,8 @@ export async function renewWithBalance(deps: AppDeps, userId: string, body: unkn
           amountCents: cost,
           status: "open",
           description,
-          invoiceUrl: invoicePageUrl(deps.env.PUBLIC_ORIGIN, invoiceId),
-          number: `PLN-B-${invoiceId.slice(4, 12).toUpperCase()}`,
+          invoiceUrl,
+          number: invoiceNumber,
           createdAt: at,
         })
         .run();
@@ -240,9 +248,7 @@ export async function renewWithBalance(deps: AppDeps, userId: string, body: unkn
     });
   } catch (err) {
     // The same key racing itself: the other request holds the row.
-    if (err instanceof Error && "code" in err && String((err as { code: unknown }).code).startsWith("SQLITE_CONSTRAINT")) {
-      throw new ApiError("conflict", AFFILIATE_MESSAGES.renewalFailed);
-    }
+    if (isUniqueViolation(err)) throw new ApiError("conflict", AFFILIATE_MESSAGES.renewalFailed);
     throw err;
   }
 
@@ -251,7 +257,7 @@ export async function renewWithBalance(deps: AppDeps, userId: string, body: unkn
     periodEnd = await extendSubscriptionFromBalance(deps, userId, months);
   } catch (err) {
     durably(db, (tx) => {
-      tx.update(userProfiles).set({ rewardsBalanceCents: sql`${userProfiles.rewardsBalanceCents} + ${cost}` }).where(eq(userProfiles.userId, userId)).run();
+      addToBalance(tx, userId, cost);
       tx.update(invoices).set({ status: "void" }).where(eq(invoices.id, invoiceId)).run();
       tx.delete(balanceRenewals).where(eq(balanceRenewals.id, renewalId)).run();
     });
@@ -259,12 +265,12 @@ export async function renewWithBalance(deps: AppDeps, userId: string, body: unkn
     throw err;
   }
 
-  const email = db.select({ email: users.email }).from(users).where(eq(users.id, userId)).get()?.email;
+  const email = emailOf(db, userId);
   durably(db, (tx) => {
     // The months paid run from where the paid time stood (the unpaid period's start when past due).
     const paidFrom = profile.currentPeriodEndDate ?? at;
     tx.update(invoices)
-      .set({ status: "paid", paidAt: at, paymentMethod: "Rewards balance", periodStart: paidFrom, periodEnd, subscriptionId: customer.subscriptionId })
+      .set({ status: "paid", paidAt: at, paymentMethod: "Rewards balance", periodStart: paidFrom, periodEnd, subscriptionId })
       .where(eq(invoices.id, invoiceId))
       .run();
     tx.update(balanceRenewals).set({ periodEnd }).where(eq(balanceRenewals.id, renewalId)).run();
@@ -274,12 +280,12 @@ export async function renewWithBalance(deps: AppDeps, userId: string, body: unkn
         {
           kind: "mail",
           payload: receiptMail(email, deps.env.PUBLIC_ORIGIN, {
-            number: `PLN-B-${invoiceId.slice(4, 12).toUpperCase()}`,
+            number: invoiceNumber,
             amountCents: cost,
             description,
             paymentMethod: `Rewards balance (${formatMoney(cost)})`,
             periodEnd,
-            url: invoicePageUrl(deps.env.PUBLIC_ORIGIN, invoiceId),
+            url: invoiceUrl,
           }),
         },
         at,
@@ -288,9 +294,4 @@ export async function renewWithBalance(deps: AppDeps, userId: string, body: unkn
   });
   await runBillingJobs(deps);
   return { months, costCents: cost, periodEnd: DAY(periodEnd), balanceCents: getProfile(db, userId).rewardsBalanceCents, created: true };
-}
-
-/** Whole months the balance pays for now (for the dialog's choices). */
-export function affordableMonths(balanceCents: number): number {
-  return Math.floor(balanceCents / LIMITS.PLUS_PRICE_CENTS);
 }

@@ -132,6 +132,8 @@ export function billingCustomer(db: Db, userId: string): BillingCustomerRow | un
   return db.select().from(billingCustomers).where(eq(billingCustomers.userId, userId)).get();
 }
 
+export const emailOf = (db: Db, userId: string): string | undefined => db.select({ email: users.email }).from(users).where(eq(users.id, userId)).get()?.email;
+
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
 export function subscriptionView(deps: AppDeps, userId: string) {
@@ -191,7 +193,7 @@ export function getInvoice(deps: AppDeps, userId: string, invoiceId: string) {
   const row = deps.db.select().from(invoices).where(and(eq(invoices.id, invoiceId), eq(invoices.userId, userId))).get();
   if (!row) throw new ApiError("not_found", BILLING_MESSAGES.invoiceNotFound);
   const p = getProfile(deps.db, userId);
-  const email = deps.db.select({ email: users.email }).from(users).where(eq(users.id, userId)).get()?.email ?? "";
+  const email = emailOf(deps.db, userId) ?? "";
   return { invoice: invoiceView(row), billedTo: { email, username: p.username, displayName: p.displayName }, testMode: billingFor(deps).provider.testMode };
 }
 
@@ -204,7 +206,7 @@ async function ensureCustomer(deps: AppDeps, userId: string): Promise<BillingCus
   const billing = billingFor(deps);
   const existing = billingCustomer(deps.db, userId);
   if (existing && existing.provider === billing.provider.name) return existing;
-  const email = deps.db.select({ email: users.email }).from(users).where(eq(users.id, userId)).get()?.email;
+  const email = emailOf(deps.db, userId);
   if (!email) throw new ApiError("not_found", "Profile not found");
   const { customerId } = await billing.provider.createCustomer({ userId, email });
   const row = { userId, provider: billing.provider.name, customerId, subscriptionId: null, cardBrand: null, cardLast4: null, lastEventAt: null, createdAt: deps.now() };
@@ -243,10 +245,11 @@ export async function signupCheckoutUrl(deps: AppDeps, userId: string): Promise<
   }
 }
 
-function liveSubscriptionId(deps: AppDeps, userId: string): { profile: ProfileRow; subscriptionId: string } {
+/** The owner's subscription while it still gives Plus (active, cancelled to the period end, or past due); else a 409 with `message`. */
+export function liveSubscriptionId(deps: AppDeps, userId: string, message: string = BILLING_MESSAGES.noSubscription): { profile: ProfileRow; subscriptionId: string } {
   const profile = getProfile(deps.db, userId);
   const customer = billingCustomer(deps.db, userId);
-  if (!customer?.subscriptionId || !isPayingPlus(planStateOf(profile), deps.now())) throw new ApiError("conflict", BILLING_MESSAGES.noSubscription);
+  if (!customer?.subscriptionId || !isPayingPlus(planStateOf(profile), deps.now())) throw new ApiError("conflict", message);
   return { profile, subscriptionId: customer.subscriptionId };
 }
 
@@ -349,8 +352,6 @@ function applyEvent(deps: AppDeps, tx: Db, event: BillingEvent): void {
       return applyInvoice(deps, tx, event.data.object, event.type);
   }
 }
-
-const emailOf = (tx: Db, userId: string) => tx.select({ email: users.email }).from(users).where(eq(users.id, userId)).get()?.email;
 
 /** The subscription as the provider reports it becomes the owner's plan state. */
 function applySubscription(deps: AppDeps, tx: Db, sub: SubscriptionObject, eventAt: number, type: BillingEvent["type"]): void {
