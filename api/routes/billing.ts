@@ -4,8 +4,9 @@
  * have their API under /api/billing/test.
  */
 import { Hono } from "hono";
+import { z } from "zod";
 import { CancelSubscriptionSchema } from "#core/schemas/affiliate.ts";
-import { BILLING_MESSAGES, CheckoutBodySchema } from "#core/schemas/billing.ts";
+import { BILLING_MESSAGES, CheckoutBodySchema, SUBSCRIPTION_TAB_PATH } from "#core/schemas/billing.ts";
 import { SIGNATURE_HEADER } from "../billing/provider.ts";
 import { testModeRoutes } from "../billing/test-mode/routes.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
@@ -14,10 +15,8 @@ import { ApiError } from "../errors.ts";
 import { cancelSubscription, getInvoice, listInvoices, portalUrl, receiveWebhook, resumeSubscription, startCheckout, subscriptionView } from "../services/billing.ts";
 import { schemaJson } from "../services/json-input.ts";
 import { jsonBody, params } from "../validate.ts";
-import { z } from "zod";
 
 const InvoiceParamSchema = z.object({ id: z.string().min(1).max(100) });
-const SUBSCRIPTION_TAB = "/dashboard/account-settings?tab=subscription";
 
 export function billingRoutes(deps: AppDeps) {
   return (
@@ -28,8 +27,8 @@ export function billingRoutes(deps: AppDeps) {
       .post("/checkout", requireUser, jsonBody(CheckoutBodySchema), async (c) => {
         const { returnPath } = c.req.valid("json");
         const { url } = await startCheckout(deps, currentUser(c).id, {
-          successPath: `${SUBSCRIPTION_TAB}&checkout=success`,
-          cancelPath: returnPath ?? SUBSCRIPTION_TAB,
+          successPath: `${SUBSCRIPTION_TAB_PATH}&checkout=success`,
+          cancelPath: returnPath ?? SUBSCRIPTION_TAB_PATH,
         });
         return c.json({ url }, 201);
       })

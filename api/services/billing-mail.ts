@@ -2,11 +2,11 @@
  * The billing and affiliate e-mails: receipts, a failed payment, cancelling, the end of a
  * subscription, commissions and payout requests. Plain text only, like every account e-mail.
  */
-import { formatMoney, PLUS_PRICE_LABEL } from "#core/schemas/billing.ts";
+import { formatMoney, PLUS_PRICE_LABEL, SUBSCRIPTION_TAB_PATH } from "#core/schemas/billing.ts";
 import type { MailMessage } from "../mail/mailer.ts";
 
 const day = (d: Date) => d.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
-const subscriptionPage = (origin: string) => `${origin}/dashboard/account-settings?tab=subscription`;
+const subscriptionPage = (origin: string) => `${origin}${SUBSCRIPTION_TAB_PATH}`;
 
 export function receiptMail(to: string, origin: string, inv: { number: string; amountCents: number; description: string; paymentMethod: string; periodEnd: Date | null; url: string }): MailMessage {
   return {

@@ -10,7 +10,7 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, desc, eq, lte } from "drizzle-orm";
 import { effectivePlan, hasFeature, isPayingPlus, isTrialActive } from "#core/plans.ts";
-import { BILLING_MESSAGES, PLUS_INVOICE_DESCRIPTION, PLUS_PRICE_LABEL, subscriptionBadge } from "#core/schemas/billing.ts";
+import { BILLING_MESSAGES, PLUS_INVOICE_DESCRIPTION, PLUS_PRICE_LABEL, SUBSCRIPTION_TAB_PATH, subscriptionBadge } from "#core/schemas/billing.ts";
 import { LIMITS } from "#core/limits.ts";
 import { DASH } from "#core/dashboard-texts.ts";
 import { AFTER_SIGN_IN } from "#core/schemas/auth.ts";
@@ -288,7 +288,7 @@ export async function portalUrl(deps: AppDeps, userId: string): Promise<string> 
   if (!customer || customer.provider !== billingFor(deps).provider.name) throw new ApiError("conflict", BILLING_MESSAGES.noSubscription);
   const { url } = await billingFor(deps).provider.createPortalSession({
     customerId: customer.customerId,
-    returnUrl: `${deps.env.PUBLIC_ORIGIN}/dashboard/account-settings?tab=subscription`,
+    returnUrl: `${deps.env.PUBLIC_ORIGIN}${SUBSCRIPTION_TAB_PATH}`,
   });
   return url;
 }

@@ -55,6 +55,9 @@ export const PLUS_PRICE = formatMoney(LIMITS.PLUS_PRICE_CENTS);
 export const PLUS_PRICE_LABEL = `${PLUS_PRICE} per month`;
 export const PLUS_INVOICE_DESCRIPTION = "Plinth Plus (monthly)";
 
+/** Where checkout, the portal and the billing e-mails send the owner back to. */
+export const SUBSCRIPTION_TAB_PATH = "/dashboard/account-settings?tab=subscription";
+
 /**
  * The same day of the month `months` later, in UTC; a day the target month lacks becomes its last
  * day (Jan 31 + 1 month = Feb 28 or 29), as subscription billing usually works.
