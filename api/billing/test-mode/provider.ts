@@ -9,7 +9,7 @@
  * Restart safety comes from the database alone: what is due (a period end or a retry in the past, an
  * event not yet delivered) is found again at start.
  */
-import { and, asc, count, eq, inArray, isNull, lte, or } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, lte, or } from "drizzle-orm";
 import { addMonths, CARD_MESSAGES, PLUS_INVOICE_DESCRIPTION, TEST_CARDS, type TestCardOutcome } from "#core/schemas/billing.ts";
 import { durably, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
@@ -141,6 +141,12 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
   /** Whether the card on file pays this invoice (the test cards' documented behaviour). */
   const charges = (c: CustomerRow, reason: InvoiceRow["billingReason"]) =>
     c.cardBehaviour === "ok" || (c.cardBehaviour === "decline_renewals" && reason === "subscription_create");
+
+  /** A card that passed refuseCard becomes the customer's card, with how it behaves at renewals. */
+  function putCardOnFile(tx: Db, customerId: string, card: ReturnType<typeof testCard>): void {
+    const behaviour = card.outcome === "decline_renewals" ? "decline_renewals" : "ok";
+    tx.update(testBillingCustomers).set({ cardBrand: card.brand, cardLast4: card.last4, cardBehaviour: behaviour }).where(eq(testBillingCustomers.id, customerId)).run();
+  }
 
   function emitSubscription(tx: Db, type: BillingEventType, subId: string): void {
     const s = subscription(tx, subId)!;
@@ -498,7 +504,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
 
     session(sessionId, userId) {
       const { session, customer: c } = ownSession(db, sessionId, userId);
-      const s = session.kind === "portal" ? tx_latestSubscription(c.id) : null;
+      const s = session.kind === "portal" ? latestSubscription(c.id) : null;
       const open = s && s.status === "past_due" ? openInvoiceOf(db, s.id) : undefined;
       return {
         id: session.id,
@@ -528,8 +534,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
         if (liveSubscription(tx, c.id)) throw new ApiError("conflict", "You already have an active subscription.");
         refuseCard(card.outcome);
         const at = now();
-        const behaviour = card.outcome === "decline_renewals" ? "decline_renewals" : "ok";
-        tx.update(testBillingCustomers).set({ cardBrand: card.brand, cardLast4: card.last4, cardBehaviour: behaviour }).where(eq(testBillingCustomers.id, c.id)).run();
+        putCardOnFile(tx, c.id, card);
         const subId = `sub_test_${newId()}`;
         const periodEnd = addMonths(at, 1);
         tx.insert(testBillingSubscriptions)
@@ -570,8 +575,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
         if (statusOf(session, ms()) === "expired") throw new ApiError("gone", "This page has expired. Open it again from your dashboard.");
         // A card that cannot be charged at all is refused when it is added, as a real check would.
         refuseCard(card.outcome);
-        const behaviour = card.outcome === "decline_renewals" ? "decline_renewals" : "ok";
-        tx.update(testBillingCustomers).set({ cardBrand: card.brand, cardLast4: card.last4, cardBehaviour: behaviour }).where(eq(testBillingCustomers.id, c.id)).run();
+        putCardOnFile(tx, c.id, card);
         const updated = customer(tx, c.id)!;
         let settledCents: number | null = null;
         const live = liveSubscription(tx, c.id);
@@ -594,10 +598,11 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
     tick,
   };
 
-  function tx_latestSubscription(customerId: string): SubscriptionRow | undefined {
+  /** The live subscription, else the most recent one (the portal shows how it ended). */
+  function latestSubscription(customerId: string): SubscriptionRow | undefined {
     return (
       liveSubscription(db, customerId) ??
-      db.select().from(testBillingSubscriptions).where(eq(testBillingSubscriptions.customerId, customerId)).orderBy(asc(testBillingSubscriptions.createdAt)).all().at(-1)
+      db.select().from(testBillingSubscriptions).where(eq(testBillingSubscriptions.customerId, customerId)).orderBy(desc(testBillingSubscriptions.createdAt)).limit(1).get()
     );
   }
 
