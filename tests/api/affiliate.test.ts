@@ -15,9 +15,9 @@ import { invoices, payoutRequests, referralEarnings, userProfiles } from "#db/sc
 import { newId } from "#db/ids.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
 import { browser } from "#tests/support/auth-client.ts";
-import { CARDS, endPeriodNow, profileOf, providerSubscription, subscribe, tick } from "#tests/support/billing.ts";
+import { CARDS, eligibleOwner, endPeriodNow, profileOf, providerSubscription, requestKey, subscribe, tick } from "#tests/support/billing.ts";
 import { lastMailTo, mailsTo, sixDigitCode } from "#tests/support/mail.ts";
-import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
+import { createApiOwner } from "#tests/support/owner.ts";
 
 let t: TestApp;
 beforeEach(() => {
@@ -29,17 +29,8 @@ const json = async (pending: Response | Promise<Response>) => {
   const res = await pending;
   return { status: res.status, body: (await res.json()) as any };
 };
-const key = () => randomBytes(12).toString("hex");
 const setProfile = (userId: string, values: Partial<typeof userProfiles.$inferInsert>) =>
   t.deps.db.update(userProfiles).set(values).where(eq(userProfiles.userId, userId)).run();
-
-/** A subscriber of four months with `balanceCents` in rewards. */
-async function eligibleOwner(balanceCents: number): Promise<ApiOwner> {
-  const owner = createApiOwner(t, "lite");
-  await subscribe(owner);
-  setProfile(owner.userId, { payingSince: addMonths(new Date(), -4), rewardsBalanceCents: balanceCents });
-  return owner;
-}
 
 describe("the referral link", () => {
   it("a visit with ?ref= is remembered through signup, and the referrer earns 20% of every paid invoice", async () => {
@@ -160,7 +151,7 @@ describe("payout eligibility", () => {
       totalBalanceCents: 5000,
     });
 
-    const owner = await eligibleOwner(1999);
+    const owner = await eligibleOwner(t, 1999);
     expect((await json(await owner.call("GET", "/api/affiliate/eligibility"))).body).toMatchObject({ isEligible: false, isActivePlus: true, hasThreeMonthsPaying: true, hasMinimumBalance: false });
     setProfile(owner.userId, { rewardsBalanceCents: 2000, payingSince: addMonths(new Date(), -2) });
     expect((await json(await owner.call("GET", "/api/affiliate/eligibility"))).body).toMatchObject({ isEligible: false, hasThreeMonthsPaying: false, hasMinimumBalance: true });
@@ -181,8 +172,8 @@ describe("payout eligibility", () => {
 
 describe("cash payouts", () => {
   it("records the request, deducts the balance, and e-mails the payouts team and the owner", async () => {
-    const owner = await eligibleOwner(5000);
-    const res = await json(await owner.call("POST", "/api/affiliate/payouts", { amount: 25, payoutEmail: " me@paypal.example ", requestKey: key() }));
+    const owner = await eligibleOwner(t, 5000);
+    const res = await json(await owner.call("POST", "/api/affiliate/payouts", { amount: 25, payoutEmail: " me@paypal.example ", requestKey: requestKey() }));
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       payout: { requestedAmountCents: 2500, processingFeeCents: 75, netAmountCents: 2425, payoutEmail: "me@paypal.example", payoutMethod: "paypal", status: "pending" },
@@ -200,7 +191,7 @@ describe("cash payouts", () => {
   });
 
   it("enforces the amount and the PayPal e-mail with the spec's messages", async () => {
-    const owner = await eligibleOwner(5000);
+    const owner = await eligibleOwner(t, 5000);
     const cases: [unknown, number, string][] = [
       [{ amount: 19.99, payoutEmail: "me@paypal.example" }, 400, AFFILIATE_MESSAGES.amountTooSmall],
       [{ amount: 50.01, payoutEmail: "me@paypal.example" }, 400, AFFILIATE_MESSAGES.amountTooLarge],
@@ -213,7 +204,7 @@ describe("cash payouts", () => {
       [{ amount: 25, payoutEmail: "<script>@x" }, 400, AFFILIATE_MESSAGES.paypalInvalid],
     ];
     for (const [body, status, message] of cases) {
-      const res = await json(await owner.call("POST", "/api/affiliate/payouts", { ...(body as object), requestKey: key() }));
+      const res = await json(await owner.call("POST", "/api/affiliate/payouts", { ...(body as object), requestKey: requestKey() }));
       expect(res.status, JSON.stringify(body)).toBe(status);
       expect(res.body.error.message, JSON.stringify(body)).toBe(message);
     }
@@ -221,14 +212,14 @@ describe("cash payouts", () => {
     expect(profileOf(t, owner.userId).rewardsBalanceCents).toBe(5000);
     expect(t.deps.db.select().from(payoutRequests).all()).toHaveLength(0);
     // The whole eligible amount is allowed.
-    expect((await owner.call("POST", "/api/affiliate/payouts", { amount: 50, payoutEmail: "me@paypal.example", requestKey: key() })).status).toBe(201);
+    expect((await owner.call("POST", "/api/affiliate/payouts", { amount: 50, payoutEmail: "me@paypal.example", requestKey: requestKey() })).status).toBe(201);
     expect(profileOf(t, owner.userId).rewardsBalanceCents).toBe(0);
   });
 
   it("refuses an owner who is not eligible (403) and changes nothing", async () => {
-    const owner = await eligibleOwner(5000);
+    const owner = await eligibleOwner(t, 5000);
     setProfile(owner.userId, { payingSince: new Date() });
-    const res = await json(await owner.call("POST", "/api/affiliate/payouts", { amount: 25, payoutEmail: "me@paypal.example", requestKey: key() }));
+    const res = await json(await owner.call("POST", "/api/affiliate/payouts", { amount: 25, payoutEmail: "me@paypal.example", requestKey: requestKey() }));
     expect(res.status).toBe(403);
     expect(res.body.error.message).toBe(AFFILIATE_MESSAGES.notEligible);
     expect(res.body.error.details.eligibility).toMatchObject({ hasThreeMonthsPaying: false });
@@ -236,8 +227,8 @@ describe("cash payouts", () => {
   });
 
   it("a double submit is one request, deducted once and e-mailed once", async () => {
-    const owner = await eligibleOwner(5000);
-    const body = { amount: 20, payoutEmail: "me@paypal.example", requestKey: key() };
+    const owner = await eligibleOwner(t, 5000);
+    const body = { amount: 20, payoutEmail: "me@paypal.example", requestKey: requestKey() };
     const results = await Promise.all([1, 2, 3].map(() => json(owner.call("POST", "/api/affiliate/payouts", body))));
     expect(results.map((r) => r.status).sort()).toEqual([200, 200, 201]);
     expect(new Set(results.map((r) => r.body.payout.id)).size).toBe(1);
@@ -247,8 +238,8 @@ describe("cash payouts", () => {
   });
 
   it("two requests at once never take the balance below zero", async () => {
-    const owner = await eligibleOwner(3000);
-    const results = await Promise.all([1, 2].map(() => json(owner.call("POST", "/api/affiliate/payouts", { amount: 20, payoutEmail: "me@paypal.example", requestKey: key() }))));
+    const owner = await eligibleOwner(t, 3000);
+    const results = await Promise.all([1, 2].map(() => json(owner.call("POST", "/api/affiliate/payouts", { amount: 20, payoutEmail: "me@paypal.example", requestKey: requestKey() }))));
     expect(results.map((r) => r.status).sort()).toEqual([201, 403]);
     expect(profileOf(t, owner.userId).rewardsBalanceCents).toBe(1000);
     // The database itself refuses a negative balance.
@@ -256,9 +247,9 @@ describe("cash payouts", () => {
   });
 
   it("never shows or touches another owner's payouts", async () => {
-    const owner = await eligibleOwner(5000);
-    const other = await eligibleOwner(5000);
-    await owner.call("POST", "/api/affiliate/payouts", { amount: 20, payoutEmail: "me@paypal.example", requestKey: key() });
+    const owner = await eligibleOwner(t, 5000);
+    const other = await eligibleOwner(t, 5000);
+    await owner.call("POST", "/api/affiliate/payouts", { amount: 20, payoutEmail: "me@paypal.example", requestKey: requestKey() });
     expect((await json(await other.call("GET", "/api/affiliate/payouts"))).body.payouts).toEqual([]);
     const payout = t.deps.db.select().from(payoutRequests).get()!;
     // Replaying the owner's request key as another owner makes a new request of that owner's own.
@@ -271,9 +262,9 @@ describe("cash payouts", () => {
 
 describe("renewal with the balance", () => {
   it("extends the period by the months chosen, deducts 8.99 a month, and writes a paid invoice", async () => {
-    const owner = await eligibleOwner(2000);
+    const owner = await eligibleOwner(t, 2000);
     const periodEnd = profileOf(t, owner.userId).currentPeriodEndDate!;
-    const res = await json(await owner.call("POST", "/api/affiliate/renewals", { months: 2, totalCost: 17.98, requestKey: key() }));
+    const res = await json(await owner.call("POST", "/api/affiliate/renewals", { months: 2, totalCost: 17.98, requestKey: requestKey() }));
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ months: 2, costCents: 1798, balanceCents: 202, periodEnd: addMonths(periodEnd, 2).toISOString(), message: AFFILIATE_MESSAGES.renewed });
     const p = profileOf(t, owner.userId);
@@ -290,7 +281,7 @@ describe("renewal with the balance", () => {
   });
 
   it("enforces the months and the balance with the spec's messages", async () => {
-    const owner = await eligibleOwner(1000);
+    const owner = await eligibleOwner(t, 1000);
     const cases: [unknown, number, string][] = [
       [{}, 400, AFFILIATE_MESSAGES.renewalPeriodRequired],
       [{ months: 0 }, 400, AFFILIATE_MESSAGES.renewalPeriodRequired],
@@ -300,29 +291,29 @@ describe("renewal with the balance", () => {
       [{ months: 1, totalCost: 7.99 }, 409, AFFILIATE_MESSAGES.renewalPriceChanged],
     ];
     for (const [body, status, message] of cases) {
-      const res = await json(await owner.call("POST", "/api/affiliate/renewals", { ...(body as object), requestKey: key() }));
+      const res = await json(await owner.call("POST", "/api/affiliate/renewals", { ...(body as object), requestKey: requestKey() }));
       expect(res.status, JSON.stringify(body)).toBe(status);
       expect(res.body.error.message).toBe(message);
     }
     expect(profileOf(t, owner.userId).rewardsBalanceCents).toBe(1000);
     const trial = createApiOwner(t, "trial");
     setProfile(trial.userId, { rewardsBalanceCents: 5000 });
-    const res = await json(await trial.call("POST", "/api/affiliate/renewals", { months: 1, requestKey: key() }));
+    const res = await json(await trial.call("POST", "/api/affiliate/renewals", { months: 1, requestKey: requestKey() }));
     expect(res.status).toBe(409);
     expect(res.body.error.message).toBe(AFFILIATE_MESSAGES.renewalNeedsSubscription);
     expect(profileOf(t, trial.userId).rewardsBalanceCents).toBe(5000);
   });
 
   it("two renewals at once spend the balance once; a double submit renews once", async () => {
-    const owner = await eligibleOwner(899);
+    const owner = await eligibleOwner(t, 899);
     const periodEnd = profileOf(t, owner.userId).currentPeriodEndDate!;
-    const results = await Promise.all([1, 2].map(() => json(owner.call("POST", "/api/affiliate/renewals", { months: 1, totalCost: 8.99, requestKey: key() }))));
+    const results = await Promise.all([1, 2].map(() => json(owner.call("POST", "/api/affiliate/renewals", { months: 1, totalCost: 8.99, requestKey: requestKey() }))));
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
     expect(profileOf(t, owner.userId).rewardsBalanceCents).toBe(0);
     expect(profileOf(t, owner.userId).currentPeriodEndDate!.toISOString()).toBe(addMonths(periodEnd, 1).toISOString());
 
     setProfile(owner.userId, { rewardsBalanceCents: 899 });
-    const body = { months: 1, totalCost: 8.99, requestKey: key() };
+    const body = { months: 1, totalCost: 8.99, requestKey: requestKey() };
     const first = await json(await owner.call("POST", "/api/affiliate/renewals", body));
     const second = await json(await owner.call("POST", "/api/affiliate/renewals", body));
     expect([first.status, second.status]).toEqual([201, 200]);
@@ -338,7 +329,7 @@ describe("renewal with the balance", () => {
     const unpaidFrom = providerSubscription(t, owner.userId).currentPeriodEnd;
     await tick(t);
     setProfile(owner.userId, { rewardsBalanceCents: 899 });
-    const res = await json(await owner.call("POST", "/api/affiliate/renewals", { months: 1, requestKey: key() }));
+    const res = await json(await owner.call("POST", "/api/affiliate/renewals", { months: 1, requestKey: requestKey() }));
     expect(res.status).toBe(201);
     const p = profileOf(t, owner.userId);
     expect(p.subscriptionStatus).toBe("active_plus");

@@ -5,11 +5,10 @@
  * bodies; a forged cross-site request carries the victim's own cookie. Every answer is a 4xx with
  * the one error shape, and not one of the victim's billing rows (here or at the provider) changes.
  */
-import { randomBytes } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AFFILIATE_MESSAGES } from "#core/schemas/affiliate.ts";
-import { addMonths, BILLING_MESSAGES, CARD_MESSAGES } from "#core/schemas/billing.ts";
+import { BILLING_MESSAGES, CARD_MESSAGES } from "#core/schemas/billing.ts";
 import {
   balanceRenewals,
   billingCustomers,
@@ -24,8 +23,9 @@ import {
   userProfiles,
 } from "#db/schema.ts";
 import { createTestApp, sameOrigin, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
-import { CARDS, cardForm, checkoutSession, subscribe } from "#tests/support/billing.ts";
-import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
+import { CARDS, cardForm, eligibleOwner, requestKey } from "#tests/support/billing.ts";
+import { expectErrorShape } from "#tests/support/hostile.ts";
+import type { ApiOwner } from "#tests/support/owner.ts";
 
 let t: TestApp;
 let victim: ApiOwner;
@@ -38,7 +38,6 @@ const json = async (pending: Response | Promise<Response>) => {
   const res = await pending;
   return { status: res.status, body: (await res.json()) as any };
 };
-const key = () => randomBytes(12).toString("hex");
 const isBilling = (path: string) => path.startsWith("/api/billing/") || path.startsWith("/api/affiliate/");
 
 /** Everything of the victim's that billing can change, at the product and at the provider. */
@@ -112,25 +111,10 @@ function paths(path: string): string[] {
   return values.map((v) => path.replace(/:[A-Za-z]+/g, v));
 }
 
-function expectErrorShape(status: number, text: string, where: string) {
-  expect(status, `${where} -> ${status} ${text.slice(0, 200)}`).toBeLessThan(500);
-  if (status >= 400) {
-    const parsed = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
-    expect(typeof parsed.error?.code, where).toBe("string");
-    expect(typeof parsed.error?.message, where).toBe("string");
-  }
-}
-
 beforeAll(async () => {
   t = createTestApp();
-  victim = createApiOwner(t, "lite");
-  await subscribe(victim);
-  t.deps.db
-    .update(userProfiles)
-    .set({ payingSince: addMonths(new Date(), -4), rewardsBalanceCents: 5000 })
-    .where(eq(userProfiles.userId, victim.userId))
-    .run();
-  const payout = await json(victim.call("POST", "/api/affiliate/payouts", { amount: 20, payoutEmail: "victim@paypal.example", requestKey: key() }));
+  victim = await eligibleOwner(t, 5000);
+  const payout = await json(victim.call("POST", "/api/affiliate/payouts", { amount: 20, payoutEmail: "victim@paypal.example", requestKey: requestKey() }));
   expect(payout.status, "victim setup").toBe(201);
   ids.payout = payout.body.payout.id;
   ids.payoutKey = t.deps.db.select().from(payoutRequests).where(eq(payoutRequests.id, ids.payout)).get()!.requestKey!;
@@ -150,13 +134,7 @@ beforeAll(async () => {
   });
   ids.checkout = session.id;
 
-  attacker = createApiOwner(t, "lite");
-  await subscribe(attacker);
-  t.deps.db
-    .update(userProfiles)
-    .set({ payingSince: addMonths(new Date(), -4), rewardsBalanceCents: 5000 })
-    .where(eq(userProfiles.userId, attacker.userId))
-    .run();
+  attacker = await eligibleOwner(t, 5000);
 
   routes = t.app.routes.filter((r) => isBilling(r.path) && !r.path.endsWith("*") && r.method !== "ALL").map((r) => ({ method: r.method, path: r.path }));
 });
@@ -226,7 +204,7 @@ describe("billing and affiliate routes under hostile input", () => {
 
   it("refuses bodies over the JSON limit with 413 and the message, before anything is written", async () => {
     const before = victimState();
-    const big = JSON.stringify({ amount: 25, payoutEmail: "v@paypal.example", requestKey: key(), pad: "x".repeat(200 * 1024) });
+    const big = JSON.stringify({ amount: 25, payoutEmail: "v@paypal.example", requestKey: requestKey(), pad: "x".repeat(200 * 1024) });
     for (const path of ["/api/affiliate/payouts", "/api/affiliate/renewals", "/api/billing/cancel", "/api/billing/checkout", `/api/billing/test/sessions/${ids.portal}/payment-method`]) {
       const res = await json(victim.call("POST", path, big));
       expect(res, path).toMatchObject({ status: 413, body: { error: { message: "Request body is too large" } } });
@@ -246,7 +224,7 @@ describe("billing and affiliate routes under hostile input", () => {
 
   it("keeps hostile text out: scripts in the PayPal e-mail are refused, a cancel reason outside the list too", async () => {
     const before = victimState();
-    const payout = await json(victim.call("POST", "/api/affiliate/payouts", { amount: 25, payoutEmail: `${HOSTILE}@paypal.example`, requestKey: key() }));
+    const payout = await json(victim.call("POST", "/api/affiliate/payouts", { amount: 25, payoutEmail: `${HOSTILE}@paypal.example`, requestKey: requestKey() }));
     expect(payout).toMatchObject({ status: 400, body: { error: { message: AFFILIATE_MESSAGES.paypalInvalid } } });
     const cancel = await json(victim.call("POST", "/api/billing/cancel", { reason: HOSTILE }));
     expect(cancel.status).toBe(400);
@@ -259,8 +237,8 @@ describe("billing and affiliate routes under hostile input", () => {
     const before = victimState();
     const bodyFor: Record<string, unknown> = {
       "/api/billing/cancel": { reason: "Too expensive" },
-      "/api/affiliate/payouts": { amount: 25, payoutEmail: "attacker@paypal.example", requestKey: key() },
-      "/api/affiliate/renewals": { months: 1, requestKey: key() },
+      "/api/affiliate/payouts": { amount: 25, payoutEmail: "attacker@paypal.example", requestKey: requestKey() },
+      "/api/affiliate/renewals": { months: 1, requestKey: requestKey() },
     };
     const forged: Record<string, string>[] = [{ Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" }, { Origin: "null" }, { Origin: `${TEST_ORIGIN}.evil.example` }, {}];
     for (const r of routes.filter((x) => x.method !== "GET")) {

@@ -3,13 +3,15 @@
  * subscription's period end into the past in the database (never the clock), and signing webhook
  * bodies the way the provider does.
  */
+import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { signPayload } from "#api/billing/signature.ts";
 import { billingFor, billingCustomer } from "#api/services/billing.ts";
+import { addMonths } from "#core/schemas/billing.ts";
 import type { Db } from "#db/client.ts";
 import { testBillingSubscriptions, userProfiles } from "#db/schema.ts";
 import type { TestApp } from "./app.ts";
-import type { ApiOwner } from "./owner.ts";
+import { createApiOwner, type ApiOwner } from "./owner.ts";
 
 export const CARDS = {
   ok: "4242 4242 4242 4242",
@@ -36,6 +38,17 @@ export async function subscribe(owner: ApiOwner, number: string = CARDS.ok): Pro
   const res = await pay(owner, await checkoutSession(owner), number);
   if (res.status !== 200) throw new Error(`pay ${res.status} ${await res.text()}`);
 }
+
+/** A subscriber of four months (past the payout's three) with `balanceCents` in rewards. */
+export async function eligibleOwner(t: TestApp, balanceCents: number): Promise<ApiOwner> {
+  const owner = createApiOwner(t, "lite");
+  await subscribe(owner);
+  t.deps.db.update(userProfiles).set({ payingSince: addMonths(new Date(), -4), rewardsBalanceCents: balanceCents }).where(eq(userProfiles.userId, owner.userId)).run();
+  return owner;
+}
+
+/** A fresh request key, as the payout and renewal dialogs make one when they open. */
+export const requestKey = () => randomBytes(12).toString("hex");
 
 /** The owner's subscription at the test-mode provider. */
 export function providerSubscription(t: TestApp, userId: string) {
