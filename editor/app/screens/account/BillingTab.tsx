@@ -10,7 +10,8 @@ import { BILLING_MESSAGES, formatMoney, INVOICE_STATUS_LABELS } from "#core/sche
 import { api, ApiFailure, unwrap } from "../../api.ts";
 import { Button, PlusBadge } from "../../components/ui.tsx";
 import { isLite, useDashboard } from "../../store.ts";
-import { Badge, type BadgeVariant, Panel, shortDate } from "./billing-ui.tsx";
+import { shortDate } from "../../../components/dates.ts";
+import { Badge, type BadgeVariant, Panel } from "./billing-ui.tsx";
 
 type Invoice = Awaited<ReturnType<typeof load>>["invoices"][number];
 const load = () => unwrap(api.billing.invoices.$get());

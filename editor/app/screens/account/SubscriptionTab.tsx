@@ -13,7 +13,8 @@ import { PLAN_NAMES } from "#core/plans.ts";
 import { api, ApiFailure, unwrap } from "../../api.ts";
 import { Button, Confirm, Modal } from "../../components/ui.tsx";
 import { useDashboard } from "../../store.ts";
-import { Badge, longDate, Panel, startCheckout } from "./billing-ui.tsx";
+import { longDate } from "../../../components/dates.ts";
+import { Badge, Panel, startCheckout } from "./billing-ui.tsx";
 
 type View = Awaited<ReturnType<typeof loadView>>;
 const loadView = () => unwrap(api.billing.subscription.$get());

@@ -1,8 +1,7 @@
 /**
- * Pieces the billing screens share: the status badge, money and dates as the owner reads them, and
+ * Pieces the billing screens share: the status badge, money as the owner reads it, and
  * the one way into checkout (every Upgrade button in the dashboard goes through startCheckout).
  */
-import { format } from "date-fns";
 import type { ReactNode } from "react";
 import { toast } from "sonner";
 import { BILLING_MESSAGES } from "#core/schemas/billing.ts";
@@ -21,9 +20,6 @@ const BADGE: Record<BadgeVariant, string> = {
 export function Badge({ variant, children }: { variant: BadgeVariant; children: ReactNode }) {
   return <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ${BADGE[variant]}`}>{children}</span>;
 }
-
-export const longDate = (iso: string | null | undefined) => (iso ? format(new Date(iso), "MMMM d, yyyy") : "");
-export const shortDate = (iso: string | null | undefined) => (iso ? format(new Date(iso), "MMM d, yyyy") : "");
 
 const DASHBOARD_PATH = /^\/dashboard(\/[a-z-]+)*$/;
 

@@ -15,7 +15,8 @@ import { formatMoney, PLUS_PRICE, PLUS_PRICE_LABEL } from "#core/schemas/billing
 import { api, unwrap } from "../../api.ts";
 import { Button } from "../../components/ui.tsx";
 import { isLite, useDashboard } from "../../store.ts";
-import { Badge, longDate, shortDate } from "../account/billing-ui.tsx";
+import { longDate, shortDate } from "../../../components/dates.ts";
+import { Badge } from "../account/billing-ui.tsx";
 import { PayoutDialog, RenewDialog } from "./BalanceDialogs.tsx";
 import { copyText, ShareDialog } from "./ShareDialog.tsx";
 

@@ -17,7 +17,7 @@ import {
 import { addMonths, formatMoney, PLUS_PRICE } from "#core/schemas/billing.ts";
 import { api, ApiFailure, unwrap } from "../../api.ts";
 import { Button, Modal } from "../../components/ui.tsx";
-import { longDate } from "../account/billing-ui.tsx";
+import { longDate } from "../../../components/dates.ts";
 
 const newKey = () => crypto.randomUUID();
 const serverMessage = (err: unknown) => (err instanceof ApiFailure && err.status > 0 && err.status < 500 ? err.message : null);
