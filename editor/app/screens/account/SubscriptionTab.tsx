@@ -10,7 +10,7 @@ import { toast } from "sonner";
 import { CANCEL_REASONS } from "#core/limits.ts";
 import { BADGE_VARIANT, BILLING_MESSAGES, PLUS_PRICE_LABEL, type SubscriptionBadge } from "#core/schemas/billing.ts";
 import { PLAN_NAMES } from "#core/plans.ts";
-import { api, ApiFailure, unwrap } from "../../api.ts";
+import { api, clientErrorMessage, unwrap } from "../../api.ts";
 import { Button, Confirm, Modal } from "../../components/ui.tsx";
 import { useDashboard } from "../../store.ts";
 import { longDate } from "../../../components/dates.ts";
@@ -18,7 +18,6 @@ import { Badge, Panel, startCheckout } from "./billing-ui.tsx";
 
 type View = Awaited<ReturnType<typeof loadView>>;
 const loadView = () => unwrap(api.billing.subscription.$get());
-const messageOf = (err: unknown) => (err instanceof ApiFailure && err.status > 0 && err.status < 500 ? err.message : undefined);
 
 function CancelFlow({ view, onDone }: { view: View; onDone(v: View): void }) {
   const [step, setStep] = useState<"closed" | "confirm" | "reason">("closed");
@@ -41,7 +40,7 @@ function CancelFlow({ view, onDone }: { view: View; onDone(v: View): void }) {
       onDone(res.subscription);
       void useDashboard.getState().loadMe();
     } catch (err) {
-      toast.error(BILLING_MESSAGES.cancelFailed, { description: messageOf(err) });
+      toast.error(BILLING_MESSAGES.cancelFailed, { description: clientErrorMessage(err) });
     } finally {
       setBusy(false);
     }
@@ -112,7 +111,7 @@ async function openPortal() {
     } else window.location.assign(url);
   } catch (err) {
     tab?.close();
-    toast.error(BILLING_MESSAGES.portalFailed, { description: messageOf(err) });
+    toast.error(BILLING_MESSAGES.portalFailed, { description: clientErrorMessage(err) });
   }
 }
 
@@ -162,7 +161,7 @@ export default function SubscriptionTab() {
       toast.success(res.message);
       void useDashboard.getState().loadMe();
     } catch (err) {
-      toast.error(BILLING_MESSAGES.resumeFailed, { description: messageOf(err) });
+      toast.error(BILLING_MESSAGES.resumeFailed, { description: clientErrorMessage(err) });
     } finally {
       setBusy(false);
     }

@@ -15,12 +15,12 @@ import {
   renewalSchema,
 } from "#core/schemas/affiliate.ts";
 import { addMonths, formatMoney, PLUS_PRICE } from "#core/schemas/billing.ts";
-import { api, ApiFailure, unwrap } from "../../api.ts";
+import { api, ApiFailure, clientErrorMessage, unwrap } from "../../api.ts";
 import { Button, Modal } from "../../components/ui.tsx";
 import { longDate } from "../../../components/dates.ts";
+import { fieldsOf } from "../../../components/field-errors.ts";
 
 const newKey = () => crypto.randomUUID();
-const serverMessage = (err: unknown) => (err instanceof ApiFailure && err.status > 0 && err.status < 500 ? err.message : null);
 
 function Field({ id, label, error, hint, children }: { id: string; label: string; error?: string; hint?: string; children: ReactNode }) {
   return (
@@ -69,11 +69,7 @@ export function PayoutDialog({ open, onOpenChange, eligibleCents, onDone }: { op
   async function submit(e: FormEvent) {
     e.preventDefault();
     const parsed = payoutRequestSchema(eligibleCents).safeParse({ amount: amount.trim() === "" ? undefined : Number(amount), payoutEmail: email });
-    if (!parsed.success) {
-      const f: Record<string, string> = {};
-      for (const issue of parsed.error.issues) f[String(issue.path[0])] ??= issue.message;
-      return setFields(f);
-    }
+    if (!parsed.success) return setFields(fieldsOf(parsed.error.issues));
     setFields({});
     setBusy(true);
     try {
@@ -83,7 +79,7 @@ export function PayoutDialog({ open, onOpenChange, eligibleCents, onDone }: { op
       onDone();
     } catch (err) {
       if (err instanceof ApiFailure && Object.keys(err.fields).length) setFields(err.fields);
-      toast.error(AFFILIATE_MESSAGES.payoutFailedTitle, { description: serverMessage(err) ?? AFFILIATE_MESSAGES.payoutFailed });
+      toast.error(AFFILIATE_MESSAGES.payoutFailedTitle, { description: clientErrorMessage(err) ?? AFFILIATE_MESSAGES.payoutFailed });
     } finally {
       setBusy(false);
     }
@@ -189,7 +185,7 @@ export function RenewDialog({
       onOpenChange(false);
       onDone();
     } catch (err) {
-      setProblem(serverMessage(err));
+      setProblem(clientErrorMessage(err) ?? null);
       toast.error(AFFILIATE_MESSAGES.renewalFailedTitle, { description: AFFILIATE_MESSAGES.renewalFailed });
     } finally {
       setBusy(false);
