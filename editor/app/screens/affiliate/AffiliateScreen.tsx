@@ -17,12 +17,9 @@ import { Button } from "../../components/ui.tsx";
 import { isLite, useDashboard } from "../../store.ts";
 import { longDate, shortDate } from "../../../components/dates.ts";
 import { Badge } from "../account/billing-ui.tsx";
+import { COMMISSION_PERCENT, MIN_PAYOUT, PAYOUT_FEE_PERCENT, tabClass } from "./affiliate-ui.ts";
 import { PayoutDialog, RenewDialog } from "./BalanceDialogs.tsx";
 import { copyText, ShareDialog } from "./ShareDialog.tsx";
-
-const PCT = `${Math.round(LIMITS.AFFILIATE_COMMISSION_RATE * 100)}%`;
-const FEE = `${Math.round(LIMITS.PAYOUT_FEE_RATE * 100)}%`;
-const MIN_PAYOUT = formatMoney(LIMITS.PAYOUT_MIN_CENTS);
 
 async function loadAll() {
   const [dashboard, earnings, eligibility, payouts] = await Promise.all([
@@ -34,9 +31,6 @@ async function loadAll() {
   return { dashboard, months: earnings.months, eligibility, payouts: payouts.payouts };
 }
 type Data = Awaited<ReturnType<typeof loadAll>>;
-
-const tabClass =
-  "border-b-2 border-transparent px-3 py-2 text-sm font-medium data-[state=active]:border-brand-600 data-[state=active]:text-brand-700 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-600";
 
 function Stat({ label, value, hint }: { label: string; value: string; hint?: string }) {
   return (
@@ -56,7 +50,7 @@ function UpgradePanel() {
         <Crown aria-hidden className="size-5 text-amber-700" /> Promote & Earn is a Plinth Plus feature
       </h2>
       <p className="mt-2 text-slate-800">
-        Share your referral link and earn {PCT} commission on every payment from the people you refer. Use your earnings to pay for your own
+        Share your referral link and earn {COMMISSION_PERCENT} commission on every payment from the people you refer. Use your earnings to pay for your own
         subscription, or cash them out via PayPal.
       </p>
       <Button className="mt-4" onClick={() => openUpgrade("affiliate_program")}>
@@ -111,10 +105,10 @@ function Overview({ data, onShare }: { data: Data; onShare(): void }) {
           <Gift aria-hidden className="size-5" /> Promote & Earn
         </h2>
         <ul className="mt-3 list-disc space-y-1 pl-5 text-slate-800">
-          <li>Earn {PCT} commission on every payment from people who subscribe through your link, for as long as they pay.</li>
+          <li>Earn {COMMISSION_PERCENT} commission on every payment from people who subscribe through your link, for as long as they pay.</li>
           <li>Use your earnings for your own subscription: {PLUS_PRICE} a month comes straight out of your balance.</li>
           <li>
-            Or cash out via PayPal from {MIN_PAYOUT} ({FEE} fee, 3-5 business days).
+            Or cash out via PayPal from {MIN_PAYOUT} ({PAYOUT_FEE_PERCENT} fee, 3-5 business days).
           </li>
         </ul>
         {me?.plan.canSavePromoteLink ? (
@@ -133,7 +127,7 @@ function Overview({ data, onShare }: { data: Data; onShare(): void }) {
 
 function DetailedEarnings({ data }: { data: Data }) {
   if (data.months.length === 0) {
-    return <p className="text-slate-700">No earnings yet. Share your referral link: every payment from someone you refer earns you {PCT}.</p>;
+    return <p className="text-slate-700">No earnings yet. Share your referral link: every payment from someone you refer earns you {COMMISSION_PERCENT}.</p>;
   }
   const month = (key: string) => {
     const [y, m] = key.split("-").map(Number);
@@ -205,7 +199,7 @@ function BalanceAndPayouts({ data, reload }: { data: Data; reload(): void }) {
             Cash payout
           </h2>
           <p className="mt-1 text-sm text-slate-700">
-            Via PayPal within 3-5 business days, {FEE} processing fee.
+            Via PayPal within 3-5 business days, {PAYOUT_FEE_PERCENT} processing fee.
           </p>
           <ul className="mt-3 space-y-1 text-sm" aria-label="Payout eligibility">
             <Condition ok={e.isActivePlus}>Active Plus subscription</Condition>
@@ -270,10 +264,10 @@ function ProgramTerms() {
   return (
     <div className="max-w-2xl space-y-3 text-slate-800">
       <ul className="list-disc space-y-1 pl-5">
-        <li>You earn {PCT} of every payment made by customers who sign up through your referral link.</li>
+        <li>You earn {COMMISSION_PERCENT} of every payment made by customers who sign up through your referral link.</li>
         <li>Earnings go to your rewards balance. Use them for your own Plinth Plus ({PLUS_PRICE} a month) at any time.</li>
         <li>
-          Cash payouts via PayPal need an active Plus subscription, {LIMITS.PAYOUT_MIN_PAYING_MONTHS} or more continuous paying months and a balance of at least {MIN_PAYOUT}. A {FEE} processing fee applies; payouts arrive within 3-5 business days.
+          Cash payouts via PayPal need an active Plus subscription, {LIMITS.PAYOUT_MIN_PAYING_MONTHS} or more continuous paying months and a balance of at least {MIN_PAYOUT}. A {PAYOUT_FEE_PERCENT} processing fee applies; payouts arrive within 3-5 business days.
         </li>
       </ul>
       <p>
@@ -312,7 +306,7 @@ export default function AffiliateScreen() {
         <h1 id="screen-title" className="text-2xl font-bold">
           Affiliate Program
         </h1>
-        <p className="mt-1 text-slate-600">Promote Plinth and earn {PCT} on every referral.</p>
+        <p className="mt-1 text-slate-600">Promote Plinth and earn {COMMISSION_PERCENT} on every referral.</p>
       </div>
       {lite ? (
         <UpgradePanel />

@@ -9,6 +9,7 @@ import { LIMITS } from "#core/limits.ts";
 import {
   AFFILIATE_MESSAGES,
   payoutFeeCents,
+  payoutNetCents,
   payoutRequestSchema,
   renewalCostCents,
   renewalMonthOptions,
@@ -18,6 +19,7 @@ import { addMonths, formatMoney, PLUS_PRICE } from "#core/schemas/billing.ts";
 import { api, ApiFailure, clientErrorMessage, unwrap } from "../../api.ts";
 import { Button, Modal } from "../../components/ui.tsx";
 import { longDate } from "../../../components/dates.ts";
+import { MIN_PAYOUT, PAYOUT_FEE_PERCENT } from "./affiliate-ui.ts";
 import { fieldsOf } from "../../../components/field-errors.ts";
 
 const newKey = () => crypto.randomUUID();
@@ -86,9 +88,9 @@ export function PayoutDialog({ open, onOpenChange, eligibleCents, onDone }: { op
   }
 
   return (
-    <Modal open={open} onOpenChange={(o) => !busy && onOpenChange(o)} title="Request Cash Payout" description={`Paid via PayPal within 3-5 business days. A ${Math.round(LIMITS.PAYOUT_FEE_RATE * 100)}% processing fee applies.`}>
+    <Modal open={open} onOpenChange={(o) => !busy && onOpenChange(o)} title="Request Cash Payout" description={`Paid via PayPal within 3-5 business days. A ${PAYOUT_FEE_PERCENT} processing fee applies.`}>
       <form onSubmit={submit} noValidate className="space-y-4">
-        <Field id={amountId} label="Amount (USD)" error={fields.amount} hint={`Between ${formatMoney(LIMITS.PAYOUT_MIN_CENTS)} and ${formatMoney(eligibleCents)}`}>
+        <Field id={amountId} label="Amount (USD)" error={fields.amount} hint={`Between ${MIN_PAYOUT} and ${formatMoney(eligibleCents)}`}>
           <input
             id={amountId}
             type="number"
@@ -121,10 +123,10 @@ export function PayoutDialog({ open, onOpenChange, eligibleCents, onDone }: { op
         <dl className="grid grid-cols-2 gap-x-4 gap-y-1 rounded-md bg-slate-50 p-3 text-sm" aria-live="polite">
           <dt className="text-slate-600">Requested</dt>
           <dd className="text-right tabular-nums">{formatMoney(valid ? cents : 0)}</dd>
-          <dt className="text-slate-600">Processing fee (3%)</dt>
+          <dt className="text-slate-600">Processing fee ({PAYOUT_FEE_PERCENT})</dt>
           <dd className="text-right tabular-nums">-{formatMoney(fee)}</dd>
           <dt className="font-semibold">You receive</dt>
-          <dd className="text-right font-semibold tabular-nums">{formatMoney(valid ? cents - fee : 0)}</dd>
+          <dd className="text-right font-semibold tabular-nums">{formatMoney(valid ? payoutNetCents(cents) : 0)}</dd>
         </dl>
         <div className="flex flex-wrap justify-end gap-2">
           <Button variant="secondary" disabled={busy} onClick={() => onOpenChange(false)}>
