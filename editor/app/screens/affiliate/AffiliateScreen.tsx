@@ -352,7 +352,7 @@ export default function AffiliateScreen() {
           <ShareDialog open={shareOpen} onOpenChange={setShareOpen} url={data.dashboard.referralUrl} />
           {me?.plan.isTrialActive && !me.plan.isPayingPlus ? (
             <p className="text-sm text-slate-600">
-              You're on the Plus trial until {longDate(me.plan.trialEndsAt ? String(me.plan.trialEndsAt) : null)}. Cash payouts and Promote & Earn buttons on your page need a paid subscription.
+              You're on the Plus trial until {longDate(me.plan.trialEndsAt)}. Cash payouts and Promote & Earn buttons on your page need a paid subscription.
             </p>
           ) : null}
         </>
