@@ -1,6 +1,6 @@
 /**
- * Pieces the billing screens share: the status badge, money as the owner reads it, and
- * the one way into checkout (every Upgrade button in the dashboard goes through startCheckout).
+ * Pieces the billing screens share: the status badge, money as the owner reads it, the scrolling
+ * table, the section frame, and the one way into checkout (every Upgrade button in the dashboard goes through startCheckout).
  */
 import type { ReactNode } from "react";
 import { toast } from "sonner";
@@ -37,6 +37,24 @@ export async function startCheckout(): Promise<boolean> {
     toast.error(BILLING_MESSAGES.checkoutFailed, { description: err instanceof ApiFailure ? err.message : undefined });
     return false;
   }
+}
+
+/**
+ * A table of billing rows (invoices, monthly earnings, payouts) that scrolls inside its box on a narrow
+ * screen instead of widening the page. `minWidth` is a Tailwind min-w class written out in full.
+ */
+export function ScrollTable({ caption, minWidth, className = "", head, children }: { caption: string; minWidth: string; className?: string; head: ReactNode; children: ReactNode }) {
+  return (
+    <div className={`relative -mx-4 overflow-x-auto sm:mx-0 ${className}`.trimEnd()}>
+      <table className={`w-full ${minWidth} text-left text-sm`}>
+        <caption className="sr-only">{caption}</caption>
+        <thead className="border-b border-slate-200 text-slate-600">
+          <tr>{head}</tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
 }
 
 /** A section's frame, as the other account tabs draw theirs. */

@@ -16,7 +16,7 @@ import { api, unwrap } from "../../api.ts";
 import { Button } from "../../components/ui.tsx";
 import { isLite, useDashboard } from "../../store.ts";
 import { longDate, shortDate } from "../../../components/dates.ts";
-import { Badge } from "../account/billing-ui.tsx";
+import { Badge, ScrollTable } from "../account/billing-ui.tsx";
 import { COMMISSION_PERCENT, MIN_PAYOUT, PAYOUT_FEE_PERCENT, tabClass } from "./affiliate-ui.ts";
 import { PayoutDialog, RenewDialog } from "./BalanceDialogs.tsx";
 import { copyText, ShareDialog } from "./ShareDialog.tsx";
@@ -134,33 +134,31 @@ function DetailedEarnings({ data }: { data: Data }) {
     return new Date(Date.UTC(y!, m! - 1, 1)).toLocaleDateString("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
   };
   return (
-    <div className="relative -mx-4 overflow-x-auto sm:mx-0">
-      <table className="w-full min-w-[40rem] text-left text-sm">
-        <caption className="sr-only">Earnings per month, newest first</caption>
-        <thead className="border-b border-slate-200 text-slate-600">
-          <tr>
-            <th scope="col" className="px-4 py-2 font-medium sm:px-2">Month</th>
-            <th scope="col" className="px-2 py-2 text-right font-medium">Monthly referral payments</th>
-            <th scope="col" className="px-2 py-2 text-right font-medium">Annual referral payments</th>
-            <th scope="col" className="px-2 py-2 text-right font-medium">Monthly commission</th>
-            <th scope="col" className="px-2 py-2 text-right font-medium">Annual commission</th>
-            <th scope="col" className="px-2 py-2 text-right font-medium">Total commission</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.months.map((r) => (
-            <tr key={r.monthYear} className="border-b border-slate-100 last:border-0">
-              <th scope="row" className="px-4 py-2 font-medium sm:px-2">{month(r.monthYear)}</th>
-              <td className="px-2 py-2 text-right tabular-nums">{r.monthlyRefPayments}</td>
-              <td className="px-2 py-2 text-right tabular-nums">{r.annualRefPayments}</td>
-              <td className="px-2 py-2 text-right tabular-nums">{formatMoney(r.monthlyCommissionCents)}</td>
-              <td className="px-2 py-2 text-right tabular-nums">{formatMoney(r.annualCommissionCents)}</td>
-              <td className="px-2 py-2 text-right font-semibold tabular-nums">{formatMoney(r.totalCommissionCents)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ScrollTable
+      caption="Earnings per month, newest first"
+      minWidth="min-w-[40rem]"
+      head={
+        <>
+          <th scope="col" className="px-4 py-2 font-medium sm:px-2">Month</th>
+          <th scope="col" className="px-2 py-2 text-right font-medium">Monthly referral payments</th>
+          <th scope="col" className="px-2 py-2 text-right font-medium">Annual referral payments</th>
+          <th scope="col" className="px-2 py-2 text-right font-medium">Monthly commission</th>
+          <th scope="col" className="px-2 py-2 text-right font-medium">Annual commission</th>
+          <th scope="col" className="px-2 py-2 text-right font-medium">Total commission</th>
+        </>
+      }
+    >
+      {data.months.map((r) => (
+        <tr key={r.monthYear} className="border-b border-slate-100 last:border-0">
+          <th scope="row" className="px-4 py-2 font-medium sm:px-2">{month(r.monthYear)}</th>
+          <td className="px-2 py-2 text-right tabular-nums">{r.monthlyRefPayments}</td>
+          <td className="px-2 py-2 text-right tabular-nums">{r.annualRefPayments}</td>
+          <td className="px-2 py-2 text-right tabular-nums">{formatMoney(r.monthlyCommissionCents)}</td>
+          <td className="px-2 py-2 text-right tabular-nums">{formatMoney(r.annualCommissionCents)}</td>
+          <td className="px-2 py-2 text-right font-semibold tabular-nums">{formatMoney(r.totalCommissionCents)}</td>
+        </tr>
+      ))}
+    </ScrollTable>
   );
 }
 
@@ -222,35 +220,34 @@ function BalanceAndPayouts({ data, reload }: { data: Data; reload(): void }) {
         {data.payouts.length === 0 ? (
           <p className="mt-2 text-slate-700">No payout requests yet.</p>
         ) : (
-          <div className="relative -mx-4 mt-2 overflow-x-auto sm:mx-0">
-            <table className="w-full min-w-[36rem] text-left text-sm">
-              <caption className="sr-only">Your payout requests, newest first</caption>
-              <thead className="border-b border-slate-200 text-slate-600">
-                <tr>
-                  <th scope="col" className="px-4 py-2 font-medium sm:px-2">Date</th>
-                  <th scope="col" className="px-2 py-2 text-right font-medium">Requested</th>
-                  <th scope="col" className="px-2 py-2 text-right font-medium">Fee</th>
-                  <th scope="col" className="px-2 py-2 text-right font-medium">Net</th>
-                  <th scope="col" className="px-2 py-2 font-medium">PayPal</th>
-                  <th scope="col" className="px-2 py-2 font-medium">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.payouts.map((p) => (
-                  <tr key={p.id} className="border-b border-slate-100 last:border-0">
-                    <td className="whitespace-nowrap px-4 py-2 sm:px-2">{shortDate(p.createdAt)}</td>
-                    <td className="px-2 py-2 text-right tabular-nums">{formatMoney(p.requestedAmountCents)}</td>
-                    <td className="px-2 py-2 text-right tabular-nums">{formatMoney(p.processingFeeCents)}</td>
-                    <td className="px-2 py-2 text-right tabular-nums">{formatMoney(p.netAmountCents)}</td>
-                    <td className="break-all px-2 py-2">{p.payoutEmail}</td>
-                    <td className="px-2 py-2">
-                      <Badge variant={payoutBadgeVariant(p.status)}>{STATUS_LABEL[p.status] ?? p.status}</Badge>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ScrollTable
+            caption="Your payout requests, newest first"
+            minWidth="min-w-[36rem]"
+            className="mt-2"
+            head={
+              <>
+                <th scope="col" className="px-4 py-2 font-medium sm:px-2">Date</th>
+                <th scope="col" className="px-2 py-2 text-right font-medium">Requested</th>
+                <th scope="col" className="px-2 py-2 text-right font-medium">Fee</th>
+                <th scope="col" className="px-2 py-2 text-right font-medium">Net</th>
+                <th scope="col" className="px-2 py-2 font-medium">PayPal</th>
+                <th scope="col" className="px-2 py-2 font-medium">Status</th>
+              </>
+            }
+          >
+            {data.payouts.map((p) => (
+              <tr key={p.id} className="border-b border-slate-100 last:border-0">
+                <td className="whitespace-nowrap px-4 py-2 sm:px-2">{shortDate(p.createdAt)}</td>
+                <td className="px-2 py-2 text-right tabular-nums">{formatMoney(p.requestedAmountCents)}</td>
+                <td className="px-2 py-2 text-right tabular-nums">{formatMoney(p.processingFeeCents)}</td>
+                <td className="px-2 py-2 text-right tabular-nums">{formatMoney(p.netAmountCents)}</td>
+                <td className="break-all px-2 py-2">{p.payoutEmail}</td>
+                <td className="px-2 py-2">
+                  <Badge variant={payoutBadgeVariant(p.status)}>{STATUS_LABEL[p.status] ?? p.status}</Badge>
+                </td>
+              </tr>
+            ))}
+          </ScrollTable>
         )}
       </section>
 
