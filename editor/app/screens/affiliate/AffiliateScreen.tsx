@@ -125,14 +125,16 @@ function Overview({ data, onShare }: { data: Data; onShare(): void }) {
   );
 }
 
+/** "2025-01" as "January 2025". */
+function month(key: string): string {
+  const [y, m] = key.split("-").map(Number);
+  return new Date(Date.UTC(y!, m! - 1, 1)).toLocaleDateString("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
+}
+
 function DetailedEarnings({ data }: { data: Data }) {
   if (data.months.length === 0) {
     return <p className="text-slate-700">No earnings yet. Share your referral link: every payment from someone you refer earns you {COMMISSION_PERCENT}.</p>;
   }
-  const month = (key: string) => {
-    const [y, m] = key.split("-").map(Number);
-    return new Date(Date.UTC(y!, m! - 1, 1)).toLocaleDateString("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
-  };
   return (
     <ScrollTable
       caption="Earnings per month, newest first"
