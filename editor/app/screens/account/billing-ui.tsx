@@ -1,13 +1,11 @@
 /**
- * Pieces the billing screens share: the status badge, money as the owner reads it, the scrolling
- * table, the section frame, and the one way into checkout (every Upgrade button in the dashboard goes through startCheckout).
+ * Pieces the billing screens share: the status badge, the scrolling table, the section frame, and
+ * the one way into checkout (every Upgrade button in the dashboard goes through startCheckout).
  */
 import type { ReactNode } from "react";
 import { toast } from "sonner";
-import { BILLING_MESSAGES } from "#core/schemas/billing.ts";
+import { BILLING_MESSAGES, CheckoutBodySchema } from "#core/schemas/billing.ts";
 import { api, ApiFailure, unwrap } from "../../api.ts";
-
-export { formatMoney } from "#core/schemas/billing.ts";
 
 export type BadgeVariant = "default" | "secondary" | "destructive" | "outline";
 const BADGE: Record<BadgeVariant, string> = {
@@ -21,8 +19,6 @@ export function Badge({ variant, children }: { variant: BadgeVariant; children: 
   return <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ${BADGE[variant]}`}>{children}</span>;
 }
 
-const DASHBOARD_PATH = /^\/dashboard(\/[a-z-]+)*$/;
-
 /**
  * Sends the owner to the hosted checkout. Cancelling it brings them back to where they were; paying
  * lands on the Subscription tab.
@@ -30,7 +26,9 @@ const DASHBOARD_PATH = /^\/dashboard(\/[a-z-]+)*$/;
 export async function startCheckout(): Promise<boolean> {
   const here = window.location.pathname.replace(/\/+$/, "");
   try {
-    const { url } = await unwrap(api.billing.checkout.$post({ json: DASHBOARD_PATH.test(here) ? { returnPath: here } : {} }));
+    // Only a dashboard path the server takes as a return address is sent (core's CheckoutBodySchema).
+    const back = CheckoutBodySchema.safeParse({ returnPath: here });
+    const { url } = await unwrap(api.billing.checkout.$post({ json: back.success ? { returnPath: here } : {} }));
     window.location.assign(url);
     return true;
   } catch (err) {
