@@ -43,3 +43,6 @@ export async function unwrap<T>(res: Promise<{ ok: boolean; status: number; json
   }
   return body;
 }
+
+/** The server's message of a 4xx, which tells the owner what to change; none for a network failure or a 5xx. */
+export const clientErrorMessage = (err: unknown) => (err instanceof ApiFailure && err.status > 0 && err.status < 500 ? err.message : undefined);

@@ -10,7 +10,8 @@ import { BILLING_MESSAGES, formatMoney, INVOICE_STATUS_LABELS } from "#core/sche
 import { api, ApiFailure, unwrap } from "../../api.ts";
 import { Button, PlusBadge } from "../../components/ui.tsx";
 import { isLite, useDashboard } from "../../store.ts";
-import { Badge, type BadgeVariant, Panel, shortDate } from "./billing-ui.tsx";
+import { shortDate } from "../../../components/dates.ts";
+import { Badge, type BadgeVariant, Panel, ScrollTable } from "./billing-ui.tsx";
 
 type Invoice = Awaited<ReturnType<typeof load>>["invoices"][number];
 const load = () => unwrap(api.billing.invoices.$get());
@@ -62,42 +63,40 @@ export default function BillingTab() {
       {invoices.length === 0 ? (
         <p className="text-slate-700">No invoices yet. Your invoices appear here after your first payment.</p>
       ) : (
-        <div className="relative -mx-4 overflow-x-auto sm:mx-0">
-          <table className="w-full min-w-[36rem] text-left text-sm">
-            <caption className="sr-only">Your invoices, newest first</caption>
-            <thead className="border-b border-slate-200 text-slate-600">
-              <tr>
-                <th scope="col" className="px-4 py-2 font-medium sm:px-2">Invoice</th>
-                <th scope="col" className="px-2 py-2 font-medium">Date</th>
-                <th scope="col" className="px-2 py-2 font-medium">Description</th>
-                <th scope="col" className="px-2 py-2 text-right font-medium">Amount</th>
-                <th scope="col" className="px-2 py-2 font-medium">Status</th>
-                <th scope="col" className="px-2 py-2 font-medium"><span className="sr-only">Invoice link</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              {invoices.map((inv) => (
-                <tr key={inv.id} className="border-b border-slate-100 last:border-0">
-                  <td className="px-4 py-2 font-mono text-xs sm:px-2">{inv.number ?? inv.id}</td>
-                  <td className="whitespace-nowrap px-2 py-2">{shortDate(inv.date)}</td>
-                  <td className="px-2 py-2">{inv.description}</td>
-                  <td className="px-2 py-2 text-right tabular-nums">{formatMoney(inv.amountCents)}</td>
-                  <td className="px-2 py-2">
-                    <Badge variant={STATUS_VARIANT[inv.status]}>{INVOICE_STATUS_LABELS[inv.status]}</Badge>
-                  </td>
-                  <td className="px-2 py-2">
-                    {inv.invoiceUrl ? (
-                      <a href={inv.invoiceUrl} target="_blank" rel="noopener" className="inline-flex items-center gap-1 font-medium text-brand-700 underline-offset-4 hover:underline">
-                        <FileText aria-hidden className="size-4" />
-                        View<span className="sr-only"> invoice {inv.number ?? inv.id}</span>
-                      </a>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable
+          caption="Your invoices, newest first"
+          minWidth="min-w-[36rem]"
+          head={
+            <>
+              <th scope="col" className="px-4 py-2 font-medium sm:px-2">Invoice</th>
+              <th scope="col" className="px-2 py-2 font-medium">Date</th>
+              <th scope="col" className="px-2 py-2 font-medium">Description</th>
+              <th scope="col" className="px-2 py-2 text-right font-medium">Amount</th>
+              <th scope="col" className="px-2 py-2 font-medium">Status</th>
+              <th scope="col" className="px-2 py-2 font-medium"><span className="sr-only">Invoice link</span></th>
+            </>
+          }
+        >
+          {invoices.map((inv) => (
+            <tr key={inv.id} className="border-b border-slate-100 last:border-0">
+              <td className="px-4 py-2 font-mono text-xs sm:px-2">{inv.number ?? inv.id}</td>
+              <td className="whitespace-nowrap px-2 py-2">{shortDate(inv.date)}</td>
+              <td className="px-2 py-2">{inv.description}</td>
+              <td className="px-2 py-2 text-right tabular-nums">{formatMoney(inv.amountCents)}</td>
+              <td className="px-2 py-2">
+                <Badge variant={STATUS_VARIANT[inv.status]}>{INVOICE_STATUS_LABELS[inv.status]}</Badge>
+              </td>
+              <td className="px-2 py-2">
+                {inv.invoiceUrl ? (
+                  <a href={inv.invoiceUrl} target="_blank" rel="noopener" className="inline-flex items-center gap-1 font-medium text-brand-700 underline-offset-4 hover:underline">
+                    <FileText aria-hidden className="size-4" />
+                    View<span className="sr-only"> invoice {inv.number ?? inv.id}</span>
+                  </a>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </ScrollTable>
       )}
     </Panel>
   );

@@ -11,17 +11,12 @@ import { LIMITS } from "#core/limits.ts";
 import { PasswordField, TextField } from "../../../components/auth/fields.tsx";
 import OtpInput from "../../../components/auth/OtpInput.tsx";
 import PasswordStrength from "../../../components/auth/PasswordStrength.tsx";
+import { fieldsOf } from "../../../components/field-errors.ts";
 import { api, ApiFailure, unwrap } from "../../api.ts";
 import { Button } from "../../components/ui.tsx";
 
 const messageOf = (err: unknown, fallback: string) => (err instanceof ApiFailure ? err.message : fallback);
 const when = (iso: string) => format(new Date(iso), "MMM d, yyyy 'at' h:mm a");
-
-function fieldsOf(issues: { path: PropertyKey[]; message: string }[]) {
-  const f: Record<string, string> = {};
-  for (const issue of issues) f[String(issue.path[0])] ??= issue.message;
-  return f;
-}
 
 function ChangePassword({ hasPassword }: { hasPassword: boolean }) {
   const [form, setForm] = useState({ currentPassword: "", newPassword: "", confirmPassword: "" });

@@ -5,19 +5,28 @@
  * customer portal opens in a new tab; coming back to this tab reloads the state.
  */
 import { AlertTriangle, CreditCard, Crown, FlaskConical } from "lucide-react";
-import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useId, useState, type FormEvent, type ReactNode } from "react";
 import { toast } from "sonner";
 import { CANCEL_REASONS } from "#core/limits.ts";
 import { BADGE_VARIANT, BILLING_MESSAGES, PLUS_PRICE_LABEL, type SubscriptionBadge } from "#core/schemas/billing.ts";
 import { PLAN_NAMES } from "#core/plans.ts";
-import { api, ApiFailure, unwrap } from "../../api.ts";
+import { api, clientErrorMessage, unwrap } from "../../api.ts";
 import { Button, Confirm, Modal } from "../../components/ui.tsx";
 import { useDashboard } from "../../store.ts";
-import { Badge, longDate, Panel, startCheckout } from "./billing-ui.tsx";
+import { longDate } from "../../../components/dates.ts";
+import { Badge, Panel, startCheckout } from "./billing-ui.tsx";
 
 type View = Awaited<ReturnType<typeof loadView>>;
 const loadView = () => unwrap(api.billing.subscription.$get());
-const messageOf = (err: unknown) => (err instanceof ApiFailure && err.status > 0 && err.status < 500 ? err.message : undefined);
+
+function Detail({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-sm text-slate-600">{term}</dt>
+      <dd className="font-medium">{children}</dd>
+    </div>
+  );
+}
 
 function CancelFlow({ view, onDone }: { view: View; onDone(v: View): void }) {
   const [step, setStep] = useState<"closed" | "confirm" | "reason">("closed");
@@ -40,7 +49,7 @@ function CancelFlow({ view, onDone }: { view: View; onDone(v: View): void }) {
       onDone(res.subscription);
       void useDashboard.getState().loadMe();
     } catch (err) {
-      toast.error(BILLING_MESSAGES.cancelFailed, { description: messageOf(err) });
+      toast.error(BILLING_MESSAGES.cancelFailed, { description: clientErrorMessage(err) });
     } finally {
       setBusy(false);
     }
@@ -111,7 +120,7 @@ async function openPortal() {
     } else window.location.assign(url);
   } catch (err) {
     tab?.close();
-    toast.error(BILLING_MESSAGES.portalFailed, { description: messageOf(err) });
+    toast.error(BILLING_MESSAGES.portalFailed, { description: clientErrorMessage(err) });
   }
 }
 
@@ -161,7 +170,7 @@ export default function SubscriptionTab() {
       toast.success(res.message);
       void useDashboard.getState().loadMe();
     } catch (err) {
-      toast.error(BILLING_MESSAGES.resumeFailed, { description: messageOf(err) });
+      toast.error(BILLING_MESSAGES.resumeFailed, { description: clientErrorMessage(err) });
     } finally {
       setBusy(false);
     }
@@ -204,26 +213,10 @@ export default function SubscriptionTab() {
         }
       >
         <dl className="grid gap-3 sm:grid-cols-2">
-          <div>
-            <dt className="text-sm text-slate-600">Plan</dt>
-            <dd className="font-medium">{paying ? PLAN_NAMES.plus : PLAN_NAMES.lite}</dd>
-          </div>
-          <div>
-            <dt className="text-sm text-slate-600">Price</dt>
-            <dd className="font-medium">{paying ? PLUS_PRICE_LABEL : "Free"}</dd>
-          </div>
-          {badge === "Active" ? (
-            <div>
-              <dt className="text-sm text-slate-600">Next billing date</dt>
-              <dd className="font-medium">{longDate(view.nextBillingDate)}</dd>
-            </div>
-          ) : null}
-          {badge === "Cancelled" ? (
-            <div>
-              <dt className="text-sm text-slate-600">Access ends on</dt>
-              <dd className="font-medium">{longDate(view.accessEndsAt)}</dd>
-            </div>
-          ) : null}
+          <Detail term="Plan">{paying ? PLAN_NAMES.plus : PLAN_NAMES.lite}</Detail>
+          <Detail term="Price">{paying ? PLUS_PRICE_LABEL : "Free"}</Detail>
+          {badge === "Active" ? <Detail term="Next billing date">{longDate(view.nextBillingDate)}</Detail> : null}
+          {badge === "Cancelled" ? <Detail term="Access ends on">{longDate(view.accessEndsAt)}</Detail> : null}
           {view.card ? (
             <div>
               <dt className="text-sm text-slate-600">Payment method</dt>

@@ -1,14 +1,11 @@
 /**
- * Pieces the billing screens share: the status badge, money and dates as the owner reads them, and
+ * Pieces the billing screens share: the status badge, the scrolling table, the section frame, and
  * the one way into checkout (every Upgrade button in the dashboard goes through startCheckout).
  */
-import { format } from "date-fns";
 import type { ReactNode } from "react";
 import { toast } from "sonner";
-import { BILLING_MESSAGES } from "#core/schemas/billing.ts";
+import { BILLING_MESSAGES, CheckoutBodySchema } from "#core/schemas/billing.ts";
 import { api, ApiFailure, unwrap } from "../../api.ts";
-
-export { formatMoney } from "#core/schemas/billing.ts";
 
 export type BadgeVariant = "default" | "secondary" | "destructive" | "outline";
 const BADGE: Record<BadgeVariant, string> = {
@@ -22,11 +19,6 @@ export function Badge({ variant, children }: { variant: BadgeVariant; children: 
   return <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ${BADGE[variant]}`}>{children}</span>;
 }
 
-export const longDate = (iso: string | null | undefined) => (iso ? format(new Date(iso), "MMMM d, yyyy") : "");
-export const shortDate = (iso: string | null | undefined) => (iso ? format(new Date(iso), "MMM d, yyyy") : "");
-
-const DASHBOARD_PATH = /^\/dashboard(\/[a-z-]+)*$/;
-
 /**
  * Sends the owner to the hosted checkout. Cancelling it brings them back to where they were; paying
  * lands on the Subscription tab.
@@ -34,13 +26,33 @@ const DASHBOARD_PATH = /^\/dashboard(\/[a-z-]+)*$/;
 export async function startCheckout(): Promise<boolean> {
   const here = window.location.pathname.replace(/\/+$/, "");
   try {
-    const { url } = await unwrap(api.billing.checkout.$post({ json: DASHBOARD_PATH.test(here) ? { returnPath: here } : {} }));
+    // Only a dashboard path the server takes as a return address is sent (core's CheckoutBodySchema).
+    const back = CheckoutBodySchema.safeParse({ returnPath: here });
+    const { url } = await unwrap(api.billing.checkout.$post({ json: back.success ? { returnPath: here } : {} }));
     window.location.assign(url);
     return true;
   } catch (err) {
     toast.error(BILLING_MESSAGES.checkoutFailed, { description: err instanceof ApiFailure ? err.message : undefined });
     return false;
   }
+}
+
+/**
+ * A table of billing rows (invoices, monthly earnings, payouts) that scrolls inside its box on a narrow
+ * screen instead of widening the page. `minWidth` is a Tailwind min-w class written out in full.
+ */
+export function ScrollTable({ caption, minWidth, className = "", head, children }: { caption: string; minWidth: string; className?: string; head: ReactNode; children: ReactNode }) {
+  return (
+    <div className={`relative -mx-4 overflow-x-auto sm:mx-0 ${className}`.trimEnd()}>
+      <table className={`w-full ${minWidth} text-left text-sm`}>
+        <caption className="sr-only">{caption}</caption>
+        <thead className="border-b border-slate-200 text-slate-600">
+          <tr>{head}</tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
 }
 
 /** A section's frame, as the other account tabs draw theirs. */

@@ -15,13 +15,11 @@ import { formatMoney, PLUS_PRICE, PLUS_PRICE_LABEL } from "#core/schemas/billing
 import { api, unwrap } from "../../api.ts";
 import { Button } from "../../components/ui.tsx";
 import { isLite, useDashboard } from "../../store.ts";
-import { Badge, longDate, shortDate } from "../account/billing-ui.tsx";
+import { longDate, shortDate } from "../../../components/dates.ts";
+import { Badge, ScrollTable } from "../account/billing-ui.tsx";
+import { COMMISSION_PERCENT, MIN_PAYOUT, PAYOUT_FEE_PERCENT, tabClass } from "./affiliate-ui.ts";
 import { PayoutDialog, RenewDialog } from "./BalanceDialogs.tsx";
 import { copyText, ShareDialog } from "./ShareDialog.tsx";
-
-const PCT = `${Math.round(LIMITS.AFFILIATE_COMMISSION_RATE * 100)}%`;
-const FEE = `${Math.round(LIMITS.PAYOUT_FEE_RATE * 100)}%`;
-const MIN_PAYOUT = formatMoney(LIMITS.PAYOUT_MIN_CENTS);
 
 async function loadAll() {
   const [dashboard, earnings, eligibility, payouts] = await Promise.all([
@@ -33,9 +31,6 @@ async function loadAll() {
   return { dashboard, months: earnings.months, eligibility, payouts: payouts.payouts };
 }
 type Data = Awaited<ReturnType<typeof loadAll>>;
-
-const tabClass =
-  "border-b-2 border-transparent px-3 py-2 text-sm font-medium data-[state=active]:border-brand-600 data-[state=active]:text-brand-700 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-600";
 
 function Stat({ label, value, hint }: { label: string; value: string; hint?: string }) {
   return (
@@ -55,7 +50,7 @@ function UpgradePanel() {
         <Crown aria-hidden className="size-5 text-amber-700" /> Promote & Earn is a Plinth Plus feature
       </h2>
       <p className="mt-2 text-slate-800">
-        Share your referral link and earn {PCT} commission on every payment from the people you refer. Use your earnings to pay for your own
+        Share your referral link and earn {COMMISSION_PERCENT} commission on every payment from the people you refer. Use your earnings to pay for your own
         subscription, or cash them out via PayPal.
       </p>
       <Button className="mt-4" onClick={() => openUpgrade("affiliate_program")}>
@@ -110,10 +105,10 @@ function Overview({ data, onShare }: { data: Data; onShare(): void }) {
           <Gift aria-hidden className="size-5" /> Promote & Earn
         </h2>
         <ul className="mt-3 list-disc space-y-1 pl-5 text-slate-800">
-          <li>Earn {PCT} commission on every payment from people who subscribe through your link, for as long as they pay.</li>
+          <li>Earn {COMMISSION_PERCENT} commission on every payment from people who subscribe through your link, for as long as they pay.</li>
           <li>Use your earnings for your own subscription: {PLUS_PRICE} a month comes straight out of your balance.</li>
           <li>
-            Or cash out via PayPal from {MIN_PAYOUT} ({FEE} fee, 3-5 business days).
+            Or cash out via PayPal from {MIN_PAYOUT} ({PAYOUT_FEE_PERCENT} fee, 3-5 business days).
           </li>
         </ul>
         {me?.plan.canSavePromoteLink ? (
@@ -130,42 +125,42 @@ function Overview({ data, onShare }: { data: Data; onShare(): void }) {
   );
 }
 
+/** "2025-01" as "January 2025". */
+function month(key: string): string {
+  const [y, m] = key.split("-").map(Number);
+  return new Date(Date.UTC(y!, m! - 1, 1)).toLocaleDateString("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
+}
+
 function DetailedEarnings({ data }: { data: Data }) {
   if (data.months.length === 0) {
-    return <p className="text-slate-700">No earnings yet. Share your referral link: every payment from someone you refer earns you {PCT}.</p>;
+    return <p className="text-slate-700">No earnings yet. Share your referral link: every payment from someone you refer earns you {COMMISSION_PERCENT}.</p>;
   }
-  const month = (key: string) => {
-    const [y, m] = key.split("-").map(Number);
-    return new Date(Date.UTC(y!, m! - 1, 1)).toLocaleDateString("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
-  };
   return (
-    <div className="relative -mx-4 overflow-x-auto sm:mx-0">
-      <table className="w-full min-w-[40rem] text-left text-sm">
-        <caption className="sr-only">Earnings per month, newest first</caption>
-        <thead className="border-b border-slate-200 text-slate-600">
-          <tr>
-            <th scope="col" className="px-4 py-2 font-medium sm:px-2">Month</th>
-            <th scope="col" className="px-2 py-2 text-right font-medium">Monthly referral payments</th>
-            <th scope="col" className="px-2 py-2 text-right font-medium">Annual referral payments</th>
-            <th scope="col" className="px-2 py-2 text-right font-medium">Monthly commission</th>
-            <th scope="col" className="px-2 py-2 text-right font-medium">Annual commission</th>
-            <th scope="col" className="px-2 py-2 text-right font-medium">Total commission</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.months.map((r) => (
-            <tr key={r.monthYear} className="border-b border-slate-100 last:border-0">
-              <th scope="row" className="px-4 py-2 font-medium sm:px-2">{month(r.monthYear)}</th>
-              <td className="px-2 py-2 text-right tabular-nums">{r.monthlyRefPayments}</td>
-              <td className="px-2 py-2 text-right tabular-nums">{r.annualRefPayments}</td>
-              <td className="px-2 py-2 text-right tabular-nums">{formatMoney(r.monthlyCommissionCents)}</td>
-              <td className="px-2 py-2 text-right tabular-nums">{formatMoney(r.annualCommissionCents)}</td>
-              <td className="px-2 py-2 text-right font-semibold tabular-nums">{formatMoney(r.totalCommissionCents)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ScrollTable
+      caption="Earnings per month, newest first"
+      minWidth="min-w-[40rem]"
+      head={
+        <>
+          <th scope="col" className="px-4 py-2 font-medium sm:px-2">Month</th>
+          <th scope="col" className="px-2 py-2 text-right font-medium">Monthly referral payments</th>
+          <th scope="col" className="px-2 py-2 text-right font-medium">Annual referral payments</th>
+          <th scope="col" className="px-2 py-2 text-right font-medium">Monthly commission</th>
+          <th scope="col" className="px-2 py-2 text-right font-medium">Annual commission</th>
+          <th scope="col" className="px-2 py-2 text-right font-medium">Total commission</th>
+        </>
+      }
+    >
+      {data.months.map((r) => (
+        <tr key={r.monthYear} className="border-b border-slate-100 last:border-0">
+          <th scope="row" className="px-4 py-2 font-medium sm:px-2">{month(r.monthYear)}</th>
+          <td className="px-2 py-2 text-right tabular-nums">{r.monthlyRefPayments}</td>
+          <td className="px-2 py-2 text-right tabular-nums">{r.annualRefPayments}</td>
+          <td className="px-2 py-2 text-right tabular-nums">{formatMoney(r.monthlyCommissionCents)}</td>
+          <td className="px-2 py-2 text-right tabular-nums">{formatMoney(r.annualCommissionCents)}</td>
+          <td className="px-2 py-2 text-right font-semibold tabular-nums">{formatMoney(r.totalCommissionCents)}</td>
+        </tr>
+      ))}
+    </ScrollTable>
   );
 }
 
@@ -204,7 +199,7 @@ function BalanceAndPayouts({ data, reload }: { data: Data; reload(): void }) {
             Cash payout
           </h2>
           <p className="mt-1 text-sm text-slate-700">
-            Via PayPal within 3-5 business days, {FEE} processing fee.
+            Via PayPal within 3-5 business days, {PAYOUT_FEE_PERCENT} processing fee.
           </p>
           <ul className="mt-3 space-y-1 text-sm" aria-label="Payout eligibility">
             <Condition ok={e.isActivePlus}>Active Plus subscription</Condition>
@@ -227,35 +222,34 @@ function BalanceAndPayouts({ data, reload }: { data: Data; reload(): void }) {
         {data.payouts.length === 0 ? (
           <p className="mt-2 text-slate-700">No payout requests yet.</p>
         ) : (
-          <div className="relative -mx-4 mt-2 overflow-x-auto sm:mx-0">
-            <table className="w-full min-w-[36rem] text-left text-sm">
-              <caption className="sr-only">Your payout requests, newest first</caption>
-              <thead className="border-b border-slate-200 text-slate-600">
-                <tr>
-                  <th scope="col" className="px-4 py-2 font-medium sm:px-2">Date</th>
-                  <th scope="col" className="px-2 py-2 text-right font-medium">Requested</th>
-                  <th scope="col" className="px-2 py-2 text-right font-medium">Fee</th>
-                  <th scope="col" className="px-2 py-2 text-right font-medium">Net</th>
-                  <th scope="col" className="px-2 py-2 font-medium">PayPal</th>
-                  <th scope="col" className="px-2 py-2 font-medium">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.payouts.map((p) => (
-                  <tr key={p.id} className="border-b border-slate-100 last:border-0">
-                    <td className="whitespace-nowrap px-4 py-2 sm:px-2">{shortDate(p.createdAt)}</td>
-                    <td className="px-2 py-2 text-right tabular-nums">{formatMoney(p.requestedAmountCents)}</td>
-                    <td className="px-2 py-2 text-right tabular-nums">{formatMoney(p.processingFeeCents)}</td>
-                    <td className="px-2 py-2 text-right tabular-nums">{formatMoney(p.netAmountCents)}</td>
-                    <td className="break-all px-2 py-2">{p.payoutEmail}</td>
-                    <td className="px-2 py-2">
-                      <Badge variant={payoutBadgeVariant(p.status)}>{STATUS_LABEL[p.status] ?? p.status}</Badge>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ScrollTable
+            caption="Your payout requests, newest first"
+            minWidth="min-w-[36rem]"
+            className="mt-2"
+            head={
+              <>
+                <th scope="col" className="px-4 py-2 font-medium sm:px-2">Date</th>
+                <th scope="col" className="px-2 py-2 text-right font-medium">Requested</th>
+                <th scope="col" className="px-2 py-2 text-right font-medium">Fee</th>
+                <th scope="col" className="px-2 py-2 text-right font-medium">Net</th>
+                <th scope="col" className="px-2 py-2 font-medium">PayPal</th>
+                <th scope="col" className="px-2 py-2 font-medium">Status</th>
+              </>
+            }
+          >
+            {data.payouts.map((p) => (
+              <tr key={p.id} className="border-b border-slate-100 last:border-0">
+                <td className="whitespace-nowrap px-4 py-2 sm:px-2">{shortDate(p.createdAt)}</td>
+                <td className="px-2 py-2 text-right tabular-nums">{formatMoney(p.requestedAmountCents)}</td>
+                <td className="px-2 py-2 text-right tabular-nums">{formatMoney(p.processingFeeCents)}</td>
+                <td className="px-2 py-2 text-right tabular-nums">{formatMoney(p.netAmountCents)}</td>
+                <td className="break-all px-2 py-2">{p.payoutEmail}</td>
+                <td className="px-2 py-2">
+                  <Badge variant={payoutBadgeVariant(p.status)}>{STATUS_LABEL[p.status] ?? p.status}</Badge>
+                </td>
+              </tr>
+            ))}
+          </ScrollTable>
         )}
       </section>
 
@@ -269,10 +263,10 @@ function ProgramTerms() {
   return (
     <div className="max-w-2xl space-y-3 text-slate-800">
       <ul className="list-disc space-y-1 pl-5">
-        <li>You earn {PCT} of every payment made by customers who sign up through your referral link.</li>
+        <li>You earn {COMMISSION_PERCENT} of every payment made by customers who sign up through your referral link.</li>
         <li>Earnings go to your rewards balance. Use them for your own Plinth Plus ({PLUS_PRICE} a month) at any time.</li>
         <li>
-          Cash payouts via PayPal need an active Plus subscription, {LIMITS.PAYOUT_MIN_PAYING_MONTHS} or more continuous paying months and a balance of at least {MIN_PAYOUT}. A {FEE} processing fee applies; payouts arrive within 3-5 business days.
+          Cash payouts via PayPal need an active Plus subscription, {LIMITS.PAYOUT_MIN_PAYING_MONTHS} or more continuous paying months and a balance of at least {MIN_PAYOUT}. A {PAYOUT_FEE_PERCENT} processing fee applies; payouts arrive within 3-5 business days.
         </li>
       </ul>
       <p>
@@ -311,7 +305,7 @@ export default function AffiliateScreen() {
         <h1 id="screen-title" className="text-2xl font-bold">
           Affiliate Program
         </h1>
-        <p className="mt-1 text-slate-600">Promote Plinth and earn {PCT} on every referral.</p>
+        <p className="mt-1 text-slate-600">Promote Plinth and earn {COMMISSION_PERCENT} on every referral.</p>
       </div>
       {lite ? (
         <UpgradePanel />
@@ -357,7 +351,7 @@ export default function AffiliateScreen() {
           <ShareDialog open={shareOpen} onOpenChange={setShareOpen} url={data.dashboard.referralUrl} />
           {me?.plan.isTrialActive && !me.plan.isPayingPlus ? (
             <p className="text-sm text-slate-600">
-              You're on the Plus trial until {longDate(me.plan.trialEndsAt ? String(me.plan.trialEndsAt) : null)}. Cash payouts and Promote & Earn buttons on your page need a paid subscription.
+              You're on the Plus trial until {longDate(me.plan.trialEndsAt)}. Cash payouts and Promote & Earn buttons on your page need a paid subscription.
             </p>
           ) : null}
         </>

@@ -9,18 +9,20 @@ import { LIMITS } from "#core/limits.ts";
 import {
   AFFILIATE_MESSAGES,
   payoutFeeCents,
+  payoutNetCents,
   payoutRequestSchema,
   renewalCostCents,
   renewalMonthOptions,
   renewalSchema,
 } from "#core/schemas/affiliate.ts";
 import { addMonths, formatMoney, PLUS_PRICE } from "#core/schemas/billing.ts";
-import { api, ApiFailure, unwrap } from "../../api.ts";
+import { api, ApiFailure, clientErrorMessage, unwrap } from "../../api.ts";
 import { Button, Modal } from "../../components/ui.tsx";
-import { longDate } from "../account/billing-ui.tsx";
+import { longDate } from "../../../components/dates.ts";
+import { MIN_PAYOUT, PAYOUT_FEE_PERCENT } from "./affiliate-ui.ts";
+import { fieldsOf } from "../../../components/field-errors.ts";
 
 const newKey = () => crypto.randomUUID();
-const serverMessage = (err: unknown) => (err instanceof ApiFailure && err.status > 0 && err.status < 500 ? err.message : null);
 
 function Field({ id, label, error, hint, children }: { id: string; label: string; error?: string; hint?: string; children: ReactNode }) {
   return (
@@ -69,11 +71,7 @@ export function PayoutDialog({ open, onOpenChange, eligibleCents, onDone }: { op
   async function submit(e: FormEvent) {
     e.preventDefault();
     const parsed = payoutRequestSchema(eligibleCents).safeParse({ amount: amount.trim() === "" ? undefined : Number(amount), payoutEmail: email });
-    if (!parsed.success) {
-      const f: Record<string, string> = {};
-      for (const issue of parsed.error.issues) f[String(issue.path[0])] ??= issue.message;
-      return setFields(f);
-    }
+    if (!parsed.success) return setFields(fieldsOf(parsed.error.issues));
     setFields({});
     setBusy(true);
     try {
@@ -83,16 +81,16 @@ export function PayoutDialog({ open, onOpenChange, eligibleCents, onDone }: { op
       onDone();
     } catch (err) {
       if (err instanceof ApiFailure && Object.keys(err.fields).length) setFields(err.fields);
-      toast.error(AFFILIATE_MESSAGES.payoutFailedTitle, { description: serverMessage(err) ?? AFFILIATE_MESSAGES.payoutFailed });
+      toast.error(AFFILIATE_MESSAGES.payoutFailedTitle, { description: clientErrorMessage(err) ?? AFFILIATE_MESSAGES.payoutFailed });
     } finally {
       setBusy(false);
     }
   }
 
   return (
-    <Modal open={open} onOpenChange={(o) => !busy && onOpenChange(o)} title="Request Cash Payout" description={`Paid via PayPal within 3-5 business days. A ${Math.round(LIMITS.PAYOUT_FEE_RATE * 100)}% processing fee applies.`}>
+    <Modal open={open} onOpenChange={(o) => !busy && onOpenChange(o)} title="Request Cash Payout" description={`Paid via PayPal within 3-5 business days. A ${PAYOUT_FEE_PERCENT} processing fee applies.`}>
       <form onSubmit={submit} noValidate className="space-y-4">
-        <Field id={amountId} label="Amount (USD)" error={fields.amount} hint={`Between ${formatMoney(LIMITS.PAYOUT_MIN_CENTS)} and ${formatMoney(eligibleCents)}`}>
+        <Field id={amountId} label="Amount (USD)" error={fields.amount} hint={`Between ${MIN_PAYOUT} and ${formatMoney(eligibleCents)}`}>
           <input
             id={amountId}
             type="number"
@@ -125,10 +123,10 @@ export function PayoutDialog({ open, onOpenChange, eligibleCents, onDone }: { op
         <dl className="grid grid-cols-2 gap-x-4 gap-y-1 rounded-md bg-slate-50 p-3 text-sm" aria-live="polite">
           <dt className="text-slate-600">Requested</dt>
           <dd className="text-right tabular-nums">{formatMoney(valid ? cents : 0)}</dd>
-          <dt className="text-slate-600">Processing fee (3%)</dt>
+          <dt className="text-slate-600">Processing fee ({PAYOUT_FEE_PERCENT})</dt>
           <dd className="text-right tabular-nums">-{formatMoney(fee)}</dd>
           <dt className="font-semibold">You receive</dt>
-          <dd className="text-right font-semibold tabular-nums">{formatMoney(valid ? cents - fee : 0)}</dd>
+          <dd className="text-right font-semibold tabular-nums">{formatMoney(valid ? payoutNetCents(cents) : 0)}</dd>
         </dl>
         <div className="flex flex-wrap justify-end gap-2">
           <Button variant="secondary" disabled={busy} onClick={() => onOpenChange(false)}>
@@ -189,7 +187,7 @@ export function RenewDialog({
       onOpenChange(false);
       onDone();
     } catch (err) {
-      setProblem(serverMessage(err));
+      setProblem(clientErrorMessage(err) ?? null);
       toast.error(AFFILIATE_MESSAGES.renewalFailedTitle, { description: AFFILIATE_MESSAGES.renewalFailed });
     } finally {
       setBusy(false);

@@ -7,6 +7,7 @@ import { useId } from "react";
 import { toast } from "sonner";
 import { AFFILIATE_MESSAGES, SHARE_TEXTS } from "#core/schemas/affiliate.ts";
 import { Button, Modal } from "../../components/ui.tsx";
+import { COMMISSION_PERCENT, tabClass } from "./affiliate-ui.ts";
 
 export async function copyText(text: string, done: string): Promise<void> {
   try {
@@ -16,9 +17,6 @@ export async function copyText(text: string, done: string): Promise<void> {
     toast.error(AFFILIATE_MESSAGES.copyFailedTitle, { description: AFFILIATE_MESSAGES.copyFailedText });
   }
 }
-
-const tabClass =
-  "border-b-2 border-transparent px-3 py-2 text-sm font-medium data-[state=active]:border-brand-600 data-[state=active]:text-brand-700 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-600";
 
 export function ShareDialog({ open, onOpenChange, url }: { open: boolean; onOpenChange(o: boolean): void; url: string }) {
   const message = SHARE_TEXTS.message(url);
@@ -32,7 +30,7 @@ export function ShareDialog({ open, onOpenChange, url }: { open: boolean; onOpen
     { name: "Reddit", href: `https://www.reddit.com/submit?url=${e(url)}&title=${e("Build your link-in-bio page with Plinth")}` },
   ];
   return (
-    <Modal open={open} onOpenChange={onOpenChange} title={SHARE_TEXTS.title} description="Everyone who subscribes through your link earns you 20% of what they pay.">
+    <Modal open={open} onOpenChange={onOpenChange} title={SHARE_TEXTS.title} description={`Everyone who subscribes through your link earns you ${COMMISSION_PERCENT} of what they pay.`}>
       <Tabs.Root defaultValue="copy">
         <Tabs.List aria-label="Ways to share" className="mb-4 flex flex-wrap gap-1 border-b border-slate-200">
           <Tabs.Trigger value="copy" className={tabClass}>

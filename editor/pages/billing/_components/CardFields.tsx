@@ -1,11 +1,48 @@
 /**
  * The card form of the test-mode checkout and payment-method pages: number, expiry, security code
- * and name, with the autocomplete names browsers and password managers know, and the test cards.
+ * and name, with the autocomplete names browsers and password managers know, the test cards, and
+ * the form's state and submit (useCardForm), which both pages share.
  */
-import { useId } from "react";
-import { formatCardNumber, TEST_CARDS, type CardForm } from "#core/schemas/billing.ts";
+import { useId, useState, type FormEvent } from "react";
+import { cardFormSchema, formatCardNumber, TEST_CARDS, type CardForm } from "#core/schemas/billing.ts";
+import { ApiFailure } from "../../../app/api.ts";
+import { fieldsOf } from "../../../components/field-errors.ts";
 
 export const EMPTY_CARD: CardForm = { number: "", expiry: "", cvc: "", name: "" };
+
+/**
+ * The card, its field messages and the form's message. Submitting checks the card with core's
+ * schema, then calls `send`; a failure brings back the server's message and field messages. `send`
+ * resolves true when it is leaving the page, so the button stays busy until the next page loads.
+ */
+export function useCardForm(send: (card: CardForm) => Promise<boolean | void>) {
+  const [card, setCard] = useState<CardForm>(EMPTY_CARD);
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const parsed = cardFormSchema(new Date()).safeParse(card);
+    if (!parsed.success) return setFields(fieldsOf(parsed.error.issues));
+    setFields({});
+    setError(null);
+    setBusy(true);
+    let leaving = false;
+    try {
+      leaving = (await send(card)) === true;
+    } catch (err) {
+      if (err instanceof ApiFailure) {
+        setFields(err.fields);
+        setError(err.message);
+      } else setError("Something went wrong. Please try again later.");
+    } finally {
+      if (!leaving) setBusy(false);
+    }
+  }
+
+  return { card, setCard, fields, error, busy, submit };
+}
 
 const inputClass = "w-full rounded-md border border-slate-300 px-3 py-2 aria-[invalid=true]:border-red-600";
 
@@ -47,23 +84,26 @@ function asExpiry(v: string, previous: string): string {
   return digits.length >= 2 ? `${digits.slice(0, 2)} / ${digits.slice(2)}` : digits;
 }
 
-export function CardFields({ card, onChange, fields }: { card: CardForm; onChange(c: CardForm): void; fields: Record<string, string> }) {
+/** The fields of a useCardForm, and its message under them. */
+export function CardFields({ form }: { form: ReturnType<typeof useCardForm> }) {
+  const { card, setCard, fields, error } = form;
   return (
-    <div className="space-y-3">
-      <Field label="Card number" name="number" value={card.number} error={fields.number} onChange={(v) => onChange({ ...card, number: asCardNumber(v) })} autoComplete="cc-number" inputMode="numeric" placeholder="1234 1234 1234 1234" maxLength={23} />
-      <div className="grid grid-cols-2 gap-3">
-        <Field label="Expiry (MM / YY)" name="expiry" value={card.expiry} error={fields.expiry} onChange={(v) => onChange({ ...card, expiry: asExpiry(v, card.expiry) })} autoComplete="cc-exp" inputMode="numeric" placeholder="MM / YY" maxLength={7} />
-        <Field label="Security code" name="cvc" value={card.cvc} error={fields.cvc} onChange={(v) => onChange({ ...card, cvc: v.replace(/\D/g, "").slice(0, 4) })} autoComplete="cc-csc" inputMode="numeric" placeholder="CVC" maxLength={4} />
+    <>
+      <div className="space-y-3">
+        <Field label="Card number" name="number" value={card.number} error={fields.number} onChange={(v) => setCard({ ...card, number: asCardNumber(v) })} autoComplete="cc-number" inputMode="numeric" placeholder="1234 1234 1234 1234" maxLength={23} />
+        <div className="grid grid-cols-2 gap-3">
+          <Field label="Expiry (MM / YY)" name="expiry" value={card.expiry} error={fields.expiry} onChange={(v) => setCard({ ...card, expiry: asExpiry(v, card.expiry) })} autoComplete="cc-exp" inputMode="numeric" placeholder="MM / YY" maxLength={7} />
+          <Field label="Security code" name="cvc" value={card.cvc} error={fields.cvc} onChange={(v) => setCard({ ...card, cvc: v.replace(/\D/g, "").slice(0, 4) })} autoComplete="cc-csc" inputMode="numeric" placeholder="CVC" maxLength={4} />
+        </div>
+        <Field label="Name on card" name="name" value={card.name} error={fields.name} onChange={(v) => setCard({ ...card, name: v })} autoComplete="cc-name" maxLength={100} />
       </div>
-      <Field label="Name on card" name="name" value={card.name} error={fields.name} onChange={(v) => onChange({ ...card, name: v })} autoComplete="cc-name" maxLength={100} />
-    </div>
+      {error ? (
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
+          {error}
+        </p>
+      ) : null}
+    </>
   );
-}
-
-export function fieldsOf(issues: { path: PropertyKey[]; message: string }[]): Record<string, string> {
-  const f: Record<string, string> = {};
-  for (const issue of issues) f[String(issue.path[0])] ??= issue.message;
-  return f;
 }
 
 export function TestCards() {

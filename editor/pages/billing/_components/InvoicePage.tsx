@@ -5,12 +5,13 @@
 import { Printer } from "lucide-react";
 import { useEffect, useState } from "react";
 import { BILLING_MESSAGES, formatMoney, INVOICE_STATUS_LABELS } from "#core/schemas/billing.ts";
+import { api, ApiFailure, unwrap } from "../../../app/api.ts";
 import ErrorBoundary from "../../../components/ErrorBoundary.tsx";
-import { api, call, Failure, param } from "./billing-client.ts";
+import { longDate } from "../../../components/dates.ts";
+import { Notice, param } from "./page-parts.tsx";
 
 type Data = Awaited<ReturnType<typeof load>>;
-const load = (id: string) => call(api.billing.invoices[":id"].$get({ param: { id } }));
-const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric" }) : "");
+const load = (id: string) => unwrap(api.billing.invoices[":id"].$get({ param: { id } }));
 
 function Invoice() {
   const id = param("id");
@@ -22,23 +23,13 @@ function Invoice() {
         setData(d);
         document.title = `Invoice ${d.invoice.number ?? d.invoice.id} | Plinth`;
       })
-      .catch((err: unknown) => setFailure(err instanceof Failure ? err.message : BILLING_MESSAGES.invoiceNotFound));
+      .catch((err: unknown) => setFailure(err instanceof ApiFailure ? err.message : BILLING_MESSAGES.invoiceNotFound));
   }, [id]);
 
-  if (failure) {
-    return (
-      <div className="w-full max-w-md rounded-xl border border-slate-200 bg-white p-6 text-center shadow-sm">
-        <h1 className="text-2xl font-bold">{BILLING_MESSAGES.invoiceNotFound}</h1>
-        <p className="mt-2 text-slate-700">{failure}</p>
-        <a href="/dashboard/account-settings?tab=billing" className="mt-6 inline-block rounded-md bg-brand-600 px-4 py-2 font-medium text-white">
-          Back to Billing
-        </a>
-      </div>
-    );
-  }
+  if (failure) return <Notice title={BILLING_MESSAGES.invoiceNotFound} text={failure} href="/dashboard/account-settings?tab=billing" link="Back to Billing" />;
   if (!data) return <p role="status" className="text-slate-600">Loading...</p>;
   const inv = data.invoice;
-  const period = inv.periodStart && inv.periodEnd ? `${day(inv.periodStart)} to ${day(inv.periodEnd)}` : null;
+  const period = inv.periodStart && inv.periodEnd ? `${longDate(inv.periodStart)} to ${longDate(inv.periodEnd)}` : null;
 
   return (
     <article aria-labelledby="invoice-title" className="w-full max-w-2xl rounded-xl border border-slate-200 bg-white p-6 shadow-sm print:border-0 print:shadow-none sm:p-10">
@@ -66,11 +57,11 @@ function Invoice() {
         </div>
         <div className="sm:text-right">
           <dt className="font-semibold">Date of issue</dt>
-          <dd>{day(inv.date)}</dd>
+          <dd>{longDate(inv.date)}</dd>
           {inv.paidAt ? (
             <>
               <dt className="mt-2 font-semibold">Paid on</dt>
-              <dd>{day(inv.paidAt)}</dd>
+              <dd>{longDate(inv.paidAt)}</dd>
             </>
           ) : null}
         </div>

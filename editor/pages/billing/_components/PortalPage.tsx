@@ -4,75 +4,33 @@
  * the new card at once.
  */
 import { CreditCard } from "lucide-react";
-import { useCallback, useEffect, useState, type FormEvent } from "react";
-import { CARD_MESSAGES, cardFormSchema, formatMoney, type CardForm } from "#core/schemas/billing.ts";
+import { useState } from "react";
+import { formatMoney } from "#core/schemas/billing.ts";
+import { api, unwrap } from "../../../app/api.ts";
 import ErrorBoundary from "../../../components/ErrorBoundary.tsx";
-import { api, call, Failure, param } from "./billing-client.ts";
-import { CardFields, EMPTY_CARD, fieldsOf, TestCards } from "./CardFields.tsx";
+import { longDate } from "../../../components/dates.ts";
+import { CardFields, EMPTY_CARD, TestCards, useCardForm } from "./CardFields.tsx";
+import { Notice, useTestSession } from "./page-parts.tsx";
 
-type Session = Awaited<ReturnType<typeof load>>;
-const load = (id: string) => call(api.billing.test.sessions[":id"].$get({ param: { id } }));
-const day = (iso: string) => new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric" });
 const STATUS: Record<string, string> = { active: "Active", past_due: "Past due", canceled: "Ended" };
 
 function Portal() {
-  const id = param("session");
-  const [session, setSession] = useState<Session | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [card, setCard] = useState<CardForm>(EMPTY_CARD);
-  const [fields, setFields] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string | null>(null);
+  const { id, session, failure, refresh } = useTestSession();
   const [done, setDone] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useCardForm(async (card) => {
+    setDone(null);
+    const res = await unwrap(api.billing.test.sessions[":id"]["payment-method"].$post({ param: { id }, json: card }));
+    setDone(res.settledCents ? `${res.message} Your payment of ${formatMoney(res.settledCents)} went through.` : res.message);
+    form.setCard(EMPTY_CARD);
+    await refresh();
+  });
 
-  const refresh = useCallback(
-    () =>
-      load(id)
-        .then(setSession)
-        .catch((err: unknown) => setFailure(err instanceof Failure ? err.message : CARD_MESSAGES.sessionNotFound)),
-    [id],
-  );
-  useEffect(() => void refresh(), [refresh]);
-
-  if (failure) {
-    return (
-      <div className="w-full max-w-md rounded-xl border border-slate-200 bg-white p-6 text-center shadow-sm">
-        <h1 className="text-2xl font-bold">Page unavailable</h1>
-        <p className="mt-2 text-slate-700">{failure}</p>
-        <a href="/dashboard/account-settings?tab=subscription" className="mt-6 inline-block rounded-md bg-brand-600 px-4 py-2 font-medium text-white">
-          Back to Plinth
-        </a>
-      </div>
-    );
-  }
+  if (failure) return <Notice title="Page unavailable" text={failure} href="/dashboard/account-settings?tab=subscription" link="Back to Plinth" />;
   if (!session) return <p role="status" className="text-slate-600">Loading...</p>;
 
   const sub = session.subscription;
   const due = sub?.status === "past_due" ? sub.amountDueCents : 0;
   const expired = session.status === "expired";
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const parsed = cardFormSchema(new Date()).safeParse(card);
-    if (!parsed.success) return setFields(fieldsOf(parsed.error.issues));
-    setFields({});
-    setError(null);
-    setDone(null);
-    setBusy(true);
-    try {
-      const res = await call(api.billing.test.sessions[":id"]["payment-method"].$post({ param: { id }, json: card }));
-      setDone(res.settledCents ? `${res.message} Your payment of ${formatMoney(res.settledCents)} went through.` : res.message);
-      setCard(EMPTY_CARD);
-      await refresh();
-    } catch (err) {
-      if (err instanceof Failure) {
-        setFields(err.fields);
-        setError(err.message);
-      } else setError("Something went wrong. Please try again later.");
-    } finally {
-      setBusy(false);
-    }
-  }
 
   return (
     <div className="w-full max-w-xl space-y-5">
@@ -90,7 +48,7 @@ function Portal() {
               </div>
               <div>
                 <dt className="text-slate-600">{sub.status === "past_due" ? "Unpaid since" : sub.cancelAtPeriodEnd ? "Access until" : "Next payment"}</dt>
-                <dd className="font-medium">{day(sub.currentPeriodEnd)}</dd>
+                <dd className="font-medium">{longDate(sub.currentPeriodEnd)}</dd>
               </div>
             </>
           ) : null}
@@ -116,20 +74,15 @@ function Portal() {
         {expired ? (
           <p className="mt-2 text-slate-700">This page has expired. Open it again from your dashboard.</p>
         ) : (
-          <form onSubmit={submit} noValidate className="mt-4 space-y-4">
-            <CardFields card={card} onChange={setCard} fields={fields} />
-            {error ? (
-              <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
-                {error}
-              </p>
-            ) : null}
+          <form onSubmit={form.submit} noValidate className="mt-4 space-y-4">
+            <CardFields form={form} />
             {done ? (
               <p role="status" className="rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-900">
                 {done}
               </p>
             ) : null}
-            <button type="submit" disabled={busy} className="flex min-h-11 w-full items-center justify-center rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700 disabled:bg-slate-400">
-              {busy ? "Saving..." : due ? `Save card and pay ${formatMoney(due)}` : "Save card"}
+            <button type="submit" disabled={form.busy} className="flex min-h-11 w-full items-center justify-center rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700 disabled:bg-slate-400">
+              {form.busy ? "Saving..." : due ? `Save card and pay ${formatMoney(due)}` : "Save card"}
             </button>
           </form>
         )}

@@ -1,0 +1,10 @@
+/** The programme's figures as the owner reads them, from core's limits, and the look of its tabs. */
+import { LIMITS } from "#core/limits.ts";
+import { formatMoney } from "#core/schemas/billing.ts";
+
+export const COMMISSION_PERCENT = `${Math.round(LIMITS.AFFILIATE_COMMISSION_RATE * 100)}%`;
+export const PAYOUT_FEE_PERCENT = `${Math.round(LIMITS.PAYOUT_FEE_RATE * 100)}%`;
+export const MIN_PAYOUT = formatMoney(LIMITS.PAYOUT_MIN_CENTS);
+
+export const tabClass =
+  "border-b-2 border-transparent px-3 py-2 text-sm font-medium data-[state=active]:border-brand-600 data-[state=active]:text-brand-700 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-600";
