@@ -5,6 +5,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
+import { DASH } from "#core/dashboard-texts.ts";
 
 const STATUS = {
   bad_request: 400,
@@ -47,6 +48,9 @@ export class ApiError extends Error {
     return STATUS[this.code];
   }
 }
+
+/** A Plus-only feature asked for by an owner whose plan does not include it. */
+export const plusRequired = (feature: string) => new ApiError("payment_required", DASH.plusTooltip, { details: { feature } });
 
 /** Field path to its first message, e.g. { email: 'Please enter a valid email address' }. */
 export function zodFields(error: z.ZodError): Record<string, string> {

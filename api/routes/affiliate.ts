@@ -8,12 +8,11 @@
  *   POST /api/affiliate/renewals     {months, totalCost, requestKey}: process-balance-renewal
  */
 import { Hono, type MiddlewareHandler } from "hono";
-import { DASH } from "#core/dashboard-texts.ts";
 import { hasFeature } from "#core/plans.ts";
 import { AFFILIATE_MESSAGES } from "#core/schemas/affiliate.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
-import { ApiError } from "../errors.ts";
+import { plusRequired } from "../errors.ts";
 import { affiliateDashboard, checkPayoutEligibility, listPayouts, monthlyEarnings, renewWithBalance, requestPayout } from "../services/affiliate.ts";
 import { typedJson } from "../services/json-input.ts";
 import { getProfile, planStateOf } from "../services/profile.ts";
@@ -34,7 +33,7 @@ export function affiliateRoutes(deps: AppDeps) {
   const affiliateProgram: MiddlewareHandler<AppEnv> = async (c, next) => {
     const p = getProfile(deps.db, currentUser(c).id);
     if (!hasFeature(planStateOf(p), "affiliate_program", deps.now())) {
-      throw new ApiError("payment_required", DASH.plusTooltip, { details: { feature: "affiliate_program" } });
+      throw plusRequired("affiliate_program");
     }
     await next();
   };

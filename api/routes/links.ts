@@ -22,7 +22,7 @@ import { newId } from "#db/ids.ts";
 import { linkLists, links, uploads } from "#db/schema.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
-import { ApiError, validationError } from "../errors.ts";
+import { ApiError, plusRequired, validationError } from "../errors.ts";
 import { listLinks, listLists, makeMainButton, ownedLink, ownedList, type LinkRow } from "../services/links.ts";
 import { typedJson } from "../services/json-input.ts";
 import { invalidLinkFile, linkFileTooLarge, processLinkFile, saveLinkFile } from "../services/link-files.ts";
@@ -53,7 +53,6 @@ const linkBody = typedJson<LinkBody, { input: LinkInput; extras: LinkExtras }>((
   return { input: a.data as LinkInput, extras: b.data as LinkExtras };
 });
 
-const plusRequired = (feature: string) => new ApiError("payment_required", DASH.plusTooltip, { details: { feature } });
 const toDate = (v: string | null | undefined) => (v ? new Date(v) : null);
 
 /** Refuses what the owner's plan does not allow; an unchanged value already stored is left alone. */

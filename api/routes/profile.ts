@@ -7,7 +7,6 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { validator } from "hono/validator";
 import { eq } from "drizzle-orm";
-import { DASH } from "#core/dashboard-texts.ts";
 import { LIMITS } from "#core/limits.ts";
 import { effectivePlan } from "#core/plans.ts";
 import {
@@ -26,7 +25,7 @@ import { ensureSharedAssets } from "#renderer/assets.ts";
 import { loadDraft } from "#renderer/draft.ts";
 import { withPageLock } from "#renderer/publish.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, plusRequired } from "../errors.ts";
 import { currentUser } from "../auth/middleware.ts";
 import { schemaJson } from "../services/json-input.ts";
 import { getProfile, planStateOf } from "../services/profile.ts";
@@ -75,7 +74,7 @@ export function profileRoutes({ db, env, now }: AppDeps) {
     const current = getProfile(db, userId);
     if (effectivePlan(planStateOf(current), at) === "lite") {
       const feature = plusOnlyFeatureOf(edit, current);
-      if (feature) throw new ApiError("payment_required", DASH.plusTooltip, { details: { feature } });
+      if (feature) throw plusRequired(feature);
     }
     const changed = Object.entries(edit).some(([k, v]) => v !== undefined && current[k as keyof typeof current] !== v);
     if (changed) db.update(userProfiles).set({ ...edit, updatedAt: at }).where(eq(userProfiles.userId, userId)).run();

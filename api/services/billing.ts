@@ -12,7 +12,6 @@ import { and, asc, desc, eq, lte } from "drizzle-orm";
 import { effectivePlan, hasFeature, isPayingPlus, isTrialActive } from "#core/plans.ts";
 import { BILLING_MESSAGES, PLUS_INVOICE_DESCRIPTION, PLUS_PRICE_LABEL, SUBSCRIPTION_TAB_PATH, subscriptionBadge } from "#core/schemas/billing.ts";
 import { LIMITS } from "#core/limits.ts";
-import { DASH } from "#core/dashboard-texts.ts";
 import { AFTER_SIGN_IN } from "#core/schemas/auth.ts";
 import { durably, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
@@ -23,7 +22,7 @@ import type { BillingEvent, BillingProvider, InvoiceObject, SubscriptionObject }
 import { verifySignature } from "../billing/signature.ts";
 import { createTestProvider, type TestModeProvider } from "../billing/test-mode/provider.ts";
 import type { AppDeps } from "../context.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, plusRequired } from "../errors.ts";
 import type { MailMessage } from "../mail/mailer.ts";
 import { creditCommission } from "./affiliate.ts";
 import { cancelledMail, commissionMail, paymentFailedMail, receiptMail, subscriptionEndedMail } from "./billing-mail.ts";
@@ -183,7 +182,7 @@ const invoiceView = (i: InvoiceRow) => ({
 export function listInvoices(deps: AppDeps, userId: string) {
   const p = getProfile(deps.db, userId);
   if (!hasFeature(planStateOf(p), "billing_history", deps.now())) {
-    throw new ApiError("payment_required", DASH.plusTooltip, { details: { feature: "billing_history" } });
+    throw plusRequired("billing_history");
   }
   return deps.db.select().from(invoices).where(eq(invoices.userId, userId)).orderBy(desc(invoices.createdAt)).all().map(invoiceView);
 }

@@ -13,6 +13,7 @@ import { SESSION_COOKIE } from "#api/auth/session.ts";
 import { collectedLeads, linkLists, links, pageVersions, socialLinks, uploads, userProfiles, users } from "#db/schema.ts";
 import { createTestApp, sameOrigin, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
+import { expectErrorShape } from "#tests/support/hostile.ts";
 
 /** Routes anyone may call: the rest need a session. */
 const PUBLIC = [/^\/api\/health$/, /^\/api\/status$/, /^\/api\/contact$/, /^\/api\/auth\//, /^\/api\/visitor\//, /^\/api\/billing\/webhook$/];
@@ -107,15 +108,6 @@ async function send(method: string, path: string, body: string | undefined, head
   const res = await t.app.request(path, { method, headers, ...(body === undefined || method === "GET" ? {} : { body }) });
   const text = await res.text();
   return { status: res.status, text };
-}
-
-function expectErrorShape(status: number, text: string, where: string) {
-  expect(status, `${where} -> ${status} ${text.slice(0, 200)}`).toBeLessThan(500);
-  if (status >= 400) {
-    const parsed = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
-    expect(typeof parsed.error?.code, where).toBe("string");
-    expect(typeof parsed.error?.message, where).toBe("string");
-  }
 }
 
 beforeAll(async () => {
