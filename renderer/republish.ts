@@ -17,6 +17,7 @@ import { and, eq, inArray, max, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { pageVersions, userProfiles } from "#db/schema.ts";
 import { ensureSharedAssets } from "./assets.ts";
+import { planOf } from "./draft.ts";
 import { stageFiles, type PendingWrite, type StagedFile } from "./atomic-write.ts";
 import { stageRenderedBatch, workLoop, type FromWorker, type PageToRender, type RenderSettings, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
 import { writeSeoFiles } from "./seo-files.ts";
@@ -69,8 +70,6 @@ export function publishedUserIds(db: Db): string[] {
   return db.select({ id: userProfiles.userId }).from(userProfiles).where(eq(userProfiles.hasPublishedPage, true)).all().map((r) => r.id);
 }
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
 /**
  * The last published snapshot and the current plan of each page, in one query. The snapshot stays
  * JSON text: the thread that renders the page parses and checks it, so the main thread (which also
@@ -96,15 +95,7 @@ export function loadPublishedBatch(db: Db, userIds: string[]): PageToRender[] {
     .innerJoin(pageVersions, and(eq(pageVersions.userId, latest.userId), eq(pageVersions.version, latest.version)))
     .innerJoin(userProfiles, eq(userProfiles.userId, latest.userId))
     .all()
-    .map((r) => ({
-      snapshotJson: r.snapshotJson,
-      plan: {
-        planType: r.planType,
-        subscriptionStatus: r.subscriptionStatus,
-        currentPeriodEndDate: iso(r.currentPeriodEndDate),
-        trialEndsAt: iso(r.trialEndsAt),
-      },
-    }));
+    .map((r) => ({ snapshotJson: r.snapshotJson, plan: planOf(r) }));
 }
 
 /**
