@@ -22,8 +22,8 @@ const scriptJson = (v: unknown) => {
     : json;
 };
 
-/** The consent key in localStorage, shared by the inline script and the visitor script. */
-export const CONSENT_KEY = "plinth-consent";
+/** The consent key in localStorage, read by the inline script; renderer/visitor/main.ts must use the same. */
+const CONSENT_KEY = "plinth-consent";
 
 /**
  * The one inline script: shows the cookie banner in the first paint when no choice is stored,
