@@ -1,8 +1,9 @@
 /**
  * Crash-safe file replacement: write a temporary file beside the target, fsync it, rename it over
  * the target, fsync the directory. A crash at any instant leaves the old file or the new one, never
- * a mix. replaceFilesDurably does the same for many files at once with one round of parallel
- * fsyncs, which is what makes bulk republishing fast (ADR 025).
+ * a mix. stageFiles and commitStaged do the same for many files at once, made durable together
+ * (one round of parallel fsyncs, or two syncfs calls), which is what makes bulk republishing fast
+ * (ADR 025, ADR 029).
  *
  * A file written with `recycle` (a page's index.html) keeps the file it replaces as a spare, and a
  * later write fills that spare instead of creating a file: on the file systems Plinth runs on,
@@ -173,22 +174,16 @@ export interface WriteOptions {
 }
 
 export function writeFileAtomic(path: string, content: string | Uint8Array, opts: WriteOptions = {}): void {
-  const dir = dirname(path);
-  const recycle = opts.recycle ?? false;
-  const { fd, tmp, reused } = openForWrite(path, recycle);
+  const t = stageFile({ path, content, mtime: opts.mtime, recycle: opts.recycle });
   try {
-    const length = writeAll(fd, content);
-    if (reused) ftruncateSync(fd, length);
-    if (opts.mtime) futimesSync(fd, opts.mtime, opts.mtime);
-    fsyncSync(fd);
+    fsyncSync(t.fd);
   } catch (err) {
-    closeSync(fd);
-    tryUnlink(tmp);
+    discardStaged([t]);
     throw err;
   }
-  closeSync(fd);
-  swapIn(tmp, path, recycle);
-  fsyncDir(dir);
+  closeSync(t.fd);
+  swapIn(t.tmp, path, t.recycle);
+  fsyncDir(dirname(path));
 }
 
 /** Whether a per-page file on disk already holds what `file` would write. */
@@ -214,12 +209,9 @@ export function contentOf(file: PageFile): string | Uint8Array {
   return typeof file.content === "function" ? file.content() : file.content;
 }
 
-export interface PendingWrite {
+export interface PendingWrite extends WriteOptions {
   path: string;
   content: string | Uint8Array;
-  mtime?: Date;
-  /** See WriteOptions.recycle. */
-  recycle?: boolean;
 }
 
 const fsyncAsync = (fd: number) => new Promise<void>((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
@@ -247,6 +239,21 @@ export function stageFile(w: PendingWrite): StagedFile {
     if (w.mtime) futimesSync(fd, w.mtime, w.mtime);
   } catch (err) {
     discardStaged([staged]);
+    throw err;
+  }
+  return staged;
+}
+
+/**
+ * Stage each write in turn (a generator may render each file's bytes just before it is staged).
+ * If one fails, the files already staged are removed.
+ */
+export function stageFiles(writes: Iterable<PendingWrite>): StagedFile[] {
+  const staged: StagedFile[] = [];
+  try {
+    for (const w of writes) staged.push(stageFile(w));
+  } catch (err) {
+    discardStaged(staged);
     throw err;
   }
   return staged;
@@ -316,13 +323,6 @@ export async function commitStaged(staged: StagedFile[], fsSync?: { sync: SyncFi
 }
 
 /** Replace many files, each atomically and durably: stage them all, then commit them together. */
-export function replaceFilesDurably(writes: PendingWrite[]): Promise<void> {
-  const staged: StagedFile[] = [];
-  try {
-    for (const w of writes) staged.push(stageFile(w));
-  } catch (err) {
-    discardStaged(staged);
-    return Promise.reject(err);
-  }
-  return commitStaged(staged);
+export async function replaceFilesDurably(writes: PendingWrite[]): Promise<void> {
+  return commitStaged(stageFiles(writes));
 }

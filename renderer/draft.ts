@@ -17,6 +17,18 @@ export interface Draft {
   lastPublishedAt: Date | null;
 }
 
+type PlanColumns = Pick<typeof userProfiles.$inferSelect, "planType" | "subscriptionStatus" | "currentPeriodEndDate" | "trialEndsAt">;
+
+/** The plan a page is rendered under, from the owner's profile row. */
+export function planOf(p: PlanColumns): PagePlan {
+  return {
+    planType: p.planType,
+    subscriptionStatus: p.subscriptionStatus,
+    currentPeriodEndDate: iso(p.currentPeriodEndDate),
+    trialEndsAt: iso(p.trialEndsAt),
+  };
+}
+
 export function loadDraft(db: Db, userId: string): Draft | null {
   const p = db.select().from(userProfiles).where(eq(userProfiles.userId, userId)).get();
   if (!p) return null;
@@ -80,12 +92,7 @@ export function loadDraft(db: Db, userId: string): Draft | null {
   return {
     userId,
     snapshot,
-    plan: {
-      planType: p.planType,
-      subscriptionStatus: p.subscriptionStatus,
-      currentPeriodEndDate: iso(p.currentPeriodEndDate),
-      trialEndsAt: iso(p.trialEndsAt),
-    },
+    plan: planOf(p),
     hasPublishedPage: p.hasPublishedPage,
     lastPublishedAt: p.lastPublishedAt,
   };

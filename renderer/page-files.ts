@@ -6,12 +6,12 @@
 import QRCode from "qrcode";
 import type { PageLink, PageSnapshot } from "#core/model.ts";
 import { vcard, vcfFileName } from "./components/vcard.ts";
+import { escapeXml } from "./escape.ts";
 import type { PageFile } from "./types.ts";
 
 /** Bump when qrSvg's drawing changes, so republishing rewrites every qr.svg. */
 const QR_FORMAT = 1;
-const xml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-export const qrMarker = (text: string) => `<desc>Plinth QR ${QR_FORMAT}: ${xml(text)}</desc>`;
+export const qrMarker = (text: string) => `<desc>Plinth QR ${QR_FORMAT}: ${escapeXml(text)}</desc>`;
 
 export function qrSvg(text: string): string {
   const qr = QRCode.create(text, { errorCorrectionLevel: "M" });

@@ -7,6 +7,7 @@ import { visibleContentOf } from "#core/visible-content.ts";
 import { PageBody, PageChrome } from "./components/Page.tsx";
 import { imageOrigin, safeSrc } from "./components/safe-href.ts";
 import { pageCss, pageStyleOf, type PageStylesheet } from "./css.ts";
+import { escapeXml as attr } from "./escape.ts";
 import { pageFiles } from "./page-files.ts";
 import type { RenderedPage, RenderInput } from "./types.ts";
 
@@ -20,11 +21,9 @@ const scriptJson = (v: unknown) => {
     ? json.replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029")
     : json;
 };
-// Most values need no escaping: testing first spares four replacements per value on every page.
-const attr = (s: string) => (/[&"<>]/.test(s) ? s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;") : s);
 
-/** The consent key in localStorage, shared by the inline script and the visitor script. */
-export const CONSENT_KEY = "plinth-consent";
+/** The consent key in localStorage, read by the inline script; renderer/visitor/main.ts must use the same. */
+const CONSENT_KEY = "plinth-consent";
 
 /**
  * The one inline script: shows the cookie banner in the first paint when no choice is stored,

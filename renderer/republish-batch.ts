@@ -4,7 +4,7 @@
  * only the renderer.
  */
 import { PageSnapshotSchema, type PagePlan } from "#core/model.ts";
-import { commitStaged, discardStaged, stageFile, type PendingWrite, type StagedFile } from "./atomic-write.ts";
+import { commitStaged, stageFiles, type PendingWrite, type StagedFile } from "./atomic-write.ts";
 import { fileSystemSync } from "./fs-sync.ts";
 import { pageWrites } from "./page-writes.ts";
 import type { AssetManifest } from "./types.ts";
@@ -40,29 +40,11 @@ export interface WorkerSetup {
  * would be copied by every garbage collection meanwhile).
  */
 export function stageRenderedBatch(pages: PageToRender[], settings: RenderSettings): StagedFile[] {
-  return stageAll((stage) => {
-    for (const p of pages) {
-      for (const w of pageWrites(PageSnapshotSchema.parse(JSON.parse(p.snapshotJson)), p.plan, { ...settings, now: new Date() })) stage(w);
-    }
-  });
+  return stageFiles(renderedWrites(pages, settings));
 }
 
-/** The benchmark's baseline: files whose bytes are given, staged the same way. */
-export function stageGivenBatch(writes: PendingWrite[]): StagedFile[] {
-  return stageAll((stage) => {
-    for (const w of writes) stage(w);
-  });
-}
-
-function stageAll(fill: (stage: (w: PendingWrite) => void) => void): StagedFile[] {
-  const staged: StagedFile[] = [];
-  try {
-    fill((w) => staged.push(stageFile(w)));
-  } catch (err) {
-    discardStaged(staged);
-    throw err;
-  }
-  return staged;
+function* renderedWrites(pages: PageToRender[], settings: RenderSettings): Generator<PendingWrite> {
+  for (const p of pages) yield* pageWrites(PageSnapshotSchema.parse(JSON.parse(p.snapshotJson)), p.plan, { ...settings, now: new Date() });
 }
 
 /**

@@ -6,8 +6,8 @@
  * and writes them durably. No database: the main thread reads it.
  */
 import { parentPort } from "node:worker_threads";
-import type { PendingWrite } from "./atomic-write.ts";
-import { stageGivenBatch, stageRenderedBatch, workLoop, type FromWorker, type PageToRender, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
+import { stageFiles, type PendingWrite } from "./atomic-write.ts";
+import { stageRenderedBatch, workLoop, type FromWorker, type PageToRender, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
 
 const port = parentPort!;
 const send = (m: FromWorker) => port.postMessage(m);
@@ -42,7 +42,7 @@ for (;;) {
   await workLoop(
     setup.settings.publishedDir,
     take,
-    (batch) => (setup.kind === "render" ? stageRenderedBatch(batch as PageToRender[], setup.settings) : stageGivenBatch(batch as PendingWrite[])),
+    (batch) => (setup.kind === "render" ? stageRenderedBatch(batch as PageToRender[], setup.settings) : stageFiles(batch as PendingWrite[])),
     (n) => send({ finished: n }),
   );
   send({ jobDone: true });

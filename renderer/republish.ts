@@ -1,10 +1,10 @@
 /**
  * Republish all: re-render every published page from its last published snapshot (after a template
  * change) on every core (ADR 025). The main thread reads pages from the database a batch at a time
- * (one query per batch) and hands batches out on demand: to worker threads, which render and write
- * them, and to itself between requests, so no thread waits while another starts up. Each batch's
- * files go through replaceFilesDurably (parallel fsyncs) while the next batch renders. Every file is
- * swapped in atomically and durably, exactly as a single publish does.
+ * (one query per batch) and hands batches out on demand to worker threads, which render and write
+ * them; with a single thread it renders them itself. Each batch's files are committed (two syncfs
+ * calls, ADR 029) while the next batch renders. Every file is swapped in atomically and durably, as
+ * a single publish does.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
@@ -17,8 +17,9 @@ import { and, eq, inArray, max, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { pageVersions, userProfiles } from "#db/schema.ts";
 import { ensureSharedAssets } from "./assets.ts";
-import type { PendingWrite, StagedFile } from "./atomic-write.ts";
-import { stageGivenBatch, stageRenderedBatch, workLoop, type FromWorker, type PageToRender, type RenderSettings, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
+import { planOf } from "./draft.ts";
+import { stageFiles, type PendingWrite, type StagedFile } from "./atomic-write.ts";
+import { stageRenderedBatch, workLoop, type FromWorker, type PageToRender, type RenderSettings, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
 import { writeSeoFiles } from "./seo-files.ts";
 
 export type { PageToRender, RenderSettings } from "./republish-batch.ts";
@@ -69,8 +70,6 @@ export function publishedUserIds(db: Db): string[] {
   return db.select({ id: userProfiles.userId }).from(userProfiles).where(eq(userProfiles.hasPublishedPage, true)).all().map((r) => r.id);
 }
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
 /**
  * The last published snapshot and the current plan of each page, in one query. The snapshot stays
  * JSON text: the thread that renders the page parses and checks it, so the main thread (which also
@@ -96,15 +95,7 @@ export function loadPublishedBatch(db: Db, userIds: string[]): PageToRender[] {
     .innerJoin(pageVersions, and(eq(pageVersions.userId, latest.userId), eq(pageVersions.version, latest.version)))
     .innerJoin(userProfiles, eq(userProfiles.userId, latest.userId))
     .all()
-    .map((r) => ({
-      snapshotJson: r.snapshotJson,
-      plan: {
-        planType: r.planType,
-        subscriptionStatus: r.subscriptionStatus,
-        currentPeriodEndDate: iso(r.currentPeriodEndDate),
-        trialEndsAt: iso(r.trialEndsAt),
-      },
-    }));
+    .map((r) => ({ snapshotJson: r.snapshotJson, plan: planOf(r) }));
 }
 
 /**
@@ -186,7 +177,7 @@ export interface RepublishOptions {
   publishedDir: string;
   origin: string;
   apiOrigin?: string;
-  /** Threads rendering at once, the main thread included (default: every core). */
+  /** Threads rendering at once: worker threads, or the main thread alone when 1 (default: every core). */
   threads?: number;
   onProgress?: (done: number, total: number) => void;
 }
@@ -234,7 +225,7 @@ export async function writeLikeRepublish(batches: PendingWrite[][], threads: num
     threads,
     { kind: "write", settings },
     () => (cursor < batches.length ? batches[cursor++]! : null),
-    stageGivenBatch,
+    stageFiles,
     () => {},
   );
 }

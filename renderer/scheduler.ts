@@ -15,7 +15,7 @@ import { eq } from "drizzle-orm";
 import type { PagePlan, PageSnapshot } from "#core/model.ts";
 import type { Db } from "#db/client.ts";
 import { userProfiles, users } from "#db/schema.ts";
-import { loadDraft } from "./draft.ts";
+import { loadDraft, planOf } from "./draft.ts";
 import { lastPublishedSnapshot, onPublished, writePage, withPageLock } from "./publish.ts";
 
 /** The longest sleep: also how often the full scan runs (plan changes made outside a publish). */
@@ -76,8 +76,6 @@ interface Entry {
   trialEndsAt: number | null;
 }
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
 export function startScheduler(opts: SchedulerOptions): Scheduler {
   const now = opts.now ?? (() => new Date());
   const { db } = opts;
@@ -115,6 +113,7 @@ export function startScheduler(opts: SchedulerOptions): Scheduler {
     const pages = db
       .select({
         userId: userProfiles.userId,
+        planType: userProfiles.planType,
         trialEndsAt: userProfiles.trialEndsAt,
         subscriptionStatus: userProfiles.subscriptionStatus,
         currentPeriodEndDate: userProfiles.currentPeriodEndDate,
@@ -127,8 +126,7 @@ export function startScheduler(opts: SchedulerOptions): Scheduler {
       const last = lastPublishedSnapshot(db, page.userId);
       if (!last) continue;
       const username = last.snapshot.profile.username;
-      const plan = { trialEndsAt: iso(page.trialEndsAt), subscriptionStatus: page.subscriptionStatus, currentPeriodEndDate: iso(page.currentPeriodEndDate) };
-      const bounds = scheduleBoundaries(last.snapshot, plan);
+      const bounds = scheduleBoundaries(last.snapshot, planOf(page));
       const since = renderedAt(opts.publishedDir, username);
       const trialEnd = page.trialEndsAt?.getTime() ?? null;
       entries.set(page.userId, { username, pending: bounds.filter((b) => b > at), trialEndsAt: trialEnd });

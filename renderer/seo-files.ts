@@ -9,11 +9,10 @@ import { asc, eq } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { userProfiles } from "#db/schema.ts";
 import { writeFileAtomic } from "./atomic-write.ts";
-
-const xmlEscape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+import { escapeXml } from "./escape.ts";
 
 export function sitemapXml(origin: string, usernames: string[]): string {
-  const urls = usernames.map((u) => `<url><loc>${xmlEscape(`${origin}/${encodeURIComponent(u)}`)}</loc></url>`).join("\n");
+  const urls = usernames.map((u) => `<url><loc>${escapeXml(`${origin}/${encodeURIComponent(u)}`)}</loc></url>`).join("\n");
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
 }
 

@@ -3,6 +3,7 @@
  * at runtime (renderer/visitor/main.ts adds the dialogs' behaviour). Pure: no node: APIs, no style
  * attributes (the CSP allows only the hashed stylesheet), every URL through safe-href.
  */
+import type { ReactNode } from "react";
 import type { PageLink, PagePlan, PageSnapshot, PageSocialLink } from "#core/model.ts";
 import { getPlatform } from "#core/platforms.ts";
 import { REPORT_REASONS } from "#core/limits.ts";
@@ -10,8 +11,6 @@ import { visibleContentOf, type VisibleContent } from "#core/visible-content.ts"
 import { BrandIcon, Icon, type UiIcon } from "./icons.tsx";
 import { safeHref, safeSrc } from "./safe-href.ts";
 import { vcardFields, vcfFileName } from "./vcard.ts";
-
-export { vcfFileName } from "./vcard.ts";
 
 export interface PageProps {
   snapshot: PageSnapshot;
@@ -131,7 +130,8 @@ function ButtonInner({ link }: { link: PageLink }) {
   );
 }
 
-function LinkItem({ link, base, vcfDialog }: { link: PageLink; base: string; vcfDialog: string | undefined }) {
+/** A link's markup; null when it draws nothing (a button whose URL is refused). */
+function linkItem(link: PageLink, base: string, vcfDialog: string | undefined): ReactNode {
   const cls = link.isMainButton ? "btn main" : "btn";
   // The switch is on string: the public page also draws types the editor does not create (qr_code)
   // and must survive any type a newer version might store.
@@ -177,21 +177,14 @@ function LinkItem({ link, base, vcfDialog }: { link: PageLink; base: string; vcf
   }
 }
 
-/** Whether a link draws anything: a button whose URL is refused is left out, list item and all. */
-function drawsSomething(link: PageLink): boolean {
-  const t = link.linkType as string;
-  if (t === "label" || t === "text_link" || t === "lead_magnet" || t === "vcf" || t === "qr_code") return true;
-  return safeHref(link.url) !== null;
-}
-
 function LinkList({ links, base, vcfDialogs }: { links: PageLink[]; base: string; vcfDialogs: Map<string, string> }) {
   return (
     <ul className="ls">
-      {links.filter(drawsSomething).map((l) => (
-        <li key={l.id}>
-          <LinkItem link={l} base={base} vcfDialog={vcfDialogs.get(l.id)} />
-        </li>
-      ))}
+      {links.map((l) => {
+        // A link that draws nothing is left out, list item and all.
+        const item = linkItem(l, base, vcfDialogs.get(l.id));
+        return item === null ? null : <li key={l.id}>{item}</li>;
+      })}
     </ul>
   );
 }
@@ -313,6 +306,23 @@ export function PageBody({ snapshot, plan, now, mode = "published", origin = "",
   );
 }
 
+/** The end of a dialog's form: its error line (filled by the visitor script), Cancel and submit. */
+function FormEnd({ submit }: { submit: string }) {
+  return (
+    <>
+      <p className="err" role="alert" />
+      <div className="acts">
+        <button type="button" className="b2" data-close="">
+          {PAGE_TEXTS.cancel}
+        </button>
+        <button type="submit" className="b1">
+          {submit}
+        </button>
+      </div>
+    </>
+  );
+}
+
 /** The part every page shares for one origin: report and lead dialogs, cookie banner, toast. */
 export function PageChrome({ origin = "" }: { origin?: string }) {
   return (
@@ -331,15 +341,7 @@ export function PageChrome({ origin = "" }: { origin?: string }) {
           </select>
           <label htmlFor="rp-details">{PAGE_TEXTS.reportDetails}</label>
           <textarea id="rp-details" name="details" maxLength={2000} />
-          <p className="err" role="alert" />
-          <div className="acts">
-            <button type="button" className="b2" data-close="">
-              {PAGE_TEXTS.cancel}
-            </button>
-            <button type="submit" className="b1">
-              {PAGE_TEXTS.reportSubmit}
-            </button>
-          </div>
+          <FormEnd submit={PAGE_TEXTS.reportSubmit} />
         </form>
       </dialog>
       <dialog id="d-lead" aria-labelledby="d-lead-t">
@@ -348,15 +350,7 @@ export function PageChrome({ origin = "" }: { origin?: string }) {
           <p className="desc" />
           <label htmlFor="ld-email">{PAGE_TEXTS.leadEmail}</label>
           <input id="ld-email" name="email" type="email" autoComplete="email" maxLength={254} required />
-          <p className="err" role="alert" />
-          <div className="acts">
-            <button type="button" className="b2" data-close="">
-              {PAGE_TEXTS.cancel}
-            </button>
-            <button type="submit" className="b1">
-              {PAGE_TEXTS.leadSubmit}
-            </button>
-          </div>
+          <FormEnd submit={PAGE_TEXTS.leadSubmit} />
         </form>
         <div className="done" hidden>
           <h2>{PAGE_TEXTS.leadDoneTitle}</h2>

@@ -5,6 +5,7 @@
  * Interface icons: path data of Lucide 1.75 (lucide.dev, ISC), shapes rewritten as single paths.
  */
 import type { PlatformId } from "#core/platforms.ts";
+import { escapeXml } from "../escape.ts";
 
 export const BRAND_ICONS: Record<PlatformId, string> = {
   tiktok: "M12.525.02c1.31-.02 2.61-.01 3.91-.02.08 1.53.63 3.09 1.75 4.17 1.12 1.11 2.7 1.62 4.24 1.79v4.03c-1.44-.05-2.89-.35-4.2-.97-.57-.26-1.1-.59-1.62-.93-.01 2.92.01 5.84-.02 8.75-.08 1.4-.54 2.79-1.35 3.94-1.31 1.92-3.58 3.17-5.91 3.21-1.43.08-2.86-.31-4.08-1.03-2.02-1.19-3.44-3.37-3.65-5.71-.02-.5-.03-1-.01-1.49.18-1.9 1.12-3.72 2.58-4.96 1.66-1.44 3.98-2.13 6.15-1.72.02 1.48-.04 2.96-.04 4.44-.99-.32-2.15-.23-3.02.37-.63.41-1.11 1.04-1.36 1.75-.21.51-.15 1.07-.14 1.61.24 1.64 1.82 3.02 3.5 2.87 1.12-.01 2.19-.66 2.77-1.61.19-.33.4-.67.41-1.06.1-1.79.06-3.57.07-5.36.01-4.03-.01-8.05.02-12.07z",
@@ -41,7 +42,6 @@ export type UiIcon = keyof typeof UI_ICONS;
 // The path data is constant and long: its markup is built once per icon and handed to React as
 // is, instead of React escaping the same kilobyte of path data for every page it renders.
 const pathMarkup = new Map<string, string>();
-const attr = (v: string) => v.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 function cachedPath(key: string, make: () => string): { __html: string } {
   let html = pathMarkup.get(key);
   if (html === undefined) {
@@ -53,14 +53,14 @@ function cachedPath(key: string, make: () => string): { __html: string } {
 
 export function BrandIcon({ platform }: { platform: PlatformId }) {
   // The hand-drawn mark cuts its letters out of the square; Simple Icons' paths use nonzero.
-  const path = cachedPath(`b:${platform}`, () => `<path fill="currentColor"${platform === "linkedin" ? ' fill-rule="evenodd"' : ""} d="${attr(BRAND_ICONS[platform])}"></path>`);
+  const path = cachedPath(`b:${platform}`, () => `<path fill="currentColor"${platform === "linkedin" ? ' fill-rule="evenodd"' : ""} d="${escapeXml(BRAND_ICONS[platform])}"></path>`);
   return <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false" dangerouslySetInnerHTML={path} />;
 }
 
 export function Icon({ name, size = 20 }: { name: UiIcon; size?: number }) {
   const path = cachedPath(
     `u:${name}`,
-    () => `<path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" d="${attr(UI_ICONS[name])}"></path>`,
+    () => `<path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" d="${escapeXml(UI_ICONS[name])}"></path>`,
   );
   return <svg viewBox="0 0 24 24" width={size} height={size} aria-hidden="true" focusable="false" dangerouslySetInnerHTML={path} />;
 }
