@@ -9,6 +9,7 @@ import { imageOrigin, safeSrc } from "./components/safe-href.ts";
 import { pageCss, pageStyleOf, type PageStylesheet } from "./css.ts";
 import { escapeXml as attr } from "./escape.ts";
 import { pageFiles } from "./page-files.ts";
+import { CONSENT_KEY } from "./visitor/consent-key.ts";
 import type { RenderedPage, RenderInput } from "./types.ts";
 
 export type { RenderInput, RenderedPage } from "./types.ts";
@@ -21,9 +22,6 @@ const scriptJson = (v: unknown) => {
     ? json.replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029")
     : json;
 };
-
-/** The consent key in localStorage, read by the inline script; renderer/visitor/main.ts must use the same. */
-const CONSENT_KEY = "plinth-consent";
 
 /**
  * The one inline script: shows the cookie banner in the first paint when no choice is stored,

@@ -6,17 +6,15 @@
  * calls, ADR 029) while the next batch renders. Every file is swapped in atomically and durably, as
  * a single publish does.
  */
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { and, eq, inArray, max, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { pageVersions, userProfiles } from "#db/schema.ts";
 import { ensureSharedAssets } from "./assets.ts";
+import { cachedBundle } from "./bundle-cache.ts";
 import { planOf } from "./draft.ts";
 import { stageFiles, type PendingWrite, type StagedFile } from "./atomic-write.ts";
 import { stageRenderedBatch, workLoop, type FromWorker, type PageToRender, type RenderSettings, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
@@ -31,8 +29,7 @@ export const BATCH_SIZE = 100;
  * The worker's code as one plain JavaScript module, its packages included: bundled with esbuild, a
  * worker starts in about a third of the time it takes to resolve and load each package on its own
  * (and in a fraction of what the TypeScript loader would take). React's production build is chosen
- * at bundle time, as the scripts that republish choose it (scripts/lib/production-mode.ts). Written
- * under node_modules/.cache, named by its content hash.
+ * at bundle time, as the scripts that republish choose it (scripts/lib/production-mode.ts).
  */
 let workerFile: Promise<URL> | undefined;
 function workerEntry(): Promise<URL> {
@@ -52,16 +49,7 @@ function workerEntry(): Promise<URL> {
       write: false,
       logLevel: "silent",
     });
-    const code = out.outputFiles[0]!.contents;
-    const dir = fileURLToPath(new URL("../node_modules/.cache/plinth/", import.meta.url));
-    const path = join(dir, `republish-worker.${createHash("sha256").update(code).digest("hex").slice(0, 12)}.mjs`);
-    if (!existsSync(path)) {
-      mkdirSync(dir, { recursive: true });
-      const tmp = `${path}.${process.pid}.tmp`;
-      writeFileSync(tmp, code);
-      renameSync(tmp, path);
-    }
-    return pathToFileURL(path);
+    return pathToFileURL(cachedBundle("republish-worker", out.outputFiles[0]!.contents));
   })();
   return workerFile;
 }

@@ -48,8 +48,7 @@ export const PageReportSchema = z.object({
   details: z.string().trim().max(REPORT_DETAILS_MAX).optional().default(""),
 });
 
-/** Spec section 3, Cookie consent: kept in localStorage; essential is always on. */
-export const COOKIE_CONSENT_KEY = "plinth-cookie-consent";
+/** Spec section 3, Cookie consent: kept in localStorage (renderer/visitor/consent-key.ts); essential is always on. */
 export const CookieConsentSchema = z.object({
   essential: z.literal(true),
   analytics: z.boolean(),

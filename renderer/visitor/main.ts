@@ -4,6 +4,8 @@
  * the API may fail without breaking the page: links keep their real href.
  * Texts shown here are the spec's (section 8, Public page).
  */
+import { CONSENT_KEY } from "./consent-key.ts";
+
 interface Config {
   username: string;
   apiOrigin: string;
@@ -12,7 +14,6 @@ interface Config {
   preview: boolean;
 }
 
-const CONSENT_KEY = "plinth-consent";
 const root = document.documentElement;
 const $ = <T extends Element = HTMLElement>(sel: string, from: ParentNode = document) => from.querySelector(sel) as T | null;
 let cfg: Config;

@@ -1,16 +1,13 @@
 /**
  * A TypeScript entry point as one plain JavaScript module for child processes that tests start
  * many times: `node file.mjs` starts in a fraction of the time `node --import tsx` takes, since
- * nothing is compiled at startup. Packages stay imports; the file is written under
- * node_modules/.cache, where they resolve, and named by its content hash.
+ * nothing is compiled at startup. Packages stay imports (renderer/bundle-cache.ts).
  */
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
+import { pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
-
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+import { cachedBundle } from "#renderer/bundle-cache.ts";
 
 /**
  * Our modules find their neighbours (migrations, the visitor script, the republish worker) through
@@ -43,15 +40,5 @@ export async function bundleForNode(entry: string): Promise<string> {
     logLevel: "silent",
     plugins: [keepImportMetaUrl],
   });
-  const code = out.outputFiles[0]!.contents;
-  const dir = join(ROOT, "node_modules", ".cache", "plinth");
-  const name = entry.split("/").at(-1)!.replace(/\.tsx?$/, "");
-  const path = join(dir, `${name}.${createHash("sha256").update(code).digest("hex").slice(0, 12)}.mjs`);
-  if (!existsSync(path)) {
-    mkdirSync(dir, { recursive: true });
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, code);
-    renameSync(tmp, path);
-  }
-  return path;
+  return cachedBundle(basename(entry).replace(/\.tsx?$/, ""), out.outputFiles[0]!.contents);
 }
