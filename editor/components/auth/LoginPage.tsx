@@ -11,6 +11,7 @@ import { Alert, Form, PasswordField, PrimaryButton, TextField } from "./fields.t
 import GoogleButton from "./GoogleButton.tsx";
 import TwoFactorStep from "./TwoFactorStep.tsx";
 import ErrorBoundary from "../ErrorBoundary.tsx";
+import { fieldsOf } from "../field-errors.ts";
 
 type Problem = { kind: "error"; message: string } | { kind: "unverified"; email: string };
 
@@ -51,9 +52,7 @@ function LoginForm() {
     setResend(null);
     const parsed = LoginFormSchema.safeParse({ email, password, rememberMe });
     if (!parsed.success) {
-      const f: Record<string, string> = {};
-      for (const issue of parsed.error.issues) f[String(issue.path[0])] ??= issue.message;
-      setFields(f);
+      setFields(fieldsOf(parsed.error.issues));
       return;
     }
     setFields({});

@@ -17,6 +17,7 @@ import GoogleButton from "./GoogleButton.tsx";
 import OtpInput from "./OtpInput.tsx";
 import PasswordStrength from "./PasswordStrength.tsx";
 import ErrorBoundary from "../ErrorBoundary.tsx";
+import { fieldsOf } from "../field-errors.ts";
 
 type Step = "loading" | "claim" | "email" | "otp" | "password" | "plan";
 const PROGRESS: Partial<Record<Step, number>> = { email: 25, otp: 50, password: 75, plan: 100 };
@@ -246,9 +247,7 @@ function SignupForm() {
     e.preventDefault();
     const parsed = NewPasswordFormSchema.safeParse({ password, confirmPassword });
     if (!parsed.success) {
-      const f: Record<string, string> = {};
-      for (const issue of parsed.error.issues) f[String(issue.path[0])] ??= issue.message;
-      return setFields(f);
+      return setFields(fieldsOf(parsed.error.issues));
     }
     go("plan");
   }

@@ -9,6 +9,7 @@ import { auth, call, failureMessage } from "./api.ts";
 import { Alert, Form, PasswordField, PrimaryButton } from "./fields.tsx";
 import PasswordStrength from "./PasswordStrength.tsx";
 import ErrorBoundary from "../ErrorBoundary.tsx";
+import { fieldsOf } from "../field-errors.ts";
 
 function UpdatePasswordForm() {
   const [token, setToken] = useState("");
@@ -35,9 +36,7 @@ function UpdatePasswordForm() {
     e.preventDefault();
     const parsed = NewPasswordFormSchema.safeParse({ password, confirmPassword });
     if (!parsed.success) {
-      const f: Record<string, string> = {};
-      for (const issue of parsed.error.issues) f[String(issue.path[0])] ??= issue.message;
-      return setFields(f);
+      return setFields(fieldsOf(parsed.error.issues));
     }
     setFields({});
     setError(null);
