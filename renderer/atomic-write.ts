@@ -2,8 +2,8 @@
  * Crash-safe file replacement: write a temporary file beside the target, fsync it, rename it over
  * the target, fsync the directory. A crash at any instant leaves the old file or the new one, never
  * a mix. stageFiles and commitStaged do the same for many files at once, made durable together
- * (one round of parallel fsyncs, or two syncfs calls), which is what makes bulk republishing fast
- * (ADR 025, ADR 029).
+ * (one round of parallel fsyncs, or two syncfs calls), and GroupCommit commits a stream of batches
+ * with one syncfs per round, which is what makes bulk republishing fast (ADR 025, ADR 029, ADR 086).
  *
  * A file written with `recycle` (a page's index.html) keeps the file it replaces as a spare, and a
  * later write fills that spare instead of creating a file: on the file systems Plinth runs on,
@@ -50,7 +50,11 @@ export function ensureDirDurably(dir: string): void {
   for (const d of created) fsyncDir(dirname(d));
 }
 
-const tmpName = (dir: string) => join(dir, `.tmp-${randomBytes(6).toString("hex")}`);
+// Unique per process and thread without asking for random bytes on every file: a random prefix
+// drawn once, then a counter.
+const tmpPrefix = `.tmp-${randomBytes(6).toString("hex")}-`;
+let tmpCounter = 0;
+const tmpName = (dir: string) => join(dir, `${tmpPrefix}${(tmpCounter++).toString(36)}`);
 
 /** A new temporary file beside `path`, its folders created when missing (asked only then). */
 function openTemp(path: string): { fd: number; tmp: string } {
@@ -98,7 +102,7 @@ const sparePath = (path: string) => join(dirname(path), `.spare-${basename(path)
  * it is the file that was looked at, has rested long enough, and has no other name (a name left by
  * an interrupted write would make it shared). Null when there is no usable spare.
  */
-function claimSpare(path: string): { fd: number; tmp: string } | null {
+function claimSpare(path: string): { fd: number; tmp: string; size: number } | null {
   const spare = sparePath(path);
   let seen;
   try {
@@ -117,16 +121,16 @@ function claimSpare(path: string): { fd: number; tmp: string } | null {
   }
   const fd = openSync(tmp, "r+");
   const st = fstatSync(fd);
-  if (st.ino === seen.ino && st.nlink === 1) return { fd, tmp };
+  if (st.ino === seen.ino && st.nlink === 1) return { fd, tmp, size: st.size };
   closeSync(fd);
   unlinkSync(tmp);
   return null;
 }
 
 /** Where `recycle` writes start: the spare when there is a usable one, else a new temporary file. */
-function openForWrite(path: string, recycle: boolean): { fd: number; tmp: string; reused: boolean } {
+function openForWrite(path: string, recycle: boolean): { fd: number; tmp: string; oldSize: number } {
   const spare = recycle ? claimSpare(path) : null;
-  return spare ? { ...spare, reused: true } : { ...openTemp(path), reused: false };
+  return spare ? { fd: spare.fd, tmp: spare.tmp, oldSize: spare.size } : { ...openTemp(path), oldSize: 0 };
 }
 
 /**
@@ -231,11 +235,12 @@ export interface StagedFile {
  */
 export function stageFile(w: PendingWrite): StagedFile {
   const recycle = w.recycle ?? false;
-  const { fd, tmp, reused } = openForWrite(w.path, recycle);
+  const { fd, tmp, oldSize } = openForWrite(w.path, recycle);
   const staged = { fd, tmp, path: w.path, recycle };
   try {
     const length = writeAll(fd, w.content);
-    if (reused) ftruncateSync(fd, length);
+    // A filled spare keeps whatever of its old content lies beyond the new.
+    if (length < oldSize) ftruncateSync(fd, length);
     if (w.mtime) futimesSync(fd, w.mtime, w.mtime);
   } catch (err) {
     discardStaged([staged]);
@@ -271,6 +276,19 @@ export function discardStaged(staged: StagedFile[]): void {
   }
 }
 
+/** Rename staged files over their targets in order; if one fails, the rest are removed and it throws. */
+function swapAll(staged: StagedFile[]): void {
+  for (let i = 0; i < staged.length; i++) {
+    const t = staged[i]!;
+    try {
+      swapIn(t.tmp, t.path, t.recycle);
+    } catch (err) {
+      for (const rest of staged.slice(i + 1)) tryUnlink(rest.tmp);
+      throw err;
+    }
+  }
+}
+
 /**
  * Swap staged files in, each atomically and durably, and a crash at any instant leaves each file old
  * or new, never a mix. First every staged file is made durable: with `fsSync`, by one syncfs of the
@@ -299,15 +317,7 @@ export async function commitStaged(staged: StagedFile[], fsSync?: { sync: SyncFi
     }
     for (const t of staged) closeSync(t.fd);
   }
-  for (let i = 0; i < staged.length; i++) {
-    const t = staged[i]!;
-    try {
-      swapIn(t.tmp, t.path, t.recycle);
-    } catch (err) {
-      for (const rest of staged.slice(i + 1)) tryUnlink(rest.tmp);
-      throw err;
-    }
-  }
+  swapAll(staged);
   if (fsSync) return fsSync.sync(fsSync.path);
   const dirs = [...new Set(staged.map((t) => dirname(t.path)))];
   await Promise.all(
@@ -320,6 +330,89 @@ export async function commitStaged(staged: StagedFile[], fsSync?: { sync: SyncFi
       }
     }),
   );
+}
+
+/**
+ * Group commit of a stream of staged batches on one file system (ADR 086): one syncfs per round
+ * instead of two per batch. A round closes the batches staged since the last one, syncs the file
+ * system, which makes durable both their data and the renames of the round before, reports those
+ * earlier batches durable, and renames the new ones. So every file is renamed only once its data is
+ * durable, and reported only once its rename is: a crash leaves each file old or new, as with
+ * commitStaged. Batches staged while a round syncs wait for the next round, which takes them all at
+ * once: the slower the disk, the more each round commits.
+ */
+export class GroupCommit {
+  private staged: { files: StagedFile[]; durable: () => void }[] = [];
+  private renamed: (() => void)[] = [];
+  /** Batches added and not yet durable. */
+  private pending = 0;
+  private round: Promise<void> | null = null;
+  private failure: unknown = null;
+  private roomWaiters: (() => void)[] = [];
+
+  /** `maxPending`: batches that may be staged and not yet durable before add() waits for room. */
+  constructor(
+    private readonly fsSync: { sync: SyncFileSystem; path: string },
+    private readonly maxPending = 4,
+  ) {}
+
+  /**
+   * Queue a staged batch; `durable` is called once all its files are in place and durable. Resolves
+   * as soon as there is room for another batch, not when this one is durable. Rejects, with the
+   * batch discarded, once a round has failed.
+   */
+  async add(files: StagedFile[], durable: () => void): Promise<void> {
+    if (this.failure !== null) {
+      discardStaged(files);
+      throw this.failure;
+    }
+    // Closed at once: syncfs needs no open file, and a long queue would otherwise hold hundreds.
+    for (const t of files) closeSync(t.fd);
+    this.staged.push({ files, durable });
+    this.pending += 1;
+    this.round ??= this.rounds();
+    while (this.pending > this.maxPending && this.failure === null) await new Promise<void>((r) => this.roomWaiters.push(r));
+    if (this.failure !== null) throw this.failure;
+  }
+
+  /** Resolves when every batch added is durable; rejects if a round failed. */
+  async drain(): Promise<void> {
+    while (this.round) await this.round;
+    if (this.failure !== null) throw this.failure;
+  }
+
+  private async rounds(): Promise<void> {
+    try {
+      while (this.staged.length > 0 || this.renamed.length > 0) {
+        const data = this.staged.splice(0);
+        const renamed = this.renamed.splice(0);
+        try {
+          await this.fsSync.sync(this.fsSync.path);
+        } catch (err) {
+          // Nothing of `data` was renamed: its files are removed and the targets keep their old content.
+          for (const b of [...data, ...this.staged.splice(0)]) for (const t of b.files) tryUnlink(t.tmp);
+          throw err;
+        }
+        for (const done of renamed) done();
+        this.pending -= renamed.length;
+        for (let i = 0; i < data.length; i++) {
+          try {
+            swapAll(data[i]!.files);
+          } catch (err) {
+            for (const b of [...data.slice(i + 1), ...this.staged.splice(0)]) for (const t of b.files) tryUnlink(t.tmp);
+            throw err;
+          }
+          this.renamed.push(data[i]!.durable);
+        }
+        for (const wake of this.roomWaiters.splice(0)) wake();
+      }
+    } catch (err) {
+      this.failure = err;
+      for (const wake of this.roomWaiters.splice(0)) wake();
+    } finally {
+      this.round = null;
+    }
+  }
 }
 
 /** Replace many files, each atomically and durably: stage them all, then commit them together. */

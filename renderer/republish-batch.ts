@@ -1,16 +1,18 @@
 /**
  * What a republish thread does with a batch, main thread and workers alike: render its pages into
- * files and write them durably, a couple of batches in flight. No database here, so a worker loads
+ * files and write them durably, a few batches in flight. No database here, so a worker loads
  * only the renderer.
  */
 import { PageSnapshotSchema, type PagePlan } from "#core/model.ts";
-import { commitStaged, stageFiles, type PendingWrite, type StagedFile } from "./atomic-write.ts";
+import { commitStaged, GroupCommit, stageFiles, type PendingWrite, type StagedFile } from "./atomic-write.ts";
 import { fileSystemSync } from "./fs-sync.ts";
 import { pageWrites } from "./page-writes.ts";
 import type { AssetManifest } from "./types.ts";
 
-/** Batches a thread may have written but not yet fsynced while it renders the next. */
+/** Batches a thread may have written but not yet made durable while it renders the next. */
 const WRITES_IN_FLIGHT = 2;
+/** The same with syncfs, whose rounds commit every batch waiting at once (ADR 086). */
+const GROUP_IN_FLIGHT = 4;
 
 export interface PageToRender {
   /** The page_versions row's snapshot, as stored. */
@@ -48,10 +50,10 @@ function* renderedWrites(pages: PageToRender[], settings: RenderSettings): Gener
 }
 
 /**
- * A thread's loop: take a batch, stage its files, start committing them (two syncfs calls where the
- * platform has it, ADR 029), take the next; at most WRITES_IN_FLIGHT batches are being committed at
- * once. `finished` is told each batch's size when
- * its files are durable.
+ * A thread's loop: take a batch, stage its files, hand them to be committed, take the next. With
+ * syncfs (ADR 029), one group commit takes every batch staged while its last round synced (ADR 086);
+ * without it, each batch's files are fsynced together, at most WRITES_IN_FLIGHT batches at once.
+ * `finished` is told each batch's size when its files are durable.
  */
 export async function workLoop<T>(
   publishedDir: string,
@@ -59,15 +61,26 @@ export async function workLoop<T>(
   stage: (batch: T[]) => StagedFile[],
   finished: (n: number) => void,
 ): Promise<void> {
-  // Every file of a republish is under published/, on one file system: one syncfs covers a batch.
+  // Every file of a republish is under published/, on one file system: one syncfs covers them all.
   const sync = fileSystemSync();
-  const fsSync = sync ? { sync, path: publishedDir } : undefined;
+  if (sync) {
+    const group = new GroupCommit({ sync, path: publishedDir }, GROUP_IN_FLIGHT);
+    try {
+      for (let batch = await take(); batch; batch = await take()) {
+        const n = batch.length;
+        await group.add(stage(batch), () => finished(n));
+      }
+    } finally {
+      await group.drain();
+    }
+    return;
+  }
   const inflight: Promise<void>[] = [];
   for (;;) {
     const batch = await take();
     if (!batch) break;
     const n = batch.length;
-    inflight.push(commitStaged(stage(batch), fsSync).then(() => finished(n)));
+    inflight.push(commitStaged(stage(batch)).then(() => finished(n)));
     if (inflight.length >= WRITES_IN_FLIGHT) await inflight.shift();
   }
   await Promise.all(inflight);

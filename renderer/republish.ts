@@ -2,9 +2,9 @@
  * Republish all: re-render every published page from its last published snapshot (after a template
  * change) on every core (ADR 025). The main thread reads pages from the database a batch at a time
  * (one query per batch) and hands batches out on demand to worker threads, which render and write
- * them; with a single thread it renders them itself. Each batch's files are committed (two syncfs
- * calls, ADR 029) while the next batch renders. Every file is swapped in atomically and durably, as
- * a single publish does.
+ * them; with a single thread it renders them itself. Batches are committed (syncfs, ADR 029, in
+ * group-commit rounds, ADR 086) while the next ones render. Every file is swapped in atomically and
+ * durably, as a single publish does.
  */
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";

@@ -5,7 +5,7 @@ import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, st
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { commitStaged, fileIsCurrent, replaceFilesDurably, stageFile, writeFileAtomic } from "#renderer/atomic-write.ts";
+import { commitStaged, fileIsCurrent, GroupCommit, replaceFilesDurably, stageFile, writeFileAtomic } from "#renderer/atomic-write.ts";
 import { fileSystemSync } from "#renderer/fs-sync.ts";
 
 let dir: string;
@@ -138,6 +138,93 @@ describe("committing a batch with one file-system sync (ADR 029)", () => {
     const failing = { sync: () => Promise.reject(new Error("disk gone")), path: dir };
     await expect(commitStaged([stageFile({ path: join(dir, "p", "index.html"), content: "new" })], failing)).rejects.toThrow("disk gone");
     expect(readFileSync(join(dir, "p", "index.html"), "utf8")).toBe("old");
+    expect(readdirSync(join(dir, "p"))).toEqual(["index.html"]);
+  });
+});
+
+describe("group commit of many batches, one sync per round (ADR 086)", () => {
+  /** A sync that records what was on disk when it ran, and can be held until released. */
+  function recordingSync(files: string[]) {
+    const seen: string[][] = [];
+    const held: (() => void)[] = [];
+    let hold = false;
+    return {
+      seen,
+      holdNext: () => (hold = true),
+      release: () => held.splice(0).forEach((r) => r()),
+      fsSync: {
+        path: dir,
+        sync: async () => {
+          seen.push(files.map((f) => { try { return readFileSync(f, "utf8"); } catch { return "-"; } }));
+          if (hold) {
+            hold = false;
+            await new Promise<void>((r) => held.push(r));
+          }
+        },
+      },
+    };
+  }
+
+  it("renames a batch only after a sync, and reports it durable only after the next one", async () => {
+    const a = join(dir, "a", "index.html");
+    const b = join(dir, "b", "index.html");
+    writeFileAtomic(a, "a0");
+    writeFileAtomic(b, "b0");
+    const rec = recordingSync([a, b]);
+    const group = new GroupCommit(rec.fsSync);
+    const done: string[] = [];
+    await group.add([stageFile({ path: a, content: "a1" })], () => done.push("a"));
+    await group.add([stageFile({ path: b, content: "b1", recycle: true })], () => done.push("b"));
+    await group.drain();
+    expect(done).toEqual(["a", "b"]);
+    expect([readFileSync(a, "utf8"), readFileSync(b, "utf8")]).toEqual(["a1", "b1"]);
+    // Every sync saw the targets still old or already new, never a batch reported before its rename synced.
+    expect(rec.seen[0]).toEqual(["a0", "b0"]);
+    expect(rec.seen.at(-1)).toEqual(["a1", "b1"]);
+    expect(readdirSync(join(dir, "a"))).toEqual(["index.html"]);
+    expect(readdirSync(join(dir, "b")).sort()).toEqual([".spare-index.html", "index.html"]);
+  });
+
+  it("commits every batch staged while a sync runs in the next round, with one sync", async () => {
+    const paths = Array.from({ length: 5 }, (_, i) => join(dir, `p${i}`, "index.html"));
+    const rec = recordingSync(paths);
+    const group = new GroupCommit(rec.fsSync, 10);
+    rec.holdNext();
+    await group.add([stageFile({ path: paths[0]!, content: "v0" })], () => {});
+    for (let i = 1; i < 5; i++) await group.add([stageFile({ path: paths[i]!, content: `v${i}` })], () => {});
+    rec.release();
+    await group.drain();
+    paths.forEach((p, i) => expect(readFileSync(p, "utf8")).toBe(`v${i}`));
+    // Round 1: batch 0's data. Round 2: batch 0's rename and batches 1-4's data. Round 3: their renames.
+    expect(rec.seen).toHaveLength(3);
+  });
+
+  it("makes add() wait while too many batches are not yet durable", async () => {
+    const rec = recordingSync([]);
+    const group = new GroupCommit(rec.fsSync, 2);
+    rec.holdNext();
+    const stage = (i: number) => [stageFile({ path: join(dir, `q${i}`, "index.html"), content: `${i}` })];
+    await group.add(stage(0), () => {});
+    await group.add(stage(1), () => {});
+    let third = false;
+    const adding = group.add(stage(2), () => {}).then(() => (third = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(third).toBe(false);
+    rec.release();
+    await adding;
+    await group.drain();
+    expect(readFileSync(join(dir, "q2", "index.html"), "utf8")).toBe("2");
+  });
+
+  it("changes nothing it has not synced when a sync fails, removes the staged files and refuses more", async () => {
+    const p = join(dir, "p", "index.html");
+    writeFileAtomic(p, "old");
+    const group = new GroupCommit({ path: dir, sync: () => Promise.reject(new Error("disk gone")) });
+    await group.add([stageFile({ path: p, content: "new" })], () => {});
+    await expect(group.drain()).rejects.toThrow("disk gone");
+    expect(readFileSync(p, "utf8")).toBe("old");
+    expect(readdirSync(join(dir, "p"))).toEqual(["index.html"]);
+    await expect(group.add([stageFile({ path: p, content: "newer" })], () => {})).rejects.toThrow("disk gone");
     expect(readdirSync(join(dir, "p"))).toEqual(["index.html"]);
   });
 });
