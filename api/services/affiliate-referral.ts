@@ -22,6 +22,9 @@ export function captureReferral(publicOrigin: string): MiddlewareHandler {
     // Set on the finished response: the site's pages are files answered with their own Response.
     if (ref && ReferralIdSchema.safeParse(ref).success) {
       setCookie(c, REFERRAL_COOKIE, ref, { path: "/", httpOnly: true, sameSite: "Lax", secure, maxAge: REFERRAL_COOKIE_DAYS * 86_400 });
+      // A shared cache (a CDN in front of the site) must never keep this response, cookie and all,
+      // and hand one referrer's cookie to every later visitor.
+      c.header("Cache-Control", "private, no-store");
     }
   };
 }

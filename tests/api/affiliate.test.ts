@@ -46,6 +46,9 @@ describe("the referral link", () => {
     const landing = await b.call("GET", `/?ref=${referralId}`);
     expect(landing.status).toBe(200);
     expect(b.cookie(REFERRAL_COOKIE)).toBe(referralId);
+    // It carries a visitor's cookie: no shared cache may keep it. The plain landing page stays cacheable.
+    expect(landing.headers.get("cache-control")).toBe("private, no-store");
+    expect((await browser(t).call("GET", "/")).headers.get("cache-control")).not.toMatch(/private|no-store/);
     const who = { username: `ref_${randomBytes(3).toString("hex")}`, email: `ref_${randomBytes(3).toString("hex")}@example.com` };
     expect((await b.json("POST", "/api/auth/signup/start", who)).status).toBe(200);
     expect((await b.json("POST", "/api/auth/signup/verify", { code: sixDigitCode(lastMailTo(t.deps.env.OUTBOX_DIR, who.email)!) })).status).toBe(200);
