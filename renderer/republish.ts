@@ -10,17 +10,16 @@ import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { and, eq, inArray, max, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
-import { pageVersions, userProfiles } from "#db/schema.ts";
 import { ensureSharedAssets } from "./assets.ts";
 import { cachedBundle } from "./bundle-cache.ts";
-import { planOf } from "./draft.ts";
+import { loadPublishedBatch, publishedUserIds } from "./published-pages.ts";
 import { stageFiles, type PendingWrite, type StagedFile } from "./atomic-write.ts";
 import { stageRenderedBatch, workLoop, type FromWorker, type PageToRender, type RenderSettings, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
 import { writeSeoFiles } from "./seo-files.ts";
 
 export type { PageToRender, RenderSettings } from "./republish-batch.ts";
+export { publishedUserIds } from "./published-pages.ts";
 
 /** Pages per database read and per round of fsyncs. */
 export const BATCH_SIZE = 100;
@@ -52,38 +51,6 @@ function workerEntry(): Promise<URL> {
     return pathToFileURL(cachedBundle("republish-worker", out.outputFiles[0]!.contents));
   })();
   return workerFile;
-}
-
-export function publishedUserIds(db: Db): string[] {
-  return db.select({ id: userProfiles.userId }).from(userProfiles).where(eq(userProfiles.hasPublishedPage, true)).all().map((r) => r.id);
-}
-
-/**
- * The last published snapshot and the current plan of each page, in one query. The snapshot stays
- * JSON text: the thread that renders the page parses and checks it, so the main thread (which also
- * answers the workers) does less, and a batch crosses to a worker as strings, which copy cheaply.
- */
-export function loadPublishedBatch(db: Db, userIds: string[]): PageToRender[] {
-  if (userIds.length === 0) return [];
-  const latest = db
-    .select({ userId: pageVersions.userId, version: max(pageVersions.version).as("latest_version") })
-    .from(pageVersions)
-    .where(inArray(pageVersions.userId, userIds))
-    .groupBy(pageVersions.userId)
-    .as("latest");
-  return db
-    .select({
-      snapshotJson: sql<string>`${pageVersions.snapshot}`,
-      planType: userProfiles.planType,
-      subscriptionStatus: userProfiles.subscriptionStatus,
-      currentPeriodEndDate: userProfiles.currentPeriodEndDate,
-      trialEndsAt: userProfiles.trialEndsAt,
-    })
-    .from(latest)
-    .innerJoin(pageVersions, and(eq(pageVersions.userId, latest.userId), eq(pageVersions.version, latest.version)))
-    .innerJoin(userProfiles, eq(userProfiles.userId, latest.userId))
-    .all()
-    .map((r) => ({ snapshotJson: r.snapshotJson, plan: planOf(r) }));
 }
 
 /**

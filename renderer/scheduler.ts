@@ -12,14 +12,25 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import type { PagePlan, PageSnapshot } from "#core/model.ts";
+import { PageSnapshotSchema, type PagePlan, type PageSnapshot } from "#core/model.ts";
 import type { Db } from "#db/client.ts";
-import { userProfiles, users } from "#db/schema.ts";
-import { loadDraft, planOf } from "./draft.ts";
+import { users } from "#db/schema.ts";
+import { loadDraft } from "./draft.ts";
+import { loadPublishedBatch, publishedUserIds } from "./published-pages.ts";
 import { lastPublishedSnapshot, onPublished, writePage, withPageLock } from "./publish.ts";
 
 /** The longest sleep: also how often the full scan runs (plan changes made outside a publish). */
 export const MAX_SLEEP_MS = 60 * 60 * 1000;
+/** Pages the full scan reads per query. */
+const SCAN_BATCH = 500;
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 export interface SchedulerOptions {
   db: Db;
@@ -107,32 +118,32 @@ export function startScheduler(opts: SchedulerOptions): Scheduler {
     return done;
   };
 
-  /** Every published page: rebuild what is due since its last render, index the rest. */
+  /**
+   * Every published page: rebuild what is due since its last render, index the rest. Pages are read
+   * SCAN_BATCH at a time, one query each, and the server answers requests between batches.
+   */
   const scan = async (at: number): Promise<string[]> => {
     const rebuilt: string[] = [];
-    const pages = db
-      .select({
-        userId: userProfiles.userId,
-        planType: userProfiles.planType,
-        trialEndsAt: userProfiles.trialEndsAt,
-        subscriptionStatus: userProfiles.subscriptionStatus,
-        currentPeriodEndDate: userProfiles.currentPeriodEndDate,
-      })
-      .from(userProfiles)
-      .where(eq(userProfiles.hasPublishedPage, true))
-      .all();
+    const ids = publishedUserIds(db);
     entries.clear();
-    for (const page of pages) {
-      const last = lastPublishedSnapshot(db, page.userId);
-      if (!last) continue;
-      const username = last.snapshot.profile.username;
-      const bounds = scheduleBoundaries(last.snapshot, planOf(page));
-      const since = renderedAt(opts.publishedDir, username);
-      const trialEnd = page.trialEndsAt?.getTime() ?? null;
-      entries.set(page.userId, { username, pending: bounds.filter((b) => b > at), trialEndsAt: trialEnd });
-      if (bounds.some((b) => b > since && b <= at)) {
-        const trialEnded = trialEnd !== null && trialEnd > since && trialEnd <= at;
-        if (await rebuild(page.userId, username, trialEnded)) rebuilt.push(username);
+    for (let i = 0; i < ids.length; i += SCAN_BATCH) {
+      if (i > 0) await new Promise((r) => setImmediate(r));
+      for (const page of loadPublishedBatch(db, ids.slice(i, i + SCAN_BATCH))) {
+        const parsed = PageSnapshotSchema.safeParse(safeJson(page.snapshotJson));
+        if (!parsed.success) {
+          // One unreadable snapshot must not stop every other page's schedule.
+          console.warn("Scheduled rebuilds: unreadable published snapshot", page.userId);
+          continue;
+        }
+        const username = parsed.data.profile.username;
+        const bounds = scheduleBoundaries(parsed.data, page.plan);
+        const since = renderedAt(opts.publishedDir, username);
+        const trialEnd = page.plan.trialEndsAt ? Date.parse(page.plan.trialEndsAt) : null;
+        entries.set(page.userId, { username, pending: bounds.filter((b) => b > at), trialEndsAt: trialEnd });
+        if (bounds.some((b) => b > since && b <= at)) {
+          const trialEnded = trialEnd !== null && trialEnd > since && trialEnd <= at;
+          if (await rebuild(page.userId, username, trialEnded)) rebuilt.push(username);
+        }
       }
     }
     nextScanAt = at + MAX_SLEEP_MS;

@@ -83,6 +83,16 @@ describe("scheduled rebuilds", () => {
     expect(readFileSync(file, "utf8")).toContain("Scheduled Launch Link");
   }, 30_000);
 
+  it("still rebuilds every other page when one published snapshot is unreadable", async () => {
+    const broken = ownerWithScheduledLink("brokenowner", 300);
+    db.$client.prepare("UPDATE page_versions SET snapshot = ? WHERE user_id = ?").run("{not json", broken.userId);
+    const { file, published } = ownerWithScheduledLink("healthyowner", 300);
+    await new Promise((r) => setTimeout(r, 600));
+    scheduler = startScheduler({ db, publishedDir: published, origin: ORIGIN });
+    expect(await scheduler.ready).toEqual(["healthyowner"]);
+    expect(readFileSync(file, "utf8")).toContain("Scheduled Launch Link");
+  }, 30_000);
+
   it("re-renders under Lite rules when a trial ends while stopped, and tells the owner", async () => {
     const { userId } = createAccount(db, { email: "trialend@example.com", username: "trialend", passwordHash: null, emailVerified: true, now: new Date() });
     db.update(userProfiles).set({ trialEndsAt: new Date(Date.now() + 300), longFormText: "Plus-only about text" }).where(eq(userProfiles.userId, userId)).run();
