@@ -12,7 +12,7 @@ import { Hono, type Context, type MiddlewareHandler, type Next } from "hono";
 import { cors } from "hono/cors";
 import { z } from "zod";
 import { REPORT_REASONS } from "#core/limits.ts";
-import { isMediaPath } from "#core/link-input.ts";
+import { isMediaPath, isSafeUrl } from "#core/link-input.ts";
 import { isLive } from "#core/visible-content.ts";
 import { analyticsEvents, collectedLeads, links, pageReports, userProfiles } from "#db/schema.ts";
 import { newId } from "#db/ids.ts";
@@ -88,10 +88,14 @@ function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   return r.data;
 }
 
-/** Where a lead magnet's file is downloaded from: an https/http URL, or a file Plinth stores. */
+/**
+ * Where a lead magnet's file is downloaded from: an http(s) URL, or a file Plinth stores. Checked
+ * again as it is sent, by the rule the link was saved under: a row written some other way never
+ * puts a script or a credential-carrying URL into a visitor's e-mail.
+ */
 export function downloadUrlOf(fileUrl: string | undefined, origin: string): string | null {
   if (!fileUrl) return null;
-  if (/^https?:\/\/[^\s]+$/i.test(fileUrl)) return fileUrl;
+  if (isSafeUrl(fileUrl)) return fileUrl;
   // An uploaded file lives at a root-relative media path; the e-mail needs the whole address.
   if (isMediaPath(fileUrl)) return origin + fileUrl;
   return null;

@@ -102,6 +102,10 @@ describe("POST /api/visitor/lead", () => {
     expect((await post("lead", { linkId: addLink({ linkType: "standard_url" }), email: "a@example.com" })).status).toBe(404);
     expect((await post("lead", { linkId: addLink({ isActive: false }), email: "a@example.com" })).status).toBe(404);
     expect((await post("lead", { linkId: addLink({ linkSpecificData: { fileUrl: "javascript:alert(1)" } }), email: "a@example.com" })).status).toBe(404);
+    // Rows the link rules would never have saved: markup, or credentials in the URL.
+    for (const fileUrl of ['https://files.example/"><script>alert(1)</script>', "https://user:secret@files.example/guide.pdf"]) {
+      expect((await post("lead", { linkId: addLink({ linkSpecificData: { fileUrl } }), email: "a@example.com" })).status).toBe(404);
+    }
     expect(t.deps.db.select().from(collectedLeads).all()).toHaveLength(0);
     expect(t.outbox()).toHaveLength(0);
   });
