@@ -19,7 +19,6 @@ import { stageRenderedBatch, workLoop, type FromWorker, type PageToRender, type 
 import { writeSeoFiles } from "./seo-files.ts";
 
 export type { PageToRender, RenderSettings } from "./republish-batch.ts";
-export { publishedUserIds } from "./published-pages.ts";
 
 /** Pages per database read and per round of fsyncs. */
 export const BATCH_SIZE = 100;

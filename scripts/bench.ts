@@ -37,7 +37,8 @@ import { loadDraft } from "#renderer/draft.ts";
 import { publishPage, snapshotHash } from "#renderer/publish.ts";
 import { ensureSharedAssets } from "#renderer/assets.ts";
 import type { PendingWrite } from "#renderer/atomic-write.ts";
-import { BATCH_SIZE, publishedUserIds, republishAll, writeLikeRepublish } from "#renderer/republish.ts";
+import { publishedUserIds } from "#renderer/published-pages.ts";
+import { BATCH_SIZE, republishAll, writeLikeRepublish } from "#renderer/republish.ts";
 import { CATEGORIES, scorePages } from "./lib/lighthouse.ts";
 
 const PLATFORMS = ["instagram", "tiktok", "youtube", "x", "linkedin", "github"] as const;
