@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { createAccount } from "#api/services/accounts.ts";
 import { closeDatabase, openDatabase } from "#db/client.ts";
 import { userProfiles } from "#db/schema.ts";
@@ -52,5 +52,21 @@ describe("republish all", () => {
     expect(statSync(join(publishedDir, "rep1", "qr.svg")).ino).not.toBe(qrBefore);
     expect(existsSync(join(publishedDir, "neverpub"))).toBe(false);
     expect(readFileSync(join(publishedDir, "sitemap.xml"), "utf8")).toContain("<loc>http://new.example/rep0</loc>");
+  }, 120_000);
+
+  it("fsyncs batch by batch where there is no syncfs, on the main thread alone", async () => {
+    // Asked once per thread: this file's main thread has not asked yet (the test above used workers).
+    vi.stubEnv("PLINTH_NO_SYNCFS", "1");
+    try {
+      const progress: number[] = [];
+      const done = await republishAll(db, { publishedDir, origin: "http://third.example", threads: 1, onProgress: (n) => progress.push(n) });
+      expect(done).toBe(BATCH_SIZE + 30);
+      expect(progress).toEqual([BATCH_SIZE, BATCH_SIZE + 30]);
+      for (const username of ["rep0", "rep1", `rep${BATCH_SIZE + 29}`]) {
+        expect(readFileSync(join(publishedDir, username, "index.html"), "utf8")).toContain(`<link rel="canonical" href="http://third.example/${username}">`);
+      }
+    } finally {
+      vi.unstubAllEnvs();
+    }
   }, 120_000);
 });
