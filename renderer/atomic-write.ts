@@ -1,9 +1,9 @@
 /**
  * Crash-safe file replacement: write a temporary file beside the target, fsync it, rename it over
  * the target, fsync the directory. A crash at any instant leaves the old file or the new one, never
- * a mix. stageFiles and commitStaged do the same for many files at once, made durable together
- * (one round of parallel fsyncs, or two syncfs calls), and GroupCommit commits a stream of batches
- * with one syncfs per round, which is what makes bulk republishing fast (ADR 025, ADR 029, ADR 086).
+ * a mix. stageFiles and commitStaged do the same for many files at once, made durable together by
+ * one round of parallel fsyncs, and GroupCommit commits a stream of batches with one syncfs per
+ * round, which is what makes bulk republishing fast (ADR 025, ADR 029, ADR 086).
  *
  * A file written with `recycle` (a page's index.html) keeps the file it replaces as a spare, and a
  * later write fills that spare instead of creating a file: on the file systems Plinth runs on,
@@ -291,34 +291,22 @@ function swapAll(staged: StagedFile[]): void {
 
 /**
  * Swap staged files in, each atomically and durably, and a crash at any instant leaves each file old
- * or new, never a mix. First every staged file is made durable: with `fsSync`, by one syncfs of the
- * file system they are on (ADR 029), else by fsyncing them all at once on libuv's thread pool (the
+ * or new, never a mix. First every staged file is fsynced, all at once on libuv's thread pool (the
  * journal commits them together). Then each is renamed in the order given (a page's own files before
- * its index.html). Last the renames are made durable: by a second syncfs, or by fsyncing the
- * directories at once. Renaming and closing stay synchronous: a thread-pool round trip each would
- * cost more than the call.
+ * its index.html). Last their directories are fsynced at once, which makes the renames durable.
+ * Renaming and closing stay synchronous: a thread-pool round trip each would cost more than the call.
+ * A stream of batches on a file system with syncfs goes through GroupCommit instead.
  */
-export async function commitStaged(staged: StagedFile[], fsSync?: { sync: SyncFileSystem; path: string }): Promise<void> {
+export async function commitStaged(staged: StagedFile[]): Promise<void> {
   if (staged.length === 0) return;
-  if (fsSync) {
-    for (const t of staged) closeSync(t.fd);
-    try {
-      await fsSync.sync(fsSync.path);
-    } catch (err) {
-      for (const t of staged) tryUnlink(t.tmp);
-      throw err;
-    }
-  } else {
-    try {
-      await Promise.all(staged.map((t) => fsyncAsync(t.fd)));
-    } catch (err) {
-      discardStaged(staged);
-      throw err;
-    }
-    for (const t of staged) closeSync(t.fd);
+  try {
+    await Promise.all(staged.map((t) => fsyncAsync(t.fd)));
+  } catch (err) {
+    discardStaged(staged);
+    throw err;
   }
+  for (const t of staged) closeSync(t.fd);
   swapAll(staged);
-  if (fsSync) return fsSync.sync(fsSync.path);
   const dirs = [...new Set(staged.map((t) => dirname(t.path)))];
   await Promise.all(
     dirs.map(async (d) => {
