@@ -7,7 +7,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { DASH } from "#core/dashboard-texts.ts";
 import { LIMITS } from "#core/limits.ts";
-import { ApiFailure, unwrap } from "../api.ts";
+import { ApiFailure, clientErrorMessage, unwrap } from "../api.ts";
 import { Button, Confirm, featureName } from "../components/ui.tsx";
 import { useDashboard } from "../store.ts";
 
@@ -37,7 +37,8 @@ export function StatusBar() {
         const list = features.length ? ` Plus-only features in use: ${features.map(featureName).join(", ")}.` : "";
         toast.error(DASH.publishBlockedTitle, { description: DASH.publishBlockedText + list, duration: 10_000 });
       } else {
-        toast.error(DASH.publishFailed, { description: e instanceof ApiFailure && e.status ? e.message : DASH.publishFailedText });
+        // A 4xx says what to change; a 5xx's generic text says less than the spec's fallback does.
+        toast.error(DASH.publishFailed, { description: clientErrorMessage(e) ?? DASH.publishFailedText });
       }
     } finally {
       setBusy(false);
