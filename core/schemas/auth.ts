@@ -86,6 +86,8 @@ export const AUTH_TEXT = {
   twoFactorNotPending: "Start two-factor setup first.",
   twoFactorExpired: "Your sign-in has expired. Please sign in again.",
 
+  /** The Account tab when the account cannot be loaded. */
+  accountLoadFailed: "Something went wrong. Please try again later.",
   deleteConfirmRequired: "Please enter your password to confirm",
   deleteUsernameMismatch: "Please type your username to confirm",
   notAuthenticated: "User not authenticated",

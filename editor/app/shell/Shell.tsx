@@ -8,6 +8,7 @@ import { useState, type ReactNode } from "react";
 import { NavLink, useNavigate } from "react-router";
 import { toast } from "sonner";
 import { LOGOUT_UPSELL_KEY, LOGOUT_UPSELL_REASON } from "#core/logout-upsell.ts";
+import { AUTH_TEXT } from "#core/schemas/auth.ts";
 import { api, setSigningOut, unwrap } from "../api.ts";
 import { useDashboard, isLite } from "../store.ts";
 import { StatusBar } from "./StatusBar.tsx";
@@ -70,7 +71,7 @@ function UserMenu() {
     const res = await fetch("/api/auth/logout", { method: "POST", credentials: "same-origin" }).catch(() => null);
     if (!res?.ok) {
       setSigningOut(false);
-      return void toast.error("Failed to sign out");
+      return void toast.error(AUTH_TEXT.signOutFailed);
     }
     if (upsell) sessionStorage.setItem(LOGOUT_UPSELL_KEY, LOGOUT_UPSELL_REASON);
     window.location.assign("/");

@@ -113,7 +113,11 @@ function SignupForm() {
     if (state.email) setEmail(state.email);
     setEmailVerified(state.emailVerified);
     setProvider(state.provider);
-    setResendAt(Date.now() + state.resendInMs);
+    // The countdown's clock restarts with the deadline: a `now` from before the answer would show a
+    // wait the server no longer asks for, and with nothing left to count nothing would clear it.
+    const at = Date.now();
+    setNow(at);
+    setResendAt(at + state.resendInMs);
   }
 
   // Where to begin: the signup in progress (after a reload or a return from Google), or the username

@@ -21,8 +21,6 @@ export class AuthFailure extends Error {
   }
 }
 
-export const NETWORK_ERROR = "Network error. Please check your connection and try again.";
-
 type JsonResponse = { ok: boolean; status: number; json(): Promise<any> };
 
 export async function call<R extends JsonResponse>(res: Promise<R>, fallback: string): Promise<Exclude<Awaited<ReturnType<R["json"]>>, { error: unknown }>> {
@@ -30,13 +28,16 @@ export async function call<R extends JsonResponse>(res: Promise<R>, fallback: st
   try {
     r = await res;
   } catch {
-    throw new AuthFailure(0, NETWORK_ERROR);
+    // Spec section 8 names one text per failure ("server message or fallback"); a request that never
+    // got an answer has no server message, so it is the fallback.
+    throw new AuthFailure(0, fallback);
   }
   const body = (await r.json().catch(() => ({}))) as any;
   if (!r.ok) {
     const e = body?.error ?? {};
-    // A 500 carries no message meant for people; the spec's fallback text is shown instead.
-    const message = r.status >= 500 && e.code === "internal" && !e.message ? fallback : (e.message ?? fallback);
+    // Only a 4xx says what the person can change. A 5xx (our generic "Something went wrong", or a
+    // proxy's error page) tells them nothing the spec's fallback for this action does not.
+    const message = r.status >= 500 ? fallback : (e.message ?? fallback);
     throw new AuthFailure(r.status, message, e.fields ?? {}, e.details ?? {});
   }
   return body;

@@ -37,7 +37,7 @@ export default function AccountTab() {
     }
   }
 
-  if (failed) return <p role="alert" className="text-red-700">Something went wrong. Please try again later.</p>;
+  if (failed) return <p role="alert" className="text-red-700">{AUTH_TEXT.accountLoadFailed}</p>;
   if (!account) return <p className="text-slate-600">Loading...</p>;
 
   return (

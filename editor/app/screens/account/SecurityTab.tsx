@@ -12,10 +12,11 @@ import { PasswordField, TextField } from "../../../components/auth/fields.tsx";
 import OtpInput from "../../../components/auth/OtpInput.tsx";
 import PasswordStrength from "../../../components/auth/PasswordStrength.tsx";
 import { fieldsOf } from "../../../components/field-errors.ts";
-import { api, ApiFailure, unwrap } from "../../api.ts";
+import { api, ApiFailure, clientErrorMessage, unwrap } from "../../api.ts";
 import { Button } from "../../components/ui.tsx";
 
-const messageOf = (err: unknown, fallback: string) => (err instanceof ApiFailure ? err.message : fallback);
+/** Spec section 8, "server message or fallback": a 4xx's message; the action's own text when the request failed or the server did. */
+const messageOf = (err: unknown, fallback: string) => clientErrorMessage(err) ?? fallback;
 const when = (iso: string) => format(new Date(iso), "MMM d, yyyy 'at' h:mm a");
 
 function ChangePassword({ hasPassword }: { hasPassword: boolean }) {
@@ -296,7 +297,7 @@ function Sessions() {
       const { ended } = await unwrap(api.auth.sessions["revoke-others"].$post());
       toast.success(ended === 1 ? "Signed out of 1 other session" : `Signed out of ${ended} other sessions`);
     } catch (err) {
-      toast.error(messageOf(err, "Failed to sign out"));
+      toast.error(messageOf(err, AUTH_TEXT.signOutFailed));
     }
     await load();
   }
@@ -306,7 +307,7 @@ function Sessions() {
       await unwrap(api.auth.sessions[":id"].$delete({ param: { id } }));
       toast.success("Session signed out");
     } catch (err) {
-      toast.error(messageOf(err, "Failed to sign out"));
+      toast.error(messageOf(err, AUTH_TEXT.signOutFailed));
     }
     await load();
   }
