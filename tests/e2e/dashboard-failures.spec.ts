@@ -82,13 +82,25 @@ async function seedSocial(page: Page, entries: [platform: string, handle: string
 }
 
 test.describe("Page Layout (links)", () => {
-  test("a failed load says 'Failed to load links' under the title Error", async ({ page, owner }) => {
+  test("a failed load says 'Failed to load links' under the title Error, and Try again loads them", async ({ page, owner }) => {
     expect(owner.username).toBeTruthy();
-    const fail = await failApi(page, "GET", "/api/links", "network");
     await page.goto("/dashboard/links");
+    await seedLinks(page, ["Saved link"]);
+    await expect(page.getByTestId("link-row")).toHaveCount(1);
+
+    const fail = await failApi(page, "GET", "/api/links", "network");
+    await page.reload();
     await expectErrorToast(page, "Error", DASH.linksLoadFailed);
     expect(fail.hits.length).toBeGreaterThan(0);
+    // Not loading any more (ADR 120): the failure in place, and a retry.
+    const main = page.getByRole("main");
+    await expect(main.getByText(DASH.linksLoadFailed, { exact: true })).toBeVisible();
+    await expect(page.getByText("Loading components...")).toHaveCount(0);
     await expect(page.getByTestId("link-row")).toHaveCount(0);
+    await fail.stop();
+    await main.getByRole("button", { name: "Try again" }).click();
+    await expect(page.getByTestId("link-row").filter({ hasText: "Saved link" })).toBeVisible();
+    await expect(main.getByText(DASH.linksLoadFailed)).toHaveCount(0);
   });
 
   test("failed add, update, hide and delete say so, and the list keeps only what the server has", async ({ page, owner }) => {
@@ -158,13 +170,24 @@ test.describe("Page Layout (links)", () => {
 });
 
 test.describe("Social Links", () => {
-  test("a failed load says 'Failed to load social links'", async ({ page, owner }) => {
+  test("a failed load says 'Failed to load social links', and Try again loads them", async ({ page, owner }) => {
     expect(owner.username).toBeTruthy();
-    const fail = await failApi(page, "GET", "/api/social-links", { status: 500 });
     await page.goto("/dashboard/social-links");
+    await seedSocial(page, [["github", "ada"]]);
+    await expect(page.getByTestId("social-row")).toHaveCount(1);
+
+    const fail = await failApi(page, "GET", "/api/social-links", { status: 500 });
+    await page.reload();
     await expectErrorToast(page, DASH.socialLoadFailed, null);
     expect(fail.hits.length).toBeGreaterThan(0);
+    const main = page.getByRole("main");
+    await expect(main.getByText(DASH.socialLoadFailed, { exact: true })).toBeVisible();
+    await expect(main.getByText("Loading...")).toHaveCount(0);
     await expect(page.getByTestId("social-row")).toHaveCount(0);
+    await fail.stop();
+    await main.getByRole("button", { name: "Try again" }).click();
+    await expect(page.getByTestId("social-row").filter({ hasText: "GitHub" })).toBeVisible();
+    await expect(main.getByText(DASH.socialLoadFailed)).toHaveCount(0);
   });
 
   test("failed add, update, hide and remove say so and leave the list as the server has it", async ({ page, owner }) => {

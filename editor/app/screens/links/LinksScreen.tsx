@@ -16,6 +16,7 @@ import { scheduleBadge } from "#core/schedule-badge.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
 import { Button, Confirm, MenuItem, Modal, PlusBadge, VisibilitySwitch } from "../../components/ui.tsx";
+import { LoadFailed } from "../LoadFailed.tsx";
 import { isLite, useDashboard } from "../../store.ts";
 import { LinkDialog } from "./LinkDialog.tsx";
 import type { Link, LinkList } from "./types.ts";
@@ -178,12 +179,15 @@ export default function LinksScreen() {
   const [deletingList, setDeletingList] = useState<LinkList | null>(null);
   const [listTitle, setListTitle] = useState("");
   const [listError, setListError] = useState("");
+  const [loadFailed, setLoadFailed] = useState(false);
 
   const load = useCallback(async () => {
+    setLoadFailed(false);
     try {
       const body = await unwrap(api.links.$get());
       setData({ links: body.links, lists: body.lists });
     } catch {
+      setLoadFailed(true);
       toast.error("Error", { description: DASH.linksLoadFailed });
     }
   }, []);
@@ -197,7 +201,8 @@ export default function LinksScreen() {
 
   const sensors = useDashboardSensors();
 
-  if (!data) return <p className="text-slate-600">Loading components...</p>;
+  // A first load that failed is not still loading: say so and offer the retry (ADR 120).
+  if (!data) return loadFailed ? <LoadFailed text={DASH.linksLoadFailed} onRetry={() => void load()} /> : <p className="text-slate-600">Loading components...</p>;
   const { links, lists } = data;
   const groups = groupsOf(links, lists);
   const title = (id: unknown) => links.find((l) => l.id === id)?.title ?? "link";

@@ -18,6 +18,7 @@ import { ApiFailure, api, unwrap } from "../../api.ts";
 import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
 import { Button, Confirm, MenuItem, Modal, PlusBadge, VisibilitySwitch } from "../../components/ui.tsx";
 import { isLite, useDashboard } from "../../store.ts";
+import { LoadFailed } from "../LoadFailed.tsx";
 
 type Social = Extract<InferResponseType<typeof api["social-links"]["$get"]>, { socialLinks: unknown }>["socialLinks"][number];
 
@@ -66,13 +67,16 @@ export default function SocialLinksScreen() {
   const [handle, setHandle] = useState("");
   const [error, setError] = useState("");
   const [deleting, setDeleting] = useState<Social | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
 
   const load = useCallback(async () => {
+    setLoadFailed(false);
     try {
       const body = await unwrap(api["social-links"].$get());
       setItems(body.socialLinks);
       setQrVisible(body.qrCodeVisible);
     } catch {
+      setLoadFailed(true);
       toast.error(DASH.socialLoadFailed);
     }
   }, []);
@@ -84,7 +88,8 @@ export default function SocialLinksScreen() {
     edited();
   };
   const sensors = useDashboardSensors();
-  if (!items) return <p className="text-slate-600">Loading...</p>;
+  // A first load that failed is not still loading: say so and offer the retry (ADR 120).
+  if (!items) return loadFailed ? <LoadFailed text={DASH.socialLoadFailed} onRetry={() => void load()} /> : <p className="text-slate-600">Loading...</p>;
 
   const lite = isLite(me);
   const used = new Set(items.map((s) => s.platform));
