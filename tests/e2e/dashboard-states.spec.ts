@@ -168,6 +168,8 @@ test("Keep Changes closes the discard dialog and leaves the draft as it was", as
   await expect(dialog).toContainText("This cannot be undone.");
   await dialog.getByRole("button", { name: "Keep Changes" }).click();
   await expect(dialog).toBeHidden();
+  // Keyboard users land back where they were, not at the top of the page.
+  await expect(page.getByRole("button", { name: "Discard Changes" })).toBeFocused();
   await expect(page.getByText("Draft Changes")).toBeVisible();
   await expect(page.getByText(DASH.discarded)).toHaveCount(0);
 
@@ -175,4 +177,19 @@ test("Keep Changes closes the discard dialog and leaves the draft as it was", as
   await expect(page.getByTestId("link-row").filter({ hasText: "Unpublished link" })).toBeVisible();
   await expect(page.getByText("Draft Changes")).toBeVisible();
   expect(discards).toEqual([]);
+});
+
+test("a dialog closed with Escape gives focus back to the button that opened it", async ({ page, owner }) => {
+  expect(owner.username).toBeTruthy();
+  await page.goto("/dashboard/links");
+  const add = page.getByRole("button", { name: "Add Component" });
+  await add.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toBeVisible();
+  // Focus moved into the dialog (the page behind it is hidden from assistive technology meanwhile).
+  await expect(dialog.locator(":focus")).toHaveCount(1);
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(add).toBeFocused();
 });

@@ -3,7 +3,7 @@
  */
 import { AlertDialog, Dialog, DropdownMenu, Switch, Tooltip } from "radix-ui";
 import { Crown, X } from "lucide-react";
-import { useEffect, useState, type ButtonHTMLAttributes, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ButtonHTMLAttributes, type ReactNode } from "react";
 import { DASH } from "#core/dashboard-texts.ts";
 import { FEATURE_LABELS } from "#core/feature-labels.ts";
 import { PLUS_PRICE_LABEL } from "#core/schemas/billing.ts";
@@ -58,12 +58,36 @@ export function PlusBadge({ feature }: { feature: string }) {
   );
 }
 
+/**
+ * Focus goes back to whatever opened the dialog when it closes. Radix returns it only to a
+ * Dialog.Trigger, and these dialogs are opened from buttons and menu items of their own, so without
+ * this a keyboard user would be left at the top of the page after Cancel or Escape.
+ */
+function useReturnFocus() {
+  const opener = useRef<HTMLElement | null>(null);
+  return {
+    onOpenAutoFocus: () => {
+      opener.current = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+    },
+    onCloseAutoFocus: (e: Event) => {
+      const el = opener.current;
+      opener.current = null;
+      // An opener gone from the page (a menu item, a deleted row) has nothing to return to.
+      if (el?.isConnected) {
+        e.preventDefault();
+        el.focus();
+      }
+    },
+  };
+}
+
 export function Modal({ open, onOpenChange, title, description, children }: { open: boolean; onOpenChange(o: boolean): void; title: string; description?: string; children: ReactNode }) {
+  const focus = useReturnFocus();
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
-        <Dialog.Content className="fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100vw-1rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-5 shadow-xl">
+        <Dialog.Content {...focus} className="fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100vw-1rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-5 shadow-xl">
           <div className="mb-4 flex items-start justify-between gap-4">
             <div>
               <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
@@ -91,11 +115,12 @@ export function Confirm(props: {
   busy?: boolean;
   onConfirm(): void;
 }) {
+  const focus = useReturnFocus();
   return (
     <AlertDialog.Root open={props.open} onOpenChange={props.onOpenChange}>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
-        <AlertDialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100vw-1rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-5 shadow-xl">
+        <AlertDialog.Content {...focus} className="fixed left-1/2 top-1/2 z-50 w-[calc(100vw-1rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-5 shadow-xl">
           <AlertDialog.Title className="text-lg font-semibold">{props.title}</AlertDialog.Title>
           <AlertDialog.Description className="mt-2 text-sm text-slate-600">{props.description}</AlertDialog.Description>
           <div className="mt-5 flex flex-wrap justify-end gap-2">
