@@ -81,6 +81,16 @@ test("the range changes the numbers; exports download the range as CSV and JSON"
   await page.getByRole("button", { name: "Last 90 days" }).click();
   await expect(views).toContainText("3");
 
+  // A chosen range reads 'MMM dd - MMM dd' on its button, days with two digits.
+  await page.getByRole("button", { name: /Date range/ }).click();
+  await page.getByLabel("From").fill("2026-03-05");
+  await page.getByLabel("To").fill("2026-03-09");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByRole("button", { name: /Date range/ })).toHaveText("Mar 05 - Mar 09");
+  await page.getByRole("button", { name: /Date range/ }).click();
+  await page.getByRole("button", { name: "Last 90 days" }).click();
+  await expect(views).toContainText("3");
+
   await page.getByRole("button", { name: "Export" }).click();
   const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "Export to CSV" }).click()]);
   expect(csv.suggestedFilename()).toMatch(new RegExp(`^plinth-analytics-${owner.username}-.*\\.csv$`));

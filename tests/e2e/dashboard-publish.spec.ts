@@ -26,6 +26,7 @@ test("publish puts the draft on the public page, discard brings the published ve
   const dialog = page.getByRole("alertdialog", { name: "Publish Changes" });
   await dialog.getByRole("button", { name: "Yes, Publish Now" }).click();
   await expect(page.getByText("Your page has been published!")).toBeVisible();
+  await expect(page.getByText("Your changes are now live on your public page.")).toBeVisible();
   await expect(page.getByText("Draft Changes")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Publish", exact: true })).toBeDisabled();
 
