@@ -15,8 +15,8 @@ import { signedInHint } from "./signed-in-hint.ts";
 import { captureReferral } from "./services/affiliate-referral.ts";
 
 const USERNAME_PATH = /^\/([A-Za-z0-9_-]{3,30})\/?$/;
-/** A published page's own files (qr.svg, contact cards); never a dot file such as an unfinished swap. */
-const PAGE_FILE_PATH = /^\/[a-z0-9_-]{3,30}\/(qr\.svg|contact-[0-9a-z]+\.vcf)$/;
+/** A published page's own files (QR code, contact cards); never a dot file such as an unfinished swap. */
+const PAGE_FILE_PATH = /^\/[a-z0-9_-]{3,30}\/(qr-[0-9a-z]+\.svg|contact-[0-9a-z]+\.vcf)$/;
 const IMMUTABLE = "public, max-age=31536000, immutable";
 const REVALIDATE = "public, max-age=0, must-revalidate";
 
@@ -71,7 +71,7 @@ export function createServerApp(deps: AppDeps) {
       if (file) return fileResponse(file, { cacheControl: REVALIDATE, method, ifNoneMatch });
     }
 
-    // 1. Files of the published pages: content-hashed shared assets and per-page files (qr.svg, .vcf).
+    // 1. Files of the published pages: content-hashed shared assets and per-page files (QR code, .vcf).
     if (path.startsWith("/_p/") || path.startsWith("/media/")) {
       const file = fileInside(env.PUBLISHED_DIR, path);
       if (file) return fileResponse(file, { cacheControl: IMMUTABLE, method, ifNoneMatch });
@@ -79,8 +79,8 @@ export function createServerApp(deps: AppDeps) {
     }
     if (PAGE_FILE_PATH.test(path)) {
       const file = fileInside(env.PUBLISHED_DIR, path);
-      // Contact cards are named by their content; qr.svg changes only with the page address.
-      if (file) return fileResponse(file, { cacheControl: path.endsWith(".vcf") ? IMMUTABLE : REVALIDATE, method, ifNoneMatch });
+      // Contact cards and the QR code are named by their content.
+      if (file) return fileResponse(file, { cacheControl: IMMUTABLE, method, ifNoneMatch });
     }
 
     // 2. The site: in development proxied to Astro's dev server, otherwise the built files.

@@ -22,7 +22,6 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
-  readSync,
   renameSync,
   unlinkSync,
   writeSync,
@@ -190,23 +189,12 @@ export function writeFileAtomic(path: string, content: string | Uint8Array, opts
   fsyncDir(dirname(path));
 }
 
-/** Whether a per-page file on disk already holds what `file` would write. */
+/**
+ * Whether a per-page file on disk already holds what `file` would write: a file named by its content
+ * that exists does (it was swapped in whole). One lstat, as bulk republish asks it of every page.
+ */
 export function fileIsCurrent(path: string, file: PageFile): boolean {
-  if (!file.immutable && !file.unchangedIf) return false;
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch {
-    return false;
-  }
-  try {
-    if (file.immutable) return true;
-    const head = Buffer.allocUnsafe(4096);
-    const n = readSync(fd, head, 0, head.length, 0);
-    return head.subarray(0, n).indexOf(file.unchangedIf!) >= 0;
-  } finally {
-    closeSync(fd);
-  }
+  return file.immutable === true && lstatSync(path, { throwIfNoEntry: false })?.isFile() === true;
 }
 
 export function contentOf(file: PageFile): string | Uint8Array {

@@ -82,7 +82,7 @@ export function pageCss(style: PageStyle, fonts: Record<string, string[]>): Page
     `body{margin:0;min-height:100vh;background:${bg};color:${text};font:16px/1.5 ${body}}` +
     `a{color:inherit}h1,h2{font-family:${head}}` +
     `.pg{max-width:580px;margin:0 auto;padding:40px 16px 16px}.hd{text-align:center}` +
-    `.pic{display:block;margin:0 auto 16px;object-fit:cover}.ic{width:96px;height:96px}.ic-rounded{border-radius:50%}.ic-rounded_corners{border-radius:16px}` +
+    `picture{display:contents}.pic{display:block;margin:0 auto 16px;object-fit:cover}.ic{width:96px;height:96px}.ic-rounded{border-radius:50%}.ic-rounded_corners{border-radius:16px}` +
     `.fw{width:100%;height:auto;border-radius:16px}.fw-portrait{aspect-ratio:3/4}.fw-square{aspect-ratio:1}.fw-landscape{aspect-ratio:16/9}` +
     `.ini{width:96px;height:96px;border-radius:50%;background:${style.initialsBackground};color:${iniText};font:700 2.25rem/1 ${head};display:flex;align-items:center;justify-content:center}` +
     `h1{font-size:1.5rem;line-height:1.25;margin:0;overflow-wrap:anywhere}` +

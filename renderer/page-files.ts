@@ -1,16 +1,15 @@
 /**
- * Per-page files written at publish time, beside index.html: qr.svg (qrcode, error correction M) and
- * a .vcf contact card per contact link. Files are rewritten only when their content would change:
- * card names are derived from their content, and the QR code names the URL it encodes.
+ * Per-page files written at publish time, beside index.html: the QR code (qrcode, error correction M)
+ * and a .vcf contact card per contact link. Both are named by their content (ADR 027), so a file
+ * that exists is already right and is never rewritten.
  */
 import QRCode from "qrcode";
 import type { PageLink, PageSnapshot } from "#core/model.ts";
-import { vcard, vcfFileName } from "./components/vcard.ts";
+import { QR_FORMAT, qrFileName, vcard, vcfFileName } from "./components/vcard.ts";
 import { escapeXml } from "./escape.ts";
 import type { PageFile } from "./types.ts";
 
-/** Bump when qrSvg's drawing changes, so republishing rewrites every qr.svg. */
-const QR_FORMAT = 1;
+/** Names the drawing's format and the address inside the file, for whoever opens it. */
 export const qrMarker = (text: string) => `<desc>Plinth QR ${QR_FORMAT}: ${escapeXml(text)}</desc>`;
 
 export function qrSvg(text: string): string {
@@ -26,7 +25,7 @@ export function qrSvg(text: string): string {
 }
 
 export function pageFiles(_snapshot: PageSnapshot, pageUrl: string, links: PageLink[]): PageFile[] {
-  const files: PageFile[] = [{ path: "qr.svg", content: () => qrSvg(pageUrl), unchangedIf: qrMarker(pageUrl) }];
+  const files: PageFile[] = [{ path: qrFileName(pageUrl), content: () => qrSvg(pageUrl), immutable: true }];
   const seen = new Set<string>();
   for (const l of links) {
     if (l.linkType !== "vcf") continue;

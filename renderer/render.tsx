@@ -2,12 +2,12 @@
  * render(model): a page snapshot to a complete HTML document and its per-page files.
  */
 import { createHash } from "node:crypto";
-import { renderToStaticMarkup } from "react-dom/server";
 import { visibleContentOf } from "#core/visible-content.ts";
-import { PageBody, PageChrome } from "./components/Page.tsx";
+import { PageBody, PageChrome, pictureSrcOf } from "./components/Page.tsx";
 import { imageOrigin, safeSrc } from "./components/safe-href.ts";
 import { pageCss, pageStyleOf, type PageStylesheet } from "./css.ts";
 import { escapeXml as attr } from "./escape.ts";
+import { renderMarkupInto } from "./markup.ts";
 import { pageFiles } from "./page-files.ts";
 import { CONSENT_KEY } from "./visitor/consent-key.ts";
 import type { RenderedPage, RenderInput } from "./types.ts";
@@ -41,16 +41,6 @@ function styleHashOf(sheet: PageStylesheet): string {
   return h;
 }
 
-const chromeCache = new Map<string, string>();
-function chromeHtml(origin: string): string {
-  let html = chromeCache.get(origin);
-  if (html === undefined) {
-    html = renderToStaticMarkup(<PageChrome origin={origin} />);
-    chromeCache.set(origin, html);
-  }
-  return html;
-}
-
 export function renderPage(input: RenderInput): RenderedPage {
   const { snapshot, plan, now, mode } = input;
   const p = snapshot.profile;
@@ -62,7 +52,7 @@ export function renderPage(input: RenderInput): RenderedPage {
   const title = v.seoTitle || name;
   const description = v.seoDescription || p.bio.trim() || `${name} on Plinth`;
 
-  const pic = p.profilePictureStyle === "hidden" || p.profilePictureStyle === "initials" ? null : safeSrc(p.profilePictureUrl);
+  const pic = pictureSrcOf(p);
   const image = pic ? (pic.startsWith("/") ? origin + pic : pic) : null;
   const imageOrigins = new Set<string>();
   for (const src of [pic, ...v.links.map((l) => safeSrc(l.thumbnailUrl))]) {
@@ -84,7 +74,6 @@ export function renderPage(input: RenderInput): RenderedPage {
     "form-action 'none'",
   ].join("; ");
 
-  const body = renderToStaticMarkup(<PageBody snapshot={snapshot} plan={plan} now={now} mode={mode} origin={origin} content={v} />) + chromeHtml(origin);
   const config = { username: p.username, apiOrigin, url, title, preview: mode === "preview" };
   const sameAs = v.socialLinks.map((s) => s.url).filter((u) => /^https:\/\//i.test(u));
   const ld = {
@@ -96,30 +85,43 @@ export function renderPage(input: RenderInput): RenderedPage {
   };
   const meta = (k: string, val: string, prop = "name") => `<meta ${prop}="${k}" content="${attr(val)}">`;
   const script = input.assets.visitorScript;
-  const head =
-    `<meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-    `<meta http-equiv="Content-Security-Policy" content="${attr(csp)}">` +
-    `<title>${attr(title)}</title>` +
-    meta("description", description) +
-    (mode === "preview" ? meta("robots", "noindex,nofollow") : "") +
-    meta("theme-color", base) +
-    `<link rel="canonical" href="${attr(url)}">` +
-    `<link rel="icon" href="${attr(input.assets.favicon)}" type="image/svg+xml">` +
-    meta("og:type", "profile", "property") +
-    meta("og:title", title, "property") +
-    meta("og:description", description, "property") +
-    meta("og:url", url, "property") +
-    meta("og:site_name", "Plinth", "property") +
-    meta("profile:username", p.username, "property") +
-    (image ? meta("og:image", image, "property") + meta("og:image:alt", name, "property") + meta("twitter:image", image) : "") +
-    meta("twitter:card", image ? "summary_large_image" : "summary") +
-    meta("twitter:title", title) +
-    meta("twitter:description", description) +
-    `<style>${css}</style>` +
-    `<script>${INLINE_SCRIPT}</script>` +
-    `<script type="application/ld+json">${scriptJson(ld)}</script>` +
-    `<script type="application/json" id="plinth-config">${scriptJson(config)}</script>` +
-    `<script src="${attr(script.src)}" integrity="${script.integrity}" defer></script>`;
-  const html = `<!doctype html><html lang="en"><head>${head}</head><body>${body}</body></html>`;
+  // The document is collected as pieces and joined once: one flat string, cheap to write.
+  const out: string[] = [
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">`,
+    `<meta http-equiv="Content-Security-Policy" content="${attr(csp)}">`,
+    `<title>${attr(title)}</title>`,
+    meta("description", description),
+    mode === "preview" ? meta("robots", "noindex,nofollow") : "",
+    meta("theme-color", base),
+    `<link rel="canonical" href="${attr(url)}">`,
+    `<link rel="icon" href="${attr(input.assets.favicon)}" type="image/svg+xml">`,
+    pic ? `<link rel="preload" as="image" href="${attr(pic)}">` : "",
+    meta("og:type", "profile", "property"),
+    meta("og:title", title, "property"),
+    meta("og:description", description, "property"),
+    meta("og:url", url, "property"),
+    meta("og:site_name", "Plinth", "property"),
+    meta("profile:username", p.username, "property"),
+    image ? meta("og:image", image, "property") + meta("og:image:alt", name, "property") + meta("twitter:image", image) : "",
+    meta("twitter:card", image ? "summary_large_image" : "summary"),
+    meta("twitter:title", title),
+    meta("twitter:description", description),
+    "<style>",
+    css,
+    "</style>",
+    `<script>${INLINE_SCRIPT}</script>`,
+    `<script type="application/ld+json">${scriptJson(ld)}</script>`,
+    `<script type="application/json" id="plinth-config">${scriptJson(config)}</script>`,
+    `<script src="${attr(script.src)}" integrity="${script.integrity}" defer></script></head><body>`,
+  ];
+  renderMarkupInto(
+    <>
+      <PageBody snapshot={snapshot} plan={plan} now={now} mode={mode} origin={origin} content={v} />
+      <PageChrome origin={origin} />
+    </>,
+    out,
+  );
+  out.push("</body></html>");
+  const html = out.join("");
   return { html, files: pageFiles(snapshot, url, v.links) };
 }

@@ -26,14 +26,12 @@ export interface AssetManifest {
 }
 
 export interface PageFile {
-  /** Path relative to the page's own folder, published/{username}/, e.g. "qr.svg" or "contact-abc.vcf". */
+  /** Path relative to the page's own folder, published/{username}/, e.g. "qr-abc.svg" or "contact-abc.vcf". */
   path: string;
   /** The bytes, or a function making them (called only when the file must be written). */
   content: string | Uint8Array | (() => string | Uint8Array);
   /** The name is derived from the content: an existing file is already right. */
   immutable?: boolean;
-  /** An existing file that contains this text is already right. */
-  unchangedIf?: string;
 }
 
 export interface RenderedPage {

@@ -5,12 +5,13 @@
  */
 import type { ReactNode } from "react";
 import type { PageLink, PagePlan, PageSnapshot, PageSocialLink } from "#core/model.ts";
-import { getPlatform } from "#core/platforms.ts";
+import { getPlatform, type PlatformId } from "#core/platforms.ts";
 import { REPORT_REASONS } from "#core/limits.ts";
 import { visibleContentOf, type VisibleContent } from "#core/visible-content.ts";
 import { BrandIcon, Icon, type UiIcon } from "./icons.tsx";
+import { template } from "./template.ts";
 import { safeHref, safeSrc } from "./safe-href.ts";
-import { vcardFields, vcfFileName } from "./vcard.ts";
+import { qrFileName, vcardFields, vcfFileName } from "./vcard.ts";
 
 export interface PageProps {
   snapshot: PageSnapshot;
@@ -72,40 +73,67 @@ export function initialsOf(initialsText: string, name: string): string {
   return derived.toUpperCase() || "?";
 }
 
-function Picture({ snapshot, name }: { snapshot: PageSnapshot; name: string }) {
-  const p = snapshot.profile;
-  if (p.profilePictureStyle === "hidden") return null;
-  const src = safeSrc(p.profilePictureUrl);
-  if (p.profilePictureStyle === "initials" || !src) {
+// Below, the data decisions (what is shown, which URLs survive, which variant) are made by plain
+// functions, and the markup is drawn by template components (./template.ts): the bulk path has
+// React render each of them once per variant and reuses the markup (renderer/markup.ts, ADR 088).
+// A template component only places its string props; the ones it branches on are listed.
+
+type PictureKind = "initials" | "icon" | "full_width";
+
+// Inside <picture>, React adds no preload of its own for the image (it would hoist one to the start
+// of whatever it renders); the document's <head> preloads the picture instead (render.tsx).
+
+const Picture = template(function Picture(p: { kind: PictureKind; sub: string; src: string; name: string; initials: string }) {
+  if (p.kind === "initials") {
     return (
       <div className="pic ini" aria-hidden="true">
-        {initialsOf(p.initialsText, name)}
+        {p.initials}
       </div>
     );
   }
-  if (p.profilePictureStyle === "full_width") {
-    const h = { portrait: 1067, square: 800, landscape: 450 }[p.profilePictureFullwidthSubtype];
-    return <img className={`pic fw fw-${p.profilePictureFullwidthSubtype}`} src={src} alt={name} width={800} height={h} />;
+  if (p.kind === "full_width") {
+    const h = { portrait: 1067, square: 800, landscape: 450 }[p.sub as PageSnapshot["profile"]["profilePictureFullwidthSubtype"]];
+    return (
+      <picture>
+        <img className={`pic fw fw-${p.sub}`} src={p.src} alt={p.name} width={800} height={h} />
+      </picture>
+    );
   }
-  return <img className={`pic ic ic-${p.profilePictureIconSubtype}`} src={src} alt={name} width={96} height={96} />;
+  return (
+    <picture>
+      <img className={`pic ic ic-${p.sub}`} src={p.src} alt={p.name} width={96} height={96} />
+    </picture>
+  );
+}, ["kind", "sub"]);
+
+/** The picture's URL when the page shows one (not hidden, not initials, and a URL we accept). */
+export function pictureSrcOf(profile: PageSnapshot["profile"]): string | null {
+  return profile.profilePictureStyle === "hidden" || profile.profilePictureStyle === "initials" ? null : safeSrc(profile.profilePictureUrl);
 }
 
-function Socials({ socials, qr, position }: { socials: PageSocialLink[]; qr: boolean; position: string }) {
-  const items = socials.flatMap((s) => {
-    const href = safeHref(s.url);
-    const platform = getPlatform(s.platform);
-    return href && platform ? [{ s, href, platform }] : [];
-  });
-  if (items.length === 0 && !qr) return null;
+function pictureOf(snapshot: PageSnapshot, name: string): ReactNode {
+  const p = snapshot.profile;
+  if (p.profilePictureStyle === "hidden") return null;
+  const src = pictureSrcOf(p);
+  if (!src) return <Picture kind="initials" sub="" src="" name={name} initials={initialsOf(p.initialsText, name)} />;
+  const full = p.profilePictureStyle === "full_width";
+  return <Picture kind={full ? "full_width" : "icon"} sub={full ? p.profilePictureFullwidthSubtype : p.profilePictureIconSubtype} src={src} name={name} initials="" />;
+}
+
+const SocialItem = template(function SocialItem({ href, name, platform }: { href: string; name: string; platform: PlatformId }) {
+  return (
+    <li>
+      <a href={href} rel="noopener" aria-label={name} title={name} data-social={platform}>
+        <BrandIcon platform={platform} />
+      </a>
+    </li>
+  );
+}, ["platform"]);
+
+const SocialList = template(function SocialList({ position, qr, children }: { position: string; qr: boolean; children: ReactNode }) {
   return (
     <ul className={`soc soc-${position}`} aria-label="Social links">
-      {items.map(({ s, href, platform }) => (
-        <li key={s.id}>
-          <a href={href} rel="noopener" aria-label={platform.name} title={platform.name} data-social={s.platform}>
-            <BrandIcon platform={platform.id} />
-          </a>
-        </li>
-      ))}
+      {children}
       {qr ? (
         <li>
           <button type="button" data-act="qr" aria-label="Show QR code" title="QR code">
@@ -115,123 +143,262 @@ function Socials({ socials, qr, position }: { socials: PageSocialLink[]; qr: boo
       ) : null}
     </ul>
   );
+}, ["position"]);
+
+function socialsOf(socials: PageSocialLink[], qr: boolean, position: string): ReactNode {
+  const items = socials.flatMap((s) => {
+    const href = safeHref(s.url);
+    const platform = getPlatform(s.platform);
+    return href && platform ? [<SocialItem key={s.id} href={href} name={platform.name} platform={platform.id} />] : [];
+  });
+  if (items.length === 0 && !qr) return null;
+  return (
+    <SocialList position={position} qr={qr}>
+      {items}
+    </SocialList>
+  );
 }
 
 const TYPE_ICONS: Partial<Record<string, UiIcon>> = { donation: "heart", lead_magnet: "download", vcf: "contact", music: "music", qr_code: "qr" };
 
-function ButtonInner({ link }: { link: PageLink }) {
-  const thumb = safeSrc(link.thumbnailUrl);
-  const icon = TYPE_ICONS[link.linkType];
+/** What a button shows: its thumbnail (Plus) or its type's icon, then its title. */
+interface ButtonFace {
+  main: boolean;
+  id: string;
+  title: string;
+  thumb: string | null;
+  icon: UiIcon | undefined;
+}
+
+function ButtonInner({ thumb, icon, title }: Pick<ButtonFace, "thumb" | "icon" | "title">) {
   return (
     <>
       {thumb ? <img className="th" src={thumb} alt="" width={40} height={40} loading="lazy" /> : icon ? <Icon name={icon} /> : null}
-      {link.title}
+      {title}
     </>
   );
 }
 
-/** A link's markup; null when it draws nothing (a button whose URL is refused). */
+const btnClass = (main: boolean) => (main ? "btn main" : "btn");
+
+const LabelItem = template(function LabelItem({ title }: { title: string }) {
+  return (
+    <li>
+      <h2 className="lbl">{title}</h2>
+    </li>
+  );
+});
+
+const TextItem = template(function TextItem({ href, id, text }: { href: string | null; id: string; text: string }) {
+  return (
+    <li>
+      <p className="txt">
+        {href ? (
+          <a href={href} rel="noopener" data-link={id}>
+            {text}
+          </a>
+        ) : (
+          text
+        )}
+      </p>
+    </li>
+  );
+});
+
+const LeadItem = template(function LeadItem(f: ButtonFace & { description: string }) {
+  return (
+    <li>
+      <button type="button" className={btnClass(f.main)} data-act="lead" data-link={f.id} data-title={f.title} data-desc={f.description}>
+        <ButtonInner thumb={f.thumb} icon={f.icon} title={f.title} />
+      </button>
+    </li>
+  );
+}, ["icon"]);
+
+// Without the script the link still downloads the card.
+const CardItem = template(function CardItem(f: ButtonFace & { href: string; dialog: string | undefined }) {
+  return (
+    <li>
+      <a className={btnClass(f.main)} href={f.href} download data-act="vcf" data-dlg={f.dialog} data-link={f.id}>
+        <ButtonInner thumb={f.thumb} icon={f.icon} title={f.title} />
+      </a>
+    </li>
+  );
+}, ["icon"]);
+
+const QrItem = template(function QrItem(f: ButtonFace) {
+  return (
+    <li>
+      <button type="button" className={btnClass(f.main)} data-act="qr" data-link={f.id}>
+        <ButtonInner thumb={f.thumb} icon={f.icon} title={f.title} />
+      </button>
+    </li>
+  );
+}, ["icon"]);
+
+const LinkItem = template(function LinkItem(f: ButtonFace & { href: string; message: string | null }) {
+  return (
+    <li>
+      <a className={btnClass(f.main)} href={f.href} rel="noopener" data-link={f.id}>
+        <ButtonInner thumb={f.thumb} icon={f.icon} title={f.title} />
+      </a>
+      {f.message ? <p className="msg">{f.message}</p> : null}
+    </li>
+  );
+}, ["icon"]);
+
+/** A link's list item; null when it draws nothing (a button whose URL is refused). */
 function linkItem(link: PageLink, base: string, vcfDialog: string | undefined): ReactNode {
-  const cls = link.isMainButton ? "btn main" : "btn";
+  // Props are spelled out rather than spread from one object: V8 copies a spread slowly, and bulk
+  // republish draws every link of every page through here.
+  const { id, title, isMainButton: main } = link;
+  const thumb = safeSrc(link.thumbnailUrl);
+  const icon = TYPE_ICONS[link.linkType];
   // The switch is on string: the public page also draws types the editor does not create (qr_code)
   // and must survive any type a newer version might store.
   switch (link.linkType as string) {
     case "label":
-      return <h2 className="lbl">{link.title}</h2>;
-    case "text_link": {
-      const href = safeHref(link.data.url || link.url);
-      const text = link.data.text || link.title;
-      return <p className="txt">{href ? <a href={href} rel="noopener" data-link={link.id}>{text}</a> : text}</p>;
-    }
+      return <LabelItem key={id} title={title} />;
+    case "text_link":
+      return <TextItem key={id} href={safeHref(link.data.url || link.url)} id={id} text={link.data.text || title} />;
     case "lead_magnet":
-      return (
-        <button type="button" className={cls} data-act="lead" data-link={link.id} data-title={link.title} data-desc={link.data.description ?? ""}>
-          <ButtonInner link={link} />
-        </button>
-      );
+      return <LeadItem key={id} main={main} id={id} title={title} thumb={thumb} icon={icon} description={link.data.description ?? ""} />;
     case "vcf":
-      // Without the script the link still downloads the card.
-      return (
-        <a className={cls} href={`${base}/${vcfFileName(link)}`} download data-act="vcf" data-dlg={vcfDialog} data-link={link.id}>
-          <ButtonInner link={link} />
-        </a>
-      );
+      return <CardItem key={id} main={main} id={id} title={title} thumb={thumb} icon={icon} href={`${base}/${vcfFileName(link)}`} dialog={vcfDialog} />;
     case "qr_code":
-      return (
-        <button type="button" className={cls} data-act="qr" data-link={link.id}>
-          <ButtonInner link={link} />
-        </button>
-      );
+      return <QrItem key={id} main={main} id={id} title={title} thumb={thumb} icon={icon} />;
     default: {
       const href = safeHref(link.url);
       if (!href) return null;
-      return (
-        <>
-          <a className={cls} href={href} rel="noopener" data-link={link.id}>
-            <ButtonInner link={link} />
-          </a>
-          {link.linkType === "donation" && link.data.message ? <p className="msg">{link.data.message}</p> : null}
-        </>
-      );
+      const message = link.linkType === "donation" ? link.data.message || null : null;
+      return <LinkItem key={id} main={main} id={id} title={title} thumb={thumb} icon={icon} href={href} message={message} />;
     }
   }
 }
 
-function LinkList({ links, base, vcfDialogs }: { links: PageLink[]; base: string; vcfDialogs: Map<string, string> }) {
+const LinkList = template(function LinkList({ children }: { children: ReactNode }) {
+  return <ul className="ls">{children}</ul>;
+});
+
+const LinkGroup = template(function LinkGroup({ labelId, title, children }: { labelId: string; title: string; children: ReactNode }) {
   return (
-    <ul className="ls">
-      {links.map((l) => {
-        // A link that draws nothing is left out, list item and all.
-        const item = linkItem(l, base, vcfDialogs.get(l.id));
-        return item === null ? null : <li key={l.id}>{item}</li>;
-      })}
-    </ul>
+    <section className="grp" aria-labelledby={labelId}>
+      <h2 className="lbl" id={labelId}>
+        {title}
+      </h2>
+      <ul className="ls">{children}</ul>
+    </section>
+  );
+});
+
+const ContactDialog = template(function ContactDialog(c: {
+  dialogId: string;
+  name: string;
+  organization: string;
+  phone: string;
+  tel: string;
+  email: string;
+  emailLink: boolean;
+  file: string;
+}) {
+  return (
+    <dialog id={c.dialogId} aria-labelledby={`${c.dialogId}-t`}>
+      <h2 id={`${c.dialogId}-t`}>{c.name}</h2>
+      <dl className="card">
+        {c.organization ? (
+          <>
+            <dt>Organization</dt>
+            <dd>{c.organization}</dd>
+          </>
+        ) : null}
+        {c.tel ? (
+          <>
+            <dt>Phone</dt>
+            <dd>
+              <a href={`tel:${c.tel}`}>{c.phone}</a>
+            </dd>
+          </>
+        ) : null}
+        {c.email ? (
+          <>
+            <dt>Email</dt>
+            <dd>{c.emailLink ? <a href={`mailto:${c.email}`}>{c.email}</a> : c.email}</dd>
+          </>
+        ) : null}
+      </dl>
+      <div className="acts">
+        <button type="button" className="b2" data-close="">
+          {PAGE_TEXTS.close}
+        </button>
+        <a className="b1" href={c.file} download>
+          <Icon name="download" size={18} />
+          {PAGE_TEXTS.contactDownload}
+        </a>
+      </div>
+    </dialog>
+  );
+});
+
+function contactDialog(link: PageLink, i: number, base: string): ReactNode {
+  const f = vcardFields(link);
+  return (
+    <ContactDialog
+      key={link.id}
+      dialogId={`d-vcf-${i}`}
+      name={f.name}
+      organization={f.organization}
+      phone={f.phone}
+      tel={f.phone.replace(/[^\d+]/g, "")}
+      email={f.email}
+      emailLink={safeHref(`mailto:${f.email}`) !== null}
+      file={`${base}/${vcfFileName(link)}`}
+    />
   );
 }
 
-/** The part of the page that changes from page to page. */
-export function PageBody({ snapshot, plan, now, mode = "published", origin = "", content }: PageProps) {
-  const { profile } = snapshot;
-  const v = content ?? visibleContentOf(snapshot, plan, now);
-  const name = profile.displayName.trim() || profile.username;
-  const base = `/${encodeURIComponent(profile.username)}`;
-  const url = `${origin}${base}`;
-  const pos = profile.socialLinksPosition;
-  const socials = <Socials socials={v.socialLinks} qr={profile.qrCodeVisible} position={pos} />;
-  const cards = v.links.filter((l) => l.linkType === "vcf");
-  const vcfDialogs = new Map(cards.map((l, i) => [l.id, `d-vcf-${i}`]));
-  const top = v.main ? [v.main, ...v.ungrouped] : v.ungrouped;
+interface LayoutProps {
+  preview: boolean;
+  picture: ReactNode;
+  name: string;
+  bio: string;
+  position: PageSnapshot["profile"]["socialLinksPosition"];
+  socials: ReactNode;
+  top: ReactNode;
+  groups: ReactNode;
+  longForm: string;
+  branding: boolean;
+  home: string;
+  url: string;
+  qrSrc: string;
+  qrFile: string;
+  cards: ReactNode;
+}
+
+const PageLayout = template(function PageLayout(p: LayoutProps) {
   return (
     <>
-      {mode === "preview" ? (
+      {p.preview ? (
         <div className="pv" role="status">
           {PAGE_TEXTS.previewBanner}
         </div>
       ) : null}
       <main className="pg">
         <header className="hd">
-          <Picture snapshot={snapshot} name={name} />
-          <h1>{name}</h1>
-          {profile.bio.trim() ? <p className="bio">{profile.bio.trim()}</p> : null}
-          {pos === "top" ? socials : null}
+          {p.picture}
+          <h1>{p.name}</h1>
+          {p.bio ? <p className="bio">{p.bio}</p> : null}
+          {p.position === "top" ? p.socials : null}
         </header>
-        {top.length > 0 ? <LinkList links={top} base={base} vcfDialogs={vcfDialogs} /> : null}
-        {v.groups.map((g, i) => (
-          <section key={g.list.id} className="grp" aria-labelledby={`g-${i}`}>
-            <h2 className="lbl" id={`g-${i}`}>
-              {g.list.title}
-            </h2>
-            <LinkList links={g.links} base={base} vcfDialogs={vcfDialogs} />
-          </section>
-        ))}
-        {v.longFormText ? (
+        {p.top}
+        {p.groups}
+        {p.longForm ? (
           <section className="lf" aria-label="About">
-            {v.longFormText}
+            {p.longForm}
           </section>
         ) : null}
-        {pos === "bottom" ? socials : null}
+        {p.position === "bottom" ? p.socials : null}
       </main>
-      {pos === "floating" ? socials : null}
+      {p.position === "floating" ? p.socials : null}
       <footer className="ft">
         <button type="button" data-act="share">
           {PAGE_TEXTS.share}
@@ -242,18 +409,18 @@ export function PageBody({ snapshot, plan, now, mode = "published", origin = "",
         <button type="button" data-act="cookies">
           {PAGE_TEXTS.cookieSettings}
         </button>
-        {v.showBranding ? (
+        {p.branding ? (
           <p className="brand">
-            <a href={`${origin}/`}>Powered by Plinth</a>
+            <a href={p.home}>Powered by Plinth</a>
           </p>
         ) : null}
       </footer>
       <dialog id="d-qr" className="qr" aria-labelledby="d-qr-t">
         <h2 id="d-qr-t">{PAGE_TEXTS.qrTitle}</h2>
-        <img src={`${base}/qr.svg`} alt={`QR code for ${url}`} width={250} height={250} loading="lazy" />
-        <p className="u">{url}</p>
+        <img src={p.qrSrc} alt={`QR code for ${p.url}`} width={250} height={250} loading="lazy" />
+        <p className="u">{p.url}</p>
         <div className="acts">
-          <a className="b2" href={`${base}/qr.svg`} download={`${profile.username}-qr.svg`}>
+          <a className="b2" href={p.qrSrc} download={p.qrFile}>
             <Icon name="download" size={18} />
             {PAGE_TEXTS.qrDownload}
           </a>
@@ -262,47 +429,44 @@ export function PageBody({ snapshot, plan, now, mode = "published", origin = "",
           </button>
         </div>
       </dialog>
-      {cards.map((l, i) => {
-        const f = vcardFields(l);
-        const tel = f.phone.replace(/[^\d+]/g, "");
-        return (
-          <dialog key={l.id} id={`d-vcf-${i}`} aria-labelledby={`d-vcf-${i}-t`}>
-            <h2 id={`d-vcf-${i}-t`}>{f.name}</h2>
-            <dl className="card">
-              {f.organization ? (
-                <>
-                  <dt>Organization</dt>
-                  <dd>{f.organization}</dd>
-                </>
-              ) : null}
-              {tel ? (
-                <>
-                  <dt>Phone</dt>
-                  <dd>
-                    <a href={`tel:${tel}`}>{f.phone}</a>
-                  </dd>
-                </>
-              ) : null}
-              {f.email ? (
-                <>
-                  <dt>Email</dt>
-                  <dd>{safeHref(`mailto:${f.email}`) ? <a href={`mailto:${f.email}`}>{f.email}</a> : f.email}</dd>
-                </>
-              ) : null}
-            </dl>
-            <div className="acts">
-              <button type="button" className="b2" data-close="">
-                {PAGE_TEXTS.close}
-              </button>
-              <a className="b1" href={`${base}/${vcfFileName(l)}`} download>
-                <Icon name="download" size={18} />
-                {PAGE_TEXTS.contactDownload}
-              </a>
-            </div>
-          </dialog>
-        );
-      })}
+      {p.cards}
     </>
+  );
+}, ["position"]);
+
+/** The part of the page that changes from page to page. */
+export function PageBody({ snapshot, plan, now, mode = "published", origin = "", content }: PageProps) {
+  const { profile } = snapshot;
+  const v = content ?? visibleContentOf(snapshot, plan, now);
+  const name = profile.displayName.trim() || profile.username;
+  const base = `/${encodeURIComponent(profile.username)}`;
+  const url = `${origin}${base}`;
+  const cards = v.links.filter((l) => l.linkType === "vcf");
+  const vcfDialogs = new Map(cards.map((l, i) => [l.id, `d-vcf-${i}`]));
+  const items = (links: PageLink[]) => links.map((l) => linkItem(l, base, vcfDialogs.get(l.id)));
+  const top = v.main ? [v.main, ...v.ungrouped] : v.ungrouped;
+  return (
+    <PageLayout
+      preview={mode === "preview"}
+      picture={pictureOf(snapshot, name)}
+      name={name}
+      bio={profile.bio.trim()}
+      position={profile.socialLinksPosition}
+      socials={socialsOf(v.socialLinks, profile.qrCodeVisible, profile.socialLinksPosition)}
+      top={top.length > 0 ? <LinkList>{items(top)}</LinkList> : null}
+      groups={v.groups.map((g, i) => (
+        <LinkGroup key={g.list.id} labelId={`g-${i}`} title={g.list.title}>
+          {items(g.links)}
+        </LinkGroup>
+      ))}
+      longForm={v.longFormText}
+      branding={v.showBranding}
+      home={`${origin}/`}
+      url={url}
+      qrSrc={`${base}/${qrFileName(url)}`}
+      qrFile={`${profile.username}-qr.svg`}
+      cards={cards.map((l, i) => contactDialog(l, i, base))}
+    />
   );
 }
 
@@ -324,7 +488,7 @@ function FormEnd({ submit }: { submit: string }) {
 }
 
 /** The part every page shares for one origin: report and lead dialogs, cookie banner, toast. */
-export function PageChrome({ origin = "" }: { origin?: string }) {
+export const PageChrome = template(function PageChrome({ origin = "" }: { origin?: string }) {
   return (
     <>
       <dialog id="d-report" aria-labelledby="d-report-t">
@@ -412,7 +576,7 @@ export function PageChrome({ origin = "" }: { origin?: string }) {
       <div id="toast" role="status" aria-live="polite" />
     </>
   );
-}
+});
 
 /** The whole page body, for callers that render it in one go (the live preview). */
 export function Page(props: PageProps) {

@@ -1,7 +1,7 @@
 /**
- * Contact cards: the vCard 3.0 text of a vcf link and its file name. Pure, so the page components
- * can name the file without node: APIs. The name is derived from the content: a page version never
- * points at a card file that a later version rewrote.
+ * Contact cards: the vCard 3.0 text of a vcf link and its file name, and the QR code's file name.
+ * Pure, so the page components can name the files without node: APIs. Names are derived from the
+ * content: a page version never points at a file that a later version rewrote.
  */
 import type { PageLink } from "#core/model.ts";
 
@@ -41,4 +41,12 @@ export function shortHash(s: string): string {
 
 export function vcfFileName(link: PageLink): string {
   return `contact-${shortHash(vcard(link))}.vcf`;
+}
+
+/** Bump when the QR code's drawing changes (renderer/page-files.ts), so every page gets a new file. */
+export const QR_FORMAT = 1;
+
+/** The QR code's file, named by what it draws: the page address, in this drawing's format (ADR 027). */
+export function qrFileName(pageUrl: string): string {
+  return `qr-${shortHash(`${QR_FORMAT}:${pageUrl}`)}.svg`;
 }

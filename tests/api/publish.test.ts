@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { newId } from "#db/ids.ts";
 import { linkLists, links, pageVersions, socialLinks, userProfiles } from "#db/schema.ts";
+import { qrFileName } from "#renderer/components/vcard.ts";
 import { loadDraft } from "#renderer/draft.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
@@ -121,16 +122,18 @@ describe("POST /api/publish", () => {
 describe("files on disk", () => {
   const dirOf = (u: string) => join(t.deps.env.PUBLISHED_DIR, u);
 
-  it("writes index.html, qr.svg and a contact card, index.html last with the publish time", async () => {
+  it("writes index.html, the QR code and a contact card, index.html last with the publish time", async () => {
     addLink(owner.userId, "card", { linkType: "vcf", url: "#", linkSpecificData: { name: "Ada Lovelace", phone: "+15550100" } });
     const before = Date.now();
     expect((await owner.call("POST", "/api/publish")).status).toBe(200);
     const files = readdirSync(dirOf(owner.username)).sort();
-    expect(files).toEqual([expect.stringMatching(/^contact-[0-9a-z]+\.vcf$/), "index.html", "qr.svg"]);
+    const qr = qrFileName(`${TEST_ORIGIN}/${owner.username}`);
+    expect(files).toEqual([expect.stringMatching(/^contact-[0-9a-z]+\.vcf$/), "index.html", qr]);
     const html = readFileSync(join(dirOf(owner.username), "index.html"), "utf8");
     expect(html).toContain(`href="/${owner.username}/${files[0]}"`);
+    expect(html).toContain(`src="/${owner.username}/${qr}"`);
     expect(readFileSync(join(dirOf(owner.username), files[0]!), "utf8")).toContain("FN:Ada Lovelace");
-    expect(readFileSync(join(dirOf(owner.username), "qr.svg"), "utf8")).toContain(`${TEST_ORIGIN}/${owner.username}`);
+    expect(readFileSync(join(dirOf(owner.username), qr), "utf8")).toContain(`${TEST_ORIGIN}/${owner.username}`);
     const mtime = statSync(join(dirOf(owner.username), "index.html")).mtimeMs;
     expect(mtime).toBeGreaterThanOrEqual(before - 1);
     expect(readFileSync(join(t.deps.env.PUBLISHED_DIR, "sitemap.xml"), "utf8")).toContain(`<loc>${TEST_ORIGIN}/${owner.username}</loc>`);
@@ -142,14 +145,15 @@ describe("files on disk", () => {
     const dir = dirOf(owner.username);
     const ino = (f: string) => statSync(join(dir, f)).ino;
     const firstCard = readdirSync(dir).find((f) => f.endsWith(".vcf"))!;
-    const [index1, qr1] = [ino("index.html"), ino("qr.svg")];
+    const qr = qrFileName(`${TEST_ORIGIN}/${owner.username}`);
+    const [index1, qr1] = [ino("index.html"), ino(qr)];
     expect(await (await owner.call("POST", "/api/publish")).json()).toEqual({ version: 1, changed: false });
-    expect([ino("index.html"), ino("qr.svg")]).toEqual([index1, qr1]);
+    expect([ino("index.html"), ino(qr)]).toEqual([index1, qr1]);
 
     t.deps.db.update(links).set({ linkSpecificData: { name: "Second Name" } }).where(eq(links.id, card)).run();
     expect(await (await owner.call("POST", "/api/publish")).json()).toEqual({ version: 2, changed: true });
     expect(ino("index.html")).not.toBe(index1);
-    expect(ino("qr.svg")).toBe(qr1);
+    expect(ino(qr)).toBe(qr1);
     const cards = readdirSync(dir).filter((f) => f.endsWith(".vcf"));
     const secondCard = cards.find((f) => f !== firstCard)!;
     // The old card stays: a visitor holding the old page still downloads what it showed.

@@ -133,6 +133,22 @@ describe("published pages", () => {
     const bad = await t.app.request("/_p/%2e%2e/%2e%2e/package.json");
     expect(bad.status).toBe(404);
   });
+
+  it("serves a page's content-named files, the QR code and contact cards, with immutable caching", async () => {
+    publish("cardowner", "<p>page</p>");
+    const dir = join(t.deps.env.PUBLISHED_DIR, "cardowner");
+    writeFileSync(join(dir, "qr-1a2b3c.svg"), "<svg></svg>");
+    writeFileSync(join(dir, "contact-9z8y.vcf"), "BEGIN:VCARD\r\nEND:VCARD\r\n");
+    writeFileSync(join(dir, "qr.svg"), "<svg></svg>");
+    for (const [path, type] of [["/cardowner/qr-1a2b3c.svg", "image/svg+xml"], ["/cardowner/contact-9z8y.vcf", "text/vcard"]] as const) {
+      const res = await t.app.request(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("cache-control"), path).toContain("immutable");
+      expect(res.headers.get("content-type"), path).toContain(type);
+    }
+    // Only names the renderer gives: anything else in a page's folder stays private.
+    for (const path of ["/cardowner/qr.svg", "/cardowner/qr-ABC.svg", "/cardowner/.spare-index.html"]) expect((await t.app.request(path)).status, path).toBe(404);
+  });
 });
 
 describe("mail", () => {

@@ -1,7 +1,7 @@
 /**
  * The file-replacement primitives publish and republish rely on.
  */
-import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -224,13 +224,17 @@ describe("group commit of many batches, one sync per round (ADR 086)", () => {
 });
 
 describe("fileIsCurrent", () => {
-  it("trusts a content-named file that exists, and a marker inside a file", () => {
-    const path = join(dir, "qr.svg");
-    expect(fileIsCurrent(path, { path: "qr.svg", content: "x", unchangedIf: "<desc>a</desc>" })).toBe(false);
-    writeFileSync(path, "<svg><desc>a</desc></svg>");
-    expect(fileIsCurrent(path, { path: "qr.svg", content: "x", unchangedIf: "<desc>a</desc>" })).toBe(true);
-    expect(fileIsCurrent(path, { path: "qr.svg", content: "x", unchangedIf: "<desc>b</desc>" })).toBe(false);
-    expect(fileIsCurrent(path, { path: "qr.svg", content: "x", immutable: true })).toBe(true);
-    expect(fileIsCurrent(path, { path: "qr.svg", content: "x" })).toBe(false);
+  it("trusts a content-named file that exists, and nothing else", () => {
+    const path = join(dir, "qr-abc.svg");
+    expect(fileIsCurrent(path, { path: "qr-abc.svg", content: "x", immutable: true })).toBe(false);
+    writeFileSync(path, "<svg></svg>");
+    expect(fileIsCurrent(path, { path: "qr-abc.svg", content: "x", immutable: true })).toBe(true);
+    // A file whose name does not say what it holds is always written.
+    expect(fileIsCurrent(path, { path: "qr-abc.svg", content: "x" })).toBe(false);
+    // A directory, or a link to elsewhere, in its place is not the file.
+    mkdirSync(join(dir, "qr-dir.svg"));
+    expect(fileIsCurrent(join(dir, "qr-dir.svg"), { path: "qr-dir.svg", content: "x", immutable: true })).toBe(false);
+    symlinkSync(path, join(dir, "qr-link.svg"));
+    expect(fileIsCurrent(join(dir, "qr-link.svg"), { path: "qr-link.svg", content: "x", immutable: true })).toBe(false);
   });
 });

@@ -51,7 +51,7 @@ describe("published pages on nginx", () => {
     }
   });
 
-  it("serves the shared assets forever-cached and the page's own files with their types", async () => {
+  it("serves the shared assets and the page's own files forever-cached, with their types", async () => {
     const html = await (await fetch(`${host.origin}/statichost`)).text();
     const shared = [...html.matchAll(/(?:src|href)="(\/_p\/[^"]+)"/g), ...html.matchAll(/url\((\/_p\/[^)]+)\)/g)].map((m) => m[1]!);
     expect(shared.some((u) => u.endsWith(".js"))).toBe(true);
@@ -66,6 +66,8 @@ describe("published pages on nginx", () => {
     for (const path of new Set(own)) {
       const res = await fetch(host.origin + path);
       expect(res.status, path).toBe(200);
+      // Named by their content, so cached for good like the shared assets.
+      expect(res.headers.get("cache-control"), path).toContain("immutable");
       types[path.split(".").at(-1)!] = res.headers.get("content-type")!;
     }
     expect(types).toEqual({ svg: "image/svg+xml", vcf: "text/vcard; charset=utf-8" });

@@ -11,6 +11,7 @@ import { createAccount } from "#api/services/accounts.ts";
 import { closeDatabase, openDatabase } from "#db/client.ts";
 import { userProfiles } from "#db/schema.ts";
 import { publishPage } from "#renderer/publish.ts";
+import { qrFileName } from "#renderer/components/vcard.ts";
 import { BATCH_SIZE, republishAll } from "#renderer/republish.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "plinth-republish-"));
@@ -32,7 +33,8 @@ describe("republish all", () => {
     }
     rmSync(join(publishedDir, "rep0", "index.html"));
     createAccount(db, { email: "never@example.com", username: "neverpub", passwordHash: null, emailVerified: true, now: new Date() });
-    const qrBefore = statSync(join(publishedDir, "rep1", "qr.svg")).ino;
+    const qrBefore = join(publishedDir, "rep1", qrFileName("http://old.example/rep1"));
+    expect(existsSync(qrBefore)).toBe(true);
 
     const progress: number[] = [];
     const started = Date.now();
@@ -46,10 +48,13 @@ describe("republish all", () => {
       expect(html).not.toContain("Unpublished draft");
       expect(html).toContain(`<link rel="canonical" href="http://new.example/${username}">`);
       expect(statSync(join(publishedDir, username, "index.html")).mtimeMs).toBeGreaterThanOrEqual(started - 1);
-      expect(readFileSync(join(publishedDir, username, "qr.svg"), "utf8")).toContain(`http://new.example/${username}`);
+      const qr = qrFileName(`http://new.example/${username}`);
+      expect(html).toContain(`src="/${username}/${qr}"`);
+      expect(readFileSync(join(publishedDir, username, qr), "utf8")).toContain(`http://new.example/${username}`);
     }
-    // The QR code changed with the address, so it was rewritten.
-    expect(statSync(join(publishedDir, "rep1", "qr.svg")).ino).not.toBe(qrBefore);
+    // The QR code changed with the address, so the page has a new file; the old one stays for a
+    // visitor who still holds the old page.
+    expect(existsSync(qrBefore)).toBe(true);
     expect(existsSync(join(publishedDir, "neverpub"))).toBe(false);
     expect(readFileSync(join(publishedDir, "sitemap.xml"), "utf8")).toContain("<loc>http://new.example/rep0</loc>");
   }, 120_000);

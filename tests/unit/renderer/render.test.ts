@@ -11,7 +11,7 @@ import { PLATFORM_IDS, SOCIAL_PLATFORMS } from "#core/platforms.ts";
 import { FONT_PAIRINGS, THEMES, FREE_THEME_IDS } from "#core/themes.ts";
 import { contrast } from "#renderer/colors.ts";
 import { INLINE_SCRIPT } from "#renderer/render.tsx";
-import { vcard, vcfFileName } from "#renderer/components/vcard.ts";
+import { qrFileName, vcard, vcfFileName } from "#renderer/components/vcard.ts";
 import { all, byClass, byId, byTag, closest, hasClass, meta, normText, parseHtml, type El } from "./html.ts";
 import { API_ORIGIN, assets, link, list, LITE, NOW, ORIGIN, PLUS, publishedDir, render, snapshot, social, TRIAL } from "./fixtures.ts";
 
@@ -116,12 +116,20 @@ describe("link types", () => {
     expect(buttons(d).find((e) => normText(e) === "Newer type")?.attrs.href).toBe("https://example.com/new");
   });
 
-  it("writes qr.svg for the page address", () => {
-    const qr = files.find((f) => f.path === "qr.svg")!;
+  it("writes the QR code of the page address, named by what it draws", () => {
+    const name = qrFileName(`${ORIGIN}/alice`);
+    expect(name).toMatch(/^qr-[0-9a-z]+\.svg$/);
+    expect(name).not.toBe(qrFileName("https://other.example/alice"));
+    expect(name).not.toBe(qrFileName(`${ORIGIN}/bob`));
+    const qr = files.find((f) => f.path === name)!;
+    expect(qr.immutable).toBe(true);
     const svg = String(typeof qr.content === "function" ? qr.content() : qr.content);
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(svg).toContain(`${ORIGIN}/alice`);
-    expect(byTag(byId(doc, "d-qr")!, "img")[0]!.attrs.src).toBe("/alice/qr.svg");
+    const dialog = byId(doc, "d-qr")!;
+    expect(byTag(dialog, "img")[0]!.attrs.src).toBe(`/alice/${name}`);
+    // The download keeps a name a person recognises.
+    expect(byTag(dialog, "a")[0]!.attrs).toMatchObject({ href: `/alice/${name}`, download: "alice-qr.svg" });
   });
 });
 
