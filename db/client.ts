@@ -35,6 +35,22 @@ export function openDatabase({ path, migrate: runMigrations = true }: OpenOption
 }
 
 /**
+ * A second, read-only connection to a database file another connection opened (and migrated):
+ * bulk republish's worker threads read their pages through one each.
+ */
+export function openReader(path: string): Db {
+  const sqlite = new Database(path, { readonly: true, fileMustExist: true });
+  sqlite.pragma("busy_timeout = 5000");
+  return drizzle(sqlite, { schema }) as Db;
+}
+
+/** The file a connection reads, or null for an in-memory database. */
+export function databaseFile(db: Db): string | null {
+  const name = db.$client.name;
+  return db.$client.memory || name === "" || name === ":memory:" ? null : name;
+}
+
+/**
  * Runs fn in one transaction committed with synchronous=FULL, so the commit is on disk (not only in
  * the OS cache) when this returns: accounts, payments, publishes. better-sqlite3 is synchronous and
  * we hold one connection, so switching the pragma around the transaction affects nothing else.

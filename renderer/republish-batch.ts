@@ -27,22 +27,28 @@ export interface RenderSettings {
   assets: AssetManifest;
 }
 
-/** Messages between the main thread and a worker. */
-export type ToWorker = { job: WorkerSetup } | { batch: PageToRender[] } | { batch: PendingWrite[] } | { done: true };
+/**
+ * Messages between the main thread and a worker. A render job's batches are owners' ids: the worker
+ * reads their pages itself (ADR 025), so no snapshot is read or copied on the main thread.
+ */
+export type ToWorker = { job: WorkerSetup } | { batch: string[] } | { batch: PendingWrite[] } | { done: true };
 export type FromWorker = { want: true } | { finished: number } | { jobDone: true };
 
-export interface WorkerSetup {
-  kind: "render" | "write";
-  settings: RenderSettings;
-}
+export type WorkerSetup = { kind: "render"; settings: RenderSettings; database: string } | { kind: "write"; settings: RenderSettings };
 
 /**
  * A batch's files, staged: each page is rendered and its files written to their temporary names at
  * once, so its HTML never outlives it (a batch of rendered pages held until the last one is done
  * would be copied by every garbage collection meanwhile).
  */
-export function stageRenderedBatch(pages: PageToRender[], settings: RenderSettings): StagedFile[] {
-  return stageFiles(renderedWrites(pages, settings));
+export function stageRenderedBatch(pages: PageToRender[], settings: RenderSettings): StagedBatch {
+  return { files: stageFiles(renderedWrites(pages, settings)), pages: pages.length };
+}
+
+/** A batch's staged files, and how many pages they make. */
+export interface StagedBatch {
+  files: StagedFile[];
+  pages: number;
 }
 
 function* renderedWrites(pages: PageToRender[], settings: RenderSettings): Generator<PendingWrite> {
@@ -53,12 +59,12 @@ function* renderedWrites(pages: PageToRender[], settings: RenderSettings): Gener
  * A thread's loop: take a batch, stage its files, hand them to be committed, take the next. With
  * syncfs (ADR 029), one group commit takes every batch staged while its last round synced (ADR 086);
  * without it, each batch's files are fsynced together, at most WRITES_IN_FLIGHT batches at once.
- * `finished` is told each batch's size when its files are durable.
+ * `finished` is told each batch's number of pages when its files are durable.
  */
 export async function workLoop<T>(
   publishedDir: string,
   take: () => Promise<T[] | null>,
-  stage: (batch: T[]) => StagedFile[],
+  stage: (batch: T[]) => StagedBatch,
   finished: (n: number) => void,
 ): Promise<void> {
   // Every file of a republish is under published/, on one file system: one syncfs covers them all.
@@ -67,8 +73,8 @@ export async function workLoop<T>(
     const group = new GroupCommit({ sync, path: publishedDir }, GROUP_IN_FLIGHT);
     try {
       for (let batch = await take(); batch; batch = await take()) {
-        const n = batch.length;
-        await group.add(stage(batch), () => finished(n));
+        const { files, pages } = stage(batch);
+        await group.add(files, () => finished(pages));
       }
     } finally {
       await group.drain();
@@ -79,8 +85,8 @@ export async function workLoop<T>(
   for (;;) {
     const batch = await take();
     if (!batch) break;
-    const n = batch.length;
-    inflight.push(commitStaged(stage(batch)).then(() => finished(n)));
+    const { files, pages } = stage(batch);
+    inflight.push(commitStaged(files).then(() => finished(pages)));
     if (inflight.length >= WRITES_IN_FLIGHT) await inflight.shift();
   }
   await Promise.all(inflight);

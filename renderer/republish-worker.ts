@@ -1,13 +1,15 @@
 /**
  * A republish worker thread. It stays up between jobs (a job is one republish, or one round of the
  * benchmark's baseline), so a process that republishes again finds it loaded and warmed up. In a
- * job it asks the main thread for batches (one ahead, so it never waits for an answer while the
- * main thread renders), renders them or, for the benchmark's baseline, takes the files as given,
- * and writes them durably. No database: the main thread reads it.
+ * job it asks the main thread for batches (one ahead, so it never waits for an answer), reads their
+ * pages through a read-only connection of its own, renders them or, for the benchmark's baseline,
+ * takes the files as given, and writes them durably.
  */
 import { parentPort } from "node:worker_threads";
+import { openReader, type Db } from "#db/client.ts";
 import { stageFiles, type PendingWrite } from "./atomic-write.ts";
-import { stageRenderedBatch, workLoop, type FromWorker, type PageToRender, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
+import { loadPublishedBatch } from "./published-pages.ts";
+import { stageRenderedBatch, workLoop, type FromWorker, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
 
 const port = parentPort!;
 const send = (m: FromWorker) => port.postMessage(m);
@@ -22,12 +24,22 @@ port.on("message", (m: ToWorker) => {
 });
 const receive = () => queue.shift() ?? new Promise<ToWorker>((resolve) => (waiting = resolve));
 
+// Kept open between jobs, like the thread itself.
+let reader: { path: string; db: Db } | undefined;
+function readerOf(path: string): Db {
+  if (reader?.path !== path) {
+    reader?.db.$client.close();
+    reader = { path, db: openReader(path) };
+  }
+  return reader.db;
+}
+
 for (;;) {
   const m = await receive();
   if (!("job" in m)) continue;
   const setup: WorkerSetup = m.job;
   let finished = false;
-  const take = async (): Promise<(PageToRender | PendingWrite)[] | null> => {
+  const take = async (): Promise<(string | PendingWrite)[] | null> => {
     if (finished) return null;
     const next = await receive();
     if ("done" in next || !("batch" in next)) {
@@ -42,7 +54,10 @@ for (;;) {
   await workLoop(
     setup.settings.publishedDir,
     take,
-    (batch) => (setup.kind === "render" ? stageRenderedBatch(batch as PageToRender[], setup.settings) : stageFiles(batch as PendingWrite[])),
+    (batch) =>
+      setup.kind === "render"
+        ? stageRenderedBatch(loadPublishedBatch(readerOf(setup.database), batch as string[]), setup.settings)
+        : { files: stageFiles(batch as PendingWrite[]), pages: batch.length },
     (n) => send({ finished: n }),
   );
   send({ jobDone: true });

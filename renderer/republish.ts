@@ -1,8 +1,8 @@
 /**
  * Republish all: re-render every published page from its last published snapshot (after a template
- * change) on every core (ADR 025). The main thread reads pages from the database a batch at a time
- * (one query per batch) and hands batches out on demand to worker threads, which render and write
- * them; with a single thread it renders them itself. Batches are committed (syncfs, ADR 029, in
+ * change) on every core (ADR 025). The main thread hands out batches of owners on demand to worker
+ * threads, which read their pages (one query per batch, on a connection of their own), render and
+ * write them; with a single thread it does all of that itself. Batches are committed (syncfs, ADR 029, in
  * group-commit rounds, ADR 086) while the next ones render. Every file is swapped in atomically and
  * durably, as a single publish does.
  */
@@ -10,12 +10,12 @@ import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { Db } from "#db/client.ts";
+import { databaseFile, type Db } from "#db/client.ts";
 import { ensureSharedAssets } from "./assets.ts";
 import { cachedBundle } from "./bundle-cache.ts";
 import { loadPublishedBatch, publishedUserIds } from "./published-pages.ts";
-import { stageFiles, type PendingWrite, type StagedFile } from "./atomic-write.ts";
-import { stageRenderedBatch, workLoop, type FromWorker, type PageToRender, type RenderSettings, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
+import { stageFiles, type PendingWrite } from "./atomic-write.ts";
+import { stageRenderedBatch, workLoop, type FromWorker, type RenderSettings, type StagedBatch, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
 import { writeSeoFiles } from "./seo-files.ts";
 
 export type { PageToRender, RenderSettings } from "./republish-batch.ts";
@@ -41,6 +41,8 @@ function workerEntry(): Promise<URL> {
       format: "esm",
       target: "node20",
       define: { "process.env.NODE_ENV": '"production"' },
+      // A native addon finds its binary next to its own package: it is loaded from there.
+      external: ["better-sqlite3"],
       minifySyntax: true,
       // CommonJS packages inside an ES module still ask for Node's built-in modules with require().
       banner: { js: 'import { createRequire as __plinthRequire } from "node:module"; const require = __plinthRequire(import.meta.url);' },
@@ -110,16 +112,16 @@ function runOnWorker<T>(url: URL, setup: WorkerSetup, next: () => T[] | null, fi
 }
 
 /**
- * Hand out `next()` batches until none is left: to `threads` workers, the main thread only reading
- * the database and answering them at once (a main thread that also rendered would keep a worker
- * waiting for its next batch while it finished its own); with one thread, to the main thread alone.
+ * Hand out `next()` batches until none is left: to `threads` workers, the main thread only answering
+ * them (a main thread that also rendered would keep a worker waiting for its next batch while it
+ * finished its own); with one thread, to the main thread alone, which stages them with `stage`.
  * Resolves when every batch is durable.
  */
 async function distribute<T>(
   threads: number,
   setup: WorkerSetup,
   next: () => T[] | null,
-  stage: (batch: T[]) => StagedFile[],
+  stage: (batch: T[]) => StagedBatch,
   finished: (n: number) => void,
 ): Promise<void> {
   if (threads <= 1) return workLoop(setup.settings.publishedDir, async () => next(), stage, finished);
@@ -136,11 +138,16 @@ export interface RepublishOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-/** Re-render every published page. Resolves with the number of pages re-rendered. */
+/**
+ * Re-render every published page. Resolves with the number of pages re-rendered. Worker threads
+ * read their pages through connections of their own, so a database in memory, which only this
+ * connection sees, is republished on the main thread.
+ */
 export async function republishAll(db: Db, opts: RepublishOptions): Promise<number> {
   const ids = publishedUserIds(db);
+  const database = databaseFile(db);
   const batches = Math.ceil(ids.length / BATCH_SIZE);
-  const threads = Math.max(1, Math.min(opts.threads ?? availableParallelism(), batches));
+  const threads = database === null ? 1 : Math.max(1, Math.min(opts.threads ?? availableParallelism(), batches));
   // Built here once: workers find every shared asset on disk and never race to write one.
   const settings: RenderSettings = {
     publishedDir: opts.publishedDir,
@@ -152,14 +159,14 @@ export async function republishAll(db: Db, opts: RepublishOptions): Promise<numb
   let done = 0;
   await distribute(
     threads,
-    { kind: "render", settings },
+    { kind: "render", settings, database: database ?? "" },
     () => {
       if (cursor >= ids.length) return null;
       const slice = ids.slice(cursor, cursor + BATCH_SIZE);
       cursor += slice.length;
-      return loadPublishedBatch(db, slice);
+      return slice;
     },
-    (pages) => stageRenderedBatch(pages, settings),
+    (slice) => stageRenderedBatch(loadPublishedBatch(db, slice), settings),
     (n) => {
       done += n;
       opts.onProgress?.(done, ids.length);
@@ -179,7 +186,7 @@ export async function writeLikeRepublish(batches: PendingWrite[][], threads: num
     threads,
     { kind: "write", settings },
     () => (cursor < batches.length ? batches[cursor++]! : null),
-    stageFiles,
+    (batch) => ({ files: stageFiles(batch), pages: batch.length }),
     () => {},
   );
 }
