@@ -20,13 +20,8 @@ export interface PublishedPage {
   plan: PagePlan;
 }
 
-/**
- * The last published snapshot and the current plan of each page, in one query. The snapshot stays
- * JSON text: bulk republish's main thread, which also answers the workers, does less, and a batch
- * crosses to a worker as strings, which copy cheaply.
- */
-export function loadPublishedBatch(db: Db, userIds: string[]): PublishedPage[] {
-  if (userIds.length === 0) return [];
+/** The last published snapshot and the current plan of each of `userIds`, as one query. */
+function latestPublished(db: Db, userIds: string[]) {
   const latest = db
     .select({ userId: pageVersions.userId, version: max(pageVersions.version).as("latest_version") })
     .from(pageVersions)
@@ -44,7 +39,35 @@ export function loadPublishedBatch(db: Db, userIds: string[]): PublishedPage[] {
     })
     .from(latest)
     .innerJoin(pageVersions, and(eq(pageVersions.userId, latest.userId), eq(pageVersions.version, latest.version)))
-    .innerJoin(userProfiles, eq(userProfiles.userId, latest.userId))
+    .innerJoin(userProfiles, eq(userProfiles.userId, latest.userId));
+}
+
+/**
+ * The pages of a batch, in one query. The snapshot stays JSON text: whoever renders or reads the
+ * page parses and checks it.
+ */
+export function loadPublishedBatch(db: Db, userIds: string[]): PublishedPage[] {
+  if (userIds.length === 0) return [];
+  return latestPublished(db, userIds)
     .all()
     .map((r) => ({ userId: r.userId, snapshotJson: r.snapshotJson, plan: planOf(r) }));
+}
+
+/**
+ * The same pages, one at a time as the query yields them, for bulk republish: each snapshot's text
+ * is garbage as soon as its page is rendered, instead of a batch of them outliving a garbage
+ * collection and being copied by it. The connection is busy until the iteration ends: nothing else
+ * may use it meanwhile (the scheduler, which publishes as it reads, takes the batch whole).
+ */
+export function* streamPublishedBatch(db: Db, userIds: string[]): Generator<PublishedPage> {
+  if (userIds.length === 0) return;
+  const query = latestPublished(db, userIds).toSQL();
+  const rows = db.$client
+    .prepare(query.sql)
+    .raw()
+    .iterate(...query.params) as IterableIterator<[string, string, PagePlan["planType"], PagePlan["subscriptionStatus"], number | null, number | null]>;
+  for (const [userId, snapshotJson, planType, subscriptionStatus, periodEnd, trialEnd] of rows) {
+    const date = (ms: number | null) => (ms === null ? null : new Date(ms));
+    yield { userId, snapshotJson, plan: planOf({ planType, subscriptionStatus, currentPeriodEndDate: date(periodEnd), trialEndsAt: date(trialEnd) }) };
+  }
 }

@@ -39,10 +39,11 @@ export type WorkerSetup = { kind: "render"; settings: RenderSettings; database: 
 /**
  * A batch's files, staged: each page is rendered and its files written to their temporary names at
  * once, so its HTML never outlives it (a batch of rendered pages held until the last one is done
- * would be copied by every garbage collection meanwhile).
+ * would be copied by every garbage collection meanwhile). `pages` may be a stream, read as it goes.
  */
-export function stageRenderedBatch(pages: PageToRender[], settings: RenderSettings): StagedBatch {
-  return { files: stageFiles(renderedWrites(pages, settings)), pages: pages.length };
+export function stageRenderedBatch(pages: Iterable<PageToRender>, settings: RenderSettings): StagedBatch {
+  const counted = { pages: 0 };
+  return { files: stageFiles(renderedWrites(pages, settings, counted)), pages: counted.pages };
 }
 
 /** A batch's staged files, and how many pages they make. */
@@ -51,8 +52,11 @@ export interface StagedBatch {
   pages: number;
 }
 
-function* renderedWrites(pages: PageToRender[], settings: RenderSettings): Generator<PendingWrite> {
-  for (const p of pages) yield* pageWrites(PageSnapshotSchema.parse(JSON.parse(p.snapshotJson)), p.plan, { ...settings, now: new Date() });
+function* renderedWrites(pages: Iterable<PageToRender>, settings: RenderSettings, counted: { pages: number }): Generator<PendingWrite> {
+  for (const p of pages) {
+    counted.pages += 1;
+    yield* pageWrites(PageSnapshotSchema.parse(JSON.parse(p.snapshotJson)), p.plan, { ...settings, now: new Date() });
+  }
 }
 
 /**

@@ -8,7 +8,7 @@
 import { parentPort } from "node:worker_threads";
 import { openReader, type Db } from "#db/client.ts";
 import { stageFiles, type PendingWrite } from "./atomic-write.ts";
-import { loadPublishedBatch } from "./published-pages.ts";
+import { streamPublishedBatch } from "./published-pages.ts";
 import { stageRenderedBatch, workLoop, type FromWorker, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
 
 const port = parentPort!;
@@ -56,7 +56,7 @@ for (;;) {
     take,
     (batch) =>
       setup.kind === "render"
-        ? stageRenderedBatch(loadPublishedBatch(readerOf(setup.database), batch as string[]), setup.settings)
+        ? stageRenderedBatch(streamPublishedBatch(readerOf(setup.database), batch as string[]), setup.settings)
         : { files: stageFiles(batch as PendingWrite[]), pages: batch.length },
     (n) => send({ finished: n }),
   );

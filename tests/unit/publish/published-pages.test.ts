@@ -1,0 +1,63 @@
+/**
+ * Published pages read in bulk: the last published version of each page with its owner's plan as it
+ * is now, whole or streamed, and nothing of owners who never published.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import { createAccount } from "#api/services/accounts.ts";
+import { closeDatabase, databaseFile, openDatabase, openReader } from "#db/client.ts";
+import { userProfiles } from "#db/schema.ts";
+import { publishPage } from "#renderer/publish.ts";
+import { loadPublishedBatch, publishedUserIds, streamPublishedBatch } from "#renderer/published-pages.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "plinth-pages-"));
+const db = openDatabase({ path: join(dir, "db.sqlite") });
+const publishedDir = join(dir, "published");
+afterAll(() => {
+  closeDatabase(db);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function owner(username: string, plus: boolean) {
+  const { userId } = createAccount(db, { email: `${username}@example.com`, username, passwordHash: null, emailVerified: true, now: new Date() });
+  if (plus) db.update(userProfiles).set({ planType: "plus", subscriptionStatus: "active_plus", currentPeriodEndDate: new Date("2031-01-02T03:04:05.678Z") }).where(eq(userProfiles.userId, userId)).run();
+  return userId;
+}
+
+describe("published pages in bulk", () => {
+  it("reads each page's last version and current plan, the same whole or streamed", () => {
+    const a = owner("pagesa", true);
+    const b = owner("pagesb", false);
+    const never = owner("pagesnever", false);
+    for (const [id, names] of [[a, ["First A", "Second A"]], [b, ["Only B"]]] as const) {
+      for (const name of names) {
+        db.update(userProfiles).set({ displayName: name }).where(eq(userProfiles.userId, id)).run();
+        expect(publishPage(db, id, { publishedDir, origin: "https://plinth.example", now: new Date() }).ok).toBe(true);
+      }
+    }
+    expect(publishedUserIds(db).sort()).toEqual([a, b].sort());
+
+    const whole = loadPublishedBatch(db, [a, b, never]);
+    expect(whole.map((p) => p.userId).sort()).toEqual([a, b].sort());
+    const pageA = whole.find((p) => p.userId === a)!;
+    expect(JSON.parse(pageA.snapshotJson).profile.displayName).toBe("Second A");
+    expect(pageA.plan).toMatchObject({ planType: "plus", subscriptionStatus: "active_plus", currentPeriodEndDate: "2031-01-02T03:04:05.678Z" });
+    expect(whole.find((p) => p.userId === b)!.plan.trialEndsAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+
+    // A worker's read-only connection sees the same pages, one at a time.
+    const reader = openReader(databaseFile(db)!);
+    try {
+      expect([...streamPublishedBatch(reader, [a, b, never])].sort((x, y) => x.userId.localeCompare(y.userId))).toEqual(
+        [...whole].sort((x, y) => x.userId.localeCompare(y.userId)),
+      );
+      expect([...streamPublishedBatch(reader, [])]).toEqual([]);
+      expect(() => reader.$client.prepare("DELETE FROM page_versions").run()).toThrow(/readonly/);
+    } finally {
+      reader.$client.close();
+    }
+    expect(databaseFile(openDatabase({ path: ":memory:" }))).toBeNull();
+  });
+});
