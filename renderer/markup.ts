@@ -22,18 +22,29 @@ export function escapeHtml(s: string): string {
 
 /**
  * A value at the start of a URL attribute that React might rewrite (its javascript: URL guard allows
- * control characters and spaces before the scheme). Such an element goes to React whole.
+ * control characters and spaces before the scheme), or that leaves the scheme to whatever follows it
+ * (nothing but control characters and spaces). Such an element goes to React whole. So a value that
+ * does not go to React starts with a character that no javascript: URL starts with, and nothing
+ * after it in the attribute can make one.
  */
-const MAYBE_SCRIPT_URL = /^[\u0000-\u001f ]*j/i;
-const URL_ATTRIBUTE_OPEN = /\s(?:href|src|action|formAction|xlink:href)="[\u0000-\u001f ]*$/;
+const MAYBE_SCRIPT_URL = /^[\u0000-\u001f ]*(?:j|$)/i;
+/** Attributes whose value React checks for a javascript: URL. */
+const URL_ATTRIBUTES = new Set(["href", "src", "action", "formaction", "xlink:href"]);
+/** Inside a start tag, within a quoted attribute value: the attribute's name and its value so far. */
+const OPEN_ATTRIBUTE = /\s([^\s"'>/=]+)="([^"]*)$/;
+/** The start of a marker, within markup. */
+const MARKER_START = / [\uE000\uE002]/;
 
 // Markers: private-use characters React never escapes, padded with spaces so that a component which
 // trims a hole (or otherwise rewrites it) is caught when its template is compiled.
 const HOLE = "\uE000";
 const SLOT = "\uE002";
 const END = "\uE001";
-const MARKER = / \uE000(\d+)\uE001 | \uE002(\d+)\uE001 /g;
+// The second compilation's markers end in "&", which React escapes wherever it escapes text: a marker
+// that comes back with a bare "&" was placed where React does not escape (script, style, inner HTML).
+const MARKER = / \uE000(\d+)(?:&amp;)?\uE001 | \uE002(\d+)(?:&amp;)?\uE001 /g;
 const MARKER_CHAR = /[\uE000-\uE002]/;
+const UNESCAPED_MARKER = /[\uE000\uE002]\d+&\uE001/;
 const WRAP_OPEN = '<div data-template="">';
 const WRAP_CLOSE = "</div>";
 
@@ -205,6 +216,37 @@ function fill(element: ReactElement, spec: TemplateSpec, props: Record<string, u
   }
 }
 
+/** Where markup ends inside a start tag: the attribute it is in, or null between tags. */
+function openAttribute(before: string, name: string): { attribute: string; value: string } | null {
+  if (before.lastIndexOf("<") < before.lastIndexOf(">")) return null;
+  const m = OPEN_ATTRIBUTE.exec(before.slice(before.lastIndexOf("<")));
+  if (!m) throw new Error(`template component ${name} places a prop inside a tag other than as an attribute's quoted value`);
+  return { attribute: m[1]!.toLowerCase(), value: m[2]! };
+}
+
+/**
+ * Whether a hole placed after `before` starts a URL attribute's value, and so needs the check a
+ * value gets when it is filled. One later in a URL attribute is safe only after a start that cannot
+ * begin a javascript: URL: a hole that passed that check, or fixed text such as "tel:" or "/".
+ */
+function placedInUrl(before: string, name: string): boolean {
+  const open = openAttribute(before, name);
+  if (!open || !URL_ATTRIBUTES.has(open.attribute)) return false;
+  if (open.value === "") return true;
+  const markerAt = open.value.search(MARKER_START);
+  const fixed = markerAt < 0 ? open.value : open.value.slice(0, markerAt);
+  if (fixed === "") return false;
+  if (MAYBE_SCRIPT_URL.test(fixed)) {
+    throw new Error(`template component ${name} places a prop in ${open.attribute} after text that could begin a javascript: URL`);
+  }
+  return false;
+}
+
+/** A slot's markup belongs between tags: inside a tag React would have rendered it as text. */
+function placedInText(before: string, name: string): void {
+  if (openAttribute(before, name)) throw new Error(`template component ${name} places an element or array inside an attribute`);
+}
+
 /**
  * React renders the variant twice, with markers of different lengths and digits: a component that
  * only places its holes gives the same pieces both times, while one that rewrote a hole (trimmed,
@@ -224,7 +266,7 @@ function compile(element: ReactElement, props: Record<string, unknown>, holeCoun
 
 const SECOND_OFFSET = 1_000_000;
 /** The second markers are also much longer, so a branch on a hole's length shows. */
-const digits = (n: number, offset: number) => (offset ? String(n).padStart(48, "0") : String(n));
+const digits = (n: number, offset: number) => (offset ? `${String(n).padStart(48, "0")}&` : String(n));
 
 function compileWith(
   type: (p: unknown) => ReactNode,
@@ -257,16 +299,16 @@ function compileWith(
   const urlHoles = new Set<number>();
   let last = 0;
   for (const m of html.matchAll(MARKER)) {
-    const part = html.slice(last, m.index);
-    parts.push(part);
-    if (m[1] !== undefined) {
-      const i = Number(m[1]) - offset;
-      refs.push(2 * i);
-      if (URL_ATTRIBUTE_OPEN.test(part)) urlHoles.add(i);
-    } else refs.push(2 * (Number(m[2]) - offset) + 1);
+    parts.push(html.slice(last, m.index));
+    const hole = m[1] !== undefined;
+    const i = Number(hole ? m[1] : m[2]) - offset;
+    refs.push(hole ? 2 * i : 2 * i + 1);
+    if (hole && placedInUrl(html.slice(0, m.index), name)) urlHoles.add(i);
+    else if (!hole) placedInText(html.slice(0, m.index), name);
     last = m.index + m[0].length;
   }
   parts.push(html.slice(last));
+  if (offset && UNESCAPED_MARKER.test(html)) throw new Error(`template component ${name} places a prop where React does not escape it (a script, a style or inner HTML)`);
   if (parts.some((p) => MARKER_CHAR.test(p)) || refs.some((r) => r < 0 || r >> 1 >= (r & 1 ? slotCount : holeCount))) {
     throw new Error(`template component ${name} rewrote one of its string props, or branched on one; only place them, or list them in variants`);
   }

@@ -61,6 +61,52 @@ describe("renderMarkup", () => {
     same(<Card title="javascript:alert(1)" href="https://example.com/javascript:x" note="javascript:y" count={1} open />);
   });
 
+  it("checks a URL's start across every prop and fixed text that make it", () => {
+    const Joined = template(function Joined(p: { a: string; b: string }) {
+      return <a href={`${p.a}${p.b}`}>x</a>;
+    });
+    const AfterFixed = template(function AfterFixed(p: { a: string; b: string }) {
+      return <a href={`\u0001${p.a}`} title={p.b}>x</a>;
+    });
+    const Tel = template(function Tel(p: { tel: string }) {
+      return <a href={`tel:${p.tel}`}>{p.tel}</a>;
+    });
+    // A first value of spaces or control characters leaves the scheme to the next: React decides.
+    for (const [a, b] of [[" ", "javascript:alert(1)"], ["\u0001", "javascript:alert(1)"], ["\t", "JAVASCRIPT:x"], ["https://ok/", "javascript:x"]]) {
+      same(<Joined a={a!} b={b!} />);
+    }
+    expect(renderMarkup(<Joined a=" " b="javascript:alert(1)" />)).not.toContain("alert(1)");
+    for (const tel of ["javascript:alert(1)", "+1 555", `"><script>`]) same(<Tel tel={tel} />);
+    expect(() => renderMarkup(<AfterFixed a="avascript:alert(1)" b="t" />)).toThrow(/AfterFixed\d* places a prop in href after text that could begin a javascript: URL/);
+    const AfterJ = template(function AfterJ(p: { a: string }) {
+      return <img src={`j${p.a}`} alt="" loading="lazy" />;
+    });
+    expect(() => renderMarkup(<AfterJ a="avascript:x" />)).toThrow(/AfterJ\d* places a prop in src after text/);
+  });
+
+  it("refuses a template that places an element or array inside an attribute", () => {
+    const InAttribute = template(function InAttribute(p: { u: ReactNode }) {
+      return <a href={p.u as string}>x</a>;
+    });
+    expect(() => renderMarkup(<InAttribute u={["javascript:alert(1)"]} />)).toThrow(/InAttribute\d* places an element or array inside an attribute/);
+    expect(() => renderMarkup(<InAttribute u={["https://a", "b"]} />)).toThrow(/inside an attribute/);
+  });
+
+  it("refuses a template that places a prop where React does not escape it", () => {
+    const Inner = template(function Inner(p: { html: string }) {
+      return <div dangerouslySetInnerHTML={{ __html: p.html }} />;
+    });
+    expect(() => renderMarkup(<Inner html="<b>x</b>" />)).toThrow(/Inner\d* places a prop where React does not escape it/);
+    const Script = template(function Script(p: { code: string }) {
+      return <script>{p.code}</script>;
+    });
+    expect(() => renderMarkup(<Script code="alert(1)" />)).toThrow(/Script\d* places a prop where React does not escape it/);
+    const Style = template(function Style(p: { css: string }) {
+      return <style>{p.css}</style>;
+    });
+    expect(() => renderMarkup(<Style css="a{color:red}" />)).toThrow(/Style\d* places a prop where React does not escape it/);
+  });
+
   it("fills slots with elements, arrays, strings and nested templates", () => {
     same(
       <Card title="outer" href="/o" note={null} count={1} open>
