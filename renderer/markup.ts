@@ -259,10 +259,13 @@ function compile(element: ReactElement, props: Record<string, unknown>, holeCoun
   const first = compileWith(type, name, props, holeCount, slotCount, spec, 0);
   const second = compileWith(type, name, props, holeCount, slotCount, spec, SECOND_OFFSET);
   if (first.parts.length !== second.parts.length || first.parts.some((p, i) => p !== second.parts[i]) || first.refs.some((r, i) => r !== second.refs[i])) {
-    throw new Error(`template component ${name} rewrote one of its string props, or branched on one; only place them, or list them in variants`);
+    throw rewrote(name);
   }
   return { parts: first.parts.map(oneByte), refs: first.refs, urlHoles: first.urlHoles };
 }
+
+const rewrote = (name: string) =>
+  new Error(`template component ${name} rewrote one of its string props, or branched on one; only place them, or list them in variants`);
 
 const SECOND_OFFSET = 1_000_000;
 /** The second markers are also much longer, so a branch on a hole's length shows. */
@@ -310,7 +313,7 @@ function compileWith(
   parts.push(html.slice(last));
   if (offset && UNESCAPED_MARKER.test(html)) throw new Error(`template component ${name} places a prop where React does not escape it (a script, a style or inner HTML)`);
   if (parts.some((p) => MARKER_CHAR.test(p)) || refs.some((r) => r < 0 || r >> 1 >= (r & 1 ? slotCount : holeCount))) {
-    throw new Error(`template component ${name} rewrote one of its string props, or branched on one; only place them, or list them in variants`);
+    throw rewrote(name);
   }
   return { parts, refs, urlHoles: [...urlHoles] };
 }

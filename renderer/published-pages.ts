@@ -66,8 +66,8 @@ export function* streamPublishedBatch(db: Db, userIds: string[]): Generator<Publ
     .prepare(query.sql)
     .raw()
     .iterate(...query.params) as IterableIterator<[string, string, PagePlan["planType"], PagePlan["subscriptionStatus"], number | null, number | null]>;
+  const date = (ms: number | null) => (ms === null ? null : new Date(ms));
   for (const [userId, snapshotJson, planType, subscriptionStatus, periodEnd, trialEnd] of rows) {
-    const date = (ms: number | null) => (ms === null ? null : new Date(ms));
     yield { userId, snapshotJson, plan: planOf({ planType, subscriptionStatus, currentPeriodEndDate: date(periodEnd), trialEndsAt: date(trialEnd) }) };
   }
 }

@@ -46,6 +46,11 @@ export function stageRenderedBatch(pages: Iterable<PageToRender>, settings: Rend
   return { files: stageFiles(renderedWrites(pages, settings, counted)), pages: counted.pages };
 }
 
+/** The benchmark's baseline: a batch of given files staged as they are, one page each. */
+export function stageWriteBatch(batch: PendingWrite[]): StagedBatch {
+  return { files: stageFiles(batch), pages: batch.length };
+}
+
 /** A batch's staged files, and how many pages they make. */
 export interface StagedBatch {
   files: StagedFile[];

@@ -7,9 +7,9 @@
  */
 import { parentPort } from "node:worker_threads";
 import { openReader, type Db } from "#db/client.ts";
-import { stageFiles, type PendingWrite } from "./atomic-write.ts";
+import type { PendingWrite } from "./atomic-write.ts";
 import { streamPublishedBatch } from "./published-pages.ts";
-import { stageRenderedBatch, workLoop, type FromWorker, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
+import { stageRenderedBatch, stageWriteBatch, workLoop, type FromWorker, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
 
 const port = parentPort!;
 const send = (m: FromWorker) => port.postMessage(m);
@@ -57,7 +57,7 @@ for (;;) {
     (batch) =>
       setup.kind === "render"
         ? stageRenderedBatch(streamPublishedBatch(readerOf(setup.database), batch as string[]), setup.settings)
-        : { files: stageFiles(batch as PendingWrite[]), pages: batch.length },
+        : stageWriteBatch(batch as PendingWrite[]),
     (n) => send({ finished: n }),
   );
   send({ jobDone: true });

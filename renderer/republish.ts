@@ -15,8 +15,8 @@ import { databaseFile, type Db } from "#db/client.ts";
 import { ensureSharedAssets } from "./assets.ts";
 import { cachedBundle } from "./bundle-cache.ts";
 import { publishedUserIds, streamPublishedBatch } from "./published-pages.ts";
-import { stageFiles, type PendingWrite } from "./atomic-write.ts";
-import { stageRenderedBatch, workLoop, type FromWorker, type RenderSettings, type StagedBatch, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
+import type { PendingWrite } from "./atomic-write.ts";
+import { stageRenderedBatch, stageWriteBatch, workLoop, type FromWorker, type RenderSettings, type StagedBatch, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
 import { writeSeoFiles } from "./seo-files.ts";
 
 export type { PageToRender, RenderSettings } from "./republish-batch.ts";
@@ -201,7 +201,7 @@ export async function writeLikeRepublish(batches: PendingWrite[][], threads: num
     threads,
     { kind: "write", settings },
     () => (cursor < batches.length ? batches[cursor++]! : null),
-    (batch) => ({ files: stageFiles(batch), pages: batch.length }),
+    stageWriteBatch,
     () => {},
   );
 }

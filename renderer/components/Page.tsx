@@ -247,8 +247,14 @@ const LinkItem = template(function LinkItem(f: ButtonFace & { href: string; mess
   );
 }, ["icon"]);
 
+/** A contact link's card: its dialog's id and its .vcf file's address. */
+interface CardRef {
+  dialog: string;
+  file: string;
+}
+
 /** A link's list item; null when it draws nothing (a button whose URL is refused). */
-function linkItem(link: PageLink, base: string, vcfDialog: string | undefined): ReactNode {
+function linkItem(link: PageLink, card: CardRef | undefined): ReactNode {
   // Props are spelled out rather than spread from one object: V8 copies a spread slowly, and bulk
   // republish draws every link of every page through here.
   const { id, title, isMainButton: main } = link;
@@ -264,7 +270,7 @@ function linkItem(link: PageLink, base: string, vcfDialog: string | undefined): 
     case "lead_magnet":
       return <LeadItem key={id} main={main} id={id} title={title} thumb={thumb} icon={icon} description={link.data.description ?? ""} />;
     case "vcf":
-      return <CardItem key={id} main={main} id={id} title={title} thumb={thumb} icon={icon} href={`${base}/${vcfFileName(link)}`} dialog={vcfDialog} />;
+      return <CardItem key={id} main={main} id={id} title={title} thumb={thumb} icon={icon} href={card!.file} dialog={card!.dialog} />;
     case "qr_code":
       return <QrItem key={id} main={main} id={id} title={title} thumb={thumb} icon={icon} />;
     default: {
@@ -339,19 +345,19 @@ const ContactDialog = template(function ContactDialog(c: {
   );
 });
 
-function contactDialog(link: PageLink, i: number, base: string): ReactNode {
+function contactDialog(link: PageLink, card: CardRef): ReactNode {
   const f = vcardFields(link);
   return (
     <ContactDialog
       key={link.id}
-      dialogId={`d-vcf-${i}`}
+      dialogId={card.dialog}
       name={f.name}
       organization={f.organization}
       phone={f.phone}
       tel={f.phone.replace(/[^\d+]/g, "")}
       email={f.email}
       emailLink={safeHref(`mailto:${f.email}`) !== null}
-      file={`${base}/${vcfFileName(link)}`}
+      file={card.file}
     />
   );
 }
@@ -442,8 +448,8 @@ export function PageBody({ snapshot, plan, now, mode = "published", origin = "",
   const base = `/${encodeURIComponent(profile.username)}`;
   const url = `${origin}${base}`;
   const cards = v.links.filter((l) => l.linkType === "vcf");
-  const vcfDialogs = new Map(cards.map((l, i) => [l.id, `d-vcf-${i}`]));
-  const items = (links: PageLink[]) => links.map((l) => linkItem(l, base, vcfDialogs.get(l.id)));
+  const cardRefs = new Map(cards.map((l, i): [string, CardRef] => [l.id, { dialog: `d-vcf-${i}`, file: `${base}/${vcfFileName(l)}` }]));
+  const items = (links: PageLink[]) => links.map((l) => linkItem(l, cardRefs.get(l.id)));
   const top = v.main ? [v.main, ...v.ungrouped] : v.ungrouped;
   return (
     <PageLayout
@@ -465,7 +471,7 @@ export function PageBody({ snapshot, plan, now, mode = "published", origin = "",
       url={url}
       qrSrc={`${base}/${qrFileName(url)}`}
       qrFile={`${profile.username}-qr.svg`}
-      cards={cards.map((l, i) => contactDialog(l, i, base))}
+      cards={cards.map((l) => contactDialog(l, cardRefs.get(l.id)!))}
     />
   );
 }

@@ -2,24 +2,16 @@
  * Published pages read in bulk: the last published version of each page with its owner's plan as it
  * is now, whole or streamed, and nothing of owners who never published.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createAccount } from "#api/services/accounts.ts";
-import { closeDatabase, databaseFile, openDatabase, openReader } from "#db/client.ts";
+import { databaseFile, openDatabase, openReader } from "#db/client.ts";
 import { userProfiles } from "#db/schema.ts";
 import { publishPage } from "#renderer/publish.ts";
+import { fileDatabase } from "#tests/support/file-database.ts";
 import { loadPublishedBatch, publishedUserIds, streamPublishedBatch } from "#renderer/published-pages.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "plinth-pages-"));
-const db = openDatabase({ path: join(dir, "db.sqlite") });
-const publishedDir = join(dir, "published");
-afterAll(() => {
-  closeDatabase(db);
-  rmSync(dir, { recursive: true, force: true });
-});
+const { db, publishedDir } = fileDatabase("plinth-pages-");
 
 function owner(username: string, plus: boolean) {
   const { userId } = createAccount(db, { email: `${username}@example.com`, username, passwordHash: null, emailVerified: true, now: new Date() });

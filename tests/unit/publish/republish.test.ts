@@ -2,25 +2,18 @@
  * Republish all: every published page re-rendered from its last published version (not the draft),
  * on the main thread and a worker thread, with progress, leaving unpublished owners alone.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createAccount } from "#api/services/accounts.ts";
-import { closeDatabase, openDatabase } from "#db/client.ts";
 import { userProfiles } from "#db/schema.ts";
 import { publishPage } from "#renderer/publish.ts";
 import { qrFileName } from "#renderer/components/vcard.ts";
+import { fileDatabase } from "#tests/support/file-database.ts";
 import { BATCH_SIZE, republishAll } from "#renderer/republish.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "plinth-republish-"));
-const db = openDatabase({ path: join(dir, "db.sqlite") });
-const publishedDir = join(dir, "published");
-afterAll(() => {
-  closeDatabase(db);
-  rmSync(dir, { recursive: true, force: true });
-});
+const { db, publishedDir } = fileDatabase("plinth-republish-");
 
 describe("republish all", () => {
   it("re-renders every published page from its last version, not the draft, on two threads", async () => {
