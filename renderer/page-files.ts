@@ -4,8 +4,8 @@
  * that exists is already right and is never rewritten.
  */
 import QRCode from "qrcode";
-import type { PageLink, PageSnapshot } from "#core/model.ts";
-import { QR_FORMAT, qrFileName, vcard, vcfFileName } from "./components/vcard.ts";
+import type { PageLink } from "#core/model.ts";
+import { QR_FORMAT, qrFileName, vcard, vcfFileNameOf } from "./components/vcard.ts";
 import { escapeXml } from "./escape.ts";
 import type { PageFile } from "./types.ts";
 
@@ -24,13 +24,14 @@ export function qrSvg(text: string): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${n} ${n}" shape-rendering="crispEdges">${qrMarker(text)}<rect width="${n}" height="${n}" fill="#fff"/><path fill="#000" d="${d}"/></svg>`;
 }
 
-export function pageFiles(_snapshot: PageSnapshot, pageUrl: string, links: PageLink[]): PageFile[] {
+export function pageFiles(pageUrl: string, links: PageLink[]): PageFile[] {
   const files: PageFile[] = [{ path: qrFileName(pageUrl), content: () => qrSvg(pageUrl), immutable: true }];
   const seen = new Set<string>();
   for (const l of links) {
     if (l.linkType !== "vcf") continue;
-    const path = vcfFileName(l);
-    if (!seen.has(path)) files.push({ path, content: vcard(l), immutable: true });
+    const content = vcard(l);
+    const path = vcfFileNameOf(content);
+    if (!seen.has(path)) files.push({ path, content, immutable: true });
     seen.add(path);
   }
   return files;

@@ -123,5 +123,5 @@ export function renderPage(input: RenderInput): RenderedPage {
   );
   out.push("</body></html>");
   const html = out.join("");
-  return { html, files: pageFiles(snapshot, url, v.links) };
+  return { html, files: pageFiles(url, v.links) };
 }

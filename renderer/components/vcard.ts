@@ -39,8 +39,11 @@ export function shortHash(s: string): string {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
+/** A card's file name, from its vCard text (vcard()). */
+export const vcfFileNameOf = (vcardText: string) => `contact-${shortHash(vcardText)}.vcf`;
+
 export function vcfFileName(link: PageLink): string {
-  return `contact-${shortHash(vcard(link))}.vcf`;
+  return vcfFileNameOf(vcard(link));
 }
 
 /** Bump when the QR code's drawing changes (renderer/page-files.ts), so every page gets a new file. */
