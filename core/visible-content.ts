@@ -45,47 +45,88 @@ export function isLive(l: ScheduledLink, now: Date): boolean {
 }
 
 const byOrder = <T extends { orderIndex: number; id: string }>(a: T, b: T) => a.orderIndex - b.orderIndex || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const bySocialOrder = (a: PageSocialLink, b: PageSocialLink) => a.displayOrder - b.displayOrder || (a.id < b.id ? -1 : 1);
+
+// Written as plain loops over arrays built with push, not filter/map/find chains: bulk republish
+// runs this for every page, and an array made by map() has a different hidden class when the call
+// is optimized than when it is not, so optimized code elsewhere kept meeting arrays it had not seen
+// and was thrown away and compiled again (ADR 089).
+
+/** The links of `links` for which `keep` holds, in order, sorted. */
+function sortedWhere(links: PageLink[], keep: (l: PageLink) => boolean): PageLink[] {
+  const out: PageLink[] = [];
+  for (let i = 0; i < links.length; i++) if (keep(links[i]!)) out.push(links[i]!);
+  return out.sort(byOrder);
+}
 
 export function visibleContentOf(s: PageSnapshot, plan: PagePlan, now: Date): VisibleContent {
   const plus = effectivePlan(planStateOf(plan), now) === "plus";
   const p = s.profile;
-  const lists = [...s.lists].sort(byOrder);
-  const listIds = new Set(lists.map((l) => l.id));
-  const inList = (l: PageLink) => l.parentListId !== null && listIds.has(l.parentListId);
+  const lists: PageLinkList[] = [];
+  for (let i = 0; i < s.lists.length; i++) lists.push(s.lists[i]!);
+  lists.sort(byOrder);
+  const listIds = new Set<string>();
+  for (let i = 0; i < lists.length; i++) listIds.add(lists[i]!.id);
 
-  let live = s.links.filter((l) => isLive(l, now));
-  if (!plus) {
-    // Lite: only Lite link types, no emphasis, no thumbnails (spec section 6).
-    live = live.filter((l) => LITE_LINK_TYPES.includes(l.linkType)).map((l) => ({ ...l, isMainButton: false, thumbnailUrl: null }));
+  // Live links in snapshot order. Lite: only Lite link types, no emphasis, no thumbnails (spec section 6).
+  const live: PageLink[] = [];
+  for (let i = 0; i < s.links.length; i++) {
+    const l = s.links[i]!;
+    if (!isLive(l, now)) continue;
+    if (plus) live.push(l);
+    else if (LITE_LINK_TYPES.includes(l.linkType)) live.push({ ...l, isMainButton: false, thumbnailUrl: null });
   }
-  const mainLink = plus ? ([...live].sort(byOrder).find((l) => l.isMainButton) ?? null) : null;
-  const rest = live.filter((l) => l !== mainLink).map((l) => (l.isMainButton ? { ...l, isMainButton: false } : l));
+  // The main button: the first in display order that asks to be it (Plus only).
+  let mainLink: PageLink | null = null;
+  if (plus) for (let i = 0; i < live.length; i++) if (live[i]!.isMainButton && (mainLink === null || byOrder(live[i]!, mainLink) < 0)) mainLink = live[i]!;
+  const rest: PageLink[] = [];
+  for (let i = 0; i < live.length; i++) {
+    const l = live[i]!;
+    if (l !== mainLink) rest.push(l.isMainButton ? { ...l, isMainButton: false } : l);
+  }
 
-  // Display order: the main button, links outside lists, then each list with its links.
-  const ordered: { link: PageLink; list: PageLinkList | null }[] = [];
-  if (mainLink) ordered.push({ link: mainLink, list: null });
-  for (const l of rest.filter((l) => !inList(l)).sort(byOrder)) ordered.push({ link: l, list: null });
-  for (const list of lists) for (const l of rest.filter((x) => x.parentListId === list.id).sort(byOrder)) ordered.push({ link: l, list });
-
-  const shown = plus ? ordered : ordered.slice(0, LIMITS.LITE_MAX_LINKS);
+  // Display order: the main button, links outside lists, then each list with its links; Lite stops at its limit.
+  const max = plus ? Infinity : LIMITS.LITE_MAX_LINKS;
+  const links: PageLink[] = [];
+  const ungrouped: PageLink[] = [];
   const groups: VisibleGroup[] = [];
-  for (const { link, list } of shown) {
-    if (!list) continue;
-    const last = groups.at(-1);
-    if (last && last.list.id === list.id) last.links.push(link);
-    else groups.push({ list, links: [link] });
+  if (mainLink) links.push(mainLink);
+  const outside = sortedWhere(rest, (l) => l.parentListId === null || !listIds.has(l.parentListId));
+  for (let i = 0; i < outside.length && links.length < max; i++) {
+    links.push(outside[i]!);
+    ungrouped.push(outside[i]!);
+  }
+  for (let j = 0; j < lists.length && links.length < max; j++) {
+    const list = lists[j]!;
+    const inside = sortedWhere(rest, (l) => l.parentListId === list.id);
+    let group: VisibleGroup | null = null;
+    for (let i = 0; i < inside.length && links.length < max; i++) {
+      links.push(inside[i]!);
+      if (group === null) {
+        const last = groups.length > 0 ? groups[groups.length - 1]! : null;
+        group = last !== null && last.list.id === list.id ? last : { list, links: [] };
+        if (group !== last) groups.push(group);
+      }
+      group.links.push(inside[i]!);
+    }
   }
 
-  let socialLinks = s.socialLinks.filter((l) => l.isVisible).sort((a, b) => a.displayOrder - b.displayOrder || (a.id < b.id ? -1 : 1));
-  if (!plus) socialLinks = socialLinks.slice(0, LIMITS.LITE_MAX_VISIBLE_SOCIAL);
+  const visibleSocial: PageSocialLink[] = [];
+  for (let i = 0; i < s.socialLinks.length; i++) if (s.socialLinks[i]!.isVisible) visibleSocial.push(s.socialLinks[i]!);
+  visibleSocial.sort(bySocialOrder);
+  let socialLinks = visibleSocial;
+  if (!plus && visibleSocial.length > LIMITS.LITE_MAX_VISIBLE_SOCIAL) {
+    socialLinks = [];
+    for (let i = 0; i < LIMITS.LITE_MAX_VISIBLE_SOCIAL; i++) socialLinks.push(visibleSocial[i]!);
+  }
 
   const theme = getTheme(p.selectedThemeName);
   return {
     plus,
-    main: shown[0]?.link === mainLink ? mainLink : null,
-    ungrouped: shown.filter((x) => !x.list && x.link !== mainLink).map((x) => x.link),
+    main: mainLink,
+    ungrouped,
     groups,
-    links: shown.map((x) => x.link),
+    links,
     socialLinks,
     showBranding: !(plus && (p.removeBranding || p.hidePlatformBranding)),
     longFormText: plus ? p.longFormText.trim() : "",

@@ -54,10 +54,16 @@ export function renderPage(input: RenderInput): RenderedPage {
 
   const pic = pictureSrcOf(p);
   const image = pic ? (pic.startsWith("/") ? origin + pic : pic) : null;
+  // Loops rather than map/filter chains, here and in the components: see core/visible-content.ts.
+  let imgSrc = "img-src 'self' data:";
   const imageOrigins = new Set<string>();
-  for (const src of [pic, ...v.links.map((l) => safeSrc(l.thumbnailUrl))]) {
+  for (let i = -1; i < v.links.length; i++) {
+    const src = i < 0 ? pic : safeSrc(v.links[i]!.thumbnailUrl);
     const o = src ? imageOrigin(src) : null;
-    if (o) imageOrigins.add(o);
+    if (o && !imageOrigins.has(o)) {
+      imageOrigins.add(o);
+      imgSrc += ` ${o}`;
+    }
   }
 
   const sheet = pageCss(pageStyleOf(p, v), input.assets.fonts);
@@ -68,14 +74,15 @@ export function renderPage(input: RenderInput): RenderedPage {
     `style-src ${styleHash}`,
     `script-src 'self' ${INLINE_SCRIPT_HASH}`,
     `connect-src ${apiOrigin}`,
-    ["img-src 'self' data:", ...imageOrigins].join(" "),
+    imgSrc,
     "font-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
   ].join("; ");
 
   const config = { username: p.username, apiOrigin, url, title, preview: mode === "preview" };
-  const sameAs = v.socialLinks.map((s) => s.url).filter((u) => /^https:\/\//i.test(u));
+  const sameAs: string[] = [];
+  for (let i = 0; i < v.socialLinks.length; i++) if (/^https:\/\//i.test(v.socialLinks[i]!.url)) sameAs.push(v.socialLinks[i]!.url);
   const ld = {
     "@context": "https://schema.org",
     "@type": "ProfilePage",

@@ -146,11 +146,14 @@ const SocialList = template(function SocialList({ position, qr, children }: { po
 }, ["position"]);
 
 function socialsOf(socials: PageSocialLink[], qr: boolean, position: string): ReactNode {
-  const items = socials.flatMap((s) => {
+  // Arrays here are built with push, never map(): see core/visible-content.ts.
+  const items: ReactNode[] = [];
+  for (let i = 0; i < socials.length; i++) {
+    const s = socials[i]!;
     const href = safeHref(s.url);
     const platform = getPlatform(s.platform);
-    return href && platform ? [<SocialItem key={s.id} href={href} name={platform.name} platform={platform.id} />] : [];
-  });
+    if (href && platform) items.push(<SocialItem key={s.id} href={href} name={platform.name} platform={platform.id} />);
+  }
   if (items.length === 0 && !qr) return null;
   return (
     <SocialList position={position} qr={qr}>
@@ -447,10 +450,32 @@ export function PageBody({ snapshot, plan, now, mode = "published", origin = "",
   const name = profile.displayName.trim() || profile.username;
   const base = `/${encodeURIComponent(profile.username)}`;
   const url = `${origin}${base}`;
-  const cards = v.links.filter((l) => l.linkType === "vcf");
-  const cardRefs = new Map(cards.map((l, i): [string, CardRef] => [l.id, { dialog: `d-vcf-${i}`, file: `${base}/${vcfFileName(l)}` }]));
-  const items = (links: PageLink[]) => links.map((l) => linkItem(l, cardRefs.get(l.id)));
+  const cards: PageLink[] = [];
+  const cardRefs = new Map<string, CardRef>();
+  const dialogs: ReactNode[] = [];
+  for (let i = 0; i < v.links.length; i++) {
+    const l = v.links[i]!;
+    if (l.linkType !== "vcf") continue;
+    const ref = { dialog: `d-vcf-${cards.length}`, file: `${base}/${vcfFileName(l)}` };
+    cards.push(l);
+    cardRefs.set(l.id, ref);
+  }
+  for (let i = 0; i < cards.length; i++) dialogs.push(contactDialog(cards[i]!, cardRefs.get(cards[i]!.id)!));
+  const items = (links: PageLink[]) => {
+    const out: ReactNode[] = [];
+    for (let i = 0; i < links.length; i++) out.push(linkItem(links[i]!, cardRefs.get(links[i]!.id)));
+    return out;
+  };
   const top = v.main ? [v.main, ...v.ungrouped] : v.ungrouped;
+  const groups: ReactNode[] = [];
+  for (let i = 0; i < v.groups.length; i++) {
+    const g = v.groups[i]!;
+    groups.push(
+      <LinkGroup key={g.list.id} labelId={`g-${i}`} title={g.list.title}>
+        {items(g.links)}
+      </LinkGroup>,
+    );
+  }
   return (
     <PageLayout
       preview={mode === "preview"}
@@ -460,18 +485,14 @@ export function PageBody({ snapshot, plan, now, mode = "published", origin = "",
       position={profile.socialLinksPosition}
       socials={socialsOf(v.socialLinks, profile.qrCodeVisible, profile.socialLinksPosition)}
       top={top.length > 0 ? <LinkList>{items(top)}</LinkList> : null}
-      groups={v.groups.map((g, i) => (
-        <LinkGroup key={g.list.id} labelId={`g-${i}`} title={g.list.title}>
-          {items(g.links)}
-        </LinkGroup>
-      ))}
+      groups={groups}
       longForm={v.longFormText}
       branding={v.showBranding}
       home={`${origin}/`}
       url={url}
       qrSrc={`${base}/${qrFileName(url)}`}
       qrFile={`${profile.username}-qr.svg`}
-      cards={cards.map((l) => contactDialog(l, cardRefs.get(l.id)!))}
+      cards={dialogs}
     />
   );
 }
