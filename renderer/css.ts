@@ -58,7 +58,8 @@ const cache = new Map<string, PageStylesheet>();
  * The stylesheet and the page's flat base colour. Memoised (the same object for the same style):
  * bulk republish renders many alike pages. */
 export function pageCss(style: PageStyle, fonts: Record<string, string[]>): PageStylesheet {
-  const key = JSON.stringify(style);
+  // Every field is an id from core's lists, a #rrggbb colour or null (never ""): joined, they tell styles apart.
+  const key = `${style.themeId} ${style.fontPairing ?? ""} ${style.pageBackground ?? ""} ${style.buttonBackground ?? ""} ${style.buttonBorder ?? ""} ${style.buttonShape} ${style.initialsBackground}`;
   const hit = cache.get(key);
   if (hit) return hit;
   const t = getTheme(style.themeId);

@@ -72,6 +72,9 @@ const MAX_VARIANTS = 256;
 /** Counters for tests and the benchmark: how often React rendered, and what for. */
 export const markupStats = { compiled: 0, fallbacks: 0 };
 
+// Read once: a bundle (the republish worker's) reaches an import of a CommonJS package through a
+// getter, on every use.
+const FRAGMENT: unknown = Fragment;
 // React 19's element tag (what isValidElement checks), read directly on this hot path.
 const ELEMENT = Symbol.for("react.transitional.element");
 const isElement = (v: unknown): v is ReactElement => typeof v === "object" && v !== null && (v as { $$typeof?: unknown }).$$typeof === ELEMENT;
@@ -96,7 +99,7 @@ export function renderMarkupInto(node: ReactNode, out: string[]): void {
     const { type } = node;
     const props = node.props as Record<string, unknown>;
     const spec = templateSpecOf(type);
-    if (type === Fragment) renderMarkupInto(props.children as ReactNode, out);
+    if (type === FRAGMENT) renderMarkupInto(props.children as ReactNode, out);
     else if (spec) fill(node, spec, props, out);
     else if (typeof type === "function" && !(type.prototype && type.prototype.isReactComponent)) {
       renderMarkupInto((type as (p: unknown) => ReactNode)(props), out);

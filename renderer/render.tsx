@@ -15,13 +15,23 @@ import type { RenderedPage, RenderInput } from "./types.ts";
 export type { RenderInput, RenderedPage } from "./types.ts";
 
 const sha256 = (s: string) => `'sha256-${createHash("sha256").update(s, "utf8").digest("base64")}'`;
-/** JSON safe inside a <script> element. */
-const scriptJson = (v: unknown) => {
+/** Characters JSON.stringify escapes in a string (controls, quote, backslash, lone surrogates) or that are unsafe inside <script>. */
+const JSON_SPECIAL = /[\u0000-\u001f"\\<>&\u2028\u2029\ud800-\udfff]/;
+/** A JSON string value safe inside a <script> element: JSON.stringify's text, made safe. */
+const scriptString = (v: string) => {
+  if (!JSON_SPECIAL.test(v)) return `"${v}"`;
   const json = JSON.stringify(v);
   return /[<>&\u2028\u2029]/.test(json)
     ? json.replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029")
     : json;
 };
+
+/** An origin without trailing slashes; the last one asked is remembered, as every page of a republish asks the same. */
+let lastOrigin = ["", ""];
+function trimmedOrigin(origin: string): string {
+  if (lastOrigin[0] !== origin) lastOrigin = [origin, origin.replace(/\/+$/, "")];
+  return lastOrigin[1]!;
+}
 
 /**
  * The one inline script: shows the cookie banner in the first paint when no choice is stored,
@@ -45,8 +55,8 @@ export function renderPage(input: RenderInput): RenderedPage {
   const { snapshot, plan, now, mode } = input;
   const p = snapshot.profile;
   const v = visibleContentOf(snapshot, plan, now);
-  const origin = input.origin.replace(/\/+$/, "");
-  const apiOrigin = input.apiOrigin.replace(/\/+$/, "");
+  const origin = trimmedOrigin(input.origin);
+  const apiOrigin = trimmedOrigin(input.apiOrigin);
   const url = `${origin}/${encodeURIComponent(p.username)}`;
   const name = p.displayName.trim() || p.username;
   const title = v.seoTitle || name;
@@ -67,59 +77,45 @@ export function renderPage(input: RenderInput): RenderedPage {
   }
 
   const sheet = pageCss(pageStyleOf(p, v), input.assets.fonts);
-  const { css, base } = sheet;
-  const styleHash = styleHashOf(sheet);
-  const csp = [
-    "default-src 'none'",
-    `style-src ${styleHash}`,
-    `script-src 'self' ${INLINE_SCRIPT_HASH}`,
-    `connect-src ${apiOrigin}`,
-    imgSrc,
-    "font-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join("; ");
+  const csp = `default-src 'none'; style-src ${styleHashOf(sheet)}; script-src 'self' ${INLINE_SCRIPT_HASH}; connect-src ${apiOrigin}; ${imgSrc}; font-src 'self'; base-uri 'none'; form-action 'none'`;
 
-  const config = { username: p.username, apiOrigin, url, title, preview: mode === "preview" };
-  const sameAs: string[] = [];
-  for (let i = 0; i < v.socialLinks.length; i++) if (/^https:\/\//i.test(v.socialLinks[i]!.url)) sameAs.push(v.socialLinks[i]!.url);
-  const ld = {
-    "@context": "https://schema.org",
-    "@type": "ProfilePage",
-    url,
-    name: title,
-    mainEntity: { "@type": "Person", name, alternateName: `@${p.username}`, description, url, ...(image ? { image } : {}), ...(sameAs.length ? { sameAs } : {}) },
-  };
-  const meta = (k: string, val: string, prop = "name") => `<meta ${prop}="${k}" content="${attr(val)}">`;
+  // The JSON-LD and the visitor script's config, written out key by key: the same text
+  // JSON.stringify gives for these objects, each string value made safe inside <script>.
+  const jsUrl = scriptString(url);
+  const jsTitle = scriptString(title);
+  let sameAs = "";
+  for (let i = 0; i < v.socialLinks.length; i++) {
+    const u = v.socialLinks[i]!.url;
+    if (/^https:\/\//i.test(u)) sameAs += `${sameAs ? "," : ""}${scriptString(u)}`;
+  }
+  const ld =
+    `{"@context":"https://schema.org","@type":"ProfilePage","url":${jsUrl},"name":${jsTitle},"mainEntity":{"@type":"Person",` +
+    `"name":${scriptString(name)},"alternateName":${scriptString(`@${p.username}`)},"description":${scriptString(description)},"url":${jsUrl}` +
+    `${image ? `,"image":${scriptString(image)}` : ""}${sameAs ? `,"sameAs":[${sameAs}]` : ""}}}`;
+  const config = `{"username":${scriptString(p.username)},"apiOrigin":${scriptString(apiOrigin)},"url":${jsUrl},"title":${jsTitle},"preview":${mode === "preview"}}`;
+
+  // Each value escaped once, for every tag that carries it.
+  const aTitle = attr(title);
+  const aDescription = attr(description);
+  const aUrl = attr(url);
+  const aImage = image ? attr(image) : "";
   const script = input.assets.visitorScript;
   // The document is collected as pieces and joined once: one flat string, cheap to write.
   const out: string[] = [
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">`,
-    `<meta http-equiv="Content-Security-Policy" content="${attr(csp)}">`,
-    `<title>${attr(title)}</title>`,
-    meta("description", description),
-    mode === "preview" ? meta("robots", "noindex,nofollow") : "",
-    meta("theme-color", base),
-    `<link rel="canonical" href="${attr(url)}">`,
-    `<link rel="icon" href="${attr(input.assets.favicon)}" type="image/svg+xml">`,
-    pic ? `<link rel="preload" as="image" href="${attr(pic)}">` : "",
-    meta("og:type", "profile", "property"),
-    meta("og:title", title, "property"),
-    meta("og:description", description, "property"),
-    meta("og:url", url, "property"),
-    meta("og:site_name", "Plinth", "property"),
-    meta("profile:username", p.username, "property"),
-    image ? meta("og:image", image, "property") + meta("og:image:alt", name, "property") + meta("twitter:image", image) : "",
-    meta("twitter:card", image ? "summary_large_image" : "summary"),
-    meta("twitter:title", title),
-    meta("twitter:description", description),
-    "<style>",
-    css,
-    "</style>",
-    `<script>${INLINE_SCRIPT}</script>`,
-    `<script type="application/ld+json">${scriptJson(ld)}</script>`,
-    `<script type="application/json" id="plinth-config">${scriptJson(config)}</script>`,
-    `<script src="${attr(script.src)}" integrity="${script.integrity}" defer></script></head><body>`,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+      `<meta http-equiv="Content-Security-Policy" content="${attr(csp)}"><title>${aTitle}</title><meta name="description" content="${aDescription}">` +
+      `${mode === "preview" ? `<meta name="robots" content="noindex,nofollow">` : ""}<meta name="theme-color" content="${attr(sheet.base)}">` +
+      `<link rel="canonical" href="${aUrl}"><link rel="icon" href="${attr(input.assets.favicon)}" type="image/svg+xml">` +
+      `${pic ? `<link rel="preload" as="image" href="${attr(pic)}">` : ""}<meta property="og:type" content="profile">` +
+      `<meta property="og:title" content="${aTitle}"><meta property="og:description" content="${aDescription}"><meta property="og:url" content="${aUrl}">` +
+      `<meta property="og:site_name" content="Plinth"><meta property="profile:username" content="${attr(p.username)}">` +
+      `${image ? `<meta property="og:image" content="${aImage}"><meta property="og:image:alt" content="${attr(name)}"><meta name="twitter:image" content="${aImage}">` : ""}` +
+      `<meta name="twitter:card" content="${image ? "summary_large_image" : "summary"}"><meta name="twitter:title" content="${aTitle}">` +
+      `<meta name="twitter:description" content="${aDescription}"><style>`,
+    sheet.css,
+    `</style><script>${INLINE_SCRIPT}</script><script type="application/ld+json">${ld}</script>` +
+      `<script type="application/json" id="plinth-config">${config}</script>` +
+      `<script src="${attr(script.src)}" integrity="${script.integrity}" defer></script></head><body>`,
   ];
   renderMarkupInto(
     <>

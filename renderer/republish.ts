@@ -35,6 +35,9 @@ function workerEntry(): Promise<URL> {
   workerFile ??= (async () => {
     const require = createRequire(import.meta.url);
     const { build } = require("esbuild") as typeof import("esbuild");
+    // Elements are made by React's JSX runtime through renderer/jsx-runtime.ts, which reads its
+    // functions once (the runtime itself still comes from React).
+    const shim = fileURLToPath(new URL("./jsx-runtime.ts", import.meta.url));
     const out = await build({
       entryPoints: [fileURLToPath(new URL("./republish-worker.ts", import.meta.url))],
       bundle: true,
@@ -47,6 +50,14 @@ function workerEntry(): Promise<URL> {
       minifySyntax: true,
       // CommonJS packages inside an ES module still ask for Node's built-in modules with require().
       banner: { js: 'import { createRequire as __plinthRequire } from "node:module"; const require = __plinthRequire(import.meta.url);' },
+      plugins: [
+        {
+          name: "plinth-jsx-runtime",
+          setup(b) {
+            b.onResolve({ filter: /^react\/jsx-runtime$/ }, (args) => (args.importer === shim ? undefined : { path: shim }));
+          },
+        },
+      ],
       write: false,
       logLevel: "silent",
     });

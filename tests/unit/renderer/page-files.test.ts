@@ -4,7 +4,7 @@
 import QRCode from "qrcode";
 import { describe, expect, it } from "vitest";
 import { qrMarker, qrSvg } from "#renderer/page-files.ts";
-import { vcard, vcfFileName } from "#renderer/components/vcard.ts";
+import { qrFileName, shortHash, vcard, vcfFileName, vcfFileNameOf } from "#renderer/components/vcard.ts";
 import { link } from "./fixtures.ts";
 
 describe("qr.svg", () => {
@@ -33,5 +33,36 @@ describe("contact cards", () => {
     expect(vcfFileName({ ...l, data: { ...l.data, phone: "+44 20 0001" } })).not.toBe(vcfFileName(l));
     // Without a name, the link's title names the card.
     expect(vcard(link({ linkType: "vcf", title: "Reach me", data: {} }))).toContain("FN:Reach me\r\n");
+  });
+});
+
+describe("file names", () => {
+  it("keeps the names pages already carry: the QR code's and a card's, from their content", () => {
+    // Names that published pages link to: a change here renames every page's files.
+    expect(qrFileName("https://plinth.example/alice")).toBe("qr-2gat59zm0lp.svg");
+    expect(qrFileName("http://localhost:4321/demo")).toBe("qr-4sq1ybw2r5.svg");
+    expect(qrFileName("https://plinth.example/%3C%2Fscript%3E")).toBe("qr-q3359k4dr0.svg");
+    expect(qrFileName("https://plinth.example/alice")).toBe("qr-2gat59zm0lp.svg");
+    expect(vcfFileNameOf("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ada\r\nN:Ada;;;;\r\nEND:VCARD\r\n")).toBe("contact-1xglyegf9yy.vcf");
+  });
+
+  it("writes the hash in base 36 exactly as Number#toString(36) does", () => {
+    // The same 53-bit hash, written the slow way.
+    const reference = (s: string) => {
+      let h1 = 0xdeadbeef;
+      let h2 = 0x41c6ce57;
+      for (let i = 0; i < s.length; i++) {
+        h1 = Math.imul(h1 ^ s.charCodeAt(i), 2654435761);
+        h2 = Math.imul(h2 ^ s.charCodeAt(i), 1597334677);
+      }
+      h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+      h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+      return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+    };
+    for (let i = 0; i < 20_000; i++) {
+      const s = `${i}:${"x".repeat(i % 7)}\u00e9${i * 7919}`;
+      if (shortHash(s) !== reference(s)) expect(shortHash(s)).toBe(reference(s));
+    }
+    for (const s of ["", "a", "\u0000", "🙂", "x".repeat(10_000)]) expect(shortHash(s)).toBe(reference(s));
   });
 });

@@ -419,6 +419,31 @@ describe("head: SEO, security and scripts", () => {
     expect(all(doc, (e) => "style" in e.attrs)).toHaveLength(0);
   });
 
+  it("writes its JSON-LD and config as JSON.stringify does, made safe inside <script>, whatever the text", () => {
+    const safe = (v: unknown) =>
+      JSON.stringify(v).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+    const texts = ["plain", 'q"uote', "back\\slash", "\u0000\u0001\u001f", "\ud800 lone", "tail \udfff", "🙂 pair", "</script><b>", "a & b", "\u2028\u2029", "é漢字"];
+    for (const t of texts) {
+      const s = snapshot({ displayName: t, bio: t, seoTitle: t, seoDescription: t, profilePictureUrl: "https://img.example/p.png" }, [], [social("github", 1, { url: `https://github.com/${t}` })]);
+      const { html } = render(s, PLUS);
+      const scripts = [...html.matchAll(/<script type="application\/(?:ld\+)?json"[^>]*>([^<]*)<\/script>/g)].map((m) => m[1]);
+      const name = t.trim() || "alice";
+      const title = t.trim() || name;
+      const description = t.trim() || `${name} on Plinth`;
+      const url = `${ORIGIN}/alice`;
+      expect(scripts, JSON.stringify(t)).toEqual([
+        safe({
+          "@context": "https://schema.org",
+          "@type": "ProfilePage",
+          url,
+          name: title,
+          mainEntity: { "@type": "Person", name, alternateName: "@alice", description, url, image: "https://img.example/p.png", sameAs: [`https://github.com/${t}`] },
+        }),
+        safe({ username: "alice", apiOrigin: API_ORIGIN, url, title, preview: false }),
+      ]);
+    }
+  });
+
   it("configures the visitor script with the API origin and the page address", () => {
     const config = JSON.parse(byId(doc, "plinth-config")!.text);
     expect(config).toEqual({ username: "alice", apiOrigin: API_ORIGIN, url: `${ORIGIN}/alice`, title: "Alice | Designer", preview: false });
