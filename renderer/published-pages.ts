@@ -11,7 +11,16 @@ import { pageVersions, userProfiles } from "#db/schema.ts";
 import { planOf } from "./draft.ts";
 
 export function publishedUserIds(db: Db): string[] {
-  return db.select({ id: userProfiles.userId }).from(userProfiles).where(eq(userProfiles.hasPublishedPage, true)).all().map((r) => r.id);
+  return publishedOwners(db).map((r) => r.userId);
+}
+
+/** Every owner with a published page, with the username that names the page's folder. */
+export function publishedOwners(db: Db): { userId: string; username: string }[] {
+  return db
+    .select({ userId: userProfiles.userId, username: userProfiles.username })
+    .from(userProfiles)
+    .where(eq(userProfiles.hasPublishedPage, true))
+    .all();
 }
 
 export interface PublishedPage {

@@ -6,15 +6,17 @@
  * group-commit rounds, ADR 086) while the next ones render. Every file is swapped in atomically and
  * durably, as a single publish does.
  */
+import { readdir } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
+import { dirname, join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { databaseFile, type Db } from "#db/client.ts";
 import { ensureSharedAssets } from "./assets.ts";
 import { cachedBundle } from "./bundle-cache.ts";
-import { publishedUserIds, streamPublishedBatch } from "./published-pages.ts";
+import { publishedOwners, streamPublishedBatch } from "./published-pages.ts";
 import type { PendingWrite } from "./atomic-write.ts";
 import { stageRenderedBatch, stageWriteBatch, workLoop, type FromWorker, type RenderSettings, type StagedBatch, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
 import { writeSeoFiles } from "./seo-files.ts";
@@ -155,6 +157,32 @@ async function distribute<T>(
   await Promise.all(Array.from({ length: threads }, () => runOnWorker(url, setup, next, finished)));
 }
 
+/** Batches ahead of the last one handed out whose folders are read in advance. */
+const PREFETCH_AHEAD = 2;
+const ignore = () => {};
+
+/**
+ * Hands out `batches` in order and, a couple of batches ahead, has the thread pool read each page's
+ * folder, so its block is in memory by the time the page is staged. Staging a page renames its
+ * spare into place (ADR 028), and a rename reads the folder's block; on a server whose pages have
+ * not been touched for a while (the usual case after a template change) that block is on disk, and
+ * reading it while staging stalled a render thread for each page (ADR 089). Reading ahead costs a
+ * thread-pool call per page and hides that wait behind rendering. A folder that is gone (a page
+ * being removed) is simply not read.
+ */
+function handOut<T>(batches: T[][], foldersOf: (batch: T[], index: number) => string[]): () => T[] | null {
+  let cursor = 0;
+  let prefetched = 0;
+  const prefetchTo = (end: number) => {
+    for (; prefetched < Math.min(end, batches.length); prefetched++) for (const dir of foldersOf(batches[prefetched]!, prefetched)) readdir(dir, ignore);
+  };
+  return () => {
+    if (cursor >= batches.length) return null;
+    prefetchTo(cursor + 1 + PREFETCH_AHEAD);
+    return batches[cursor++]!;
+  };
+}
+
 export interface RepublishOptions {
   publishedDir: string;
   origin: string;
@@ -170,10 +198,16 @@ export interface RepublishOptions {
  * connection sees, is republished on the main thread.
  */
 export async function republishAll(db: Db, opts: RepublishOptions): Promise<number> {
-  const ids = publishedUserIds(db);
+  const owners = publishedOwners(db);
+  const batches: string[][] = [];
+  const folders: string[][] = [];
+  for (let i = 0; i < owners.length; i += BATCH_SIZE) {
+    const slice = owners.slice(i, i + BATCH_SIZE);
+    batches.push(slice.map((o) => o.userId));
+    folders.push(slice.map((o) => join(opts.publishedDir, o.username)));
+  }
   const database = databaseFile(db);
-  const batches = Math.ceil(ids.length / BATCH_SIZE);
-  const threads = database === null ? 1 : Math.max(1, Math.min(opts.threads ?? availableParallelism(), batches));
+  const threads = database === null ? 1 : Math.max(1, Math.min(opts.threads ?? availableParallelism(), batches.length));
   // Built here once: workers find every shared asset on disk and never race to write one.
   const settings: RenderSettings = {
     publishedDir: opts.publishedDir,
@@ -181,24 +215,18 @@ export async function republishAll(db: Db, opts: RepublishOptions): Promise<numb
     apiOrigin: opts.apiOrigin ?? opts.origin,
     assets: ensureSharedAssets(opts.publishedDir),
   };
-  let cursor = 0;
   let done = 0;
   await distribute(
     threads,
     { kind: "render", settings, database: database ?? "" },
-    () => {
-      if (cursor >= ids.length) return null;
-      const slice = ids.slice(cursor, cursor + BATCH_SIZE);
-      cursor += slice.length;
-      return slice;
-    },
+    handOut(batches, (_, i) => folders[i]!),
     (slice) => stageRenderedBatch(streamPublishedBatch(db, slice), settings),
     (n) => {
       done += n;
-      opts.onProgress?.(done, ids.length);
+      opts.onProgress?.(done, owners.length);
     },
   );
-  if (ids.length > 0) writeSeoFiles(db, opts.publishedDir, opts.origin);
+  if (owners.length > 0) writeSeoFiles(db, opts.publishedDir, opts.origin);
   return done;
 }
 
@@ -207,11 +235,10 @@ export async function republishAll(db: Db, opts: RepublishOptions): Promise<numb
  * rendered. `batches` are handed out exactly as republishAll hands out pages.
  */
 export async function writeLikeRepublish(batches: PendingWrite[][], threads: number, settings: RenderSettings): Promise<void> {
-  let cursor = 0;
   await distribute(
     threads,
     { kind: "write", settings },
-    () => (cursor < batches.length ? batches[cursor++]! : null),
+    handOut(batches, (batch) => batch.map((w) => dirname(w.path))),
     stageWriteBatch,
     () => {},
   );

@@ -25,6 +25,9 @@ describe("republish all", () => {
       db.update(userProfiles).set({ displayName: `Unpublished draft ${username}` }).where(eq(userProfiles.userId, userId)).run();
     }
     rmSync(join(publishedDir, "rep0", "index.html"));
+    // A page whose whole folder is gone: the folder read ahead of its batch finds nothing, and the
+    // republish makes the folder again.
+    rmSync(join(publishedDir, "rep2"), { recursive: true });
     createAccount(db, { email: "never@example.com", username: "neverpub", passwordHash: null, emailVerified: true, now: new Date() });
     const qrBefore = join(publishedDir, "rep1", qrFileName("http://old.example/rep1"));
     expect(existsSync(qrBefore)).toBe(true);
