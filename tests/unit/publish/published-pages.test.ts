@@ -47,6 +47,8 @@ describe("published pages in bulk", () => {
       );
       expect([...streamPublishedBatch(reader, [])]).toEqual([]);
       expect(() => reader.$client.prepare("DELETE FROM page_versions").run()).toThrow(/readonly/);
+      // It reads through a memory map (ADR 089).
+      expect(reader.$client.pragma("mmap_size", { simple: true })).toBe(256 * 1024 * 1024);
     } finally {
       reader.$client.close();
     }
