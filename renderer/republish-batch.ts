@@ -65,6 +65,14 @@ function* renderedWrites(pages: Iterable<PageToRender>, settings: RenderSettings
 }
 
 /**
+ * One turn of the event loop. A thread that has its next batch already (a worker asks one ahead)
+ * would otherwise stage batch after batch in promise callbacks alone, and the answer of a finished
+ * sync (a line on the helper's pipe) or fsync would wait until the thread ran out of room, so a
+ * round that had long finished held up the renames behind it (ADR 089).
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
  * A thread's loop: take a batch, stage its files, hand them to be committed, take the next. With
  * syncfs (ADR 029), one group commit takes every batch staged while its last round synced (ADR 086);
  * without it, each batch's files are fsynced together, at most WRITES_IN_FLIGHT batches at once.
@@ -84,6 +92,7 @@ export async function workLoop<T>(
       for (let batch = await take(); batch; batch = await take()) {
         const { files, pages } = stage(batch);
         await group.add(files, () => finished(pages));
+        await nextTurn();
       }
     } finally {
       await group.drain();
@@ -97,6 +106,7 @@ export async function workLoop<T>(
     const { files, pages } = stage(batch);
     inflight.push(commitStaged(files).then(() => finished(pages)));
     if (inflight.length >= WRITES_IN_FLIGHT) await inflight.shift();
+    await nextTurn();
   }
   await Promise.all(inflight);
 }

@@ -2,7 +2,8 @@
  * Republish all: every published page re-rendered from its last published version (not the draft),
  * on the main thread and a worker thread, with progress, leaving unpublished owners alone.
  */
-import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
@@ -12,6 +13,8 @@ import { publishPage } from "#renderer/publish.ts";
 import { qrFileName } from "#renderer/components/vcard.ts";
 import { fileDatabase } from "#tests/support/file-database.ts";
 import { BATCH_SIZE, republishAll } from "#renderer/republish.ts";
+import { stageFiles } from "#renderer/atomic-write.ts";
+import { workLoop } from "#renderer/republish-batch.ts";
 
 const { db, publishedDir } = fileDatabase("plinth-republish-");
 
@@ -70,4 +73,34 @@ describe("republish all", () => {
       vi.unstubAllEnvs();
     }
   }, 120_000);
+});
+
+describe("a republish thread's loop", () => {
+  it("lets the event loop turn between batches, so a finished sync is answered while later batches stage", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "plinth-loop-"));
+    try {
+      // Every batch is ready at once, as for a worker that asked ahead: without a turn of the event
+      // loop between them, nothing queued with setImmediate (or a helper's answer) would run.
+      const batches = [0, 1, 2, 3, 4, 5].map((b) => [b]);
+      const turned: boolean[] = [];
+      let flag = false;
+      const finished: number[] = [];
+      await workLoop(
+        dir,
+        async () => batches.shift() ?? null,
+        ([b]) => {
+          turned.push(flag);
+          flag = false;
+          setImmediate(() => (flag = true));
+          return { files: stageFiles([{ path: join(dir, `p${b}`, "index.html"), content: `page ${b}`, recycle: true }]), pages: 1 };
+        },
+        (n) => finished.push(n),
+      );
+      expect(turned).toEqual([false, true, true, true, true, true]);
+      expect(finished).toEqual([1, 1, 1, 1, 1, 1]);
+      for (const b of [0, 5]) expect(readFileSync(join(dir, `p${b}`, "index.html"), "utf8")).toBe(`page ${b}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
