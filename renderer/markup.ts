@@ -128,15 +128,21 @@ const TRUE = 4;
 const FALSE = 5;
 const SLOT_PROP = 6;
 const VALUE = 7;
-/** Prop names and variant values by number; bounded like the variants they describe. */
-const ids = new Map<string | number, number>();
+/**
+ * Prop names and variant values by number, bounded like the variants they describe. String and
+ * number values have maps of their own but share the count, so 1 and "1" get different numbers.
+ */
+const nameIds = new Map<string, number>();
+const stringIds = new Map<string, number>();
+const numberIds = new Map<number, number>();
 const MAX_IDS = 4096;
-function idOf(x: string | number): number {
-  let id = ids.get(x);
+let idCount = 0;
+function idIn<K>(map: Map<K, number>, x: K): number {
+  let id = map.get(x);
   if (id === undefined) {
-    if (ids.size >= MAX_IDS) return -1;
-    id = ids.size + 1;
-    ids.set(x, id);
+    if (idCount >= MAX_IDS) return -1;
+    id = ++idCount;
+    map.set(x, id);
   }
   return id;
 }
@@ -154,16 +160,32 @@ function fill(element: ReactElement, spec: TemplateSpec, props: Record<string, u
   let node = spec.cache as unknown as VariantNode;
   const holes: string[] = [];
   const slots: ReactNode[] = [];
+  // A template is almost always used from one place, with its props in one order: the names seen
+  // last time, in order, with their numbers, spare a lookup per prop.
+  const seen = spec.seen;
+  let i = 0;
   for (const name in props) {
     const v = props[name];
-    const nameId = idOf(name);
-    if (nameId < 0) return void out.push(react(element));
+    let nameId: number;
+    let isVariant: boolean;
+    if (seen.names[i] === name) {
+      nameId = seen.ids[i]!;
+      isVariant = seen.variants[i]!;
+    } else {
+      nameId = idIn(nameIds, name);
+      if (nameId < 0) return void out.push(react(element));
+      isVariant = spec.variants.has(name);
+      seen.names[i] = name;
+      seen.ids[i] = nameId;
+      seen.variants[i] = isVariant;
+    }
+    i++;
     let kind: number;
     let value: string | number | null = null;
     switch (typeof v) {
       case "string":
         if (v === "") kind = EMPTY;
-        else if (spec.variants.has(name)) {
+        else if (isVariant) {
           kind = VALUE;
           value = v;
         } else {
@@ -194,7 +216,7 @@ function fill(element: ReactElement, spec: TemplateSpec, props: Record<string, u
     node = step(node, nameId * 8 + kind);
     if (value !== null) {
       // Numbers and strings apart: 1 and "1" pick different variants.
-      const valueId = idOf(typeof value === "number" ? value : `s:${value}`);
+      const valueId = typeof value === "number" ? idIn(numberIds, value) : idIn(stringIds, value);
       if (valueId < 0) return void out.push(react(element));
       node = step(node, -valueId);
     }

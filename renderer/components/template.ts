@@ -23,13 +23,21 @@ export interface TemplateSpec {
   /** Compiled variants (renderer/markup.ts keeps them here) and how many there are. */
   cache: { next: Map<number, unknown> };
   variantCount: number;
+  /** The prop names of the last use, in order, with their numbers and whether each picks the variant (renderer/markup.ts). */
+  seen: { names: string[]; ids: number[]; variants: boolean[] };
 }
 
 export type TemplateComponent<P> = ((props: P) => ReactNode) & { [TEMPLATE]: TemplateSpec; displayName?: string };
 
 /** Mark `component` as a template component; `variants` lists the string props it branches on. */
 export function template<P extends object>(component: (props: P) => ReactNode, variants: readonly (keyof P & string)[] = []): TemplateComponent<P> {
-  return Object.assign(component, { [TEMPLATE]: { variants: new Set<string>(variants), cache: { next: new Map<number, unknown>() }, variantCount: 0 } });
+  const spec: TemplateSpec = {
+    variants: new Set<string>(variants),
+    cache: { next: new Map<number, unknown>() },
+    variantCount: 0,
+    seen: { names: [], ids: [], variants: [] },
+  };
+  return Object.assign(component, { [TEMPLATE]: spec });
 }
 
 export function templateSpecOf(type: unknown): TemplateSpec | undefined {
