@@ -8,7 +8,8 @@
  *  - first round trip: a 20-link page with a picture and 6 social icons, HTML (critical CSS inlined)
  *    gzipped, and every script it loads gzipped;
  *  - third-party requests, counted in Debian's Chromium while the page loads and is used;
- *  - Lighthouse (performance, accessibility, best practices, SEO) in Debian's Chromium, the median of three runs;
+ *  - Lighthouse (performance, accessibility, best practices, SEO) in Debian's Chromium, scored by
+ *    the median of three runs;
  *  - a single publish, click to swapped file: POST /api/publish over HTTP, p50 of 60;
  *  - bulk republish of BENCH_PAGES (2,000) such pages on every core, against merely writing the same
  *    bytes to the same files the same way (temp file or rested spare, parallel fsyncs, rename,
@@ -43,9 +44,9 @@ import { BATCH_SIZE, republishAll, writeLikeRepublish } from "#renderer/republis
 import { CATEGORIES, scorePages } from "./lib/lighthouse.ts";
 
 /**
- * Measured rounds of bulk republish and of the baseline, alternating. One round's ratio varies by
- * ±0.15 on this shared machine; the median of five wanders less from run to run than the median of three
- * (ADR 089).
+ * Measured rounds of bulk republish and of the baseline, alternating. One round's ratio ranged from
+ * 1.08 to 1.90 within a run on this shared machine; the median of five wanders less from run to run
+ * than the median of three (ADR 089).
  */
 const BULK_ROUNDS = 5;
 /** Lighthouse runs of the benchmark page, scored by the median run (scripts/lib/lighthouse.ts). */

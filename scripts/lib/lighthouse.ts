@@ -36,6 +36,21 @@ export interface PageResult {
 }
 
 /**
+ * One Lighthouse run of `url`. A run that fails to load the page (a busy machine's timeout) scores
+ * 0: it is retried, since it says nothing about the page. `complete` is false when every attempt
+ * failed, and `lhr` is then the last attempt's.
+ */
+async function runOnce(url: string, port: number): Promise<{ lhr: Result | undefined; complete: boolean }> {
+  let lhr: Result | undefined;
+  for (let attempt = 1; attempt <= RUN_ATTEMPTS; attempt++) {
+    lhr = (await lighthouse(url, { port, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES] }))?.lhr;
+    const broken = !lhr || lhr.runtimeError || CATEGORIES.some((c) => lhr?.categories[c]?.score === null);
+    if (!broken) return { lhr, complete: true };
+  }
+  return { lhr, complete: false };
+}
+
+/**
  * `runs` Lighthouse runs per page; with more than one, the page is scored by the median run, the
  * run closest to the median first paint and time to interactive (Lighthouse's own computeMedianRun,
  * as its documentation advises for a machine whose speed varies).
@@ -49,23 +64,10 @@ export async function scorePages(origin: string, paths: string[], { runs = 1, ch
       const complete: Result[] = [];
       let lhr: Result | undefined;
       for (let n = 0; n < runs; n++) {
-        // A run that fails to load the page (a busy machine's timeout) scores 0: it is retried,
-        // since it says nothing about the page.
-        for (let attempt = 1; attempt <= RUN_ATTEMPTS; attempt++) {
-          const run = await lighthouse(url, {
-            port: chrome.port,
-            output: "json",
-            logLevel: "error",
-            onlyCategories: [...CATEGORIES],
-          });
-          lhr = run?.lhr;
-          const broken = !lhr || lhr.runtimeError || CATEGORIES.some((c) => lhr?.categories[c]?.score === null);
-          if (!broken) {
-            complete.push(lhr!);
-            break;
-          }
-          if (attempt === RUN_ATTEMPTS) console.error(`${path}: ${lhr?.runtimeError?.message ?? "no result"}`);
-        }
+        const run = await runOnce(url, chrome.port);
+        if (run.complete) complete.push(run.lhr!);
+        else console.error(`${path}: ${run.lhr?.runtimeError?.message ?? "no result"}`);
+        lhr = run.lhr;
       }
       // Every run broken: the last one's (zero) scores stand.
       if (complete.length > 0) lhr = complete.length === 1 ? complete[0] : computeMedianRun(complete);
