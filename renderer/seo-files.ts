@@ -5,11 +5,10 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { asc, eq } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
-import { userProfiles } from "#db/schema.ts";
 import { writeFileAtomic } from "./atomic-write.ts";
 import { escapeXml } from "./escape.ts";
+import { publishedOwners } from "./published-pages.ts";
 
 export function sitemapXml(origin: string, usernames: string[]): string {
   const urls = usernames.map((u) => `<url><loc>${escapeXml(`${origin}/${encodeURIComponent(u)}`)}</loc></url>`).join("\n");
@@ -30,13 +29,9 @@ function writeIfChanged(path: string, content: string): void {
 }
 
 export function writeSeoFiles(db: Db, publishedDir: string, origin: string): void {
-  const usernames = db
-    .select({ username: userProfiles.username })
-    .from(userProfiles)
-    .where(eq(userProfiles.hasPublishedPage, true))
-    .orderBy(asc(userProfiles.username))
-    .all()
-    .map((r) => r.username);
+  const owners = publishedOwners(db);
+  const usernames: string[] = [];
+  for (const o of owners) usernames.push(o.username);
   writeIfChanged(join(publishedDir, "sitemap.xml"), sitemapXml(origin, usernames));
   writeIfChanged(join(publishedDir, "robots.txt"), robotsTxt(origin));
 }

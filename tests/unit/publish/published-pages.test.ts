@@ -9,7 +9,7 @@ import { databaseFile, openDatabase, openReader } from "#db/client.ts";
 import { userProfiles } from "#db/schema.ts";
 import { publishPage } from "#renderer/publish.ts";
 import { fileDatabase } from "#tests/support/file-database.ts";
-import { loadPublishedBatch, publishedUserIds, streamPublishedBatch } from "#renderer/published-pages.ts";
+import { loadPublishedBatch, publishedOwners, publishedUserIds, streamPublishedBatch } from "#renderer/published-pages.ts";
 
 const { db, publishedDir } = fileDatabase("plinth-pages-");
 
@@ -21,7 +21,7 @@ function owner(username: string, plus: boolean) {
 
 describe("published pages in bulk", () => {
   it("reads each page's last version and current plan, the same whole or streamed", () => {
-    const a = owner("pagesa", true);
+    const a = owner("pagesz", true);
     const b = owner("pagesb", false);
     const never = owner("pagesnever", false);
     for (const [id, names] of [[a, ["First A", "Second A"]], [b, ["Only B"]]] as const) {
@@ -31,6 +31,11 @@ describe("published pages in bulk", () => {
       }
     }
     expect(publishedUserIds(db).sort()).toEqual([a, b].sort());
+    // In username order, the sitemap's.
+    expect(publishedOwners(db)).toEqual([
+      { userId: b, username: "pagesb" },
+      { userId: a, username: "pagesz" },
+    ]);
 
     const whole = loadPublishedBatch(db, [a, b, never]);
     expect(whole.map((p) => p.userId).sort()).toEqual([a, b].sort());

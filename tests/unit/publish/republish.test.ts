@@ -2,7 +2,7 @@
  * Republish all: every published page re-rendered from its last published version (not the draft),
  * on the main thread and a worker thread, with progress, leaving unpublished owners alone.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
@@ -69,8 +69,26 @@ describe("republish all", () => {
       for (const username of ["rep0", "rep1", `rep${BATCH_SIZE + 29}`]) {
         expect(readFileSync(join(publishedDir, username, "index.html"), "utf8")).toContain(`<link rel="canonical" href="http://third.example/${username}">`);
       }
+      expect(readFileSync(join(publishedDir, "sitemap.xml"), "utf8")).toContain("<loc>http://third.example/rep0</loc>");
     } finally {
       vi.unstubAllEnvs();
+    }
+  }, 120_000);
+
+  it("reports a sitemap it could not write, after every page is in place", async () => {
+    // The sitemap is written while the pages render (ADR 089): its failure still fails the republish,
+    // and waits for the pages, which are all written.
+    rmSync(join(publishedDir, "sitemap.xml"));
+    mkdirSync(join(publishedDir, "sitemap.xml", "blocked"), { recursive: true });
+    try {
+      const progress: number[] = [];
+      await expect(republishAll(db, { publishedDir, origin: "http://fourth.example", threads: 2, onProgress: (n) => progress.push(n) })).rejects.toThrow();
+      expect(progress.at(-1)).toBe(BATCH_SIZE + 30);
+      for (const username of ["rep0", `rep${BATCH_SIZE + 29}`]) {
+        expect(readFileSync(join(publishedDir, username, "index.html"), "utf8")).toContain(`<link rel="canonical" href="http://fourth.example/${username}">`);
+      }
+    } finally {
+      rmSync(join(publishedDir, "sitemap.xml"), { recursive: true, force: true });
     }
   }, 120_000);
 });
