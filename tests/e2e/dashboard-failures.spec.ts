@@ -7,7 +7,7 @@ import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { DASH } from "#core/dashboard-texts.ts";
 import { PICTURE_MESSAGES, PICTURE_TOO_LARGE } from "#core/schemas/profile.ts";
-import { expect, test } from "./fixtures.ts";
+import { expect, liftWithKeyboard, test } from "./fixtures.ts";
 
 type Failure = "network" | { status: number; message?: string; details?: Record<string, unknown> };
 
@@ -258,10 +258,7 @@ test.describe("Social Links", () => {
 
     const order = await failApi(page, "PUT", "/api/social-links/order", { status: 500 });
     const reloaded = page.waitForRequest((r) => r.method() === "GET" && new URL(r.url()).pathname === "/api/social-links");
-    const handle = page.getByRole("button", { name: "Reorder Instagram" });
-    await handle.focus();
-    await page.keyboard.press("Space");
-    await expect(handle).toHaveAttribute("aria-pressed", "true");
+    await liftWithKeyboard(page, page.getByRole("button", { name: "Reorder Instagram" }));
     await page.keyboard.press("ArrowDown");
     await expect(page.getByRole("status").filter({ hasText: "Instagram is over GitHub." })).toBeAttached();
     await page.keyboard.press("Space");

@@ -4,7 +4,7 @@
  */
 import { eq } from "drizzle-orm";
 import { upgradeRequests } from "#db/schema.ts";
-import { createOwner, e2eDb, expect, signInAs, test } from "./fixtures.ts";
+import { createOwner, e2eDb, expect, liftWithKeyboard, signInAs, test } from "./fixtures.ts";
 import type { Page } from "@playwright/test";
 
 async function openAdd(page: Page) {
@@ -174,9 +174,7 @@ test("groups links into a list and reorders by keyboard and by mouse", async ({ 
   const rows = page.getByTestId("link-row");
 
   // keyboard: space lifts, arrow down moves, space drops
-  await page.getByRole("button", { name: "Reorder First" }).focus();
-  await page.keyboard.press("Space");
-  await expect(page.getByRole("button", { name: "Reorder First" })).toHaveAttribute("aria-pressed", "true");
+  await liftWithKeyboard(page, page.getByRole("button", { name: "Reorder First" }));
   await page.keyboard.press("ArrowDown");
   await expect(page.getByRole("status").filter({ hasText: "First moved to position 2 of 3." })).toBeAttached();
   await page.keyboard.press("Space");

@@ -2,7 +2,7 @@
  * Social Links as an owner uses them: add (pasted URL reduced to the handle, WhatsApp digits), edit,
  * hide, delete, reorder by keyboard, the QR entry last; a Lite owner's visible limit.
  */
-import { createOwner, expect, signInAs, test } from "./fixtures.ts";
+import { createOwner, expect, liftWithKeyboard, signInAs, test } from "./fixtures.ts";
 import type { Page } from "@playwright/test";
 
 async function addPlatform(page: Page, name: string, handle: string) {
@@ -54,9 +54,7 @@ test("adds, edits, hides, reorders and deletes social links", async ({ page, own
   await expect(rows.filter({ hasText: "WhatsApp" }).getByRole("switch")).toHaveAttribute("aria-checked", "false");
 
   // reorder by keyboard: Instagram down one
-  await page.getByRole("button", { name: "Reorder Instagram" }).focus();
-  await page.keyboard.press("Space");
-  await expect(page.getByRole("button", { name: "Reorder Instagram" })).toHaveAttribute("aria-pressed", "true");
+  await liftWithKeyboard(page, page.getByRole("button", { name: "Reorder Instagram" }));
   await page.keyboard.press("ArrowDown");
   await expect(page.getByRole("status").filter({ hasText: "Instagram is over WhatsApp." })).toBeAttached();
   await page.keyboard.press("Space");

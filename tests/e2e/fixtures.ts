@@ -3,7 +3,7 @@
  * database and puts the session cookie in the browser, so dashboard tests do not click through
  * signup every time (the accounts tests walk signup itself).
  */
-import { test as base, expect, type BrowserContext } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { createSession, SESSION_COOKIE } from "#api/auth/session.ts";
@@ -66,3 +66,17 @@ test.afterAll(() => {
 });
 
 export { expect };
+
+/**
+ * Lift a sortable row with the keyboard, as a keyboard user does: focus its handle and press Space.
+ * Resolves once the row is lifted and the sortable list listens for arrow keys. @dnd-kit's keyboard
+ * sensor starts listening in a zero-delay timer after the Space that lifted the row, so an arrow
+ * pressed the moment the handle shows aria-pressed could arrive before it on a busy machine (a
+ * person cannot press that fast). A zero-delay timer of ours, set after that one, runs after it.
+ */
+export async function liftWithKeyboard(page: Page, handle: Locator): Promise<void> {
+  await handle.focus();
+  await page.keyboard.press("Space");
+  await expect(handle).toHaveAttribute("aria-pressed", "true");
+  await page.evaluate(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
+}
