@@ -199,18 +199,10 @@ export interface RepublishOptions {
  */
 export async function republishAll(db: Db, opts: RepublishOptions): Promise<number> {
   const owners = publishedOwners(db);
-  const batches: string[][] = [];
-  for (let i = 0; i < owners.length; i += BATCH_SIZE) {
-    const ids: string[] = [];
-    for (let j = i; j < Math.min(i + BATCH_SIZE, owners.length); j++) ids.push(owners[j]!.userId);
-    batches.push(ids);
-  }
+  const ownersOf = (index: number) => owners.slice(index * BATCH_SIZE, (index + 1) * BATCH_SIZE);
+  const batches = Array.from({ length: Math.ceil(owners.length / BATCH_SIZE) }, (_, i) => ownersOf(i).map((o) => o.userId));
   // A batch's folders are named when it is read ahead, while earlier batches render.
-  const foldersOf = (_: string[], index: number) => {
-    const dirs: string[] = [];
-    for (let j = index * BATCH_SIZE; j < Math.min((index + 1) * BATCH_SIZE, owners.length); j++) dirs.push(join(opts.publishedDir, owners[j]!.username));
-    return dirs;
-  };
+  const foldersOf = (_: string[], index: number) => ownersOf(index).map((o) => join(opts.publishedDir, o.username));
   const database = databaseFile(db);
   const threads = database === null ? 1 : Math.max(1, Math.min(opts.threads ?? availableParallelism(), batches.length));
   // Built here once: workers find every shared asset on disk and never race to write one.
@@ -225,16 +217,7 @@ export async function republishAll(db: Db, opts: RepublishOptions): Promise<numb
   // meanwhile, and a republish that ended with them waited 10-15 ms more on a busy machine (ADR 089).
   let seo: Promise<void> | null = null;
   const writeSeo = () => {
-    const p = new Promise<void>((resolve, reject) =>
-      setImmediate(() => {
-        try {
-          writeSeoFiles(db, opts.publishedDir, opts.origin);
-          resolve();
-        } catch (err) {
-          reject(err);
-        }
-      }),
-    );
+    const p = new Promise((resolve) => setImmediate(resolve)).then(() => writeSeoFiles(db, opts.publishedDir, opts.origin));
     // Awaited below once every page is durable; if a page fails first, that failure is the one reported.
     p.catch(ignore);
     return p;

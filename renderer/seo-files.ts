@@ -29,9 +29,7 @@ function writeIfChanged(path: string, content: string): void {
 }
 
 export function writeSeoFiles(db: Db, publishedDir: string, origin: string): void {
-  const owners = publishedOwners(db);
-  const usernames: string[] = [];
-  for (const o of owners) usernames.push(o.username);
+  const usernames = publishedOwners(db).map((o) => o.username);
   writeIfChanged(join(publishedDir, "sitemap.xml"), sitemapXml(origin, usernames));
   writeIfChanged(join(publishedDir, "robots.txt"), robotsTxt(origin));
 }
