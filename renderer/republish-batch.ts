@@ -4,6 +4,7 @@
  * only the renderer.
  */
 import { PageSnapshotSchema, type PagePlan } from "#core/model.ts";
+import { decodeSnapshot } from "#core/snapshot-codec.ts";
 import { commitStaged, GroupCommit, stageFiles, type PendingWrite, type StagedFile } from "./atomic-write.ts";
 import { fileSystemSync } from "./fs-sync.ts";
 import { pageWrites } from "./page-writes.ts";
@@ -60,7 +61,7 @@ export interface StagedBatch {
 function* renderedWrites(pages: Iterable<PageToRender>, settings: RenderSettings, counted: { pages: number }): Generator<PendingWrite> {
   for (const p of pages) {
     counted.pages += 1;
-    yield* pageWrites(PageSnapshotSchema.parse(JSON.parse(p.snapshotJson)), p.plan, { ...settings, now: new Date() });
+    yield* pageWrites(PageSnapshotSchema.parse(decodeSnapshot(p.snapshotJson)), p.plan, { ...settings, now: new Date() });
   }
 }
 

@@ -13,6 +13,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { PageSnapshotSchema, type PagePlan, type PageSnapshot } from "#core/model.ts";
+import { decodeSnapshot } from "#core/snapshot-codec.ts";
 import type { Db } from "#db/client.ts";
 import { users } from "#db/schema.ts";
 import { loadDraft } from "./draft.ts";
@@ -24,9 +25,10 @@ export const MAX_SLEEP_MS = 60 * 60 * 1000;
 /** Pages the full scan reads per query. */
 const SCAN_BATCH = 500;
 
-function safeJson(text: string): unknown {
+/** A stored snapshot's object form, or undefined (which the schema refuses) for text that is not JSON. */
+function safeDecode(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return decodeSnapshot(text);
   } catch {
     return undefined;
   }
@@ -129,7 +131,7 @@ export function startScheduler(opts: SchedulerOptions): Scheduler {
     for (let i = 0; i < ids.length; i += SCAN_BATCH) {
       if (i > 0) await new Promise((r) => setImmediate(r));
       for (const page of loadPublishedBatch(db, ids.slice(i, i + SCAN_BATCH))) {
-        const parsed = PageSnapshotSchema.safeParse(safeJson(page.snapshotJson));
+        const parsed = PageSnapshotSchema.safeParse(safeDecode(page.snapshotJson));
         if (!parsed.success) {
           // One unreadable snapshot must not stop every other page's schedule.
           console.warn("Scheduled rebuilds: unreadable published snapshot", page.userId);

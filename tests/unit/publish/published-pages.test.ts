@@ -2,12 +2,17 @@
  * Published pages read in bulk: the last published version of each page with its owner's plan as it
  * is now, whole or streamed, and nothing of owners who never published.
  */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createAccount } from "#api/services/accounts.ts";
 import { databaseFile, openDatabase, openReader } from "#db/client.ts";
+import { PageSnapshotSchema } from "#core/model.ts";
+import { decodeSnapshot } from "#core/snapshot-codec.ts";
 import { userProfiles } from "#db/schema.ts";
-import { publishPage } from "#renderer/publish.ts";
+import { discardDraft, draftState, lastPublishedSnapshot, publishPage } from "#renderer/publish.ts";
+import { republishAll } from "#renderer/republish.ts";
 import { fileDatabase } from "#tests/support/file-database.ts";
 import { loadPublishedBatch, publishedOwners, publishedUserIds, streamPublishedBatch } from "#renderer/published-pages.ts";
 
@@ -40,7 +45,7 @@ describe("published pages in bulk", () => {
     const whole = loadPublishedBatch(db, [a, b, never]);
     expect(whole.map((p) => p.userId).sort()).toEqual([a, b].sort());
     const pageA = whole.find((p) => p.userId === a)!;
-    expect(JSON.parse(pageA.snapshotJson).profile.displayName).toBe("Second A");
+    expect(PageSnapshotSchema.parse(decodeSnapshot(pageA.snapshotJson)).profile.displayName).toBe("Second A");
     expect(pageA.plan).toMatchObject({ planType: "plus", subscriptionStatus: "active_plus", currentPeriodEndDate: "2031-01-02T03:04:05.678Z" });
     expect(whole.find((p) => p.userId === b)!.plan.trialEndsAt).toMatch(/^\d{4}-\d\d-\d\dT/);
 
@@ -58,5 +63,29 @@ describe("published pages in bulk", () => {
       reader.$client.close();
     }
     expect(databaseFile(openDatabase({ path: ":memory:" }))).toBeNull();
+  });
+
+  it("stores snapshots in format 1, and still reads, republishes and discards to a version stored as an object", async () => {
+    const id = owner("pagesold", false);
+    db.update(userProfiles).set({ displayName: "Stored long ago" }).where(eq(userProfiles.userId, id)).run();
+    expect(publishPage(db, id, { publishedDir, origin: "https://plinth.example", now: new Date() }).ok).toBe(true);
+    const raw = db.$client.prepare<[string], { snapshot: string }>("SELECT snapshot FROM page_versions WHERE user_id = ?");
+    const stored = raw.get(id)!.snapshot;
+    expect(stored.startsWith('[1,["pagesold","Stored long ago",')).toBe(true);
+
+    // The row as a version published before the format was written: the snapshot's object form.
+    const objectForm = JSON.stringify(PageSnapshotSchema.parse(decodeSnapshot(stored)));
+    db.$client.prepare("UPDATE page_versions SET snapshot = ? WHERE user_id = ?").run(objectForm, id);
+    expect(lastPublishedSnapshot(db, id)!.snapshot.profile.displayName).toBe("Stored long ago");
+    expect(draftState(db, id, new Date())!.hasUnpublishedChanges).toBe(false);
+
+    const file = join(publishedDir, "pagesold", "index.html");
+    writeFileSync(file, "stale");
+    await republishAll(db, { publishedDir, origin: "https://plinth.example", threads: 1 });
+    expect(readFileSync(file, "utf8")).toContain("Stored long ago");
+
+    db.update(userProfiles).set({ displayName: "Edited since" }).where(eq(userProfiles.userId, id)).run();
+    expect(discardDraft(db, id)).toBe(true);
+    expect(db.select({ n: userProfiles.displayName }).from(userProfiles).where(eq(userProfiles.userId, id)).get()!.n).toBe("Stored long ago");
   });
 });
