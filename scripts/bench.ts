@@ -13,7 +13,7 @@
  *  - a single publish, click to swapped file: POST /api/publish over HTTP, p50 of 60;
  *  - bulk republish of BENCH_PAGES (2,000) such pages on every core, against merely writing the same
  *    bytes to the same files the same way (temp file or rested spare, parallel fsyncs, rename,
- *    directory fsync) on the same number of threads. Five alternating rounds, each after the files
+ *    directory fsync) on the same number of threads. Nine alternating rounds, each after the files
  *    the last one replaced have rested (ADR 028), after a warm-up that takes both sides through the
  *    same paths (ADR 089); the medians are compared.
  */
@@ -45,10 +45,11 @@ import { CATEGORIES, scorePages } from "./lib/lighthouse.ts";
 
 /**
  * Measured rounds of bulk republish and of the baseline, alternating. One round's ratio ranged from
- * 1.08 to 1.90 within a run on this shared machine; the median of five wanders less from run to run
- * than the median of three (ADR 089).
+ * 0.9 to 1.9 within a run on this shared machine. The median of five wandered less from run to run
+ * than the median of three (ADR 089); nine narrow it again, at about 22 s for each round added
+ * (ADR 090).
  */
-const BULK_ROUNDS = 5;
+const BULK_ROUNDS = 9;
 /** Lighthouse runs of the benchmark page, scored by the median run (scripts/lib/lighthouse.ts). */
 const LIGHTHOUSE_RUNS = 3;
 const PLATFORMS = ["instagram", "tiktok", "youtube", "x", "linkedin", "github"] as const;
