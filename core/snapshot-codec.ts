@@ -135,11 +135,7 @@ function objectsOf(rows: unknown, of: (a: Row) => object): unknown {
  * text that is not JSON; a format this code does not know decodes to a value the schema refuses.
  */
 export function decodeSnapshot(text: string): unknown {
-  return decodeStored(JSON.parse(text));
-}
-
-/** The same, for a stored snapshot already parsed from JSON. */
-export function decodeStored(v: unknown): unknown {
+  const v: unknown = JSON.parse(text);
   if (!Array.isArray(v)) return v;
   if (v[0] !== 1 || v.length !== 5) return { format: v[0] };
   return {
