@@ -12,8 +12,8 @@
  */
 import type { LinkSpecificData, PageLink, PageLinkList, PageProfile, PageSnapshot, PageSocialLink } from "./model.ts";
 
-/** The format number this module writes. */
-export const SNAPSHOT_FORMAT = 1;
+/** The format this module writes and reads; versions stored before it are objects. */
+const FORMAT_1 = 1;
 
 /** Format 1's field order, as written. Only the decoders below read by position. */
 export const FORMAT_1_FIELDS = {
@@ -70,7 +70,7 @@ function rowsOf<K extends string>(fields: readonly K[], items: readonly Record<K
 export function encodeSnapshot(s: PageSnapshot): string {
   const f = FORMAT_1_FIELDS;
   return JSON.stringify([
-    SNAPSHOT_FORMAT,
+    FORMAT_1,
     valuesOf(f.profile, s.profile),
     rowsOf(f.link, s.links),
     rowsOf(f.list, s.lists),
@@ -137,7 +137,7 @@ function objectsOf(rows: unknown, of: (a: Row) => object): unknown {
 export function decodeSnapshot(text: string): unknown {
   const v: unknown = JSON.parse(text);
   if (!Array.isArray(v)) return v;
-  if (v[0] !== 1 || v.length !== 5) return { format: v[0] };
+  if (v[0] !== FORMAT_1 || v.length !== 5) return { format: v[0] };
   return {
     profile: Array.isArray(v[1]) ? profileOf(v[1]) : v[1],
     links: objectsOf(v[2], linkOf),

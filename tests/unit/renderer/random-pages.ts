@@ -9,8 +9,8 @@ import { PLATFORM_IDS } from "#core/platforms.ts";
 import { FULLWIDTH_SUBTYPES, ICON_SUBTYPES, PICTURE_STYLES, SOCIAL_POSITIONS } from "#core/themes.ts";
 import { LITE, link, list, ORIGIN, PLUS, snapshot, TRIAL } from "./fixtures.ts";
 
-export const TEXT = ["", " ", "Plain title", `"'&<>`, "<script>alert(1)</script>", "  padded  ", "é 漢字 🙂", "\u0000\u2028", "javascript:alert(1)", "x".repeat(300)];
-export const URLS = [
+const TEXT = ["", " ", "Plain title", `"'&<>`, "<script>alert(1)</script>", "  padded  ", "é 漢字 🙂", "\u0000\u2028", "javascript:alert(1)", "x".repeat(300)];
+const URLS = [
   "",
   "https://example.com/a?b=1&c='2'#d",
   "http://example.com",
