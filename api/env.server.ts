@@ -23,11 +23,25 @@ const EnvSchema = z
     MAIL_FROM: z.string().default("Plinth <no-reply@plinth.localhost>"),
     /** Where the public contact form is delivered. */
     CONTACT_TO: z.email().default("support@plinth.localhost"),
-    /** Set to 1 behind a reverse proxy that sets X-Forwarded-For; rate limits then key on it. */
+    /**
+     * How many reverse proxies in front of Plinth append to X-Forwarded-For: the client is the Nth
+     * entry from the right (ADR 091). 0 (no proxy) keys limits on the socket's address. "false"
+     * still means 0; "true" is refused, since it once meant the client-chosen leftmost entry.
+     */
     TRUST_PROXY: z
-      .enum(["0", "1", "true", "false"])
+      .string()
       .default("0")
-      .transform((v) => v === "1" || v === "true"),
+      .transform((v, ctx) => {
+        if (v === "false") return 0;
+        if (/^\d{1,2}$/.test(v)) return Number(v);
+        ctx.addIssue({
+          code: "custom",
+          message: v === "true"
+            ? "now counts the reverse proxies in front of Plinth: set 1 behind one nginx (docs/nginx-proxy.conf), not true"
+            : "must be the number of reverse proxies in front of Plinth, 0 to 99 (0: none)",
+        });
+        return z.NEVER;
+      }),
     /** Google sign-in (OpenID Connect). The button shows only when a client id is set. */
     GOOGLE_CLIENT_ID: z.string().min(1).optional(),
     GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),

@@ -23,8 +23,8 @@ export function authRoutes(deps: AppDeps) {
   const { db, env, now } = deps;
   // Availability is asked 500 ms after typing stops: 30 a minute per client is generous for a person
   // and slow for someone enumerating names.
-  const checks = createRateLimiter(30, 0.5);
-  const limiters = createAuthLimiters();
+  const checks = createRateLimiter(30, 0.5, { now });
+  const limiters = createAuthLimiters(now);
   return (
     new Hono<AppEnv>()
       // GET /api/auth/username-availability?username= - {available: true, username} or {available: false, message}

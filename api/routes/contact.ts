@@ -15,12 +15,12 @@ export const CONTACT_RATE_LIMITED_MESSAGE = "Too many messages. Please try again
 
 /** The public contact form: stored in contact_messages and e-mailed to CONTACT_TO, rate-limited per client. */
 export function contactRoutes({ db, env, mailer, now }: AppDeps) {
-  const limiter = createRateLimiter(CONTACT_RATE_MAX, CONTACT_RATE_MAX / (CONTACT_RATE_WINDOW_MS / 1000));
+  const limiter = createRateLimiter(CONTACT_RATE_MAX, CONTACT_RATE_MAX / (CONTACT_RATE_WINDOW_MS / 1000), { now });
   return (
     new Hono<AppEnv>()
       // POST /api/contact {name, email, message} -> 201 {ok: true}; 400 field messages; 429 too many
       .post("/", jsonBody(ContactMessageSchema), async (c) => {
-        if (!limiter.take(clientKey(c, env.TRUST_PROXY), now().getTime())) {
+        if (!limiter.take(clientKey(c, env.TRUST_PROXY))) {
           throw new ApiError("rate_limited", CONTACT_RATE_LIMITED_MESSAGE);
         }
         const input = c.req.valid("json");

@@ -104,7 +104,7 @@ function enforceOwnMedia(db: Db, userId: string, input: LinkInput, extras: LinkE
 
 export function linkRoutes({ db, env, now }: AppDeps) {
   const storage = mediaStorageFor(env);
-  const uploadLimiter = createRateLimiter(UPLOAD_BURST, 1 / 60);
+  const uploadLimiter = createRateLimiter(UPLOAD_BURST, 1 / 60, { now });
   const referralUrlOf = (referralId: string) => referralUrl(env.PUBLIC_ORIGIN, referralId);
 
   return (
@@ -172,7 +172,7 @@ export function linkRoutes({ db, env, now }: AppDeps) {
           const at = now();
           const feature = kind === "lead_magnet" ? "lead_magnet" : "thumbnails";
           if (!hasFeature(planStateOf(getProfile(db, user.id)), feature, at)) throw plusRequired(feature);
-          if (!uploadLimiter.take(user.id, at.getTime())) throw new ApiError("rate_limited", UPLOAD_RATE_LIMITED);
+          if (!uploadLimiter.take(user.id)) throw new ApiError("rate_limited", UPLOAD_RATE_LIMITED);
           let bytes: Uint8Array;
           try {
             bytes = new Uint8Array(await file.arrayBuffer());

@@ -102,9 +102,9 @@ export function downloadUrlOf(fileUrl: string | undefined, origin: string): stri
 }
 
 export function visitorRoutes(deps: AppDeps) {
-  const limiter = createRateLimiter(30, 1);
+  const limiter = createRateLimiter(30, 1, { now: deps.now });
   // Each lead or report sends an e-mail: a client gets 10 at once, then one every 6 seconds.
-  const mailLimiter = createRateLimiter(10, 1 / 6);
+  const mailLimiter = createRateLimiter(10, 1 / 6, { now: deps.now });
   const salt = randomBytes(16).toString("hex");
   const ownerOf = (name: string) =>
     deps.db.select({ userId: userProfiles.userId, published: userProfiles.hasPublishedPage }).from(userProfiles).where(eq(userProfiles.username, name)).get();

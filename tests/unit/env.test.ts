@@ -24,4 +24,14 @@ describe("configuration", () => {
     expect(() => parseEnv({ PORT: "70000" })).toThrow(/PORT/);
     expect(() => parseEnv({ PUBLIC_ORIGIN: "not a url" })).toThrow(/PUBLIC_ORIGIN/);
   });
+
+  it("reads TRUST_PROXY as a number of proxies and refuses the old true", () => {
+    expect(parseEnv({}).TRUST_PROXY).toBe(0);
+    expect(parseEnv({ TRUST_PROXY: "false" }).TRUST_PROXY).toBe(0);
+    expect(parseEnv({ TRUST_PROXY: "1" }).TRUST_PROXY).toBe(1);
+    expect(parseEnv({ TRUST_PROXY: "2" }).TRUST_PROXY).toBe(2);
+    // "true" once meant the client-chosen leftmost X-Forwarded-For entry: the boot message says what to set.
+    expect(() => parseEnv({ TRUST_PROXY: "true" })).toThrow(/TRUST_PROXY: now counts the reverse proxies in front of Plinth: set 1/);
+    for (const v of ["yes", "-1", "1.5", " 1", "100", ""]) expect(() => parseEnv({ TRUST_PROXY: v })).toThrow(/TRUST_PROXY: must be the number of reverse proxies/);
+  });
 });

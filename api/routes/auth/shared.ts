@@ -21,11 +21,11 @@ export interface AuthLimiters {
   work: RateLimiter;
 }
 
-export function createAuthLimiters(): AuthLimiters {
-  return { mail: createRateLimiter(20, 1 / 30), work: createRateLimiter(60, 1) };
+export function createAuthLimiters(now: AppDeps["now"]): AuthLimiters {
+  return { mail: createRateLimiter(20, 1 / 30, { now }), work: createRateLimiter(60, 1, { now }) };
 }
 
-export function take(c: Context, limiter: RateLimiter, trustProxy: boolean): void {
+export function take(c: Context, limiter: RateLimiter, trustProxy: number): void {
   if (!limiter.take(clientKey(c, trustProxy))) throw new ApiError("rate_limited", AUTH_TEXT.tooManyRequests);
 }
 
