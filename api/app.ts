@@ -7,6 +7,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
 import { sessionMiddleware } from "./auth/middleware.ts";
+import { ownerWriteLimit } from "./auth/owner-write-limit.ts";
 import { sameOriginOnly } from "./auth/origin-check.ts";
 import { SESSION_COOKIE } from "./auth/session.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
@@ -52,6 +53,7 @@ export function createApi(deps: AppDeps) {
   api.use("*", (c, next) => (isUpload(c.req.method, c.req.path) ? next() : jsonBodyLimit(c, next)));
 
   api.use("*", sessionMiddleware(deps));
+  api.use("*", ownerWriteLimit(deps));
 
   // One line per resource; each module documents its routes.
   const routes = api

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, lt } from "drizzle-orm";
 import { LIMITS } from "#core/limits.ts";
 import { PageSnapshotSchema, type PagePlan, type PageSnapshot } from "#core/model.ts";
 import { publishGate } from "#core/publish-gate.ts";
@@ -92,6 +92,22 @@ function lastVersion(db: Db, userId: string) {
   return db.select().from(pageVersions).where(eq(pageVersions.userId, userId)).orderBy(desc(pageVersions.version)).limit(1).get();
 }
 
+/**
+ * Keep only the versions the owner can roll back to (ADR 093): the newest of them is the live page
+ * and what discard restores, so nothing older is ever read again.
+ */
+function pruneVersions(db: Db, userId: string): void {
+  const oldestKept = db
+    .select({ version: pageVersions.version })
+    .from(pageVersions)
+    .where(eq(pageVersions.userId, userId))
+    .orderBy(desc(pageVersions.version))
+    .limit(1)
+    .offset(MAX_VERSIONS_LISTED - 1)
+    .get();
+  if (oldestKept) db.delete(pageVersions).where(and(eq(pageVersions.userId, userId), lt(pageVersions.version, oldestKept.version))).run();
+}
+
 /** Render a snapshot and swap it in: each file atomically and durably, index.html last. */
 export function writePage(snapshot: PageSnapshot, plan: PagePlan, opts: PublishOptions): void {
   const assets = opts.assets ?? ensureSharedAssets(opts.publishedDir);
@@ -125,6 +141,7 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions): Publi
       })
       .run();
     tx.update(userProfiles).set({ hasPublishedPage: true, lastPublishedAt: opts.now }).where(eq(userProfiles.userId, userId)).run();
+    pruneVersions(tx, userId);
   });
   // The sitemap lists published pages: it changes when a page is published for the first time.
   if (!last || !existsSync(join(opts.publishedDir, "sitemap.xml"))) writeSeoFiles(db, opts.publishedDir, opts.origin);
