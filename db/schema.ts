@@ -404,6 +404,23 @@ export const collectedLeads = sqliteTable(
   (t) => [index("collected_leads_user_idx").on(t.userId, t.createdAt)],
 );
 
+/**
+ * Lead e-mails sent in the last day, for the daily caps per page and per recipient (ADR 092). Rows
+ * older than a day are deleted as new ones come in. No foreign key: a deleted account's sends still
+ * count against their recipients for the rest of the day.
+ */
+export const leadMailSends = sqliteTable(
+  "lead_mail_sends",
+  {
+    id: text("id").primaryKey(),
+    pageUserId: text("page_user_id").notNull(),
+    /** SHA-256 of the recipient address as the cap counts it (lowercase, without a +tag). */
+    recipientHash: text("recipient_hash").notNull(),
+    sentAt: time("sent_at").notNull(),
+  },
+  (t) => [index("lead_mail_sends_page_idx").on(t.pageUserId, t.sentAt), index("lead_mail_sends_recipient_idx").on(t.recipientHash, t.sentAt)],
+);
+
 export const pageReports = sqliteTable(
   "page_reports",
   {

@@ -12,14 +12,13 @@ import { Hono, type Context, type MiddlewareHandler, type Next } from "hono";
 import { cors } from "hono/cors";
 import { z } from "zod";
 import { REPORT_REASONS } from "#core/limits.ts";
-import { isMediaPath, isSafeUrl } from "#core/link-input.ts";
-import { isLive } from "#core/visible-content.ts";
 import { analyticsEvents, collectedLeads, links, pageReports, userProfiles } from "#db/schema.ts";
 import { newId } from "#db/ids.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError, validationError } from "../errors.ts";
 import { createRateLimiter } from "../services/rate-limit.ts";
 import { clientKey } from "../services/client-key.ts";
+import { leadMailMessage, publishedLeadMagnet, releaseLeadMail, reserveLeadMail } from "../services/lead-mail.ts";
 
 export const VISITOR_PREFIX = "/api/visitor/";
 
@@ -88,19 +87,6 @@ function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   return r.data;
 }
 
-/**
- * Where a lead magnet's file is downloaded from: an http(s) URL, or a file Plinth stores. Checked
- * again as it is sent, by the rule the link was saved under: a row written some other way never
- * puts a script or a credential-carrying URL into a visitor's e-mail.
- */
-export function downloadUrlOf(fileUrl: string | undefined, origin: string): string | null {
-  if (!fileUrl) return null;
-  if (isSafeUrl(fileUrl)) return fileUrl;
-  // An uploaded file lives at a root-relative media path; the e-mail needs the whole address.
-  if (isMediaPath(fileUrl)) return origin + fileUrl;
-  return null;
-}
-
 export function visitorRoutes(deps: AppDeps) {
   const limiter = createRateLimiter(30, 1, { now: deps.now });
   // Each lead or report sends an e-mail: a client gets 10 at once, then one every 6 seconds.
@@ -145,28 +131,20 @@ export function visitorRoutes(deps: AppDeps) {
     })
     .post("/lead", async (c) => {
       const body = parse(LeadSchema, await readJson(c));
-      const row = deps.db
-        .select({ link: links, published: userProfiles.hasPublishedPage })
-        .from(links)
-        .innerJoin(userProfiles, eq(userProfiles.userId, links.userId))
-        .where(eq(links.id, body.linkId))
-        .get();
-      const l = row?.link;
-      const iso = (d: Date | null) => (d ? d.toISOString() : null);
-      const live = l && isLive({ isActive: l.isActive, scheduleStartTime: iso(l.scheduleStartTime), scheduleEndTime: iso(l.scheduleEndTime) }, deps.now());
-      const downloadUrl = downloadUrlOf(l?.linkSpecificData?.["fileUrl"], deps.env.PUBLIC_ORIGIN);
-      if (!l || !row.published || l.linkType !== "lead_magnet" || !live || !downloadUrl) throw new ApiError("not_found", TEXTS.linkNotFound);
+      const at = deps.now();
+      // Only what the published page shows now, as it shows it: never a draft title or file (ADR 092).
+      const magnet = publishedLeadMagnet(deps.db, body.linkId, deps.env.PUBLIC_ORIGIN, at);
+      if (!magnet) throw new ApiError("not_found", TEXTS.linkNotFound);
+      const place = reserveLeadMail(deps.db, magnet.userId, body.email, at);
+      if (!place.ok) throw new ApiError("rate_limited", place.message);
       try {
-        await deps.mailer.send({
-          to: body.email,
-          subject: `Your download: ${l.title}`,
-          text: `Here is your download link for "${l.title}":\n\n${downloadUrl}\n\nYou receive this e-mail because this address was entered on a Plinth page.\n`,
-        });
+        await deps.mailer.send(leadMailMessage(body.email, magnet, deps.env.PUBLIC_ORIGIN));
       } catch {
+        releaseLeadMail(deps.db, place.id);
         throw new ApiError("unprocessable", TEXTS.leadFailed);
       }
-      deps.db.insert(collectedLeads).values({ id: newId(), userId: l.userId, linkId: l.id, linkTitle: l.title, email: body.email }).run();
-      return c.json({ downloadUrl });
+      deps.db.insert(collectedLeads).values({ id: newId(), userId: magnet.userId, linkId: magnet.link.id, linkTitle: magnet.link.title, email: body.email, createdAt: at }).run();
+      return c.json({ downloadUrl: magnet.downloadUrl });
     })
     .post("/report", async (c) => {
       const body = parse(ReportSchema, await readJson(c));

@@ -248,8 +248,8 @@ onSubmit("lead", async (form) => {
   try {
     const res = await post("lead", { linkId: leadLink, email });
     if (!res.ok) {
-      // A refused address gets the server's reason; anything else the spec's failure text.
-      showError(form, (res.status === 400 && (await errorMessage(res))) || "Failed to send download link. Please try again.");
+      // A refused address or a limit reached gets the server's reason; anything else the spec's failure text.
+      showError(form, ((res.status === 400 || res.status === 429) && (await errorMessage(res))) || "Failed to send download link. Please try again.");
       return;
     }
     const { downloadUrl } = (await res.json()) as { downloadUrl?: string };

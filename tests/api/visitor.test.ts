@@ -3,7 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { analyticsEvents, collectedLeads, links, pageReports, userProfiles } from "#db/schema.ts";
 import { newId } from "#db/ids.ts";
 import { createAccount } from "#api/services/accounts.ts";
+import { publishPage } from "#renderer/publish.ts";
 import { createTestApp as createApp, type TestApp } from "#tests/support/app.ts";
+import { readOutbox } from "#tests/support/mail.ts";
 
 /** Rate limits key on X-Forwarded-For only behind a trusted proxy; the tests spread clients with it. */
 const createTestApp = (): TestApp => createApp({ TRUST_PROXY: "1" });
@@ -27,9 +29,11 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
     headers: { "Content-Type": "application/json", Origin: "https://static.example", "Sec-Fetch-Site": "cross-site", "X-Forwarded-For": `10.0.0.${++ip % 250}`, ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
+/** A link added to the draft and published: lead mail goes only to what the published page shows. */
 const addLink = (over: Partial<typeof links.$inferInsert> = {}) => {
   const id = newId();
   t.deps.db.insert(links).values({ id, userId: owner.userId, title: "Guide", url: "#", linkType: "lead_magnet", linkSpecificData: { fileUrl: "https://files.example/guide.pdf" }, ...over }).run();
+  expect(publishPage(t.deps.db, owner.userId, { publishedDir: t.deps.env.PUBLISHED_DIR, origin: t.deps.env.PUBLIC_ORIGIN, now: new Date() })).toMatchObject({ ok: true });
   return id;
 };
 
@@ -89,7 +93,7 @@ describe("POST /api/visitor/lead", () => {
     const res = await post("lead", { linkId: id, email: "fan@example.com" });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ downloadUrl: "https://files.example/guide.pdf" });
-    expect(t.outbox().some((m) => m.includes("https://files.example/guide.pdf") && m.includes("fan@example.com"))).toBe(true);
+    expect(readOutbox(t.deps.env.OUTBOX_DIR)).toMatchObject([{ to: "fan@example.com", text: expect.stringContaining("\nhttps://files.example/guide.pdf\n") }]);
     expect(t.deps.db.select().from(collectedLeads).all()).toMatchObject([{ email: "fan@example.com", linkTitle: "Guide" }]);
   });
 
@@ -124,8 +128,9 @@ describe("lead magnet files stored by Plinth", () => {
     const hidden = addLink({ isActive: false });
     const later = addLink({ scheduleStartTime: new Date(Date.now() + 60_000) });
     for (const linkId of [hidden, later, "no-such-link"]) expect((await post("lead", { linkId, email: "a@example.com" })).status).toBe(404);
+    const live = addLink();
     t.deps.db.update(userProfiles).set({ hasPublishedPage: false }).where(eq(userProfiles.userId, owner.userId)).run();
-    expect((await post("lead", { linkId: addLink(), email: "a@example.com" })).status).toBe(404);
+    expect((await post("lead", { linkId: live, email: "a@example.com" })).status).toBe(404);
     expect(t.outbox()).toHaveLength(0);
   });
 

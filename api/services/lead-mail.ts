@@ -1,0 +1,147 @@
+/**
+ * The lead-magnet e-mail (ADR 092): sent only for a lead magnet the page's published version shows
+ * right now, with the published title, description and file; capped per page and per recipient per
+ * day in the database (so a restart forgets nothing); written in Plinth's words, with the owner's
+ * text quoted as theirs.
+ */
+import { createHash } from "node:crypto";
+import { and, count, eq, gt, lte, type SQL } from "drizzle-orm";
+import { isMediaPath, isSafeUrl } from "#core/link-input.ts";
+import type { PageLink } from "#core/model.ts";
+import { visibleContentOf } from "#core/visible-content.ts";
+import { transaction, type Db } from "#db/client.ts";
+import { newId } from "#db/ids.ts";
+import { leadMailSends, links, userProfiles } from "#db/schema.ts";
+import { planOf } from "#renderer/draft.ts";
+import { lastPublishedSnapshot } from "#renderer/publish.ts";
+import type { MailMessage } from "../mail/mailer.ts";
+
+export const LEAD_MAIL_LIMITS = {
+  /** Download links one page may have e-mailed in any 24 hours. */
+  perPagePerDay: 200,
+  /** Download links one address may receive in any 24 hours, from all pages together. */
+  perRecipientPerDay: 3,
+  dayMs: 24 * 60 * 60 * 1000,
+} as const;
+
+export const LEAD_MAIL_TEXTS = {
+  pageCap: "This page has sent as many download links as it can today. Please try again tomorrow.",
+  recipientCap: "This email address has received enough download links today. Please try again tomorrow.",
+};
+
+/**
+ * Where a lead magnet's file is downloaded from: an http(s) URL, or a file Plinth stores. Checked
+ * again as it is sent, by the rule the link was saved under: a row written some other way never
+ * puts a script or a credential-carrying URL into a visitor's e-mail.
+ */
+export function downloadUrlOf(fileUrl: string | undefined, origin: string): string | null {
+  if (!fileUrl) return null;
+  if (isSafeUrl(fileUrl)) return fileUrl;
+  // An uploaded file lives at a root-relative media path; the e-mail needs the whole address.
+  if (isMediaPath(fileUrl)) return origin + fileUrl;
+  return null;
+}
+
+export interface PublishedLeadMagnet {
+  userId: string;
+  username: string;
+  /** The link as the published version has it (title, description and file), not the draft. */
+  link: PageLink;
+  downloadUrl: string;
+}
+
+/**
+ * The lead magnet a visitor asked for, if the page's last published version shows it now (its
+ * schedule and the owner's plan applied, as on the page). The link must still exist in the draft:
+ * an owner who deletes it stops its mail at once, before publishing.
+ */
+export function publishedLeadMagnet(db: Db, linkId: string, origin: string, now: Date): PublishedLeadMagnet | null {
+  const row = db
+    .select({ profile: userProfiles })
+    .from(links)
+    .innerJoin(userProfiles, eq(userProfiles.userId, links.userId))
+    .where(eq(links.id, linkId))
+    .get();
+  if (!row || !row.profile.hasPublishedPage) return null;
+  const published = lastPublishedSnapshot(db, row.profile.userId);
+  if (!published) return null;
+  const link = visibleContentOf(published.snapshot, planOf(row.profile), now).links.find((l) => l.id === linkId);
+  if (!link || link.linkType !== "lead_magnet") return null;
+  const downloadUrl = downloadUrlOf(link.data.fileUrl, origin);
+  if (!downloadUrl) return null;
+  return { userId: row.profile.userId, username: published.snapshot.profile.username, link, downloadUrl };
+}
+
+/** The address as the cap counts it: case and a +tag do not make another mailbox. */
+export function recipientHash(email: string): string {
+  const lower = email.trim().toLowerCase();
+  const at = lower.lastIndexOf("@");
+  const local = lower.slice(0, at).replace(/\+.*$/, "");
+  return createHash("sha256").update(`${local}${lower.slice(at)}`).digest("hex");
+}
+
+/**
+ * Count this e-mail against the day's caps, or say which cap it would break. Synchronous (one
+ * SQLite transaction), so two requests at once cannot both take the last place. Rows older than a
+ * day go first.
+ */
+export function reserveLeadMail(db: Db, pageUserId: string, email: string, now: Date): { ok: true; id: string } | { ok: false; message: string } {
+  const since = new Date(now.getTime() - LEAD_MAIL_LIMITS.dayMs);
+  const hash = recipientHash(email);
+  return transaction(db, (tx) => {
+    tx.delete(leadMailSends).where(lte(leadMailSends.sentAt, since)).run();
+    const sent = (where: SQL) => tx.select({ n: count() }).from(leadMailSends).where(and(where, gt(leadMailSends.sentAt, since))).get()?.n ?? 0;
+    if (sent(eq(leadMailSends.recipientHash, hash)) >= LEAD_MAIL_LIMITS.perRecipientPerDay) return { ok: false, message: LEAD_MAIL_TEXTS.recipientCap };
+    if (sent(eq(leadMailSends.pageUserId, pageUserId)) >= LEAD_MAIL_LIMITS.perPagePerDay) return { ok: false, message: LEAD_MAIL_TEXTS.pageCap };
+    const id = newId();
+    tx.insert(leadMailSends).values({ id, pageUserId, recipientHash: hash, sentAt: now }).run();
+    return { ok: true, id };
+  });
+}
+
+/** A send that failed does not count. */
+export function releaseLeadMail(db: Db, id: string): void {
+  db.delete(leadMailSends).where(eq(leadMailSends.id, id)).run();
+}
+
+/** The owner's text as a quoted block: one "> " line per line, no control characters. */
+function quoted(text: string): string {
+  return text
+    .replace(/\r\n?/g, "\n")
+    // Control characters, and the ones that reorder text, so the quote reads as it is stored.
+    .replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, "")
+    .trim()
+    .split("\n")
+    .map((line) => `> ${line}`.trimEnd())
+    .join("\n");
+}
+
+/** The e-mail: Plinth's words throughout; the owner's title and description only inside the quote. */
+export function leadMailMessage(to: string, magnet: PublishedLeadMagnet, origin: string): MailMessage {
+  const pageUrl = `${origin}/${magnet.username}`;
+  const host = new URL(magnet.downloadUrl).host;
+  const where = magnet.downloadUrl.startsWith(`${origin}/`) ? "The file is stored on Plinth." : `The file is on ${host}, a site Plinth does not run.`;
+  const description = magnet.link.data.description?.trim();
+  const text = [
+    "Hello,",
+    "",
+    `This email address was entered to get a download on the Plinth page ${pageUrl}.`,
+    "",
+    "The page's owner describes the download in their own words (not Plinth's):",
+    "",
+    quoted(magnet.link.title),
+    ...(description ? [">", quoted(description)] : []),
+    "",
+    "Download link, as given by the page's owner:",
+    magnet.downloadUrl,
+    "",
+    where,
+    "",
+    "If you did not ask for this, you can ignore this email: nothing more will be sent because of it.",
+    `To report the page, open ${pageUrl} and choose Report at the bottom.`,
+    "",
+    "Plinth",
+    "",
+  ].join("\n");
+  return { to, subject: "Your download link from a Plinth page", text };
+}
