@@ -55,10 +55,12 @@ async function post(path: string, body: object): Promise<Response> {
   });
 }
 
+/** The server's reason a visitor can act on: a refused address (400), or a limit reached (429). */
 async function errorMessage(res: Response): Promise<string | undefined> {
+  if (res.status !== 400 && res.status !== 429) return undefined;
   try {
     const body = await res.json();
-    return body?.error?.fields?.email;
+    return res.status === 400 ? body?.error?.fields?.email : body?.error?.message;
   } catch {
     return undefined;
   }
@@ -249,7 +251,7 @@ onSubmit("lead", async (form) => {
     const res = await post("lead", { linkId: leadLink, email });
     if (!res.ok) {
       // A refused address or a limit reached gets the server's reason; anything else the spec's failure text.
-      showError(form, ((res.status === 400 || res.status === 429) && (await errorMessage(res))) || "Failed to send download link. Please try again.");
+      showError(form, (await errorMessage(res)) || "Failed to send download link. Please try again.");
       return;
     }
     const { downloadUrl } = (await res.json()) as { downloadUrl?: string };

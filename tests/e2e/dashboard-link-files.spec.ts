@@ -3,14 +3,14 @@
  * linked (wrong and oversized files refused with the messages), a thumbnail uploaded; both reach the
  * published page, and a visitor who leaves an e-mail gets the uploaded file's address.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
+import { readOutbox } from "#tests/support/mail.ts";
 import { E2E } from "./env.ts";
 import { createOwner, expect, signInAs, test } from "./fixtures.ts";
 
-const outbox = () => (existsSync(E2E.outboxDir) ? readdirSync(E2E.outboxDir).filter((f) => f.endsWith(".eml")).map((f) => readFileSync(join(E2E.outboxDir, f), "utf8")) : []);
+/** Each message's recipient, subject and decoded text (long lines are wrapped in the raw file). */
+const outbox = () => readOutbox(E2E.outboxDir).map((m) => `${m.to}\n${m.subject}\n${m.text}`);
 const toast = (page: Page) => page.locator("[data-sonner-toast][data-front='true']");
 const dialog = (page: Page) => page.getByRole("dialog", { name: "Add New Link" });
 const PDF = Buffer.from("%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n");

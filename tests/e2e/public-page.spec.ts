@@ -2,17 +2,18 @@
  * A visitor on a published page, in Chromium: the page, its dialogs (QR code, contact card, share,
  * report, lead magnet), the cookie banner, the analytics beacons, and the page with the API down.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { and, eq } from "drizzle-orm";
 import type { Page } from "@playwright/test";
 import { analyticsEvents, collectedLeads, links, linkLists, pageReports, socialLinks, userProfiles } from "#db/schema.ts";
 import { newId } from "#db/ids.ts";
 import { publishPage } from "#renderer/publish.ts";
+import { readOutbox } from "#tests/support/mail.ts";
 import { E2E } from "./env.ts";
 import { createOwner, e2eDb, expect, test, type TestOwner } from "./fixtures.ts";
 
-const outbox = () => (existsSync(E2E.outboxDir) ? readdirSync(E2E.outboxDir).filter((f) => f.endsWith(".eml")).map((f) => readFileSync(join(E2E.outboxDir, f), "utf8")) : []);
+/** Each message's recipient, subject and decoded text (long lines are wrapped in the raw file). */
+const outbox = () => readOutbox(E2E.outboxDir).map((m) => `${m.to}\n${m.subject}\n${m.text}`);
 
 /** A Plus owner's page with one link of each kind, published. */
 async function publishedOwner(): Promise<TestOwner & { linkIds: Record<string, string> }> {
