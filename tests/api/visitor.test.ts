@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { analyticsEvents, collectedLeads, links, pageReports, userProfiles } from "#db/schema.ts";
 import { newId } from "#db/ids.ts";
 import { createAccount } from "#api/services/accounts.ts";
+import { createServerApp } from "#api/site.ts";
 import { publishPage } from "#renderer/publish.ts";
 import { createTestApp as createApp, type TestApp } from "#tests/support/app.ts";
 import { readOutbox } from "#tests/support/mail.ts";
@@ -84,6 +85,23 @@ describe("POST /api/visitor/track", () => {
     for (let i = 0; i < 40; i++) statuses.push((await post("track", { type: "page_view", username: owner.username }, { "X-Forwarded-For": "192.0.2.9" })).status);
     expect(statuses).toContain(429);
     expect(statuses.slice(0, 30).every((s) => s === 204)).toBe(true);
+  });
+
+  it("limits an IPv6 client by its /64, whichever of its addresses it sends from", async () => {
+    // A frozen clock: no token comes back while the test runs.
+    const at = new Date();
+    const app = createServerApp({ ...t.deps, now: () => at });
+    const beacon = (from: string) =>
+      app.request("/api/visitor/track", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: "https://static.example", "X-Forwarded-For": from },
+        body: JSON.stringify({ type: "page_view", username: owner.username }),
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) statuses.push((await beacon(`2001:db8:7:8:${i.toString(16)}::1`)).status);
+    expect(statuses).toEqual([...Array(30).fill(204), ...Array(10).fill(429)]);
+    // The next /64 is another client.
+    expect((await beacon("2001:db8:7:9::1")).status).toBe(204);
   });
 });
 
