@@ -4,7 +4,8 @@
  *   POST /api/visitor/lead   {linkId,email} -> 200 {downloadUrl}
  *   POST /api/visitor/report {username,reason,details?} -> 204
  * CORS for any origin, never with credentials; no cookies read or set; rate-limited per client, and
- * the two that send e-mail more tightly. Responses may be read cross-origin (a page on a CDN).
+ * the two that send e-mail more tightly; lead mail is also capped per page and per recipient each
+ * day (ADR 092). Responses may be read cross-origin (a page on a CDN).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
