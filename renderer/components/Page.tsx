@@ -10,7 +10,7 @@ import { REPORT_REASONS } from "#core/limits.ts";
 import { visibleContentOf, type VisibleContent } from "#core/visible-content.ts";
 import { BrandIcon, Icon, type UiIcon } from "./icons.tsx";
 import { template } from "./template.ts";
-import { safeHref, safeSrc } from "./safe-href.ts";
+import { isMailable, safeHref, safeSrc } from "./safe-href.ts";
 import { qrFileName, vcardFields, vcfFileName } from "./vcard.ts";
 
 export interface PageProps {
@@ -359,7 +359,7 @@ function contactDialog(link: PageLink, card: CardRef): ReactNode {
       phone={f.phone}
       tel={f.phone.replace(/[^\d+]/g, "")}
       email={f.email}
-      emailLink={safeHref(`mailto:${f.email}`) !== null}
+      emailLink={isMailable(f.email)}
       file={card.file}
     />
   );

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { PageLink, PageSnapshot } from "#core/model.ts";
 import { PLATFORM_IDS } from "#core/platforms.ts";
 import { INLINE_SCRIPT } from "#renderer/render.tsx";
-import { safeHref, safeSrc } from "#renderer/components/safe-href.ts";
+import { isMailable, safeHref, safeSrc } from "#renderer/components/safe-href.ts";
 import { vcard } from "#renderer/components/vcard.ts";
 import { qrSvg } from "#renderer/page-files.ts";
 import { all, byClass, byId, byTag, normText, parseHtml, type El } from "./html.ts";
@@ -154,10 +154,12 @@ describe("hostile input", () => {
 });
 
 describe("URL rules", () => {
-  it("makes links only of http(s), mailto and tel URLs", () => {
-    for (const u of ["https://example.com/a?b=c#d", "http://example.com", "mailto:a@example.com", "tel:+15550100", "HTTPS://EXAMPLE.COM"]) expect(safeHref(u), u).toBe(u);
-    for (const u of HOSTILE_URLS) expect(safeHref(u), JSON.stringify(u)).toBeNull();
+  it("makes links only of http(s) URLs; contact cards add mailto links of plain addresses", () => {
+    for (const u of ["https://example.com/a?b=c#d", "http://example.com", "HTTPS://EXAMPLE.COM"]) expect(safeHref(u), u).toBe(u);
+    for (const u of [...HOSTILE_URLS, "mailto:a@example.com", "tel:+15550100"]) expect(safeHref(u), JSON.stringify(u)).toBeNull();
     expect(safeHref("  https://example.com  ")).toBe("https://example.com");
+    expect(isMailable("a@example.com")).toBe(true);
+    for (const e of ["", "a b@example.com", "a@example.com\nBcc: x", "/a@example.com", "\\a@x", "a\u0000@x"]) expect(isMailable(e), JSON.stringify(e)).toBe(false);
   });
 
   it("loads images only from /media/ or over https, from a plain host name", () => {
