@@ -57,3 +57,16 @@ export function isImageUrl(value: string): boolean {
   if (!isWebUrl(value) || !/^https:/i.test(value)) return false;
   return /^[a-z0-9.-]+$/.test(new URL(value).hostname);
 }
+
+const ADDRESSLESS_TYPES: readonly string[] = ["label", "vcf", "lead_magnet", "qr_code"];
+
+/**
+ * The address the public page links a saved link to: a text link's own url, else its main one; the
+ * stored url for a button; null for the types drawn without one (label, contact card, lead magnet,
+ * QR code). A button whose address fails the URL rule is left off the page and a text link's text
+ * is drawn unlinked (a row saved under an older rule, ADR 096); the dashboard marks both.
+ */
+export function linkAddressOf(link: { linkType: string; url: string; data: { url?: string } }): string | null {
+  if (link.linkType === "text_link") return link.data.url || link.url;
+  return ADDRESSLESS_TYPES.includes(link.linkType) ? null : link.url;
+}
