@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { isImageUrl, isWebUrl } from "#core/url-rule.ts";
 import { BAD_URLS, GOOD_URLS } from "#tests/support/odd-urls.ts";
+import { rng } from "#tests/support/rng.ts";
 
 /** What a browser makes of an accepted URL. */
 function browserView(u: string): URL | null {
@@ -13,15 +14,6 @@ function browserView(u: string): URL | null {
   } catch {
     return null;
   }
-}
-
-/** A small deterministic generator, so a failure names a value that can be rebuilt. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s ^ (s >>> 15), 2246822507) + 0x9e3779b9) >>> 0;
-    return s / 2 ** 32;
-  };
 }
 
 describe("the URL rule", () => {
