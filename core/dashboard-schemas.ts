@@ -5,7 +5,9 @@
  */
 import { z } from "zod";
 import { LIMITS } from "./limits.ts";
-import { isMediaPath, isSafeUrl } from "./link-input.ts";
+import { LINK_MESSAGES, isMediaPath } from "./link-input.ts";
+import { singleLine } from "./text-rule.ts";
+import { isImageUrl } from "./url-rule.ts";
 
 const id = z.string().trim().min(1).max(64);
 const isoOrNull = z.iso.datetime({ offset: true }).nullable();
@@ -16,8 +18,8 @@ export const LinkExtrasSchema = z
     thumbnailUrl: z
       .string()
       .trim()
-      .max(LIMITS.URL_MAX)
-      .refine((v) => v === "" || (/^https:\/\//i.test(v) && isSafeUrl(v)) || (isMediaPath(v) && /\.(jpg|png|gif|webp)$/.test(v)), "Please enter a valid URL")
+      .max(LIMITS.URL_MAX, LINK_MESSAGES.urlInvalid)
+      .refine((v) => v === "" || isImageUrl(v) || (isMediaPath(v) && /\.(jpg|png|gif|webp)$/.test(v)), LINK_MESSAGES.urlInvalid)
       .nullable()
       .optional(),
     scheduleStartTime: isoOrNull.optional(),
@@ -42,7 +44,7 @@ export const LinkOrderSchema = z.object({
 });
 
 export const LinkListInputSchema = z.object({
-  title: z.string().trim().min(1, "List title is required").max(LIMITS.LIST_TITLE_MAX, `List title must be ${LIMITS.LIST_TITLE_MAX} characters or less`),
+  title: singleLine("List title is required").min(1, "List title is required").max(LIMITS.LIST_TITLE_MAX, `List title must be ${LIMITS.LIST_TITLE_MAX} characters or less`),
 });
 
 export const SocialVisibilitySchema = z.object({ isVisible: z.boolean() });

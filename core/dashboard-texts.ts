@@ -22,6 +22,8 @@ export const DASH = {
   linkDeleted: "Link deleted successfully",
   linkActivated: "Link activated",
   linkHidden: "Link hidden",
+  /** Not in the spec: a link saved under an older URL rule, which the page draws without its address (ADR 096). */
+  linkAddressInvalid: "Invalid URL: edit it to show this link",
 
   socialLoadFailed: "Failed to load social links",
   socialAddFailed: "Failed to add social link",

@@ -1,10 +1,13 @@
 /**
- * A link as the owner enters it (spec section 5, Links): the fields each type requires, safe URLs
- * only (http and https), and the url stored for each type.
+ * A link as the owner enters it (spec section 5, Links): the fields each type requires, URLs the
+ * public page will link to (core/url-rule.ts), text by core/text-rule.ts, and the url stored for
+ * each type.
  */
 import { z } from "zod";
 import { LIMITS } from "./limits.ts";
 import { HASH_URL_LINK_TYPES, LINK_TYPES, PROMOTE_LINK_TYPE, URL_REQUIRED_LINK_TYPES, type LinkType } from "./link-types.ts";
+import { multiLine, singleLine } from "./text-rule.ts";
+import { isWebUrl } from "./url-rule.ts";
 
 export const LINK_MESSAGES = {
   titleRequired: "Title is required",
@@ -18,40 +21,32 @@ export const LINK_MESSAGES = {
   tooLong: "This field is too long",
 } as const;
 
-/** An absolute http(s) URL without credentials or control characters. */
-export function isSafeUrl(value: string): boolean {
-  if (value.length > LIMITS.URL_MAX || /[\s<>"'`\u0000-\u001f]/.test(value)) return false;
-  try {
-    const u = new URL(value);
-    return (u.protocol === "https:" || u.protocol === "http:") && !!u.hostname && !u.username && !u.password;
-  } catch {
-    return false;
-  }
-}
-
 /** A file uploaded to Plinth's own media storage: "/media/ab/<32 hex>.<ext>", nothing a path could escape with. */
 export function isMediaPath(value: string): boolean {
   return /^\/media\/[0-9a-f]{2}\/[0-9a-f]{32}\.(jpg|png|gif|webp|pdf|epub|zip|mp3)$/.test(value);
 }
 
-const text = (max: number) => z.string().trim().max(max, LINK_MESSAGES.tooLong).optional().default("");
+const line = (max: number) => singleLine().max(max, LINK_MESSAGES.tooLong).optional().default("");
+const lines = (max: number) => multiLine().max(max, LINK_MESSAGES.tooLong).optional().default("");
+const urlText = z.string().trim().max(LIMITS.URL_MAX, LINK_MESSAGES.urlInvalid).optional().default("");
 
 export const LinkInputSchema = z
   .object({
     linkType: z.enum(LINK_TYPES, "Please choose a link type"),
-    title: z.string(LINK_MESSAGES.titleRequired).trim().min(1, LINK_MESSAGES.titleRequired).max(LIMITS.LINK_TITLE_MAX, LINK_MESSAGES.titleTooLong),
-    url: z.string().trim().max(LIMITS.URL_MAX, LINK_MESSAGES.urlInvalid).optional().default(""),
+    title: singleLine(LINK_MESSAGES.titleRequired).min(1, LINK_MESSAGES.titleRequired).max(LIMITS.LINK_TITLE_MAX, LINK_MESSAGES.titleTooLong),
+    url: urlText,
     data: z
       .object({
-        text: text(LIMITS.TEXT_LINK_TEXT_MAX),
-        url: text(LIMITS.URL_MAX),
-        message: text(LIMITS.DONATION_MESSAGE_MAX),
-        description: text(LIMITS.LEAD_DESCRIPTION_MAX),
-        fileUrl: text(LIMITS.URL_MAX),
-        name: text(LIMITS.VCF_FIELD_MAX),
-        phone: text(LIMITS.VCF_FIELD_MAX),
-        email: text(LIMITS.VCF_FIELD_MAX),
-        organization: text(LIMITS.VCF_FIELD_MAX),
+        // The link dialog offers text areas for the text, the message and the description.
+        text: lines(LIMITS.TEXT_LINK_TEXT_MAX),
+        url: urlText,
+        message: lines(LIMITS.DONATION_MESSAGE_MAX),
+        description: lines(LIMITS.LEAD_DESCRIPTION_MAX),
+        fileUrl: urlText,
+        name: line(LIMITS.VCF_FIELD_MAX),
+        phone: line(LIMITS.VCF_FIELD_MAX),
+        email: line(LIMITS.VCF_FIELD_MAX),
+        organization: line(LIMITS.VCF_FIELD_MAX),
       })
       .strip()
       .optional()
@@ -64,18 +59,19 @@ export const LinkInputSchema = z
     };
     if (URL_REQUIRED_LINK_TYPES.includes(v.linkType)) {
       need(v.url !== "", ["url"], LINK_MESSAGES.urlRequired);
-      if (v.url) need(isSafeUrl(v.url), ["url"], LINK_MESSAGES.urlInvalid);
+      if (v.url) need(isWebUrl(v.url), ["url"], LINK_MESSAGES.urlInvalid);
     } else if (v.url && v.url !== "#") {
-      need(isSafeUrl(v.url), ["url"], LINK_MESSAGES.urlInvalid);
+      need(isWebUrl(v.url), ["url"], LINK_MESSAGES.urlInvalid);
     }
     if (v.linkType === "text_link") {
-      need(d.url !== "" || v.url !== "", ["data", "url"], LINK_MESSAGES.urlRequired);
-      if (d.url) need(isSafeUrl(d.url), ["data", "url"], LINK_MESSAGES.urlInvalid);
+      // Its text links to its own url, else the main one; "#" would leave the text linking nowhere.
+      need(d.url !== "" || (v.url !== "" && v.url !== "#"), ["data", "url"], LINK_MESSAGES.urlRequired);
+      if (d.url) need(isWebUrl(d.url), ["data", "url"], LINK_MESSAGES.urlInvalid);
       need(d.text !== "", ["data", "text"], LINK_MESSAGES.linkTextRequired);
     }
     if (v.linkType === "lead_magnet") {
       need(d.description !== "", ["data", "description"], LINK_MESSAGES.descriptionRequired);
-      if (d.fileUrl) need(isSafeUrl(d.fileUrl) || isMediaPath(d.fileUrl), ["data", "fileUrl"], LINK_MESSAGES.urlInvalid);
+      if (d.fileUrl) need(isWebUrl(d.fileUrl) || isMediaPath(d.fileUrl), ["data", "fileUrl"], LINK_MESSAGES.urlInvalid);
     }
     if (v.linkType === "vcf") {
       need(d.name !== "", ["data", "name"], LINK_MESSAGES.fullNameRequired);

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { DASH } from "./dashboard-texts.ts";
 import { getPlatform, PLATFORM_IDS, type SocialPlatform } from "./platforms.ts";
+import { isWebUrl } from "./url-rule.ts";
 
 /** Not in the spec: long enough for any platform's handle. */
 export const SOCIAL_HANDLE_MAX = 100;
@@ -27,7 +28,8 @@ export function cleanHandle(platform: SocialPlatform, raw: string): string | nul
   if (stripped.toLowerCase().startsWith(base.toLowerCase())) value = stripped.slice(base.length);
   value = value.replace(/^@/, "").split(/[?#]/)[0]!.replace(/\/+$/, "").trim();
   if (!value || value.length > SOCIAL_HANDLE_MAX || !/^[\p{L}\p{N}._\-/@~%+]+$/u.test(value)) return null;
-  return value;
+  // The page links to the platform's base URL plus the handle: by the same rule as every link.
+  return isWebUrl(platform.baseUrl + value) ? value : null;
 }
 
 export const SocialAddSchema = z

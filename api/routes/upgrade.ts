@@ -4,6 +4,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { FEATURE_KEYS } from "#core/plans.ts";
+import { singleLine } from "#core/text-rule.ts";
 import { newId } from "#db/ids.ts";
 import { upgradeRequests } from "#db/schema.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
@@ -12,7 +13,7 @@ import { jsonBody } from "../validate.ts";
 
 export const UpgradeRequestBodySchema = z.object({
   feature: z.enum([...FEATURE_KEYS, "logout_redirect"], "Unknown feature"),
-  reason: z.string().trim().max(200).optional(),
+  reason: singleLine().max(200).optional(),
 });
 
 export function upgradeRoutes({ db, now }: AppDeps) {

@@ -11,8 +11,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { Hono, type Context, type MiddlewareHandler, type Next } from "hono";
 import { cors } from "hono/cors";
-import { z } from "zod";
-import { REPORT_REASONS } from "#core/limits.ts";
+import type { z } from "zod";
+import { LeadCaptureSchema, PageReportSchema, TrackEventSchema } from "#core/schemas/visitor.ts";
 import { analyticsEvents, collectedLeads, links, pageReports, userProfiles } from "#db/schema.ts";
 import { newId } from "#db/ids.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
@@ -29,30 +29,11 @@ export function exceptVisitorRoutes(guard: MiddlewareHandler): MiddlewareHandler
 }
 
 const TEXTS = {
-  reason: "Please select a reason",
-  email: "Please enter your email address",
-  emailInvalid: "Please enter a valid email address",
   leadFailed: "Failed to send download link. Please try again.",
   rate: "Too many requests. Please try again later.",
   pageNotFound: "Page not found",
   linkNotFound: "Link not found",
 };
-
-const username = z.string().trim().toLowerCase().min(1).max(64);
-const referrer = z.string().max(2048).optional();
-const TrackSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("page_view"), username, referrer }),
-  z.object({ type: z.literal("link_click"), username, linkId: z.string().min(1).max(64), referrer }),
-]);
-const LeadSchema = z.object({
-  linkId: z.string().min(1).max(64),
-  email: z.string({ error: TEXTS.email }).trim().min(1, TEXTS.email).max(254, TEXTS.emailInvalid).pipe(z.email({ error: TEXTS.emailInvalid })),
-});
-const ReportSchema = z.object({
-  username,
-  reason: z.enum(REPORT_REASONS, { error: TEXTS.reason }),
-  details: z.string().trim().max(2000, "Details must be 2000 characters or less").optional().default(""),
-});
 
 export function referrerDomain(ref: string | undefined): string | null {
   if (!ref) return null;
@@ -111,7 +92,7 @@ export function visitorRoutes(deps: AppDeps) {
     .use("/lead", limit(mailLimiter))
     .use("/report", limit(mailLimiter))
     .post("/track", async (c) => {
-      const body = parse(TrackSchema, await readJson(c));
+      const body = parse(TrackEventSchema, await readJson(c));
       const owner = ownerOf(body.username);
       if (!owner || !owner.published) throw new ApiError("not_found", TEXTS.pageNotFound);
       let linkId: string | null = null;
@@ -131,7 +112,7 @@ export function visitorRoutes(deps: AppDeps) {
       return c.body(null, 204);
     })
     .post("/lead", async (c) => {
-      const body = parse(LeadSchema, await readJson(c));
+      const body = parse(LeadCaptureSchema, await readJson(c));
       const at = deps.now();
       // Only what the published page shows now, as it shows it: never a draft title or file (ADR 092).
       const magnet = publishedLeadMagnet(deps.db, body.linkId, deps.env.PUBLIC_ORIGIN, at);
@@ -148,7 +129,7 @@ export function visitorRoutes(deps: AppDeps) {
       return c.json({ downloadUrl: magnet.downloadUrl });
     })
     .post("/report", async (c) => {
-      const body = parse(ReportSchema, await readJson(c));
+      const body = parse(PageReportSchema, await readJson(c));
       const owner = ownerOf(body.username);
       if (!owner || !owner.published) throw new ApiError("not_found", TEXTS.pageNotFound);
       const ip = clientKey(c, deps.env.TRUST_PROXY);

@@ -6,7 +6,8 @@
  */
 import { createHash } from "node:crypto";
 import { and, count, eq, gt, lte, type SQL } from "drizzle-orm";
-import { isMediaPath, isSafeUrl } from "#core/link-input.ts";
+import { isMediaPath } from "#core/link-input.ts";
+import { isWebUrl } from "#core/url-rule.ts";
 import type { PageLink } from "#core/model.ts";
 import { visibleContentOf } from "#core/visible-content.ts";
 import { transaction, type Db } from "#db/client.ts";
@@ -36,7 +37,7 @@ export const LEAD_MAIL_TEXTS = {
  */
 export function downloadUrlOf(fileUrl: string | undefined, origin: string): string | null {
   if (!fileUrl) return null;
-  if (isSafeUrl(fileUrl)) return fileUrl;
+  if (isWebUrl(fileUrl)) return fileUrl;
   // An uploaded file lives at a root-relative media path; the e-mail needs the whole address.
   if (isMediaPath(fileUrl)) return origin + fileUrl;
   return null;

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { CANCEL_REASONS, LIMITS } from "../limits.ts";
 import type { PlanType, SubscriptionStatus } from "../plans.ts";
+import { multiLine } from "../text-rule.ts";
 import { addMonths } from "./billing.ts";
 
 export const AFFILIATE_MESSAGES = {
@@ -172,7 +173,7 @@ export function renewalSchema(balanceCents: number) {
 export const CancelSubscriptionSchema = z
   .object({
     reason: z.enum(CANCEL_REASONS).optional(),
-    otherText: z.string().trim().max(500).optional().default(""),
+    otherText: multiLine().max(500, "Reason must be 500 characters or less").optional().default(""),
   })
   .transform((v) => ({ reason: v.reason === "Other" ? v.otherText || "Other" : (v.reason ?? null) }));
 

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { LIMITS } from "../limits.ts";
 import { isPayingPlus, isTrialActive, type PlanState } from "../plans.ts";
+import { singleLine } from "../text-rule.ts";
 
 export const BILLING_MESSAGES = {
   cancelFailed: "Failed to cancel subscription",
@@ -169,7 +170,7 @@ export function cardFormSchema(now: Date) {
         return parsed;
       }),
     cvc: z.string(CARD_MESSAGES.cvcInvalid).trim().regex(/^\d{3,4}$/, CARD_MESSAGES.cvcInvalid),
-    name: z.string(CARD_MESSAGES.nameRequired).trim().min(1, CARD_MESSAGES.nameRequired).max(100, CARD_MESSAGES.nameRequired),
+    name: singleLine(CARD_MESSAGES.nameRequired).min(1, CARD_MESSAGES.nameRequired).max(100, CARD_MESSAGES.nameRequired),
   });
 }
 export type CardForm = z.input<ReturnType<typeof cardFormSchema>>;

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { LIMITS } from "../limits.ts";
 import type { FeatureKey } from "../plans.ts";
+import { multiLine, singleLine } from "../text-rule.ts";
 import {
   BUTTON_STYLES,
   FREE_THEME_IDS,
@@ -115,11 +116,12 @@ export const InitialsSchema = z
 /** Bio & SEO screen. Every field optional: the screen saves what changed. */
 export const ProfileTextSchema = z
   .object({
-    displayName: z.string().trim().max(LIMITS.DISPLAY_NAME_MAX, PROFILE_MESSAGES.displayNameTooLong),
-    bio: z.string().trim().max(LIMITS.BIO_MAX, PROFILE_MESSAGES.bioTooLong),
-    seoTitle: z.string().trim().max(LIMITS.SEO_TITLE_MAX, PROFILE_MESSAGES.seoTitleTooLong),
-    seoDescription: z.string().trim().max(LIMITS.SEO_DESCRIPTION_MAX, PROFILE_MESSAGES.seoDescriptionTooLong),
-    longFormText: z.string().trim().max(LIMITS.LONG_FORM_TEXT_MAX, PROFILE_MESSAGES.longFormTextTooLong),
+    displayName: singleLine().max(LIMITS.DISPLAY_NAME_MAX, PROFILE_MESSAGES.displayNameTooLong),
+    bio: multiLine().max(LIMITS.BIO_MAX, PROFILE_MESSAGES.bioTooLong),
+    seoTitle: singleLine().max(LIMITS.SEO_TITLE_MAX, PROFILE_MESSAGES.seoTitleTooLong),
+    // A text area on the Bio & SEO screen; a line break in a meta description is harmless.
+    seoDescription: multiLine().max(LIMITS.SEO_DESCRIPTION_MAX, PROFILE_MESSAGES.seoDescriptionTooLong),
+    longFormText: multiLine().max(LIMITS.LONG_FORM_TEXT_MAX, PROFILE_MESSAGES.longFormTextTooLong),
   })
   .partial()
   .strict();

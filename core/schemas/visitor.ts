@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { LIMITS, REPORT_REASONS } from "../limits.ts";
+import { multiLine } from "../text-rule.ts";
 
 export const VISITOR_MESSAGES = {
   emailRequired: "Please enter your email address",
@@ -45,7 +46,7 @@ export const LeadCaptureSchema = z.object({
 export const PageReportSchema = z.object({
   username: pageUsername,
   reason: z.enum(REPORT_REASONS, VISITOR_MESSAGES.reasonRequired),
-  details: z.string().trim().max(REPORT_DETAILS_MAX).optional().default(""),
+  details: multiLine().max(REPORT_DETAILS_MAX, `Details must be ${REPORT_DETAILS_MAX} characters or less`).optional().default(""),
 });
 
 /** Spec section 3, Cookie consent: kept in localStorage (renderer/visitor/consent-key.ts); essential is always on. */

@@ -7,10 +7,11 @@ import type { ReactNode } from "react";
 import type { PageLink, PagePlan, PageSnapshot, PageSocialLink } from "#core/model.ts";
 import { getPlatform, type PlatformId } from "#core/platforms.ts";
 import { REPORT_REASONS } from "#core/limits.ts";
+import { linkAddressOf } from "#core/url-rule.ts";
 import { visibleContentOf, type VisibleContent } from "#core/visible-content.ts";
 import { BrandIcon, Icon, type UiIcon } from "./icons.tsx";
 import { template } from "./template.ts";
-import { safeHref, safeSrc } from "./safe-href.ts";
+import { isMailable, safeHref, safeSrc } from "./safe-href.ts";
 import { qrFileName, vcardFields, vcfFileName } from "./vcard.ts";
 
 export interface PageProps {
@@ -269,7 +270,7 @@ function linkItem(link: PageLink, card: CardRef | undefined): ReactNode {
     case "label":
       return <LabelItem key={id} title={title} />;
     case "text_link":
-      return <TextItem key={id} href={safeHref(link.data.url || link.url)} id={id} text={link.data.text || title} />;
+      return <TextItem key={id} href={safeHref(linkAddressOf(link))} id={id} text={link.data.text || title} />;
     case "lead_magnet":
       return <LeadItem key={id} main={main} id={id} title={title} thumb={thumb} icon={icon} description={link.data.description ?? ""} />;
     case "vcf":
@@ -277,7 +278,7 @@ function linkItem(link: PageLink, card: CardRef | undefined): ReactNode {
     case "qr_code":
       return <QrItem key={id} main={main} id={id} title={title} thumb={thumb} icon={icon} />;
     default: {
-      const href = safeHref(link.url);
+      const href = safeHref(linkAddressOf(link));
       if (!href) return null;
       const message = link.linkType === "donation" ? link.data.message || null : null;
       return <LinkItem key={id} main={main} id={id} title={title} thumb={thumb} icon={icon} href={href} message={message} />;
@@ -359,7 +360,7 @@ function contactDialog(link: PageLink, card: CardRef): ReactNode {
       phone={f.phone}
       tel={f.phone.replace(/[^\d+]/g, "")}
       email={f.email}
-      emailLink={safeHref(`mailto:${f.email}`) !== null}
+      emailLink={isMailable(f.email)}
       file={card.file}
     />
   );

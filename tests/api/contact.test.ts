@@ -60,9 +60,15 @@ describe("POST /api/contact", () => {
   });
 
   it("keeps scripts as plain text, keeps the subject on one line, and refuses cross-origin posts", async () => {
-    const ok = await post({ name: "<script>alert(1)</script>\r\nBcc: victim@example.com", email: "x@example.com", message: "<img src=x onerror=alert(1)>" });
+    // A line break in the name (it goes into the subject) is refused, not folded: nothing is stored or sent.
+    const broken = await post({ name: "Ada\r\nBcc: victim@example.com", email: "x@example.com", message: "hi" });
+    expect(broken.status).toBe(400);
+    expect(await fieldsOf(broken)).toEqual({ name: "Please keep this to one line" });
+    expect(stored()).toHaveLength(0);
+    expect(t.outbox()).toHaveLength(0);
+    const ok = await post({ name: "<script>alert(1)</script>\tBcc: victim@example.com", email: "x@example.com", message: "<img src=x onerror=alert(1)>\r\nline two" });
     expect(ok.status).toBe(201);
-    expect(stored()[0]?.name).toBe("<script>alert(1)</script> Bcc: victim@example.com");
+    expect(stored()[0]).toMatchObject({ name: "<script>alert(1)</script> Bcc: victim@example.com", message: "<img src=x onerror=alert(1)>\nline two" });
     const mail = t.outbox()[0]!;
     const headers = mail.slice(0, mail.indexOf("\n\n"));
     expect(headers).not.toMatch(/^Bcc:/im);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isSafeUrl, LINK_MESSAGES, LinkInputSchema, storedUrlFor } from "#core/link-input.ts";
+import { LINK_MESSAGES, LinkInputSchema, storedUrlFor } from "#core/link-input.ts";
+import { isWebUrl } from "#core/url-rule.ts";
 
 const parse = (v: unknown) => LinkInputSchema.safeParse(v);
 const messages = (v: unknown) => {
@@ -79,11 +80,11 @@ describe("link input (spec section 5, Links)", () => {
       `https://a.example/${"x".repeat(2100)}`,
     ];
     for (const url of hostile) {
-      expect(isSafeUrl(url), url).toBe(false);
+      expect(isWebUrl(url), url).toBe(false);
       expect(parse({ linkType: "standard_url", title: "x", url }).success, url).toBe(false);
     }
-    expect(isSafeUrl("https://example.com/path?q=1#x")).toBe(true);
-    expect(isSafeUrl("http://example.com")).toBe(true);
+    expect(isWebUrl("https://example.com/path?q=1#x")).toBe(true);
+    expect(isWebUrl("http://example.com")).toBe(true);
   });
 
   it("refuses unknown link types and non-object data", () => {

@@ -8,6 +8,7 @@ import { LINK_TYPES } from "#core/link-types.ts";
 import { PLATFORM_IDS } from "#core/platforms.ts";
 import { FULLWIDTH_SUBTYPES, ICON_SUBTYPES, PICTURE_STYLES, SOCIAL_POSITIONS } from "#core/themes.ts";
 import { LITE, link, list, ORIGIN, PLUS, snapshot, TRIAL } from "./fixtures.ts";
+import { rng } from "#tests/support/rng.ts";
 
 const TEXT = ["", " ", "Plain title", `"'&<>`, "<script>alert(1)</script>", "  padded  ", "é 漢字 🙂", "\u0000\u2028", "javascript:alert(1)", "x".repeat(300)];
 const URLS = [
@@ -23,17 +24,10 @@ const URLS = [
   "data:text/html,<b>",
   "//evil.example",
   'https://a";b.example/',
+  "https:example.com",
+  "https://example.com:99999/",
 ];
 export const TYPES = [...LINK_TYPES, "qr_code", "future_type"];
-
-/** A small deterministic generator, so a failure names a page that can be rebuilt. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s ^ (s >>> 15), 2246822507) + 0x9e3779b9) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 export function randomPage(seed: number): { s: PageSnapshot; plan: PagePlan; mode: "published" | "preview"; origin: string } {
   const r = rng(seed);

@@ -6,12 +6,14 @@
 import { describe, expect, it } from "vitest";
 import type { PageLink, PageSnapshot } from "#core/model.ts";
 import { PLATFORM_IDS } from "#core/platforms.ts";
+import { SocialAddSchema } from "#core/social-handle.ts";
 import { INLINE_SCRIPT } from "#renderer/render.tsx";
-import { safeHref, safeSrc } from "#renderer/components/safe-href.ts";
+import { isMailable, safeHref, safeSrc } from "#renderer/components/safe-href.ts";
 import { vcard } from "#renderer/components/vcard.ts";
 import { qrSvg } from "#renderer/page-files.ts";
 import { all, byClass, byId, byTag, normText, parseHtml, type El } from "./html.ts";
 import { assets, LITE, link, list, PLUS, render, snapshot, TRIAL } from "./fixtures.ts";
+import { ODD_URLS } from "#tests/support/odd-urls.ts";
 
 const HOSTILE_TEXT = [
   "<script>alert(1)</script>",
@@ -154,16 +156,35 @@ describe("hostile input", () => {
 });
 
 describe("URL rules", () => {
-  it("makes links only of http(s), mailto and tel URLs", () => {
-    for (const u of ["https://example.com/a?b=c#d", "http://example.com", "mailto:a@example.com", "tel:+15550100", "HTTPS://EXAMPLE.COM"]) expect(safeHref(u), u).toBe(u);
-    for (const u of HOSTILE_URLS) expect(safeHref(u), JSON.stringify(u)).toBeNull();
+  it("makes links only of http(s) URLs; contact cards add mailto links of plain addresses", () => {
+    for (const u of ["https://example.com/a?b=c#d", "http://example.com", "HTTPS://EXAMPLE.COM"]) expect(safeHref(u), u).toBe(u);
+    for (const u of [...HOSTILE_URLS, "mailto:a@example.com", "tel:+15550100"]) expect(safeHref(u), JSON.stringify(u)).toBeNull();
     expect(safeHref("  https://example.com  ")).toBe("https://example.com");
+    expect(isMailable("a@example.com")).toBe(true);
+    for (const e of ["", "a b@example.com", "a@example.com\nBcc: x", "/a@example.com", "\\a@x", "a\u0000@x"]) expect(isMailable(e), JSON.stringify(e)).toBe(false);
   });
 
   it("loads images only from /media/ or over https, from a plain host name", () => {
     expect(safeSrc("/media/ab/c.webp")).toBe("/media/ab/c.webp");
     expect(safeSrc("https://cdn.example/p.png")).toBe("https://cdn.example/p.png");
     for (const u of [...HOSTILE_URLS, "http://cdn.example/p.png", "/api/auth/logout", "/media/../api/x", "/media//evil", 'https://a";b.example/']) expect(safeSrc(u), JSON.stringify(u)).toBeNull();
+  });
+
+  it("draws every social link the schema accepts, whatever handle was typed (ADR 096)", () => {
+    const handles = [...ODD_URLS, ...HOSTILE_TEXT, "ada", "@ada", "josé", "a/b", "%2e%2e", "..", "a?b", "+15550100", "x".repeat(100)];
+    let drawn = 0;
+    for (const handle of handles) {
+      const socials = [];
+      for (const [i, platform] of PLATFORM_IDS.entries()) {
+        const r = SocialAddSchema.safeParse({ platform, handle });
+        if (r.success) socials.push({ id: `s${i}`, platform: r.data.platform, url: r.data.url, displayOrder: i, isVisible: true });
+      }
+      const doc = parseHtml(render(snapshot({}, [], socials), PLUS).html);
+      const hrefs = Object.fromEntries(all(doc, (e) => !!e.attrs["data-social"]).map((e) => [e.attrs["data-social"], e.attrs.href]));
+      expect(hrefs, JSON.stringify(handle)).toEqual(Object.fromEntries(socials.map((x) => [x.platform, x.url])));
+      drawn += socials.length;
+    }
+    expect(drawn).toBeGreaterThan(100);
   });
 });
 

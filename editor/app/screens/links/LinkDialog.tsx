@@ -1,9 +1,10 @@
 /**
- * Add New Link / Edit Link: the type's fields (spec section 5) checked with core's LinkInputSchema as
- * the server does, plus the Plus-only settings (thumbnail, schedule, main button).
+ * Add New Link / Edit Link: the type's fields (spec section 5) and the Plus-only settings (thumbnail,
+ * schedule, main button), checked with core's LinkInputSchema and LinkExtrasSchema as the server does.
  */
 import { useState, type ReactNode } from "react";
 import { toast } from "sonner";
+import { LinkExtrasSchema } from "#core/dashboard-schemas.ts";
 import { DASH } from "#core/dashboard-texts.ts";
 import { LinkInputSchema, isMediaPath } from "#core/link-input.ts";
 import { LINK_TYPE_LABELS, LITE_LINK_TYPES, PROMOTE_LINK_TYPE, type LinkType } from "#core/link-types.ts";
@@ -96,10 +97,10 @@ export function LinkDialog({ open, onOpenChange, link, lists, onSaved }: { open:
       return;
     }
     const b = body();
-    const check = LinkInputSchema.safeParse(b);
     const errs: Fields = {};
-    if (!check.success) for (const issue of check.error.issues) errs[issue.path.join(".")] ??= issue.message;
-    if (b.scheduleStartTime && b.scheduleEndTime && Date.parse(b.scheduleEndTime) <= Date.parse(b.scheduleStartTime)) errs.scheduleEndTime = "End time must be after the start time";
+    for (const check of [LinkInputSchema.safeParse(b), LinkExtrasSchema.safeParse(b)]) {
+      if (!check.success) for (const issue of check.error.issues) errs[issue.path.join(".")] ??= issue.message;
+    }
     setErrors(errs);
     if (Object.keys(errs).length) return;
     setBusy(true);

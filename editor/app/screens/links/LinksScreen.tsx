@@ -13,6 +13,7 @@ import { toast } from "sonner";
 import { DASH } from "#core/dashboard-texts.ts";
 import { LINK_TYPE_LABELS } from "#core/link-types.ts";
 import { scheduleBadge } from "#core/schedule-badge.ts";
+import { isWebUrl, linkAddressOf } from "#core/url-rule.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
 import { Button, Confirm, MenuItem, Modal, PlusBadge, VisibilitySwitch } from "../../components/ui.tsx";
@@ -34,6 +35,13 @@ export function ScheduleBadge({ link }: { link: Link }) {
         ? [`Expired ${when(b.at)}`, "bg-red-100 text-red-900"]
         : [b.at ? `Ends ${when(b.at)}` : "Active (no end date)", "bg-emerald-100 text-emerald-900"];
   return <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${cls}`}>{text}</span>;
+}
+
+/** A link saved under an older URL rule that the page cannot link to (ADR 096): editing it asks for a valid URL. */
+function AddressBadge({ link }: { link: Link }) {
+  const address = linkAddressOf({ ...link, data: (link.linkSpecificData ?? {}) as { url?: string } });
+  if (address === null || isWebUrl(address.trim())) return null;
+  return <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-900">{DASH.linkAddressInvalid}</span>;
 }
 
 interface Group {
@@ -129,6 +137,7 @@ function LinkRow(props: {
             </span>
           ) : null}
           <ScheduleBadge link={link} />
+          <AddressBadge link={link} />
         </div>
         {link.url && link.url !== "#" ? <p className="truncate text-xs text-slate-600">{link.url}</p> : null}
       </div>

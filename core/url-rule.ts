@@ -1,0 +1,72 @@
+/**
+ * The one URL rule (ADR 096): the editor and the API accept a link's URL only if the public page
+ * will link to it, and the renderer links to nothing else. Whatever is accepted is shown; whatever
+ * would not be shown is refused with "Please enter a valid URL".
+ */
+import { LIMITS } from "./limits.ts";
+
+/**
+ * Characters a URL never carries as written out: controls, spaces of every kind, invisible format
+ * characters (zero-width and bidi marks, embeddings, overrides and isolates, word joiner, BOM),
+ * quotes, angle brackets, backslash and backtick. A browser would drop, encode or reinterpret them
+ * ("java\tscript:", "https:\\evil.example").
+ */
+const REFUSED_CLASS = String.raw`\u0000-\u0020\u007f-\u00a0\u00ad\u061c\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff"'<>\\\x60`;
+const REFUSED = new RegExp(`[${REFUSED_CLASS}]`);
+
+/**
+ * http or https, "//", then the host (and port) up to the path, query or fragment. No "@" there, so
+ * no user name or password. "https:example.com" and "https:///example.com" do not match: browsers
+ * repair them, but a URL is stored and drawn exactly as written.
+ */
+const SHAPE = /^https?:\/\/[^/?#@]+(?:[/?#]|$)/i;
+
+/**
+ * The common case in one pass, without parsing: a host of dot-separated ASCII labels (letters,
+ * digits, hyphens), none starting "xn--", the last starting with a letter, and no port. The WHATWG
+ * URL parser accepts every such host (it is never an IPv4 number and needs no IDNA decoding), and
+ * the path, query and fragment never make it fail, so a match is a web URL. Anything else (ports,
+ * IP addresses, international names) takes the full check. The renderer asks this about every link
+ * of every page a bulk republish draws; a parse costs several times as much.
+ */
+const PLAIN = new RegExp(String.raw`^https?:\/\/(?:(?!xn--)[a-z0-9-]+\.)*(?!xn--)[a-z][a-z0-9-]*(?:[/?#][^${REFUSED_CLASS}]*)?$`, "i");
+
+function parses(url: string): boolean {
+  try {
+    new URL(url);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An absolute http(s) URL, written out in full, that browsers parse (WHATWG URL) to the place it
+ * names: no refused character, the shape above, and a host and port the parser accepts.
+ */
+export function isWebUrl(value: string): boolean {
+  if (value.length > LIMITS.URL_MAX) return false;
+  return PLAIN.test(value) || (!REFUSED.test(value) && SHAPE.test(value) && parses(value));
+}
+
+/**
+ * An image the public page may load from elsewhere: a web URL over https whose host is a plain DNS
+ * name, as the page's Content-Security-Policy names its origin (ADR 024).
+ */
+export function isImageUrl(value: string): boolean {
+  if (!isWebUrl(value) || !/^https:/i.test(value)) return false;
+  return /^[a-z0-9.-]+$/.test(new URL(value).hostname);
+}
+
+const ADDRESSLESS_TYPES: readonly string[] = ["label", "vcf", "lead_magnet", "qr_code"];
+
+/**
+ * The address the public page links a saved link to: a text link's own url, else its main one; the
+ * stored url for a button; null for the types drawn without one (label, contact card, lead magnet,
+ * QR code). A button whose address fails the URL rule is left off the page and a text link's text
+ * is drawn unlinked (a row saved under an older rule, ADR 096); the dashboard marks both.
+ */
+export function linkAddressOf(link: { linkType: string; url: string; data: { url?: string } }): string | null {
+  if (link.linkType === "text_link") return link.data.url || link.url;
+  return ADDRESSLESS_TYPES.includes(link.linkType) ? null : link.url;
+}

@@ -1,0 +1,86 @@
+/**
+ * URLs an owner might type, paste or forge: ordinary ones, ones a browser would repair, and hostile
+ * ones. The URL rule's tests (core, renderer, API) take every one of them through the editor's
+ * schema, the API and the page, and check that the three agree.
+ */
+export const GOOD_URLS = [
+  "https://example.com",
+  "https://example.com/",
+  "http://example.com",
+  "HTTPS://EXAMPLE.COM/Path",
+  "https://www.example.co.uk/a/b?c=1&d=2#e",
+  "https://example.com/a?b=1&c=%272%27#d",
+  "https://example.com:8443/x",
+  "https://example.com:",
+  "https://localhost",
+  "http://127.0.0.1:4321/x",
+  "https://[::1]/x",
+  "https://münchen.de/straße",
+  "https://xn--mnchen-3ya.de/",
+  "https://ab--cd.example/",
+  "https://a_b.example/",
+  "https://9gag.com/",
+  "https://example.com/@handle",
+  "https://example.com/😀",
+  "https://example.com/%E2%82%AC",
+  `https://example.com/${"x".repeat(2000)}`,
+];
+
+/** Refused by the rule: each would be dropped by the page, repaired by a browser, or is hostile. */
+export const BAD_URLS = [
+  "https:example.com",
+  "https:/example.com",
+  "https:///example.com",
+  "http:\\\\example.com",
+  "https:\\\\evil.example",
+  "https://\\evil.example",
+  "/\\evil.example",
+  "//evil.example/x",
+  "example.com",
+  "www.example.com",
+  "https://",
+  "https://:443/",
+  "https://@example.com",
+  "https://user@example.com",
+  "https://user:pass@evil.example",
+  "https://example.com@evil.example",
+  "https://example.com:99999/",
+  "https://1.2.3.999/",
+  "https://a.0x1f/",
+  "https://xn--zz/",
+  "https://[::1/",
+  "https://ex%ample.com/",
+  "https://exa mple.com",
+  "https://example.com/a b",
+  "https://example.com/\tx",
+  "https://example.com/a\u00a0b",
+  "https://exa\u200bmple.com",
+  "https://exa\u202emple.com",
+  "https://example.com/\u2028x",
+  "https://example.com/\u0000",
+  "https://example.com/\u0085",
+  "https://example.com/\"><script>alert(1)</script>",
+  "https://example.com/'onmouseover='alert(1)",
+  "https://example.com/<b>",
+  "https://example.com/`x`",
+  "javascript:alert(1)",
+  "JaVaScRiPt:alert(1)",
+  "java\tscript:alert(1)",
+  "java\nscript:alert(1)",
+  "\u0000javascript:alert(1)",
+  "&#106;avascript:alert(1)",
+  "data:text/html,<script>alert(1)</script>",
+  "vbscript:msgbox(1)",
+  "file:///etc/passwd",
+  "ftp://example.com/file",
+  "mailto:a@example.com",
+  "tel:+15550100",
+  "#",
+  "/media/ab/c.webp",
+  `https://example.com/${"x".repeat(2100)}`,
+];
+
+/** URLs that are surrounded by whitespace: trimmed, then judged. */
+export const PADDED_URLS = ["  https://example.com/padded  ", "\thttps://example.com/tab\n", " https:example.com "];
+
+export const ODD_URLS = [...GOOD_URLS, ...BAD_URLS, ...PADDED_URLS];
