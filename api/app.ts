@@ -8,6 +8,7 @@ import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
 import { sessionMiddleware } from "./auth/middleware.ts";
 import { sameOriginOnly } from "./auth/origin-check.ts";
+import { cookieName, isSecureOrigin } from "./auth/cookies.ts";
 import { SESSION_COOKIE } from "./auth/session.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { ApiError, errorResponse } from "./errors.ts";
@@ -40,7 +41,7 @@ export function createApi(deps: AppDeps) {
     await next();
     c.header("Cache-Control", "no-store");
   });
-  api.use("*", exceptVisitorRoutes(sameOriginOnly(deps.env.PUBLIC_ORIGIN, SESSION_COOKIE)));
+  api.use("*", exceptVisitorRoutes(sameOriginOnly(deps.env.PUBLIC_ORIGIN, cookieName(SESSION_COOKIE, isSecureOrigin(deps.env.PUBLIC_ORIGIN)))));
   const jsonBodyLimit = bodyLimit({
     maxSize: JSON_BODY_LIMIT,
     onError: () => {

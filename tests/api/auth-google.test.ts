@@ -3,16 +3,21 @@
  * the authorization redirect with PKCE, state and nonce, the code exchange and the ID token checks
  * all run for real over HTTP.
  */
+import { createHmac } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hashPassword } from "#api/auth/password.ts";
+import { serverSecret } from "#api/auth/server-secret.ts";
+import { createServerApp } from "#api/site.ts";
+import { openDatabase, closeDatabase } from "#db/client.ts";
 import { createAccount } from "#api/services/accounts.ts";
 import { totpAt } from "#api/services/two-factor.ts";
 import { AUTH_TEXT } from "#core/schemas/auth.ts";
 import { signupAttempts, users } from "#db/schema.ts";
 import { createTestApp, type TestApp } from "#tests/support/app.ts";
 import { browser, type Browser } from "#tests/support/auth-client.ts";
+import { readOutbox } from "#tests/support/mail.ts";
 
 let provider: OAuth2Server;
 let identity: Record<string, unknown> = {};
@@ -42,6 +47,19 @@ function person() {
   n += 1;
   const id = `${Date.now().toString(36)}${n}`;
   return { sub: `google-${id}`, email: `g_${id}@gmail.example`, email_verified: true };
+}
+
+/** The flow cookie's JSON (its value is `base64url(json).signature`, URL-encoded). */
+function readFlowCookie(raw: string): Record<string, unknown> {
+  const value = decodeURIComponent(raw);
+  return JSON.parse(Buffer.from(value.slice(0, value.lastIndexOf(".")), "base64url").toString()) as Record<string, unknown>;
+}
+
+/** A flow cookie signed with the app's own key, as only the server could make it. */
+function signFlowCookie(app: TestApp, flow: Record<string, unknown>): string {
+  const value = Buffer.from(JSON.stringify(flow)).toString("base64url");
+  const mac = createHmac("sha256", serverSecret(app.deps.db, "oidc-flow-cookie")).update(value).digest("base64");
+  return encodeURIComponent(`${value}.${mac}`);
 }
 
 /** Start, let the provider answer, and post its answer back as the callback page does. */
@@ -85,6 +103,28 @@ describe("Google sign-in", () => {
     expect(flowCookie).toMatch(/SameSite=Lax/);
   });
 
+  it("over https the flow cookie is a __Host- cookie, and the callback reads it under that name", async () => {
+    const secure = createTestApp({ GOOGLE_CLIENT_ID: "plinth-test-client", GOOGLE_ISSUER: provider.issuer.url!, PUBLIC_ORIGIN: "https://plinth.example" });
+    try {
+      const who = person();
+      createAccount(secure.deps.db, { email: who.email, username: `hostg_${n}`, passwordHash: null, emailVerified: true, googleSub: who.sub, now: new Date() });
+      const b = browser(secure);
+      identity = who;
+      const start = await b.call("GET", "/api/auth/google");
+      const line = start.headers.getSetCookie().find((l) => l.startsWith("__Host-plinth_oidc="))!;
+      expect(line).toMatch(/; Path=\/;/);
+      expect(line).toMatch(/; Secure/);
+      expect(line).not.toMatch(/Domain=/i);
+      expect(b.cookie("plinth_oidc")).toBeUndefined();
+      const answer = await fetch(start.headers.get("location")!, { redirect: "manual" });
+      const res = await b.json("POST", "/api/auth/google/callback", { query: new URL(answer.headers.get("location")!).search });
+      expect(res.body).toMatchObject({ status: "signed_in" });
+      expect(b.cookie("__Host-plinth_session")).toBeTruthy();
+    } finally {
+      secure.close();
+    }
+  });
+
   it("a new Google user starts a signup with the verified address, picks a username, and finishes without a password", async () => {
     const who = person();
     const b = browser(t);
@@ -120,6 +160,20 @@ describe("Google sign-in", () => {
     const b = browser(t);
     expect((await viaGoogle(b, who)).result.body).toEqual({ status: "signed_in", redirect: "/dashboard/links" });
     expect(t.deps.db.select().from(users).where(eq(users.id, userId)).get()).toMatchObject({ googleSub: who.sub, emailVerified: true });
+
+    // The owner is told what happened, when, and what to do if it was not them (ADR 048).
+    const mails = readOutbox(t.deps.env.OUTBOX_DIR).filter((m) => m.to === who.email);
+    expect(mails.map((m) => m.subject)).toEqual(["Google sign-in was added to your Plinth account"]);
+    const text = mails[0]!.text;
+    expect(text).toMatch(/On \w+ \d{1,2}, \d{4} at \d{2}:\d{2} UTC someone signed in to your Plinth account with "Continue with Google"/);
+    expect(text).toContain("If this was you, there is nothing to do.");
+    expect(text).toContain(`${t.deps.env.PUBLIC_ORIGIN}/auth/forgot-password`);
+    expect(text).toContain("turn on two-factor authentication");
+    expect(text).toContain(t.deps.env.CONTACT_TO);
+
+    // Signing in again with the linked Google account is no news: no second mail.
+    expect((await viaGoogle(browser(t), who)).result.body).toMatchObject({ status: "signed_in" });
+    expect(readOutbox(t.deps.env.OUTBOX_DIR).filter((m) => m.to === who.email)).toHaveLength(1);
   });
 
   it("refuses an unverified Google address, and an answer without an address", async () => {
@@ -137,7 +191,8 @@ describe("Google sign-in", () => {
     const { createSession, SESSION_COOKIE } = await import("#api/auth/session.ts");
     const owner = browser(t);
     owner.jar.set(SESSION_COOKIE, createSession(t.deps.db, userId, { persistent: true, now: new Date() }).token);
-    const secret = (await owner.json("POST", "/api/auth/two-factor/setup")).body.secret;
+    // A Google-only account that signed in a moment ago needs no password to set it up (ADR 046).
+    const secret = (await owner.json("POST", "/api/auth/two-factor/setup", {})).body.secret;
     await owner.json("POST", "/api/auth/two-factor/enable", { code: totpAt(secret, new Date()) });
 
     const b = browser(t);
@@ -155,9 +210,10 @@ describe("Google sign-in", () => {
       const b = browser(t);
       identity = who;
       const start = await b.call("GET", "/api/auth/google");
-      const flow = JSON.parse(Buffer.from(b.cookie("plinth_oidc")!, "base64url").toString());
+      const flow = readFlowCookie(b.cookie("plinth_oidc")!);
       flow[field] = `${flow[field]}x`;
-      b.jar.set("plinth_oidc", Buffer.from(JSON.stringify(flow)).toString("base64url"));
+      // Signed with the server's own key, so it is the provider's checks that refuse it.
+      b.jar.set("plinth_oidc", signFlowCookie(t, flow));
       const answer = await fetch(start.headers.get("location")!, { redirect: "manual" });
       const res = await b.json("POST", "/api/auth/google/callback", { query: new URL(answer.headers.get("location")!).search });
       expect(res.status, field).toBe(400);
@@ -192,6 +248,67 @@ describe("Google sign-in", () => {
       body: JSON.stringify({ query: "?code=x" }),
     });
     expect(cross.status).toBe(403);
+  });
+
+  it("signs the flow cookie: a changed one is refused with a clear message and signs nobody in", async () => {
+    const who = person();
+    createAccount(t.deps.db, { email: who.email, username: `sig_${n}`, passwordHash: null, emailVerified: true, googleSub: who.sub, now: new Date() });
+    const b = browser(t);
+    identity = who;
+    const start = await b.call("GET", "/api/auth/google?next=%2Fdashboard%2Fbio");
+    const raw = b.cookie("plinth_oidc")!;
+    expect(readFlowCookie(raw)).toMatchObject({ next: "/dashboard/bio" });
+    // Same signature, another next (or the signature alone changed): refused.
+    const [value, mac] = decodeURIComponent(raw).split(".");
+    const changed = Buffer.from(JSON.stringify({ ...readFlowCookie(raw), next: "/dashboard/links" })).toString("base64url");
+    const answer = await fetch(start.headers.get("location")!, { redirect: "manual" });
+    const query = new URL(answer.headers.get("location")!).search;
+    for (const forged of [encodeURIComponent(`${changed}.${mac}`), encodeURIComponent(`${value}.${"A".repeat(43)}=`), value!]) {
+      b.jar.set("plinth_oidc", forged);
+      const res = await b.json("POST", "/api/auth/google/callback", { query });
+      expect(res).toMatchObject({ status: 400, body: { error: { message: AUTH_TEXT.providerFlowInvalid } } });
+      expect(b.cookie("plinth_session")).toBeUndefined();
+    }
+    // The untouched cookie still works (the answer was not used up by the refusals).
+    b.jar.set("plinth_oidc", raw);
+    expect((await b.json("POST", "/api/auth/google/callback", { query })).body).toEqual({ status: "signed_in", redirect: "/dashboard/bio" });
+  });
+
+  it("the key that signs the flow survives a restart", async () => {
+    const who = person();
+    createAccount(t.deps.db, { email: who.email, username: `restart_${n}`, passwordHash: null, emailVerified: true, googleSub: who.sub, now: new Date() });
+    const b = browser(t);
+    identity = who;
+    const start = await b.call("GET", "/api/auth/google");
+    const answer = await fetch(start.headers.get("location")!, { redirect: "manual" });
+    // A new process: its own connection to the same database file, its own app.
+    const db = openDatabase({ path: t.deps.env.DATABASE_PATH });
+    try {
+      const restarted = createServerApp({ ...t.deps, db });
+      const res = await restarted.request("/api/auth/google/callback", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Sec-Fetch-Site": "same-origin", Cookie: `plinth_oidc=${b.cookie("plinth_oidc")}` },
+        body: JSON.stringify({ query: new URL(answer.headers.get("location")!).search }),
+      });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ status: "signed_in" });
+    } finally {
+      closeDatabase(db);
+    }
+  });
+
+  it("checks the page to return to again at the callback, whatever the cookie holds", async () => {
+    const who = person();
+    createAccount(t.deps.db, { email: who.email, username: `back_${n}`, passwordHash: null, emailVerified: true, googleSub: who.sub, now: new Date() });
+    for (const next of ["//evil.example", "/dashboard/../\\evil.example", "/dashboard\\evil", "javascript:alert(1)", "https://evil.example/dashboard", "/dashboard/\u0000x"]) {
+      const b = browser(t);
+      identity = who;
+      const start = await b.call("GET", "/api/auth/google");
+      b.jar.set("plinth_oidc", signFlowCookie(t, { ...readFlowCookie(b.cookie("plinth_oidc")!), next }));
+      const answer = await fetch(start.headers.get("location")!, { redirect: "manual" });
+      const res = await b.json("POST", "/api/auth/google/callback", { query: new URL(answer.headers.get("location")!).search });
+      expect(res.body, next).toEqual({ status: "signed_in", redirect: "/dashboard/links" });
+    }
   });
 
   it("never redirects outside the dashboard after sign-in", async () => {

@@ -178,7 +178,7 @@ describe("the account", () => {
 
     const wrong = await b.json("DELETE", "/api/auth/account", { password: "Not-My-Password-1" });
     expect(wrong).toMatchObject({ status: 400, body: { error: { message: AUTH_TEXT.currentPasswordWrong } } });
-    expect((await b.json("DELETE", "/api/auth/account", {})).body.error.message).toBe(AUTH_TEXT.deleteConfirmRequired);
+    expect((await b.json("DELETE", "/api/auth/account", {})).body.error.message).toBe(AUTH_TEXT.confirmPasswordRequired);
     expect(existsSync(join(published, username, "index.html"))).toBe(true);
     expect(db.select().from(schema.users).where(eq(schema.users.id, userId)).get()).toBeTruthy();
 

@@ -24,7 +24,7 @@ export default function AccountTab() {
   async function remove(e: FormEvent) {
     e.preventDefault();
     if (!account) return;
-    if (!confirm) return setError(account.hasPassword ? AUTH_TEXT.deleteConfirmRequired : AUTH_TEXT.deleteUsernameMismatch);
+    if (!confirm) return setError(account.hasPassword ? AUTH_TEXT.confirmPasswordRequired : AUTH_TEXT.deleteUsernameMismatch);
     setBusy(true);
     setError(null);
     try {
