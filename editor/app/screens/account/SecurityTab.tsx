@@ -215,7 +215,7 @@ function SetupDialog({ hasPassword, onEnabled, onClose }: { hasPassword: boolean
     <form onSubmit={begin} noValidate className="space-y-4">
       {freshSignIn ? <FreshSignIn message={freshSignIn} /> : null}
       {hasPassword ? (
-        <PasswordField label="Password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={error} maxLength={LIMITS.PASSWORD_MAX} autoFocus />
+        <PasswordField label="Password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={error} maxLength={LIMITS.PASSWORD_MAX} />
       ) : (
         <p className="text-sm text-slate-700">You sign in with Google: this works within 10 minutes of signing in.</p>
       )}
@@ -253,6 +253,7 @@ function ConfirmChangeDialog({ kind, hasPassword, onDone, onClose }: { kind: "di
       if (kind === "disable") {
         onDone(await unwrap(api.auth["two-factor"].disable.$post({ json })));
         toast.success("Two-factor authentication is off");
+        onClose();
       } else {
         const { backupCodes } = await unwrap(api.auth["two-factor"]["backup-codes"].$post({ json }));
         setCodes(backupCodes);
@@ -279,14 +280,13 @@ function ConfirmChangeDialog({ kind, hasPassword, onDone, onClose }: { kind: "di
     <form onSubmit={submit} noValidate className="space-y-4">
       {freshSignIn ? <FreshSignIn message={freshSignIn} /> : null}
       {hasPassword ? (
-        <PasswordField label="Password" autoComplete="current-password" value={form.password} onChange={set("password")} error={fields.password} maxLength={LIMITS.PASSWORD_MAX} autoFocus />
+        <PasswordField label="Password" autoComplete="current-password" value={form.password} onChange={set("password")} error={fields.password} maxLength={LIMITS.PASSWORD_MAX} />
       ) : null}
       <TextField
         label="Code from your app, or a backup code"
         value={form.code}
         onChange={set("code")}
         autoComplete="one-time-code"
-        autoFocus={!hasPassword}
         maxLength={32}
         error={fields.code}
       />
