@@ -5,10 +5,10 @@
  */
 import { eq } from "drizzle-orm";
 import { BILLING_MESSAGES } from "#core/schemas/billing.ts";
-import { invoices, testBillingSubscriptions, users } from "#db/schema.ts";
+import { invoices, sessions, testBillingSubscriptions, users } from "#db/schema.ts";
 import { createAccountWithPassword, nextTotp, signInWithForm, signOutFromDashboard, wrongCode } from "./auth-helpers.ts";
 import { subscribeInBrowser, subscriptionIdOf } from "./billing-helpers.ts";
-import { e2eDb, expect, signInAs, test } from "./fixtures.ts";
+import { createOwner, e2eDb, expect, signInAs, test } from "./fixtures.ts";
 import { beginSetup, confirmSetup, totpAt } from "#api/services/two-factor.ts";
 
 async function openSecurity(page: import("@playwright/test").Page) {
@@ -276,4 +276,25 @@ test("account tab: with a subscription, the delete dialog warns that it ends; de
   expect(e2eDb().select().from(testBillingSubscriptions).where(eq(testBillingSubscriptions.id, subscriptionId)).get()!.status).toBe("canceled");
   const kept = e2eDb().select().from(invoices).where(eq(invoices.billedUsername, owner.username)).all();
   expect(kept.map((i) => ({ userId: i.userId, status: i.status }))).toEqual([{ userId: null, status: "paid" }]);
+});
+
+test("two-factor for a Google-only account: a sign-in older than 10 minutes is asked to sign in again with Google", async ({ page, context }) => {
+  const owner = await createOwner();
+  e2eDb().update(users).set({ passwordHash: null, googleSub: `google-${owner.username}` }).where(eq(users.id, owner.userId)).run();
+  await signInAs(context, owner);
+  e2eDb().update(sessions).set({ createdAt: new Date(Date.now() - 11 * 60_000) }).where(eq(sessions.userId, owner.userId)).run();
+  await openSecurity(page);
+  await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
+  const dialog = page.getByRole("dialog", { name: "Set up two-factor authentication" });
+  await expect(dialog.getByLabel("Password", { exact: true })).toHaveCount(0);
+  await dialog.getByRole("button", { name: "Continue" }).click();
+  await expect(dialog.getByRole("alert")).toContainText("For your security, sign in with Google again to make this change.");
+  const again = dialog.getByRole("link", { name: "Sign in again with Google" });
+  expect(new URL((await again.getAttribute("href"))!, "http://x").searchParams.get("next")).toBe("/dashboard/account-settings?tab=security");
+  await expect(dialog.getByRole("img", { name: "QR code for your authenticator app" })).toHaveCount(0);
+
+  // Just signed in: the QR code comes without a password.
+  e2eDb().update(sessions).set({ createdAt: new Date() }).where(eq(sessions.userId, owner.userId)).run();
+  await dialog.getByRole("button", { name: "Continue" }).click();
+  await expect(dialog.getByRole("img", { name: "QR code for your authenticator app" })).toBeVisible();
 });

@@ -108,9 +108,10 @@ export function googleRoutes(deps: AppDeps, limiters: AuthLimiters) {
         const flow = await readFlow(c, flowSecret(), secure);
         // The flow's checks are good for one answer only.
         clearCookie(c, FLOW_COOKIE, secure);
-        if (!flow) throw failed(AUTH_TEXT.providerFlowInvalid);
         const search = c.req.valid("json").query.replace(/^\?/, "");
+        // The provider said no (the person cancelled, say): the spec's message, whatever the cookie.
         if (new URLSearchParams(search).has("error")) throw failed();
+        if (!flow) throw failed(AUTH_TEXT.providerFlowInvalid);
         let identity: ProviderIdentity;
         try {
           identity = await finishAuthorization(settings, search, flow);
