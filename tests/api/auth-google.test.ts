@@ -62,14 +62,24 @@ function signFlowCookie(app: TestApp, flow: Record<string, unknown>): string {
   return encodeURIComponent(`${value}.${mac}`);
 }
 
-/** Start, let the provider answer, and post its answer back as the callback page does. */
-async function viaGoogle(b: Browser, who: Record<string, unknown>, startQuery = "", tamper?: (q: URLSearchParams) => void) {
+/** A Google-only account of `who`, made straight in the app's database. */
+function googleAccount(app: TestApp, who: { sub: string; email: string }, prefix: string) {
+  return createAccount(app.deps.db, { email: who.email, username: `${prefix}_${n}`, passwordHash: null, emailVerified: true, googleSub: who.sub, now: new Date() });
+}
+
+/** Start as `b` and let the provider answer: where it sends the browser back, not yet posted. */
+async function providerAnswer(b: Browser, who: Record<string, unknown>, startQuery = "") {
   identity = who;
   const start = await b.call("GET", `/api/auth/google${startQuery}`);
   expect(start.status).toBe(302);
   const authorize = new URL(start.headers.get("location")!);
   const answer = await fetch(authorize, { redirect: "manual" });
-  const callback = new URL(answer.headers.get("location")!);
+  return { start, authorize, callback: new URL(answer.headers.get("location")!) };
+}
+
+/** Start, let the provider answer, and post its answer back as the callback page does. */
+async function viaGoogle(b: Browser, who: Record<string, unknown>, startQuery = "", tamper?: (q: URLSearchParams) => void) {
+  const { authorize, callback } = await providerAnswer(b, who, startQuery);
   tamper?.(callback.searchParams);
   return { authorize, callback, result: await b.json("POST", "/api/auth/google/callback", { query: callback.search }) };
 }
@@ -107,17 +117,15 @@ describe("Google sign-in", () => {
     const secure = createTestApp({ GOOGLE_CLIENT_ID: "plinth-test-client", GOOGLE_ISSUER: provider.issuer.url!, PUBLIC_ORIGIN: "https://plinth.example" });
     try {
       const who = person();
-      createAccount(secure.deps.db, { email: who.email, username: `hostg_${n}`, passwordHash: null, emailVerified: true, googleSub: who.sub, now: new Date() });
+      googleAccount(secure, who, "hostg");
       const b = browser(secure);
-      identity = who;
-      const start = await b.call("GET", "/api/auth/google");
+      const { start, callback } = await providerAnswer(b, who);
       const line = start.headers.getSetCookie().find((l) => l.startsWith("__Host-plinth_oidc="))!;
       expect(line).toMatch(/; Path=\/;/);
       expect(line).toMatch(/; Secure/);
       expect(line).not.toMatch(/Domain=/i);
       expect(b.cookie("plinth_oidc")).toBeUndefined();
-      const answer = await fetch(start.headers.get("location")!, { redirect: "manual" });
-      const res = await b.json("POST", "/api/auth/google/callback", { query: new URL(answer.headers.get("location")!).search });
+      const res = await b.json("POST", "/api/auth/google/callback", { query: callback.search });
       expect(res.body).toMatchObject({ status: "signed_in" });
       expect(b.cookie("__Host-plinth_session")).toBeTruthy();
     } finally {
@@ -187,7 +195,7 @@ describe("Google sign-in", () => {
 
   it("still asks for the second factor when two-factor is on", async () => {
     const who = person();
-    const { userId } = createAccount(t.deps.db, { email: who.email, username: `tfa_${n}`, passwordHash: null, emailVerified: true, googleSub: who.sub, now: new Date() });
+    const { userId } = googleAccount(t, who, "tfa");
     const { createSession, SESSION_COOKIE } = await import("#api/auth/session.ts");
     const owner = browser(t);
     owner.jar.set(SESSION_COOKIE, createSession(t.deps.db, userId, { persistent: true, now: new Date() }).token);
@@ -208,23 +216,18 @@ describe("Google sign-in", () => {
 
     for (const field of ["nonce", "verifier"] as const) {
       const b = browser(t);
-      identity = who;
-      const start = await b.call("GET", "/api/auth/google");
+      const { callback } = await providerAnswer(b, who);
       const flow = readFlowCookie(b.cookie("plinth_oidc")!);
       flow[field] = `${flow[field]}x`;
       // Signed with the server's own key, so it is the provider's checks that refuse it.
       b.jar.set("plinth_oidc", signFlowCookie(t, flow));
-      const answer = await fetch(start.headers.get("location")!, { redirect: "manual" });
-      const res = await b.json("POST", "/api/auth/google/callback", { query: new URL(answer.headers.get("location")!).search });
+      const res = await b.json("POST", "/api/auth/google/callback", { query: callback.search });
       expect(res.status, field).toBe(400);
     }
 
     const b = browser(t);
-    identity = who;
-    const start = await b.call("GET", "/api/auth/google");
+    const query = (await providerAnswer(b, who)).callback.search;
     const saved = b.cookie("plinth_oidc")!;
-    const answer = await fetch(start.headers.get("location")!, { redirect: "manual" });
-    const query = new URL(answer.headers.get("location")!).search;
     expect((await b.json("POST", "/api/auth/google/callback", { query })).status).toBe(200);
     // The flow cookie is used up; putting it back does not make the code usable twice.
     expect((await b.json("POST", "/api/auth/google/callback", { query })).status).toBe(400);
@@ -252,17 +255,14 @@ describe("Google sign-in", () => {
 
   it("signs the flow cookie: a changed one is refused with a clear message and signs nobody in", async () => {
     const who = person();
-    createAccount(t.deps.db, { email: who.email, username: `sig_${n}`, passwordHash: null, emailVerified: true, googleSub: who.sub, now: new Date() });
+    googleAccount(t, who, "sig");
     const b = browser(t);
-    identity = who;
-    const start = await b.call("GET", "/api/auth/google?next=%2Fdashboard%2Fbio");
+    const query = (await providerAnswer(b, who, "?next=%2Fdashboard%2Fbio")).callback.search;
     const raw = b.cookie("plinth_oidc")!;
     expect(readFlowCookie(raw)).toMatchObject({ next: "/dashboard/bio" });
     // Same signature, another next (or the signature alone changed): refused.
     const [value, mac] = decodeURIComponent(raw).split(".");
     const changed = Buffer.from(JSON.stringify({ ...readFlowCookie(raw), next: "/dashboard/links" })).toString("base64url");
-    const answer = await fetch(start.headers.get("location")!, { redirect: "manual" });
-    const query = new URL(answer.headers.get("location")!).search;
     for (const forged of [encodeURIComponent(`${changed}.${mac}`), encodeURIComponent(`${value}.${"A".repeat(43)}=`), value!]) {
       b.jar.set("plinth_oidc", forged);
       const res = await b.json("POST", "/api/auth/google/callback", { query });
@@ -276,11 +276,9 @@ describe("Google sign-in", () => {
 
   it("the key that signs the flow survives a restart", async () => {
     const who = person();
-    createAccount(t.deps.db, { email: who.email, username: `restart_${n}`, passwordHash: null, emailVerified: true, googleSub: who.sub, now: new Date() });
+    googleAccount(t, who, "restart");
     const b = browser(t);
-    identity = who;
-    const start = await b.call("GET", "/api/auth/google");
-    const answer = await fetch(start.headers.get("location")!, { redirect: "manual" });
+    const { callback } = await providerAnswer(b, who);
     // A new process: its own connection to the same database file, its own app.
     const db = openDatabase({ path: t.deps.env.DATABASE_PATH });
     try {
@@ -288,7 +286,7 @@ describe("Google sign-in", () => {
       const res = await restarted.request("/api/auth/google/callback", {
         method: "POST",
         headers: { "Content-Type": "application/json", "Sec-Fetch-Site": "same-origin", Cookie: `plinth_oidc=${b.cookie("plinth_oidc")}` },
-        body: JSON.stringify({ query: new URL(answer.headers.get("location")!).search }),
+        body: JSON.stringify({ query: callback.search }),
       });
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ status: "signed_in" });
@@ -299,21 +297,19 @@ describe("Google sign-in", () => {
 
   it("checks the page to return to again at the callback, whatever the cookie holds", async () => {
     const who = person();
-    createAccount(t.deps.db, { email: who.email, username: `back_${n}`, passwordHash: null, emailVerified: true, googleSub: who.sub, now: new Date() });
+    googleAccount(t, who, "back");
     for (const next of ["//evil.example", "/dashboard/../\\evil.example", "/dashboard\\evil", "javascript:alert(1)", "https://evil.example/dashboard", "/dashboard/\u0000x"]) {
       const b = browser(t);
-      identity = who;
-      const start = await b.call("GET", "/api/auth/google");
+      const { callback } = await providerAnswer(b, who);
       b.jar.set("plinth_oidc", signFlowCookie(t, { ...readFlowCookie(b.cookie("plinth_oidc")!), next }));
-      const answer = await fetch(start.headers.get("location")!, { redirect: "manual" });
-      const res = await b.json("POST", "/api/auth/google/callback", { query: new URL(answer.headers.get("location")!).search });
+      const res = await b.json("POST", "/api/auth/google/callback", { query: callback.search });
       expect(res.body, next).toEqual({ status: "signed_in", redirect: "/dashboard/links" });
     }
   });
 
   it("never redirects outside the dashboard after sign-in", async () => {
     const who = person();
-    createAccount(t.deps.db, { email: who.email, username: `next_${n}`, passwordHash: null, emailVerified: true, googleSub: who.sub, now: new Date() });
+    googleAccount(t, who, "next");
     for (const next of ["https://evil.example/", "//evil.example", "/\\evil.example", "javascript:alert(1)"]) {
       const { result } = await viaGoogle(browser(t), who, `?next=${encodeURIComponent(next)}`);
       expect(result.body.redirect, next).toBe("/dashboard/links");

@@ -16,6 +16,15 @@ async function openSecurity(page: import("@playwright/test").Page) {
   await page.getByRole("tab", { name: "Security" }).click();
 }
 
+/** The sign-in page with the password, then a backup code instead of the app's code. */
+async function signInWithBackupCode(page: import("@playwright/test").Page, owner: { email: string; password: string }, code: string) {
+  await page.goto("/auth/login");
+  await signInWithForm(page, owner.email, owner.password);
+  await page.getByRole("button", { name: "Use a backup code instead" }).click();
+  await page.getByLabel("Backup code").fill(code);
+  await page.getByRole("button", { name: "Verify" }).click();
+}
+
 test("two-factor: enrol with the QR code behind the password, sign in with a TOTP code, then with a backup code once", async ({ page, context }) => {
   const owner = await createAccountWithPassword();
   await signInAs(context, owner);
@@ -77,18 +86,10 @@ test("two-factor: enrol with the QR code behind the password, sign in with a TOT
 
   // Sign in with a backup code; the same code never works twice.
   await signOutFromDashboard(page);
-  await page.goto("/auth/login");
-  await signInWithForm(page, owner.email, owner.password);
-  await page.getByRole("button", { name: "Use a backup code instead" }).click();
-  await page.getByLabel("Backup code").fill(backup[0]!);
-  await page.getByRole("button", { name: "Verify" }).click();
+  await signInWithBackupCode(page, owner, backup[0]!);
   await expect(page).toHaveURL("/dashboard/links");
   await signOutFromDashboard(page);
-  await page.goto("/auth/login");
-  await signInWithForm(page, owner.email, owner.password);
-  await page.getByRole("button", { name: "Use a backup code instead" }).click();
-  await page.getByLabel("Backup code").fill(backup[0]!);
-  await page.getByRole("button", { name: "Verify" }).click();
+  await signInWithBackupCode(page, owner, backup[0]!);
   await expect(page.getByRole("alert").filter({ hasText: "Invalid verification code. Please try again." })).toBeVisible();
   await page.getByLabel("Backup code").fill(backup[1]!);
   await page.getByRole("button", { name: "Verify" }).click();
@@ -140,11 +141,7 @@ test("two-factor: new backup codes need the password and a code, and the old one
 
   // An old code no longer signs in; a new one does.
   await signOutFromDashboard(page);
-  await page.goto("/auth/login");
-  await signInWithForm(page, owner.email, owner.password);
-  await page.getByRole("button", { name: "Use a backup code instead" }).click();
-  await page.getByLabel("Backup code").fill(old[0]!);
-  await page.getByRole("button", { name: "Verify" }).click();
+  await signInWithBackupCode(page, owner, old[0]!);
   await expect(page.getByRole("alert").filter({ hasText: "Invalid verification code. Please try again." })).toBeVisible();
   await page.getByLabel("Backup code").fill(fresh[0]!);
   await page.getByRole("button", { name: "Verify" }).click();

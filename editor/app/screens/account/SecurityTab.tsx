@@ -5,7 +5,7 @@
  * Google-only account, a recent sign-in), in a dialog (ADR 046).
  */
 import { format } from "date-fns";
-import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { toast } from "sonner";
 import { AUTH_TEXT, PasswordChangeSchema, TwoFactorChangeSchema, TwoFactorEnableSchema } from "#core/schemas/auth.ts";
 import { LIMITS } from "#core/limits.ts";
@@ -94,6 +94,18 @@ function FreshSignIn({ message }: { message: string }) {
       <a href={SIGN_IN_AGAIN} className="font-medium text-brand-700 underline underline-offset-4">
         Sign in again with Google
       </a>
+    </div>
+  );
+}
+
+/** A dialog form's buttons: Cancel, then the form's own submit button. */
+function DialogActions({ onCancel, children }: { onCancel(): void; children: ReactNode }) {
+  return (
+    <div className="flex flex-wrap justify-end gap-2">
+      <Button variant="secondary" onClick={onCancel}>
+        Cancel
+      </Button>
+      {children}
     </div>
   );
 }
@@ -199,14 +211,11 @@ function SetupDialog({ hasPassword, onEnabled, onClose }: { hasPassword: boolean
             {error}
           </p>
         ) : null}
-        <div className="flex flex-wrap justify-end gap-2">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
+        <DialogActions onCancel={onClose}>
           <Button type="submit" disabled={busy}>
             {busy ? "Verifying..." : "Enable"}
           </Button>
-        </div>
+        </DialogActions>
       </form>
     );
   }
@@ -219,14 +228,11 @@ function SetupDialog({ hasPassword, onEnabled, onClose }: { hasPassword: boolean
       ) : (
         <p className="text-sm text-slate-700">You sign in with Google: this works within 10 minutes of signing in.</p>
       )}
-      <div className="flex flex-wrap justify-end gap-2">
-        <Button variant="secondary" onClick={onClose}>
-          Cancel
-        </Button>
+      <DialogActions onCancel={onClose}>
         <Button type="submit" disabled={busy}>
           {busy ? "Checking..." : "Continue"}
         </Button>
-      </div>
+      </DialogActions>
     </form>
   );
 }
@@ -290,14 +296,11 @@ function ConfirmChangeDialog({ kind, hasPassword, onDone, onClose }: { kind: "di
         maxLength={32}
         error={fields.code}
       />
-      <div className="flex flex-wrap justify-end gap-2">
-        <Button variant="secondary" onClick={onClose}>
-          Cancel
-        </Button>
+      <DialogActions onCancel={onClose}>
         <Button type="submit" variant={kind === "disable" ? "danger" : "primary"} disabled={busy}>
           {kind === "disable" ? "Turn off two-factor" : busy ? "Generating..." : "Generate new codes"}
         </Button>
-      </div>
+      </DialogActions>
     </form>
   );
 }
