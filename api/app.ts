@@ -9,6 +9,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { sessionMiddleware } from "./auth/middleware.ts";
 import { ownerWriteLimit } from "./auth/owner-write-limit.ts";
 import { sameOriginOnly } from "./auth/origin-check.ts";
+import { cookieName, isSecureOrigin } from "./auth/cookies.ts";
 import { SESSION_COOKIE } from "./auth/session.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { ApiError, errorResponse } from "./errors.ts";
@@ -41,7 +42,7 @@ export function createApi(deps: AppDeps) {
     await next();
     c.header("Cache-Control", "no-store");
   });
-  api.use("*", exceptVisitorRoutes(sameOriginOnly(deps.env.PUBLIC_ORIGIN, SESSION_COOKIE)));
+  api.use("*", exceptVisitorRoutes(sameOriginOnly(deps.env.PUBLIC_ORIGIN, cookieName(SESSION_COOKIE, isSecureOrigin(deps.env.PUBLIC_ORIGIN)))));
   const jsonBodyLimit = bodyLimit({
     maxSize: JSON_BODY_LIMIT,
     onError: () => {

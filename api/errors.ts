@@ -21,6 +21,8 @@ const STATUS = {
   unprocessable: 422,
   rate_limited: 429,
   internal: 500,
+  /** The billing provider (or another service we depend on) failed; nothing was changed. */
+  bad_gateway: 502,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof STATUS;

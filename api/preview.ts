@@ -4,13 +4,13 @@
  * the site's 404 page, so a preview never reveals that a draft exists.
  */
 import type { Context } from "hono";
-import { getCookie } from "hono/cookie";
 import { eq } from "drizzle-orm";
 import { userProfiles } from "#db/schema.ts";
 import { loadDraft } from "#renderer/draft.ts";
 import { ensureSharedAssets } from "#renderer/assets.ts";
 import { renderPage } from "#renderer/render.tsx";
-import { SESSION_COOKIE, validateSessionToken } from "./auth/session.ts";
+import { isSecureOrigin } from "./auth/cookies.ts";
+import { readSessionCookie, validateSessionToken } from "./auth/session.ts";
 import type { AppDeps } from "./context.ts";
 
 const PREVIEW_PATH = /^\/([A-Za-z0-9_-]{3,30})\/preview\/?$/;
@@ -32,7 +32,7 @@ export function previewHandler({ db, env, now }: AppDeps, notFound: (c: Context)
     const profile = db.select({ userId: userProfiles.userId }).from(userProfiles).where(eq(userProfiles.username, username)).get();
     // Not a page (e.g. /pricing?preview=true): let the site answer as usual.
     if (!profile) return null;
-    const token = getCookie(c, SESSION_COOKIE);
+    const token = readSessionCookie(c, isSecureOrigin(env.PUBLIC_ORIGIN));
     const at = now();
     const session = token ? validateSessionToken(db, token, at) : null;
     if (!session || profile.userId !== session.user.id) {

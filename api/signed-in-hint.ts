@@ -5,10 +5,9 @@
  * paint, and no sign-in, sign-out or expiry path elsewhere has to remember to update it.
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { SIGNED_IN_HINT_COOKIE, SIGNED_IN_HINT_VALUE } from "#core/signed-in-hint.ts";
-import { isSecureOrigin } from "./auth/middleware.ts";
-import { deleteSessionCookie, SESSION_COOKIE, setSessionCookie, validateSessionToken } from "./auth/session.ts";
+import { clearCookie, isSecureOrigin, readCookie, writeCookie } from "./auth/cookies.ts";
+import { deleteSessionCookie, readSessionCookie, setSessionCookie, validateSessionToken } from "./auth/session.ts";
 import type { AppDeps } from "./context.ts";
 
 /**
@@ -21,8 +20,8 @@ export function signedInHint({ db, env, now }: AppDeps, isSitePage: (c: Context)
     await next();
     if (c.req.method !== "GET" && c.req.method !== "HEAD") return;
     if (!c.res.headers.get("content-type")?.startsWith("text/html") || !isSitePage(c)) return;
-    const token = getCookie(c, SESSION_COOKIE);
-    const hinted = getCookie(c, SIGNED_IN_HINT_COOKIE) === SIGNED_IN_HINT_VALUE;
+    const token = readSessionCookie(c, secure);
+    const hinted = readCookie(c, SIGNED_IN_HINT_COOKIE, secure) === SIGNED_IN_HINT_VALUE;
     if (!token && !hinted) return;
     let signedIn = false;
     if (token) {
@@ -39,9 +38,9 @@ export function signedInHint({ db, env, now }: AppDeps, isSitePage: (c: Context)
     if (!/no-store|private/.test(c.res.headers.get("cache-control") ?? "")) c.header("Cache-Control", "private, max-age=0, must-revalidate");
     if (signedIn && !hinted) {
       // No expiry: every site page sets it again, so it only has to outlive one page view.
-      setCookie(c, SIGNED_IN_HINT_COOKIE, SIGNED_IN_HINT_VALUE, { path: "/", sameSite: "Lax", secure });
+      writeCookie(c, SIGNED_IN_HINT_COOKIE, SIGNED_IN_HINT_VALUE, secure, { httpOnly: false });
     } else if (!signedIn && hinted) {
-      deleteCookie(c, SIGNED_IN_HINT_COOKIE, { path: "/", sameSite: "Lax", secure });
+      clearCookie(c, SIGNED_IN_HINT_COOKIE, secure, { httpOnly: false });
     }
   };
 }

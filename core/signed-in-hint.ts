@@ -5,3 +5,10 @@
  */
 export const SIGNED_IN_HINT_COOKIE = "plinth_signed_in";
 export const SIGNED_IN_HINT_VALUE = "1";
+
+/**
+ * The inline head script that reads it. Over https the server names the cookie
+ * `__Host-plinth_signed_in` (api/auth/cookies.ts); a built page does not know which origin serves
+ * it, so the script accepts either name.
+ */
+export const SIGNED_IN_HINT_SCRIPT = `if(/(?:^|; )(?:__Host-)?${SIGNED_IN_HINT_COOKIE}=${SIGNED_IN_HINT_VALUE}(?:;|$)/.test(document.cookie))document.documentElement.dataset.auth="in"`;

@@ -33,8 +33,27 @@ export function openDatabase({ path, migrate: runMigrations = true }: OpenOption
   // writes that must survive that go through durably() below.
   sqlite.pragma("synchronous = NORMAL");
   const db = drizzle(sqlite, { schema }) as Db;
-  if (runMigrations) migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  if (runMigrations) migrateSafely(db);
   return db;
+}
+
+/**
+ * SQLite changes a column by rebuilding its table (create, copy, drop, rename). With foreign keys on,
+ * dropping the old table fires the ON DELETE actions of every table that points at it, which would
+ * empty or unlink them; the generated migrations' own PRAGMA is a no-op inside the migrator's
+ * transaction. So foreign keys are off while migrating and checked once it is done, as SQLite's
+ * documented procedure for schema changes asks (sqlite.org/lang_altertable.html).
+ */
+function migrateSafely(db: Db): void {
+  const sqlite = db.$client;
+  sqlite.pragma("foreign_keys = OFF");
+  try {
+    migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    const broken = sqlite.pragma("foreign_key_check") as unknown[];
+    if (broken.length) throw new Error(`The migrated database has ${broken.length} broken foreign keys: ${JSON.stringify(broken.slice(0, 5))}`);
+  } finally {
+    sqlite.pragma("foreign_keys = ON");
+  }
 }
 
 /**

@@ -3,7 +3,7 @@
  * - ids are random text ids made by the API (newId in db/ids.ts);
  * - times are integer milliseconds since the epoch (drizzle mode timestamp_ms gives Dates);
  * - money is integer cents;
- * - every row of an owner cascades on the user's deletion;
+ * - every row of an owner cascades on the user's deletion, except invoices, which are records (ADR 049);
  * - enum columns carry a CHECK built from the same lists core/ validates with.
  */
 import { sql, type SQL } from "drizzle-orm";
@@ -163,6 +163,16 @@ export const twoFactorChallenges = sqliteTable(
   },
   (t) => [index("two_factor_challenges_user_idx").on(t.userId)],
 );
+
+/**
+ * Keys the server makes for itself once and keeps across restarts (ADR 048), e.g. the one that
+ * signs the Google sign-in flow cookie. Random, never shown, never configured.
+ */
+export const serverSecrets = sqliteTable("server_secrets", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: createdAt(),
+});
 
 export const user2faSettings = sqliteTable("user_2fa_settings", {
   userId: text("user_id")
@@ -487,12 +497,16 @@ export const payoutRequests = sqliteTable(
 
 export const INVOICE_STATUSES = ["paid", "open", "void", "uncollectible"] as const;
 
-/** Invoices as the billing provider reports them (decisions.md: real billing history). */
+/**
+ * Invoices as the billing provider reports them (decisions.md: real billing history). Receipts are
+ * records (ADR 082): when the account is deleted, its invoices stay, detached from it (user_id null),
+ * with the buyer's details copied onto them first (ADR 049).
+ */
 export const invoices = sqliteTable(
   "invoices",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
     amountCents: integer("amount_cents").notNull(),
     status: text("status", { enum: INVOICE_STATUSES }).notNull(),
     description: text("description").notNull(),
@@ -505,6 +519,10 @@ export const invoices = sqliteTable(
     paidAt: time("paid_at"),
     /** How it was paid, as printed: "Visa ending in 4242", or "Rewards balance". */
     paymentMethod: text("payment_method"),
+    /** Who was billed, kept once the account is gone (null while it exists: the account says). */
+    billedEmail: text("billed_email"),
+    billedUsername: text("billed_username"),
+    billedName: text("billed_name"),
     createdAt: createdAt(),
   },
   (t) => [index("invoices_user_idx").on(t.userId, t.createdAt), check("invoices_status", oneOf(t.status, INVOICE_STATUSES))],
@@ -614,7 +632,8 @@ export const TEST_CARD_BEHAVIOURS = ["ok", "decline_renewals"] as const;
 
 export const testBillingCustomers = sqliteTable("test_billing_customers", {
   id: text("id").primaryKey(),
-  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  /** Like a hosted provider, it keeps its customer (and the invoice numbers) when the account is deleted. */
+  userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
   email: text("email").notNull(),
   cardBrand: text("card_brand"),
   cardLast4: text("card_last4"),

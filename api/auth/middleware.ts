@@ -3,19 +3,15 @@
  * extended, and exposes c.var.user / c.var.session. requireUser() guards owner routes.
  */
 import type { MiddlewareHandler } from "hono";
-import { getCookie } from "hono/cookie";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { deleteSessionCookie, SESSION_COOKIE, setSessionCookie, SIGNED_IN_HINT_COOKIE, validateSessionToken } from "./session.ts";
-
-export function isSecureOrigin(publicOrigin: string): boolean {
-  return publicOrigin.startsWith("https://");
-}
+import { isSecureOrigin, readCookie } from "./cookies.ts";
+import { deleteSessionCookie, readSessionCookie, setSessionCookie, SIGNED_IN_HINT_COOKIE, validateSessionToken } from "./session.ts";
 
 export function sessionMiddleware({ db, env, now }: AppDeps): MiddlewareHandler<AppEnv> {
   const secure = isSecureOrigin(env.PUBLIC_ORIGIN);
   return async (c, next) => {
-    const token = getCookie(c, SESSION_COOKIE);
+    const token = readSessionCookie(c, secure);
     c.set("user", null);
     c.set("session", null);
     if (token) {
@@ -27,7 +23,7 @@ export function sessionMiddleware({ db, env, now }: AppDeps): MiddlewareHandler<
       } else {
         deleteSessionCookie(c, secure);
       }
-    } else if (getCookie(c, SIGNED_IN_HINT_COOKIE)) {
+    } else if (readCookie(c, SIGNED_IN_HINT_COOKIE, secure)) {
       // The session cookie is gone (expired or cleared): the navigation hint must not outlive it.
       deleteSessionCookie(c, secure);
     }

@@ -7,11 +7,11 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { and, eq, ne } from "drizzle-orm";
 import type { Context } from "hono";
-import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { SIGNED_IN_HINT_COOKIE, SIGNED_IN_HINT_VALUE } from "#core/signed-in-hint.ts";
 import type { Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { sessions, users } from "#db/schema.ts";
+import { clearCookie, readCookie, writeCookie } from "./cookies.ts";
 
 export const SESSION_COOKIE = "plinth_session";
 /** The static pages' navigation hint (ADR 051) follows the session cookie wherever it changes. */
@@ -48,6 +48,8 @@ export interface Session {
   userId: string;
   expiresAt: Date;
   persistent: boolean;
+  /** When the sign-in that made it happened (a password change or a sign-in makes a new one). */
+  createdAt: Date;
 }
 
 export interface SessionUser {
@@ -74,6 +76,7 @@ export function createSession(
     userId,
     expiresAt: new Date(opts.now.getTime() + SESSION_TTL_MS),
     persistent: opts.persistent,
+    createdAt: opts.now,
   };
   db.insert(sessions)
     .values({
@@ -119,7 +122,7 @@ export function validateSessionToken(db: Db, token: string, now: Date): Validati
     db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id)).run();
   }
   return {
-    session: { id, userId: row.session.userId, expiresAt, persistent: row.session.persistent },
+    session: { id, userId: row.session.userId, expiresAt, persistent: row.session.persistent, createdAt: row.session.createdAt },
     user: row.user,
     renewed,
   };
@@ -138,13 +141,18 @@ export function invalidateUserSessions(db: Db, userId: string, exceptId?: string
 export function setSessionCookie(c: Context, token: string, session: Session, secure: boolean): void {
   // Without Remember me the cookies have no expiry and end with the browser session.
   const expiry = session.persistent ? { expires: session.expiresAt } : {};
-  setCookie(c, SESSION_COOKIE, token, { httpOnly: true, sameSite: "Lax", path: "/", secure, ...expiry });
-  setCookie(c, SIGNED_IN_HINT_COOKIE, SIGNED_IN_HINT_VALUE, { httpOnly: false, sameSite: "Lax", path: "/", secure, ...expiry });
+  writeCookie(c, SESSION_COOKIE, token, secure, expiry);
+  writeCookie(c, SIGNED_IN_HINT_COOKIE, SIGNED_IN_HINT_VALUE, secure, { httpOnly: false, ...expiry });
 }
 
 export function deleteSessionCookie(c: Context, secure: boolean): void {
-  deleteCookie(c, SESSION_COOKIE, { path: "/", secure, httpOnly: true, sameSite: "Lax" });
-  if (getCookie(c, SIGNED_IN_HINT_COOKIE) !== undefined) deleteCookie(c, SIGNED_IN_HINT_COOKIE, { path: "/", secure, sameSite: "Lax" });
+  clearCookie(c, SESSION_COOKIE, secure);
+  if (readCookie(c, SIGNED_IN_HINT_COOKIE, secure) !== undefined) clearCookie(c, SIGNED_IN_HINT_COOKIE, secure, { httpOnly: false });
+}
+
+/** The session token the request carries, if any. */
+export function readSessionCookie(c: Context, secure: boolean): string | undefined {
+  return readCookie(c, SESSION_COOKIE, secure);
 }
 
 /** The sessions of a user, newest first, for the Security tab. */

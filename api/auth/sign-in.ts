@@ -5,12 +5,11 @@
  */
 import { and, eq, lte } from "drizzle-orm";
 import type { Context } from "hono";
-import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { AUTH_LIMITS } from "#core/schemas/auth.ts";
 import type { Db } from "#db/client.ts";
 import { twoFactorChallenges, users } from "#db/schema.ts";
 import type { AppDeps } from "../context.ts";
-import { isSecureOrigin } from "./middleware.ts";
+import { clearCookie, isSecureOrigin, readCookie, writeCookie } from "./cookies.ts";
 import { dummyPasswordHash, verifyPassword } from "./password.ts";
 import { createSession, deleteSessionCookie, invalidateSession, setSessionCookie, sha256Hex } from "./session.ts";
 import { randomToken } from "./tokens.ts";
@@ -50,7 +49,6 @@ export function endSession(c: Context, { db, env }: Pick<AppDeps, "db" | "env">)
 // The second step
 
 export const TWO_FACTOR_COOKIE = "plinth_2fa";
-const COOKIE_PATH = "/api/auth";
 
 export function beginTwoFactorChallenge(c: Context, { db, env, now }: Pick<AppDeps, "db" | "env" | "now">, userId: string, persistent: boolean): void {
   const at = now();
@@ -59,17 +57,11 @@ export function beginTwoFactorChallenge(c: Context, { db, env, now }: Pick<AppDe
   db.insert(twoFactorChallenges)
     .values({ id: sha256Hex(token), userId, persistent, expiresAt: new Date(at.getTime() + AUTH_LIMITS.TWO_FACTOR_CHALLENGE_TTL_MS), createdAt: at })
     .run();
-  setCookie(c, TWO_FACTOR_COOKIE, token, {
-    httpOnly: true,
-    sameSite: "Lax",
-    path: COOKIE_PATH,
-    secure: isSecureOrigin(env.PUBLIC_ORIGIN),
-    maxAge: AUTH_LIMITS.TWO_FACTOR_CHALLENGE_TTL_MS / 1000,
-  });
+  writeCookie(c, TWO_FACTOR_COOKIE, token, isSecureOrigin(env.PUBLIC_ORIGIN), { maxAge: AUTH_LIMITS.TWO_FACTOR_CHALLENGE_TTL_MS / 1000 });
 }
 
-export function findTwoFactorChallenge(c: Context, db: Db, now: Date) {
-  const token = getCookie(c, TWO_FACTOR_COOKIE);
+export function findTwoFactorChallenge(c: Context, { db, env }: Pick<AppDeps, "db" | "env">, now: Date) {
+  const token = readCookie(c, TWO_FACTOR_COOKIE, isSecureOrigin(env.PUBLIC_ORIGIN));
   if (!token || token.length > 64) return null;
   const row = db.select().from(twoFactorChallenges).where(eq(twoFactorChallenges.id, sha256Hex(token))).get();
   if (!row || row.expiresAt.getTime() <= now.getTime()) return null;
@@ -78,5 +70,5 @@ export function findTwoFactorChallenge(c: Context, db: Db, now: Date) {
 
 export function endTwoFactorChallenge(c: Context, { db, env }: Pick<AppDeps, "db" | "env">, challengeId: string | null): void {
   if (challengeId) db.delete(twoFactorChallenges).where(and(eq(twoFactorChallenges.id, challengeId))).run();
-  deleteCookie(c, TWO_FACTOR_COOKIE, { path: COOKIE_PATH, secure: isSecureOrigin(env.PUBLIC_ORIGIN), httpOnly: true, sameSite: "Lax" });
+  clearCookie(c, TWO_FACTOR_COOKIE, isSecureOrigin(env.PUBLIC_ORIGIN));
 }

@@ -31,7 +31,7 @@ export function authRoutes(deps: AppDeps) {
       .get("/username-availability", query(UsernameQuerySchema), (c) => {
         if (!checks.take(clientKey(c, env.TRUST_PROXY))) throw new ApiError("rate_limited", "Too many requests. Please try again later.");
         // The name this browser's own signup holds is still available to it (a reload of the wizard).
-        const own = findAttempt(db, readSignupCookie(c), now());
+        const own = findAttempt(db, readSignupCookie(c, env), now());
         return c.json(usernameAvailability(db, c.req.valid("query").username, now(), { exceptAttemptId: own?.id }));
       })
       .route("/signup", signupRoutes(deps, limiters))

@@ -5,13 +5,16 @@
  * Order matters for privacy: the page folder is first renamed out of the way (one atomic step, so
  * the page is gone at once), then the rows are deleted; if that fails the folder is put back and
  * nothing is lost. Only then are the files removed.
+ *
+ * Invoices are records (ADR 082, 049): in the same transaction the buyer's details are copied onto
+ * them, and the users row's deletion detaches them (user_id set null) instead of deleting them.
  */
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { eq } from "drizzle-orm";
 import { durably, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
-import { uploads, userProfiles, users } from "#db/schema.ts";
+import { invoices, uploads, userProfiles, users } from "#db/schema.ts";
 import { writeSeoFiles } from "#renderer/seo-files.ts";
 
 /** A path under root, or null when the key would leave it. */
@@ -22,7 +25,12 @@ function inside(root: string, key: string): string | null {
 }
 
 export function deleteAccount(db: Db, userId: string, opts: { publishedDir: string; origin: string }): void {
-  const profile = db.select({ username: userProfiles.username }).from(userProfiles).where(eq(userProfiles.userId, userId)).get();
+  const profile = db
+    .select({ username: userProfiles.username, displayName: userProfiles.displayName, email: users.email })
+    .from(userProfiles)
+    .innerJoin(users, eq(users.id, userProfiles.userId))
+    .where(eq(userProfiles.userId, userId))
+    .get();
   const files = db.select({ key: uploads.storageKey }).from(uploads).where(eq(uploads.userId, userId)).all();
 
   const pageDir = profile ? inside(opts.publishedDir, profile.username) : null;
@@ -31,6 +39,12 @@ export function deleteAccount(db: Db, userId: string, opts: { publishedDir: stri
   if (moved) renameSync(pageDir!, trash);
   try {
     durably(db, (tx) => {
+      if (profile) {
+        tx.update(invoices)
+          .set({ billedEmail: profile.email, billedUsername: profile.username, billedName: profile.displayName })
+          .where(eq(invoices.userId, userId))
+          .run();
+      }
       tx.delete(users).where(eq(users.id, userId)).run();
     });
   } catch (err) {

@@ -6,11 +6,10 @@
  */
 import { eq } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
-import { getCookie, setCookie } from "hono/cookie";
 import { REFERRAL_COOKIE, REFERRAL_COOKIE_DAYS, REFERRAL_PARAM, ReferralIdSchema } from "#core/schemas/affiliate.ts";
 import type { Db } from "#db/client.ts";
 import { userProfiles } from "#db/schema.ts";
-import { isSecureOrigin } from "../auth/middleware.ts";
+import { isSecureOrigin, readCookie, writeCookie } from "../auth/cookies.ts";
 
 /** For the site's pages: keeps a well-formed ?ref= in the referral cookie. */
 export function captureReferral(publicOrigin: string): MiddlewareHandler {
@@ -21,7 +20,7 @@ export function captureReferral(publicOrigin: string): MiddlewareHandler {
     const ref = c.req.query(REFERRAL_PARAM);
     // Set on the finished response: the site's pages are files answered with their own Response.
     if (ref && ReferralIdSchema.safeParse(ref).success) {
-      setCookie(c, REFERRAL_COOKIE, ref, { path: "/", httpOnly: true, sameSite: "Lax", secure, maxAge: REFERRAL_COOKIE_DAYS * 86_400 });
+      writeCookie(c, REFERRAL_COOKIE, ref, secure, { maxAge: REFERRAL_COOKIE_DAYS * 86_400 });
       // A shared cache (a CDN in front of the site) must never keep this response, cookie and all,
       // and hand one referrer's cookie to every later visitor.
       c.header("Cache-Control", "private, no-store");
@@ -30,8 +29,8 @@ export function captureReferral(publicOrigin: string): MiddlewareHandler {
 }
 
 /** The referring owner's user id from the signup request's cookie, or null. */
-export function referrerFromCookie(db: Db, c: Context): string | null {
-  const ref = getCookie(c, REFERRAL_COOKIE);
+export function referrerFromCookie(db: Db, c: Context, publicOrigin: string): string | null {
+  const ref = readCookie(c, REFERRAL_COOKIE, isSecureOrigin(publicOrigin));
   if (!ref || !ReferralIdSchema.safeParse(ref).success) return null;
   return db.select({ userId: userProfiles.userId }).from(userProfiles).where(eq(userProfiles.referralId, ref)).get()?.userId ?? null;
 }

@@ -5,6 +5,10 @@
 import type { MailMessage } from "../mail/mailer.ts";
 
 const MINUTES = (ms: number) => Math.round(ms / 60_000);
+/** "November 23, 2026 at 14:05 UTC": mail clients show it as written, so it names its time zone. */
+const moment = (d: Date) =>
+  `${d.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" })} at ${d.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "UTC" })} UTC`;
+const SECURITY_TAB = "/dashboard/account-settings?tab=security";
 
 export function signupCodeMail(to: string, code: string, ttlMs: number): MailMessage {
   return {
@@ -81,10 +85,45 @@ export function twoFactorChangedMail(to: string, enabled: boolean): MailMessage 
   };
 }
 
-export function accountDeletedMail(to: string, username: string): MailMessage {
+export function backupCodesRenewedMail(to: string, origin: string): MailMessage {
+  return {
+    to,
+    subject: "New two-factor backup codes were made",
+    text: [
+      "New backup codes were just made for your Plinth account. The old ones no longer work.",
+      "",
+      `If this was not you, reset your password now (${origin}/auth/forgot-password) and sign out every other session: ${origin}${SECURITY_TAB}`,
+    ].join("\n"),
+  };
+}
+
+/** ADR 048: Google was linked to an account that had only a password until now. */
+export function googleLinkedMail(to: string, origin: string, at: Date, supportEmail: string): MailMessage {
+  return {
+    to,
+    subject: "Google sign-in was added to your Plinth account",
+    text: [
+      `On ${moment(at)} someone signed in to your Plinth account with "Continue with Google", using the Google account for ${to}.`,
+      "From now on that Google account signs in to Plinth too. Your password still works as before.",
+      "",
+      "If this was you, there is nothing to do.",
+      "",
+      "If it was not you, someone has access to a Google account with your email address. Then:",
+      `1. Reset your Plinth password, which signs out every session: ${origin}/auth/forgot-password`,
+      `2. Sign in and turn on two-factor authentication, so Google alone no longer lets anyone in: ${origin}${SECURITY_TAB}`,
+      `3. Secure your Google account, and write to ${supportEmail} if you want Google sign-in removed from your Plinth account.`,
+    ].join("\n"),
+  };
+}
+
+export function accountDeletedMail(to: string, username: string, opts: { subscriptionEnded: boolean }): MailMessage {
   return {
     to,
     subject: "Your Plinth account was deleted",
-    text: `Your Plinth account @${username}, its page and all its data have been deleted. Thank you for using Plinth.`,
+    text: [
+      `Your Plinth account @${username}, its page and all its data have been deleted.`,
+      ...(opts.subscriptionEnded ? ["Your Plinth Plus subscription has ended and will not be charged again. We keep its invoices, as the law asks of receipts."] : []),
+      "Thank you for using Plinth.",
+    ].join("\n"),
   };
 }

@@ -8,7 +8,7 @@
  * nothing and a crash loses nothing. The jobs run right after the commit and again at start.
  */
 import { randomBytes } from "node:crypto";
-import { and, asc, desc, eq, lte } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, lte } from "drizzle-orm";
 import { effectivePlan, hasFeature, isPayingPlus, isTrialActive } from "#core/plans.ts";
 import { BILLING_MESSAGES, PLUS_INVOICE_DESCRIPTION, PLUS_PRICE_LABEL, SUBSCRIPTION_TAB_PATH, subscriptionBadge } from "#core/schemas/billing.ts";
 import { LIMITS } from "#core/limits.ts";
@@ -290,6 +290,40 @@ export async function portalUrl(deps: AppDeps, userId: string): Promise<string> 
     returnUrl: `${deps.env.PUBLIC_ORIGIN}${SUBSCRIPTION_TAB_PATH}`,
   });
   return url;
+}
+
+/** The subscription deleting the account would end now (ADR 049): one the provider still has, whatever its state. */
+export function subscriptionToEnd(deps: AppDeps, userId: string): { subscriptionId: string } | null {
+  const customer = billingCustomer(deps.db, userId);
+  if (!customer?.subscriptionId || customer.provider !== billingFor(deps).provider.name) return null;
+  return { subscriptionId: customer.subscriptionId };
+}
+
+/**
+ * Ends the owner's subscription at the provider now (not at the period end), before their account is
+ * deleted (ADR 049). The customer row lets go of the subscription first, so the provider's events
+ * about its end (a hosted provider's may arrive after the account is gone) change nothing, send no
+ * "your subscription has ended" mail and re-render no page. If the provider fails, the row takes
+ * the subscription back and a 502 says so: nothing has changed, and the account is not deleted.
+ */
+export async function endSubscriptionForDeletion(deps: AppDeps, userId: string): Promise<boolean> {
+  const live = subscriptionToEnd(deps, userId);
+  if (!live) return false;
+  const { db } = deps;
+  const mine = eq(billingCustomers.userId, userId);
+  db.update(billingCustomers).set({ subscriptionId: null }).where(mine).run();
+  try {
+    await billingFor(deps).provider.cancelNow(live.subscriptionId);
+  } catch (err) {
+    db.update(billingCustomers).set({ subscriptionId: live.subscriptionId }).where(and(mine, isNull(billingCustomers.subscriptionId))).run();
+    console.error("Ending a subscription before deleting its account failed", userId, err);
+    throw new ApiError("bad_gateway", BILLING_MESSAGES.deleteSubscriptionEndFailed);
+  }
+  // Should the deletion itself fail now, the account is left as the provider has it: on Lite.
+  durably(db, (tx) =>
+    tx.update(userProfiles).set({ planType: "lite", subscriptionStatus: null, currentPeriodEndDate: null, payingSince: null }).where(eq(userProfiles.userId, userId)).run(),
+  );
+  return true;
 }
 
 /**

@@ -3,7 +3,7 @@
  * turns it on only after a valid code, checks TOTP codes (RFC 6238, 30 s steps, ±1 step) and never
  * accepts one time step twice, and keeps 8 single-use backup codes as SHA-256 hashes.
  */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { decodeBase32IgnorePadding, encodeBase32UpperCaseNoPadding } from "@oslojs/encoding";
 import { createTOTPKeyURI, generateHOTP } from "@oslojs/otp";
 import QRCode from "qrcode";
@@ -62,17 +62,36 @@ export function totpAt(secret: string, at: Date, stepOffset = 0): string {
   return generateHOTP(decodeBase32IgnorePadding(secret), BigInt(stepAt(at) + stepOffset), AUTH_LIMITS.TOTP_DIGITS);
 }
 
+/** A fresh set of backup codes: as shown once to the owner, and as stored (SHA-256). */
+function newBackupCodes(): { codes: string[]; hashes: string[] } {
+  const codes = Array.from({ length: AUTH_LIMITS.BACKUP_CODES }, randomBackupCode);
+  return { codes, hashes: codes.map((c) => sha256Hex(normalizeBackupCode(c))) };
+}
+
+/** A setup begun (after the password) within the time allowed, and not yet confirmed. */
+const setupPending = (row: TwoFactorRow | null, now: Date): row is TwoFactorRow & { secretKey: string } =>
+  !!row && !row.isEnabled && !!row.secretKey && now.getTime() - row.updatedAt.getTime() <= AUTH_LIMITS.TWO_FACTOR_SETUP_TTL_MS;
+
 /** Enables two-factor when the code is right; returns the backup codes to show once, or null. */
 export function confirmSetup(db: Db, userId: string, code: string, now: Date): string[] | null {
   const row = getTwoFactor(db, userId);
-  if (!row?.secretKey || row.isEnabled) return null;
+  if (!setupPending(row, now)) return null;
   const step = matchTotpStep(row.secretKey, code, now, row.lastUsedStep);
   if (step === null) return null;
-  const codes = Array.from({ length: AUTH_LIMITS.BACKUP_CODES }, randomBackupCode);
-  db.update(user2faSettings)
-    .set({ isEnabled: true, lastUsedStep: step, backupCodes: codes.map((c) => sha256Hex(normalizeBackupCode(c))), updatedAt: now })
-    .where(eq(user2faSettings.userId, userId))
-    .run();
+  const { codes, hashes } = newBackupCodes();
+  db.update(user2faSettings).set({ isEnabled: true, lastUsedStep: step, backupCodes: hashes, updatedAt: now }).where(eq(user2faSettings.userId, userId)).run();
+  return codes;
+}
+
+/** New backup codes for an enabled user; the old ones stop working at once. */
+export function renewBackupCodes(db: Db, userId: string, now: Date): string[] {
+  const { codes, hashes } = newBackupCodes();
+  const changed = db
+    .update(user2faSettings)
+    .set({ backupCodes: hashes, updatedAt: now })
+    .where(and(eq(user2faSettings.userId, userId), eq(user2faSettings.isEnabled, true)))
+    .run().changes;
+  if (!changed) throw new Error("Two-factor authentication is not on");
   return codes;
 }
 
@@ -111,11 +130,11 @@ export function disableTwoFactor(db: Db, userId: string, now: Date): void {
     .run();
 }
 
-export function twoFactorStatus(db: Db, userId: string) {
+export function twoFactorStatus(db: Db, userId: string, now: Date) {
   const row = getTwoFactor(db, userId);
   return {
     enabled: row?.isEnabled === true,
-    pendingSetup: !!row && !row.isEnabled && !!row.secretKey,
+    pendingSetup: setupPending(row, now),
     backupCodesLeft: row?.isEnabled ? row.backupCodes.length : 0,
   };
 }

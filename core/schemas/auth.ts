@@ -21,6 +21,10 @@ export const AUTH_LIMITS = {
   TWO_FACTOR_CHALLENGE_TTL_MS: 10 * MINUTE,
   /** How long Google has to send the user back. */
   OIDC_FLOW_TTL_MS: 10 * MINUTE,
+  /** A Google-only account (no password to ask for) changes two-factor only this soon after signing in (ADR 046). */
+  FRESH_SIGN_IN_MS: 10 * MINUTE,
+  /** Two-factor setup, begun after the password, must be confirmed with a code within this time. */
+  TWO_FACTOR_SETUP_TTL_MS: 30 * MINUTE,
   BACKUP_CODES: 8,
   TOTP_PERIOD_S: 30,
   TOTP_DIGITS: 6,
@@ -39,6 +43,11 @@ export const AUTH_TEXT = {
   passwordTooShort: "Password must be at least 12 characters",
   passwordTooWeak: "Password must include uppercase, lowercase, number, and special character",
   passwordTooLong: `Password must be at most ${LIMITS.PASSWORD_MAX} characters`,
+  /** The server's guessability check (ADR 047); its message goes on with why and what to do. */
+  passwordTooCommon: "This password is too common: it is on (or close to one on) the lists of leaked passwords attackers try first.",
+  passwordGuessable: "This password is too easy to guess.",
+  passwordGuessableHint: "Add more words that are less common.",
+  passwordPersonal: "Your password must not contain your username or email address.",
   passwordsDontMatch: "Passwords do not match",
   newPasswordsDontMatch: "New passwords don't match",
   currentPasswordRequired: "Current password is required",
@@ -71,6 +80,7 @@ export const AUTH_TEXT = {
   emailTaken: "An account with this email already exists. Please sign in instead.",
   providerFailed: "Failed to sign in with provider",
   providerEmailUnverified: "Your Google email address is not verified.",
+  providerFlowInvalid: "This Google sign-in has expired or could not be verified. Please try again.",
   signOutFailed: "Failed to sign out",
 
   resetSent: "Password reset email sent!",
@@ -84,11 +94,14 @@ export const AUTH_TEXT = {
   twoFactorVerifyFailed: "Failed to verify 2FA code",
   twoFactorDisableFailed: "Failed to disable 2FA",
   twoFactorNotPending: "Start two-factor setup first.",
+  twoFactorAlreadyOn: "Two-factor authentication is already on.",
+  twoFactorNotOn: "Two-factor authentication is not on.",
+  freshSignInRequired: "For your security, sign in with Google again to make this change.",
   twoFactorExpired: "Your sign-in has expired. Please sign in again.",
 
   /** The Account tab when the account cannot be loaded. */
   accountLoadFailed: "Something went wrong. Please try again later.",
-  deleteConfirmRequired: "Please enter your password to confirm",
+  confirmPasswordRequired: "Please enter your password to confirm",
   deleteUsernameMismatch: "Please type your username to confirm",
   notAuthenticated: "User not authenticated",
 } as const;
@@ -270,9 +283,19 @@ export const TwoFactorEnableSchema = z.object({
 });
 export const SecondFactorSchema = z.object({ code: SecondFactorCodeSchema });
 
+/** The current password, asked for before a change that could lock the owner out (ADR 046); absent for a Google-only account. */
+const ConfirmPasswordSchema = z.string().max(LIMITS.PASSWORD_MAX, AUTH_TEXT.passwordTooLong).optional();
+
+/** Setting up two-factor: the password first, then the QR code. */
+export const TwoFactorSetupSchema = z.object({ password: ConfirmPasswordSchema });
+/** Turning two-factor off, or making new backup codes: the password and a code from the app (or a backup code). */
+export const TwoFactorChangeSchema = z.object({ password: ConfirmPasswordSchema, code: SecondFactorCodeSchema });
+
 export const DeleteAccountSchema = z.object({
-  password: z.string().max(LIMITS.PASSWORD_MAX).optional(),
+  password: ConfirmPasswordSchema,
   confirmUsername: z.string().max(100).optional(),
+  /** The owner saw that their subscription ends now (ADR 049); without it a live subscription stops the deletion. */
+  endSubscription: z.boolean().optional(),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -287,6 +310,7 @@ export const AFTER_SIGN_IN = "/dashboard/links";
 export function safeNextPath(next: string | null | undefined): string {
   if (!next || next.length > 512) return AFTER_SIGN_IN;
   if (!/^\/dashboard(?:[/?#]|$)/.test(next)) return AFTER_SIGN_IN;
-  if (/[\\\s]/.test(next) || next.startsWith("//")) return AFTER_SIGN_IN;
+  // Backslashes, white space and control characters: browsers read some of them as "//".
+  if (/[\\\s\u0000-\u001f\u007f]/.test(next) || next.startsWith("//")) return AFTER_SIGN_IN;
   return next;
 }

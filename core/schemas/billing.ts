@@ -25,6 +25,10 @@ export const BILLING_MESSAGES = {
   welcome: "Welcome to Plinth Plus!",
   welcomeText: "Your subscription is active. Every Plus feature is yours.",
   invoiceNotFound: "Invoice not found",
+  /** Deleting an account (ADR 049). */
+  deleteEndsSubscription: "Your Plinth Plus subscription ends now and you won't be charged again. Your invoices are kept as records.",
+  deleteNeedsSubscriptionEnd: "You have a Plinth Plus subscription. Deleting your account ends it now; please confirm again.",
+  deleteSubscriptionEndFailed: "Your subscription could not be ended with the billing provider, so your account was not deleted. Please try again in a few minutes.",
   webhookSignature: "Invalid signature",
   webhookPayload: "Invalid event",
 } as const;

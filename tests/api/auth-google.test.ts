@@ -3,16 +3,21 @@
  * the authorization redirect with PKCE, state and nonce, the code exchange and the ID token checks
  * all run for real over HTTP.
  */
+import { createHmac } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { OAuth2Server } from "oauth2-mock-server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hashPassword } from "#api/auth/password.ts";
+import { serverSecret } from "#api/auth/server-secret.ts";
+import { createServerApp } from "#api/site.ts";
+import { openDatabase, closeDatabase } from "#db/client.ts";
 import { createAccount } from "#api/services/accounts.ts";
 import { totpAt } from "#api/services/two-factor.ts";
 import { AUTH_TEXT } from "#core/schemas/auth.ts";
 import { signupAttempts, users } from "#db/schema.ts";
 import { createTestApp, type TestApp } from "#tests/support/app.ts";
 import { browser, type Browser } from "#tests/support/auth-client.ts";
+import { readOutbox } from "#tests/support/mail.ts";
 
 let provider: OAuth2Server;
 let identity: Record<string, unknown> = {};
@@ -44,14 +49,37 @@ function person() {
   return { sub: `google-${id}`, email: `g_${id}@gmail.example`, email_verified: true };
 }
 
-/** Start, let the provider answer, and post its answer back as the callback page does. */
-async function viaGoogle(b: Browser, who: Record<string, unknown>, startQuery = "", tamper?: (q: URLSearchParams) => void) {
+/** The flow cookie's JSON (its value is `base64url(json).signature`, URL-encoded). */
+function readFlowCookie(raw: string): Record<string, unknown> {
+  const value = decodeURIComponent(raw);
+  return JSON.parse(Buffer.from(value.slice(0, value.lastIndexOf(".")), "base64url").toString()) as Record<string, unknown>;
+}
+
+/** A flow cookie signed with the app's own key, as only the server could make it. */
+function signFlowCookie(app: TestApp, flow: Record<string, unknown>): string {
+  const value = Buffer.from(JSON.stringify(flow)).toString("base64url");
+  const mac = createHmac("sha256", serverSecret(app.deps.db, "oidc-flow-cookie")).update(value).digest("base64");
+  return encodeURIComponent(`${value}.${mac}`);
+}
+
+/** A Google-only account of `who`, made straight in the app's database. */
+function googleAccount(app: TestApp, who: { sub: string; email: string }, prefix: string) {
+  return createAccount(app.deps.db, { email: who.email, username: `${prefix}_${n}`, passwordHash: null, emailVerified: true, googleSub: who.sub, now: new Date() });
+}
+
+/** Start as `b` and let the provider answer: where it sends the browser back, not yet posted. */
+async function providerAnswer(b: Browser, who: Record<string, unknown>, startQuery = "") {
   identity = who;
   const start = await b.call("GET", `/api/auth/google${startQuery}`);
   expect(start.status).toBe(302);
   const authorize = new URL(start.headers.get("location")!);
   const answer = await fetch(authorize, { redirect: "manual" });
-  const callback = new URL(answer.headers.get("location")!);
+  return { start, authorize, callback: new URL(answer.headers.get("location")!) };
+}
+
+/** Start, let the provider answer, and post its answer back as the callback page does. */
+async function viaGoogle(b: Browser, who: Record<string, unknown>, startQuery = "", tamper?: (q: URLSearchParams) => void) {
+  const { authorize, callback } = await providerAnswer(b, who, startQuery);
   tamper?.(callback.searchParams);
   return { authorize, callback, result: await b.json("POST", "/api/auth/google/callback", { query: callback.search }) };
 }
@@ -83,6 +111,26 @@ describe("Google sign-in", () => {
     const flowCookie = start.headers.getSetCookie().find((l) => l.startsWith("plinth_oidc="))!;
     expect(flowCookie).toMatch(/HttpOnly/);
     expect(flowCookie).toMatch(/SameSite=Lax/);
+  });
+
+  it("over https the flow cookie is a __Host- cookie, and the callback reads it under that name", async () => {
+    const secure = createTestApp({ GOOGLE_CLIENT_ID: "plinth-test-client", GOOGLE_ISSUER: provider.issuer.url!, PUBLIC_ORIGIN: "https://plinth.example" });
+    try {
+      const who = person();
+      googleAccount(secure, who, "hostg");
+      const b = browser(secure);
+      const { start, callback } = await providerAnswer(b, who);
+      const line = start.headers.getSetCookie().find((l) => l.startsWith("__Host-plinth_oidc="))!;
+      expect(line).toMatch(/; Path=\/;/);
+      expect(line).toMatch(/; Secure/);
+      expect(line).not.toMatch(/Domain=/i);
+      expect(b.cookie("plinth_oidc")).toBeUndefined();
+      const res = await b.json("POST", "/api/auth/google/callback", { query: callback.search });
+      expect(res.body).toMatchObject({ status: "signed_in" });
+      expect(b.cookie("__Host-plinth_session")).toBeTruthy();
+    } finally {
+      secure.close();
+    }
   });
 
   it("a new Google user starts a signup with the verified address, picks a username, and finishes without a password", async () => {
@@ -120,6 +168,20 @@ describe("Google sign-in", () => {
     const b = browser(t);
     expect((await viaGoogle(b, who)).result.body).toEqual({ status: "signed_in", redirect: "/dashboard/links" });
     expect(t.deps.db.select().from(users).where(eq(users.id, userId)).get()).toMatchObject({ googleSub: who.sub, emailVerified: true });
+
+    // The owner is told what happened, when, and what to do if it was not them (ADR 048).
+    const mails = readOutbox(t.deps.env.OUTBOX_DIR).filter((m) => m.to === who.email);
+    expect(mails.map((m) => m.subject)).toEqual(["Google sign-in was added to your Plinth account"]);
+    const text = mails[0]!.text;
+    expect(text).toMatch(/On \w+ \d{1,2}, \d{4} at \d{2}:\d{2} UTC someone signed in to your Plinth account with "Continue with Google"/);
+    expect(text).toContain("If this was you, there is nothing to do.");
+    expect(text).toContain(`${t.deps.env.PUBLIC_ORIGIN}/auth/forgot-password`);
+    expect(text).toContain("turn on two-factor authentication");
+    expect(text).toContain(t.deps.env.CONTACT_TO);
+
+    // Signing in again with the linked Google account is no news: no second mail.
+    expect((await viaGoogle(browser(t), who)).result.body).toMatchObject({ status: "signed_in" });
+    expect(readOutbox(t.deps.env.OUTBOX_DIR).filter((m) => m.to === who.email)).toHaveLength(1);
   });
 
   it("refuses an unverified Google address, and an answer without an address", async () => {
@@ -133,11 +195,12 @@ describe("Google sign-in", () => {
 
   it("still asks for the second factor when two-factor is on", async () => {
     const who = person();
-    const { userId } = createAccount(t.deps.db, { email: who.email, username: `tfa_${n}`, passwordHash: null, emailVerified: true, googleSub: who.sub, now: new Date() });
+    const { userId } = googleAccount(t, who, "tfa");
     const { createSession, SESSION_COOKIE } = await import("#api/auth/session.ts");
     const owner = browser(t);
     owner.jar.set(SESSION_COOKIE, createSession(t.deps.db, userId, { persistent: true, now: new Date() }).token);
-    const secret = (await owner.json("POST", "/api/auth/two-factor/setup")).body.secret;
+    // A Google-only account that signed in a moment ago needs no password to set it up (ADR 046).
+    const secret = (await owner.json("POST", "/api/auth/two-factor/setup", {})).body.secret;
     await owner.json("POST", "/api/auth/two-factor/enable", { code: totpAt(secret, new Date()) });
 
     const b = browser(t);
@@ -153,22 +216,18 @@ describe("Google sign-in", () => {
 
     for (const field of ["nonce", "verifier"] as const) {
       const b = browser(t);
-      identity = who;
-      const start = await b.call("GET", "/api/auth/google");
-      const flow = JSON.parse(Buffer.from(b.cookie("plinth_oidc")!, "base64url").toString());
+      const { callback } = await providerAnswer(b, who);
+      const flow = readFlowCookie(b.cookie("plinth_oidc")!);
       flow[field] = `${flow[field]}x`;
-      b.jar.set("plinth_oidc", Buffer.from(JSON.stringify(flow)).toString("base64url"));
-      const answer = await fetch(start.headers.get("location")!, { redirect: "manual" });
-      const res = await b.json("POST", "/api/auth/google/callback", { query: new URL(answer.headers.get("location")!).search });
+      // Signed with the server's own key, so it is the provider's checks that refuse it.
+      b.jar.set("plinth_oidc", signFlowCookie(t, flow));
+      const res = await b.json("POST", "/api/auth/google/callback", { query: callback.search });
       expect(res.status, field).toBe(400);
     }
 
     const b = browser(t);
-    identity = who;
-    const start = await b.call("GET", "/api/auth/google");
+    const query = (await providerAnswer(b, who)).callback.search;
     const saved = b.cookie("plinth_oidc")!;
-    const answer = await fetch(start.headers.get("location")!, { redirect: "manual" });
-    const query = new URL(answer.headers.get("location")!).search;
     expect((await b.json("POST", "/api/auth/google/callback", { query })).status).toBe(200);
     // The flow cookie is used up; putting it back does not make the code usable twice.
     expect((await b.json("POST", "/api/auth/google/callback", { query })).status).toBe(400);
@@ -194,9 +253,63 @@ describe("Google sign-in", () => {
     expect(cross.status).toBe(403);
   });
 
+  it("signs the flow cookie: a changed one is refused with a clear message and signs nobody in", async () => {
+    const who = person();
+    googleAccount(t, who, "sig");
+    const b = browser(t);
+    const query = (await providerAnswer(b, who, "?next=%2Fdashboard%2Fbio")).callback.search;
+    const raw = b.cookie("plinth_oidc")!;
+    expect(readFlowCookie(raw)).toMatchObject({ next: "/dashboard/bio" });
+    // Same signature, another next (or the signature alone changed): refused.
+    const [value, mac] = decodeURIComponent(raw).split(".");
+    const changed = Buffer.from(JSON.stringify({ ...readFlowCookie(raw), next: "/dashboard/links" })).toString("base64url");
+    for (const forged of [encodeURIComponent(`${changed}.${mac}`), encodeURIComponent(`${value}.${"A".repeat(43)}=`), value!]) {
+      b.jar.set("plinth_oidc", forged);
+      const res = await b.json("POST", "/api/auth/google/callback", { query });
+      expect(res).toMatchObject({ status: 400, body: { error: { message: AUTH_TEXT.providerFlowInvalid } } });
+      expect(b.cookie("plinth_session")).toBeUndefined();
+    }
+    // The untouched cookie still works (the answer was not used up by the refusals).
+    b.jar.set("plinth_oidc", raw);
+    expect((await b.json("POST", "/api/auth/google/callback", { query })).body).toEqual({ status: "signed_in", redirect: "/dashboard/bio" });
+  });
+
+  it("the key that signs the flow survives a restart", async () => {
+    const who = person();
+    googleAccount(t, who, "restart");
+    const b = browser(t);
+    const { callback } = await providerAnswer(b, who);
+    // A new process: its own connection to the same database file, its own app.
+    const db = openDatabase({ path: t.deps.env.DATABASE_PATH });
+    try {
+      const restarted = createServerApp({ ...t.deps, db });
+      const res = await restarted.request("/api/auth/google/callback", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Sec-Fetch-Site": "same-origin", Cookie: `plinth_oidc=${b.cookie("plinth_oidc")}` },
+        body: JSON.stringify({ query: callback.search }),
+      });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ status: "signed_in" });
+    } finally {
+      closeDatabase(db);
+    }
+  });
+
+  it("checks the page to return to again at the callback, whatever the cookie holds", async () => {
+    const who = person();
+    googleAccount(t, who, "back");
+    for (const next of ["//evil.example", "/dashboard/../\\evil.example", "/dashboard\\evil", "javascript:alert(1)", "https://evil.example/dashboard", "/dashboard/\u0000x"]) {
+      const b = browser(t);
+      const { callback } = await providerAnswer(b, who);
+      b.jar.set("plinth_oidc", signFlowCookie(t, { ...readFlowCookie(b.cookie("plinth_oidc")!), next }));
+      const res = await b.json("POST", "/api/auth/google/callback", { query: callback.search });
+      expect(res.body, next).toEqual({ status: "signed_in", redirect: "/dashboard/links" });
+    }
+  });
+
   it("never redirects outside the dashboard after sign-in", async () => {
     const who = person();
-    createAccount(t.deps.db, { email: who.email, username: `next_${n}`, passwordHash: null, emailVerified: true, googleSub: who.sub, now: new Date() });
+    googleAccount(t, who, "next");
     for (const next of ["https://evil.example/", "//evil.example", "/\\evil.example", "javascript:alert(1)"]) {
       const { result } = await viaGoogle(browser(t), who, `?next=${encodeURIComponent(next)}`);
       expect(result.body.redirect, next).toBe("/dashboard/links");

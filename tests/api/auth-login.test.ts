@@ -77,7 +77,7 @@ describe("POST /api/auth/login", () => {
         body: JSON.stringify({ email, password: PASSWORD }),
       });
       expect(res.status).toBe(200);
-      expect(res.headers.getSetCookie().find((l) => l.startsWith("plinth_session="))).toMatch(/Secure/);
+      expect(res.headers.getSetCookie().find((l) => l.startsWith("__Host-plinth_session="))).toMatch(/Secure/);
     } finally {
       secureApp.close();
     }
@@ -273,7 +273,7 @@ describe("two-factor at sign-in", () => {
     const a = await account();
     const b = browser(t);
     await login(b, a.email);
-    const setup = await b.json("POST", "/api/auth/two-factor/setup");
+    const setup = await b.json("POST", "/api/auth/two-factor/setup", { password: PASSWORD });
     const enable = await b.json("POST", "/api/auth/two-factor/enable", { code: totpAt(setup.body.secret, new Date()) });
     expect(enable.status).toBe(200);
     await b.json("POST", "/api/auth/logout");

@@ -10,6 +10,7 @@ import { newId } from "#db/ids.ts";
 import * as schema from "#db/schema.ts";
 import { createTestApp, type TestApp } from "#tests/support/app.ts";
 import { browser, type Browser } from "#tests/support/auth-client.ts";
+import { readOutbox } from "#tests/support/mail.ts";
 
 let t: TestApp;
 beforeEach(() => {
@@ -37,11 +38,24 @@ async function signedIn(opts: { password?: boolean } = {}) {
 
 const twoFactorRow = (userId: string) => t.deps.db.select().from(schema.user2faSettings).where(eq(schema.user2faSettings.userId, userId)).get();
 
+async function enableTwoFactor(b: Browser) {
+  const secret = (await b.json("POST", "/api/auth/two-factor/setup", { password: PASSWORD })).body.secret as string;
+  const enabled = await b.json("POST", "/api/auth/two-factor/enable", { code: totpAt(secret, new Date()) });
+  expect(enabled.status).toBe(200);
+  return { secret, backupCodes: enabled.body.backupCodes as string[] };
+}
+
 describe("two-factor setup", () => {
-  it("makes a 160-bit secret on the server with a QR of the otpauth URI, and enables it only after a valid code", async () => {
+  it("asks for the password before it makes a secret, then shows a QR of the otpauth URI, and enables only after a valid code", async () => {
     const { b, userId, email } = await signedIn();
     expect((await b.json("GET", "/api/auth/two-factor")).body).toEqual({ enabled: false, pendingSetup: false, backupCodesLeft: 0 });
-    const setup = await b.json("POST", "/api/auth/two-factor/setup");
+    // A session alone (a stolen one) gets nothing: no secret is made.
+    expect(await b.json("POST", "/api/auth/two-factor/setup", {})).toMatchObject({ status: 400, body: { error: { message: AUTH_TEXT.confirmPasswordRequired, fields: { password: AUTH_TEXT.confirmPasswordRequired } } } });
+    expect(await b.json("POST", "/api/auth/two-factor/setup", { password: "Not-My-Password-1" })).toMatchObject({ status: 400, body: { error: { fields: { password: AUTH_TEXT.currentPasswordWrong } } } });
+    expect(await b.json("POST", "/api/auth/two-factor/setup", { password: "x".repeat(300) })).toMatchObject({ status: 400 });
+    expect(twoFactorRow(userId)).toBeUndefined();
+
+    const setup = await b.json("POST", "/api/auth/two-factor/setup", { password: PASSWORD });
     expect(setup.status).toBe(200);
     expect(setup.body.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(setup.body.uri).toBe(
@@ -69,13 +83,23 @@ describe("two-factor setup", () => {
     expect(row.backupCodes).toHaveLength(8);
     for (const code of codes) expect(JSON.stringify(row.backupCodes)).not.toContain(code.replace("-", ""));
     expect((await b.json("GET", "/api/auth/two-factor")).body).toEqual({ enabled: true, pendingSetup: false, backupCodesLeft: 8 });
-    expect((await b.json("POST", "/api/auth/two-factor/setup")).status).toBe(409);
+    expect((await b.json("POST", "/api/auth/two-factor/setup", { password: PASSWORD })).status).toBe(409);
+  });
+
+  it("wrong passwords count against the owner like failed sign-ins: 5, then 15 minutes", async () => {
+    const { b, userId } = await signedIn();
+    for (let i = 0; i < 5; i++) expect((await b.json("POST", "/api/auth/two-factor/setup", { password: `Wrong-Password-${i}!` })).status).toBe(400);
+    const blocked = await b.json("POST", "/api/auth/two-factor/setup", { password: PASSWORD });
+    expect(blocked).toMatchObject({ status: 429, body: { error: { message: AUTH_TEXT.throttled(15) } } });
+    expect(twoFactorRow(userId)).toBeUndefined();
+    // The same count guards the password change.
+    expect((await b.json("POST", "/api/auth/password", { currentPassword: PASSWORD, newPassword: "Lanterns4Quiet8Otters", confirmPassword: "Lanterns4Quiet8Otters" })).status).toBe(429);
   });
 
   it("restarting setup replaces the secret, so a code for the old one fails", async () => {
     const { b } = await signedIn();
-    const first = (await b.json("POST", "/api/auth/two-factor/setup")).body.secret;
-    const second = (await b.json("POST", "/api/auth/two-factor/setup")).body.secret;
+    const first = (await b.json("POST", "/api/auth/two-factor/setup", { password: PASSWORD })).body.secret;
+    const second = (await b.json("POST", "/api/auth/two-factor/setup", { password: PASSWORD })).body.secret;
     expect(second).not.toBe(first);
     const oldCode = totpAt(first, new Date());
     if (oldCode !== totpAt(second, new Date()) && oldCode !== totpAt(second, new Date(), -1) && oldCode !== totpAt(second, new Date(), 1)) {
@@ -84,22 +108,81 @@ describe("two-factor setup", () => {
     expect((await b.json("POST", "/api/auth/two-factor/enable", { code: totpAt(second, new Date()) })).status).toBe(200);
   });
 
-  it("enable needs a setup first", async () => {
-    const { b } = await signedIn();
+  it("enable needs a setup first, begun within the last 30 minutes", async () => {
+    const { b, userId } = await signedIn();
     expect((await b.json("POST", "/api/auth/two-factor/enable", { code: "123456" })).body.error.message).toBe(AUTH_TEXT.twoFactorNotPending);
+    const secret = (await b.json("POST", "/api/auth/two-factor/setup", { password: PASSWORD })).body.secret;
+    // The setup was begun 31 minutes ago (its row says so): the password proof is too old.
+    t.deps.db.update(schema.user2faSettings).set({ updatedAt: new Date(Date.now() - 31 * 60_000) }).where(eq(schema.user2faSettings.userId, userId)).run();
+    expect((await b.json("GET", "/api/auth/two-factor")).body.pendingSetup).toBe(false);
+    expect((await b.json("POST", "/api/auth/two-factor/enable", { code: totpAt(secret, new Date()) })).body.error.message).toBe(AUTH_TEXT.twoFactorNotPending);
+    expect(twoFactorRow(userId)!.isEnabled).toBe(false);
   });
 
-  it("disable needs a valid code and clears the secret and the codes", async () => {
-    const { b, userId } = await signedIn();
-    const secret = (await b.json("POST", "/api/auth/two-factor/setup")).body.secret;
-    const { backupCodes } = (await b.json("POST", "/api/auth/two-factor/enable", { code: totpAt(secret, new Date()) })).body;
-    expect((await b.json("POST", "/api/auth/two-factor/disable", { code: "000000" === totpAt(secret, new Date(), 1) ? "111111" : "000000" })).status).toBe(400);
-    expect((await b.json("POST", "/api/auth/two-factor/disable", {})).status).toBe(400);
-    expect(twoFactorRow(userId)!.isEnabled).toBe(true);
-    const off = await b.json("POST", "/api/auth/two-factor/disable", { code: backupCodes[3] });
+  it("turning it off needs the password and a code; either wrong changes nothing and uses no code up", async () => {
+    const { b, userId, email } = await signedIn();
+    const { secret, backupCodes } = await enableTwoFactor(b);
+    const wrongTotp = "000000" === totpAt(secret, new Date(), 1) ? "111111" : "000000";
+    expect((await b.json("POST", "/api/auth/two-factor/disable", { code: backupCodes[0] })).body.error).toMatchObject({ fields: { password: AUTH_TEXT.confirmPasswordRequired } });
+    expect((await b.json("POST", "/api/auth/two-factor/disable", { password: "Not-My-Password-1", code: backupCodes[0] })).body.error).toMatchObject({ fields: { password: AUTH_TEXT.currentPasswordWrong } });
+    expect((await b.json("POST", "/api/auth/two-factor/disable", { password: PASSWORD, code: wrongTotp })).body.error).toMatchObject({ fields: { code: AUTH_TEXT.codeInvalidRetry } });
+    expect((await b.json("POST", "/api/auth/two-factor/disable", { password: PASSWORD })).status).toBe(400);
+    expect((await b.json("POST", "/api/auth/two-factor/disable", { password: PASSWORD, code: "<script>" })).status).toBe(400);
+    expect(twoFactorRow(userId)).toMatchObject({ isEnabled: true });
+    expect(twoFactorRow(userId)!.backupCodes).toHaveLength(8);
+
+    const off = await b.json("POST", "/api/auth/two-factor/disable", { password: PASSWORD, code: backupCodes[3] });
     expect(off).toEqual({ status: 200, body: { enabled: false, pendingSetup: false, backupCodesLeft: 0 } });
     expect(twoFactorRow(userId)).toMatchObject({ isEnabled: false, secretKey: null, backupCodes: [] });
-    expect((await b.json("POST", "/api/auth/two-factor/disable", { code: backupCodes[4] })).status).toBe(409);
+    expect((await b.json("POST", "/api/auth/two-factor/disable", { password: PASSWORD, code: backupCodes[4] })).status).toBe(409);
+    expect(readOutbox(t.deps.env.OUTBOX_DIR).filter((m) => m.to === email).map((m) => m.subject)).toContain("Two-factor authentication was turned off");
+  });
+
+  it("new backup codes need the password and a code; the old set stops working at once", async () => {
+    const { b, userId, email } = await signedIn();
+    const { secret, backupCodes: old } = await enableTwoFactor(b);
+    expect((await b.json("POST", "/api/auth/two-factor/backup-codes", { code: old[0] })).status).toBe(400);
+    expect((await b.json("POST", "/api/auth/two-factor/backup-codes", { password: "Not-My-Password-1", code: old[0] })).status).toBe(400);
+    expect((await b.json("POST", "/api/auth/two-factor/backup-codes", { password: PASSWORD, code: "222222" === totpAt(secret, new Date(), 1) ? "333333" : "222222" })).status).toBe(400);
+    expect(twoFactorRow(userId)!.backupCodes).toHaveLength(8);
+
+    const renewed = await b.json("POST", "/api/auth/two-factor/backup-codes", { password: PASSWORD, code: totpAt(secret, new Date(), 1) });
+    expect(renewed.status).toBe(200);
+    const fresh = renewed.body.backupCodes as string[];
+    expect(fresh).toHaveLength(8);
+    for (const code of fresh) expect(old).not.toContain(code);
+    expect((await b.json("GET", "/api/auth/two-factor")).body).toEqual({ enabled: true, pendingSetup: false, backupCodesLeft: 8 });
+    expect(readOutbox(t.deps.env.OUTBOX_DIR).filter((m) => m.to === email).map((m) => m.subject)).toContain("New two-factor backup codes were made");
+
+    // At sign-in: an old code is refused, a new one works.
+    const phone = browser(t);
+    expect((await phone.json("POST", "/api/auth/login", { email, password: PASSWORD })).body).toEqual({ status: "two_factor" });
+    expect((await phone.json("POST", "/api/auth/login/two-factor", { code: old[1] })).status).toBe(400);
+    expect((await phone.json("POST", "/api/auth/login/two-factor", { code: fresh[0] })).status).toBe(200);
+    // Two-factor off: nothing to renew.
+    await b.json("POST", "/api/auth/two-factor/disable", { password: PASSWORD, code: fresh[1] });
+    expect((await b.json("POST", "/api/auth/two-factor/backup-codes", { password: PASSWORD, code: fresh[2] })).status).toBe(409);
+  });
+
+  it("a Google-only account needs a sign-in of the last 10 minutes instead of a password", async () => {
+    const { b, userId } = await signedIn({ password: false });
+    const sessionId = b.cookie("plinth_session")!.split(".")[0]!;
+    const age = (minutes: number) => t.deps.db.update(schema.sessions).set({ createdAt: new Date(Date.now() - minutes * 60_000) }).where(eq(schema.sessions.id, sessionId)).run();
+    age(11);
+    const stale = await b.json("POST", "/api/auth/two-factor/setup", {});
+    expect(stale).toMatchObject({ status: 403, body: { error: { message: AUTH_TEXT.freshSignInRequired, details: { reason: "fresh_sign_in" } } } });
+    expect(twoFactorRow(userId)).toBeUndefined();
+    age(9);
+    const secret = (await b.json("POST", "/api/auth/two-factor/setup", {})).body.secret as string;
+    const { backupCodes } = (await b.json("POST", "/api/auth/two-factor/enable", { code: totpAt(secret, new Date()) })).body;
+    age(11);
+    for (const path of ["/api/auth/two-factor/disable", "/api/auth/two-factor/backup-codes"]) {
+      expect((await b.json("POST", path, { code: backupCodes[0] })).status, path).toBe(403);
+    }
+    expect(twoFactorRow(userId)).toMatchObject({ isEnabled: true });
+    expect(twoFactorRow(userId)!.backupCodes).toHaveLength(8);
+    age(1);
+    expect((await b.json("POST", "/api/auth/two-factor/disable", { code: backupCodes[0] })).body).toMatchObject({ enabled: false });
   });
 
   it("is the signed-in owner's only", async () => {
@@ -109,12 +192,13 @@ describe("two-factor setup", () => {
       ["POST", "/api/auth/two-factor/setup"],
       ["POST", "/api/auth/two-factor/enable"],
       ["POST", "/api/auth/two-factor/disable"],
+      ["POST", "/api/auth/two-factor/backup-codes"],
       ["GET", "/api/auth/sessions"],
       ["POST", "/api/auth/sessions/revoke-others"],
       ["GET", "/api/auth/account"],
       ["DELETE", "/api/auth/account"],
     ] as const) {
-      expect((await anon.call(method, path, method === "GET" ? undefined : { code: "123456" })).status, path).toBe(401);
+      expect((await anon.call(method, path, method === "GET" ? undefined : { code: "123456", password: PASSWORD })).status, path).toBe(401);
     }
   });
 });
@@ -178,7 +262,7 @@ describe("the account", () => {
 
     const wrong = await b.json("DELETE", "/api/auth/account", { password: "Not-My-Password-1" });
     expect(wrong).toMatchObject({ status: 400, body: { error: { message: AUTH_TEXT.currentPasswordWrong } } });
-    expect((await b.json("DELETE", "/api/auth/account", {})).body.error.message).toBe(AUTH_TEXT.deleteConfirmRequired);
+    expect((await b.json("DELETE", "/api/auth/account", {})).body.error.message).toBe(AUTH_TEXT.confirmPasswordRequired);
     expect(existsSync(join(published, username, "index.html"))).toBe(true);
     expect(db.select().from(schema.users).where(eq(schema.users.id, userId)).get()).toBeTruthy();
 

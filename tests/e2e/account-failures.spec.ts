@@ -123,18 +123,23 @@ test.describe("password change", () => {
 });
 
 test.describe("two-factor", () => {
-  test("setting it up failing shows 'Failed to set up 2FA' and no QR code", async ({ page, owner: _owner }) => {
+  test("setting it up failing shows 'Failed to set up 2FA' and no QR code", async ({ page, owner }) => {
     await openSecurity(page);
     await fail(page, "POST", "/api/auth/two-factor/setup", SERVER_ERROR);
     await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
+    const dialog = page.getByRole("dialog", { name: "Set up two-factor authentication" });
+    await dialog.getByLabel("Password", { exact: true }).fill(owner.password);
+    await dialog.getByRole("button", { name: "Continue" }).click();
     await expect(toasts(page).getByText(AUTH_TEXT.twoFactorSetupFailed, { exact: true })).toBeVisible();
     await expect(page.getByRole("img", { name: "QR code for your authenticator app" })).toHaveCount(0);
-    await expect(page.getByRole("button", { name: "Set up two-factor authentication" })).toBeEnabled();
+    await expect(dialog.getByRole("button", { name: "Continue" })).toBeEnabled();
   });
 
-  test("confirming the code failing on the server shows 'Failed to verify 2FA code', and two-factor stays off", async ({ page, owner: _owner }) => {
+  test("confirming the code failing on the server shows 'Failed to verify 2FA code', and two-factor stays off", async ({ page, owner }) => {
     await openSecurity(page);
     await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
+    await page.getByLabel("Password", { exact: true }).fill(owner.password);
+    await page.getByRole("button", { name: "Continue" }).click();
     await expect(page.getByRole("img", { name: "QR code for your authenticator app" })).toBeVisible();
     const secret = (await page.getByTestId("totp-secret").textContent())!;
 
@@ -155,6 +160,7 @@ test.describe("two-factor", () => {
     await page.getByRole("button", { name: "Turn off", exact: true }).click();
 
     await fail(page, "POST", "/api/auth/two-factor/disable", "abort");
+    await page.getByLabel("Password", { exact: true }).fill(owner.password);
     const field = page.getByLabel("Code from your app, or a backup code");
     await field.fill(totpAt(secret, new Date(), 1));
     await page.getByRole("button", { name: "Turn off two-factor" }).click();

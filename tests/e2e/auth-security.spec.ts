@@ -4,41 +4,77 @@
  * the account.
  */
 import { eq } from "drizzle-orm";
-import { users } from "#db/schema.ts";
+import { BILLING_MESSAGES } from "#core/schemas/billing.ts";
+import { invoices, sessions, testBillingSubscriptions, users } from "#db/schema.ts";
 import { createAccountWithPassword, nextTotp, signInWithForm, signOutFromDashboard, wrongCode } from "./auth-helpers.ts";
-import { e2eDb, expect, signInAs, test } from "./fixtures.ts";
-import { totpAt } from "#api/services/two-factor.ts";
+import { subscribeInBrowser, subscriptionIdOf } from "./billing-helpers.ts";
+import { createOwner, e2eDb, expect, signInAs, test } from "./fixtures.ts";
+import { beginSetup, confirmSetup, totpAt } from "#api/services/two-factor.ts";
 
 async function openSecurity(page: import("@playwright/test").Page) {
   await page.goto("/dashboard/account-settings");
   await page.getByRole("tab", { name: "Security" }).click();
 }
 
-test("two-factor: enrol with the QR code, sign in with a TOTP code, then with a backup code once", async ({ page, context }) => {
+/** The sign-in page with the password, then a backup code instead of the app's code. */
+async function signInWithBackupCode(page: import("@playwright/test").Page, owner: { email: string; password: string }, code: string) {
+  await page.goto("/auth/login");
+  await signInWithForm(page, owner.email, owner.password);
+  await page.getByRole("button", { name: "Use a backup code instead" }).click();
+  await page.getByLabel("Backup code").fill(code);
+  await page.getByRole("button", { name: "Verify" }).click();
+}
+
+test("two-factor: enrol with the QR code behind the password, sign in with a TOTP code, then with a backup code once", async ({ page, context }) => {
   const owner = await createAccountWithPassword();
   await signInAs(context, owner);
   await openSecurity(page);
-  await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
-  await expect(page.getByRole("img", { name: "QR code for your authenticator app" })).toBeVisible();
-  const secret = (await page.getByTestId("totp-secret").textContent())!;
+  const opener = page.getByRole("button", { name: "Set up two-factor authentication" });
+  await opener.click();
+  const dialog = page.getByRole("dialog", { name: "Set up two-factor authentication" });
+  // The password comes first: no QR code, no key before it.
+  await expect(dialog.getByRole("img", { name: "QR code for your authenticator app" })).toHaveCount(0);
+  await dialog.getByRole("button", { name: "Continue" }).click();
+  await expect(dialog.getByText("Please enter your password to confirm")).toBeVisible();
+  await dialog.getByLabel("Password", { exact: true }).fill("Not-My-Password-1!");
+  await dialog.getByRole("button", { name: "Continue" }).click();
+  await expect(dialog.getByText("Current password is incorrect")).toBeVisible();
+  await expect(dialog.getByRole("img", { name: "QR code for your authenticator app" })).toHaveCount(0);
+  // Cancel: focus goes back to the button that opened the dialog.
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(opener).toBeFocused();
+
+  await opener.click();
+  await dialog.getByLabel("Password", { exact: true }).fill(owner.password);
+  await dialog.getByRole("button", { name: "Continue" }).click();
+  await expect(dialog.getByRole("img", { name: "QR code for your authenticator app" })).toBeVisible();
+  const secret = (await dialog.getByTestId("totp-secret").textContent())!;
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
 
   // Fewer than six digits, then a wrong code, then the right one.
-  await page.getByLabel("Digit 1 of 6").pressSequentially("123");
-  await page.getByRole("button", { name: "Enable" }).click();
-  await expect(page.getByText("A 2FA code must be exactly 6 characters to enable")).toBeVisible();
+  await dialog.getByLabel("Digit 1 of 6").pressSequentially("123");
+  await dialog.getByRole("button", { name: "Enable" }).click();
+  await expect(dialog.getByText("A 2FA code must be exactly 6 characters to enable")).toBeVisible();
   const right = totpAt(secret, new Date());
-  await page.getByLabel("Digit 1 of 6").fill(wrongCode(right));
-  await page.getByRole("button", { name: "Enable" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "Invalid verification code. Please try again." })).toBeVisible();
-  await page.getByLabel("Digit 1 of 6").fill(right);
-  await page.getByRole("button", { name: "Enable" }).click();
+  await dialog.getByLabel("Digit 1 of 6").fill(wrongCode(right));
+  await dialog.getByRole("button", { name: "Enable" }).click();
+  await expect(dialog.getByRole("alert").filter({ hasText: "Invalid verification code. Please try again." })).toBeVisible();
+  await dialog.getByLabel("Digit 1 of 6").fill(right);
+  await dialog.getByRole("button", { name: "Enable" }).click();
 
-  const codes = page.getByRole("list", { name: "Backup codes" }).getByRole("listitem");
+  const codes = dialog.getByRole("list", { name: "Backup codes" }).getByRole("listitem");
   await expect(codes).toHaveCount(8);
+  await expect(dialog.getByRole("button", { name: "Copy codes" })).toBeVisible();
+  const download = page.waitForEvent("download");
+  await dialog.getByRole("button", { name: "Download" }).click();
+  expect((await download).suggestedFilename()).toBe("plinth-backup-codes.txt");
   const backup = (await codes.allTextContents()).map((c) => c.trim());
-  await page.getByRole("button", { name: "I've saved my codes" }).click();
+  await dialog.getByRole("button", { name: "I've saved my codes" }).click();
+  await expect(dialog).toHaveCount(0);
   await expect(page.getByText("8 of 8 backup codes left.")).toBeVisible();
+  // The button that opened the dialog is gone (two-factor is on): focus lands on the section.
+  await expect(page.getByRole("heading", { name: "Two-factor authentication" })).toBeFocused();
 
   // Sign in with the app's code.
   await signOutFromDashboard(page);
@@ -50,30 +86,66 @@ test("two-factor: enrol with the QR code, sign in with a TOTP code, then with a 
 
   // Sign in with a backup code; the same code never works twice.
   await signOutFromDashboard(page);
-  await page.goto("/auth/login");
-  await signInWithForm(page, owner.email, owner.password);
-  await page.getByRole("button", { name: "Use a backup code instead" }).click();
-  await page.getByLabel("Backup code").fill(backup[0]!);
-  await page.getByRole("button", { name: "Verify" }).click();
+  await signInWithBackupCode(page, owner, backup[0]!);
   await expect(page).toHaveURL("/dashboard/links");
   await signOutFromDashboard(page);
-  await page.goto("/auth/login");
-  await signInWithForm(page, owner.email, owner.password);
-  await page.getByRole("button", { name: "Use a backup code instead" }).click();
-  await page.getByLabel("Backup code").fill(backup[0]!);
-  await page.getByRole("button", { name: "Verify" }).click();
+  await signInWithBackupCode(page, owner, backup[0]!);
   await expect(page.getByRole("alert").filter({ hasText: "Invalid verification code. Please try again." })).toBeVisible();
   await page.getByLabel("Backup code").fill(backup[1]!);
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page).toHaveURL("/dashboard/links");
 
-  // Turning it off needs a code.
+  // Turning it off needs the password and a code.
   await openSecurity(page);
   await expect(page.getByText("6 of 8 backup codes left.")).toBeVisible();
   await page.getByRole("button", { name: "Turn off", exact: true }).click();
-  await page.getByLabel("Code from your app, or a backup code").fill(backup[2]!);
-  await page.getByRole("button", { name: "Turn off two-factor" }).click();
+  const off = page.getByRole("dialog", { name: "Turn off two-factor authentication" });
+  await off.getByLabel("Code from your app, or a backup code").fill(backup[2]!);
+  await off.getByRole("button", { name: "Turn off two-factor" }).click();
+  await expect(off.getByText("Please enter your password to confirm")).toBeVisible();
+  await off.getByLabel("Password", { exact: true }).fill(owner.password);
+  await off.getByRole("button", { name: "Turn off two-factor" }).click();
+  await expect(off).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Set up two-factor authentication" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Two-factor authentication" })).toBeFocused();
+});
+
+test("two-factor: new backup codes need the password and a code, and the old ones stop working", async ({ page, context }) => {
+  const owner = await createAccountWithPassword();
+  const now = new Date();
+  const { secret } = await beginSetup(e2eDb(), { id: owner.userId, email: owner.email }, now);
+  const old = confirmSetup(e2eDb(), owner.userId, totpAt(secret, now), now)!;
+  await signInAs(context, owner);
+  await openSecurity(page);
+  const opener = page.getByRole("button", { name: "Generate new backup codes" });
+  await opener.click();
+  const dialog = page.getByRole("dialog", { name: "Generate new backup codes" });
+  await expect(dialog).toContainText("Your current backup codes stop working as soon as the new ones are made.");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(opener).toBeFocused();
+
+  await opener.click();
+  await dialog.getByLabel("Password", { exact: true }).fill("Not-My-Password-1!");
+  await dialog.getByLabel("Code from your app, or a backup code").fill(nextTotp(secret));
+  await dialog.getByRole("button", { name: "Generate new codes" }).click();
+  await expect(dialog.getByText("Current password is incorrect")).toBeVisible();
+  await dialog.getByLabel("Password", { exact: true }).fill(owner.password);
+  await dialog.getByRole("button", { name: "Generate new codes" }).click();
+  const codes = dialog.getByRole("list", { name: "Backup codes" }).getByRole("listitem");
+  await expect(codes).toHaveCount(8);
+  const fresh = (await codes.allTextContents()).map((c) => c.trim());
+  expect(fresh.filter((c) => old.includes(c))).toEqual([]);
+  await dialog.getByRole("button", { name: "I've saved my codes" }).click();
+  await expect(opener).toBeFocused();
+  await expect(page.getByText("8 of 8 backup codes left.")).toBeVisible();
+
+  // An old code no longer signs in; a new one does.
+  await signOutFromDashboard(page);
+  await signInWithBackupCode(page, owner, old[0]!);
+  await expect(page.getByRole("alert").filter({ hasText: "Invalid verification code. Please try again." })).toBeVisible();
+  await page.getByLabel("Backup code").fill(fresh[0]!);
+  await page.getByRole("button", { name: "Verify" }).click();
+  await expect(page).toHaveURL("/dashboard/links");
 });
 
 test("change password: the spec's messages, then other sessions end and this one stays", async ({ page, context, browser }) => {
@@ -165,4 +237,61 @@ test("account tab: e-mail and username shown; deletion needs the password and re
   await page.goto("/auth/login");
   await signInWithForm(page, owner.email, owner.password);
   await expect(page.getByText("Invalid email or password")).toBeVisible();
+});
+
+test("account tab: with a subscription, the delete dialog warns that it ends; deleting ends it at the provider and keeps the invoice", async ({ page, context }) => {
+  const owner = await createAccountWithPassword();
+  await signInAs(context, owner);
+  await page.goto("/dashboard/account-settings");
+  const opener = page.getByRole("button", { name: "Delete account" });
+  await expect(opener).toBeVisible();
+  // A subscription started after the tab loaded (in another tab, say): the open dialog has not warned yet.
+  await subscribeInBrowser(page);
+  const subscriptionId = subscriptionIdOf(owner.userId);
+  await opener.click();
+  const dialog = page.getByRole("dialog", { name: "Delete your account?" });
+  await expect(dialog.getByText("Your Plinth Plus subscription ends too.")).toHaveCount(0);
+  await dialog.getByLabel("Password", { exact: true }).fill(owner.password);
+  await dialog.getByRole("button", { name: "Delete my account" }).click();
+  // The server asks for the warning to be seen first; now the dialog shows it.
+  await expect(dialog.getByText(BILLING_MESSAGES.deleteNeedsSubscriptionEnd)).toBeVisible();
+  await expect(dialog.getByText("Your Plinth Plus subscription ends too.")).toBeVisible();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(opener).toBeFocused();
+  expect(e2eDb().select().from(users).where(eq(users.id, owner.userId)).get()).toBeTruthy();
+
+  // A fresh look: the section and the dialog say it from the start.
+  await page.reload();
+  await expect(page.getByText("Your Plinth Plus subscription ends at once.")).toBeVisible();
+  await opener.click();
+  await expect(dialog).toHaveAccessibleDescription(new RegExp(BILLING_MESSAGES.deleteEndsSubscription.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+  await expect(dialog.getByText("Your Plinth Plus subscription ends too.")).toBeVisible();
+  await dialog.getByLabel("Password", { exact: true }).fill(owner.password);
+  await dialog.getByRole("button", { name: "Delete my account" }).click();
+  await expect(page).toHaveURL("/");
+  expect(e2eDb().select().from(users).where(eq(users.id, owner.userId)).get()).toBeUndefined();
+  expect(e2eDb().select().from(testBillingSubscriptions).where(eq(testBillingSubscriptions.id, subscriptionId)).get()!.status).toBe("canceled");
+  const kept = e2eDb().select().from(invoices).where(eq(invoices.billedUsername, owner.username)).all();
+  expect(kept.map((i) => ({ userId: i.userId, status: i.status }))).toEqual([{ userId: null, status: "paid" }]);
+});
+
+test("two-factor for a Google-only account: a sign-in older than 10 minutes is asked to sign in again with Google", async ({ page, context }) => {
+  const owner = await createOwner();
+  e2eDb().update(users).set({ passwordHash: null, googleSub: `google-${owner.username}` }).where(eq(users.id, owner.userId)).run();
+  await signInAs(context, owner);
+  e2eDb().update(sessions).set({ createdAt: new Date(Date.now() - 11 * 60_000) }).where(eq(sessions.userId, owner.userId)).run();
+  await openSecurity(page);
+  await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
+  const dialog = page.getByRole("dialog", { name: "Set up two-factor authentication" });
+  await expect(dialog.getByLabel("Password", { exact: true })).toHaveCount(0);
+  await dialog.getByRole("button", { name: "Continue" }).click();
+  await expect(dialog.getByRole("alert")).toContainText("For your security, sign in with Google again to make this change.");
+  const again = dialog.getByRole("link", { name: "Sign in again with Google" });
+  expect(new URL((await again.getAttribute("href"))!, "http://x").searchParams.get("next")).toBe("/dashboard/account-settings?tab=security");
+  await expect(dialog.getByRole("img", { name: "QR code for your authenticator app" })).toHaveCount(0);
+
+  // Just signed in: the QR code comes without a password.
+  e2eDb().update(sessions).set({ createdAt: new Date() }).where(eq(sessions.userId, owner.userId)).run();
+  await dialog.getByRole("button", { name: "Continue" }).click();
+  await expect(dialog.getByRole("img", { name: "QR code for your authenticator app" })).toBeVisible();
 });

@@ -4,25 +4,27 @@
  * short-lived HttpOnly cookie; the /auth/callback page posts the provider's answer back here.
  *
  * A returning Google user is signed in (two-factor still applies); an existing account with the
- * same verified address is linked; anyone else starts a signup with the address filled in.
+ * same verified address is linked, and its owner told by e-mail; anyone else starts a signup with the
+ * address filled in. The flow cookie is signed with a key of the server's (ADR 048), and the page to
+ * return to is checked again when the provider sends the browser back.
  */
 import { eq } from "drizzle-orm";
 import { Hono, type Context } from "hono";
-import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
 import { AUTH_LIMITS, AUTH_TEXT, safeNextPath } from "#core/schemas/auth.ts";
 import { UsernameSchema } from "#core/schemas/username.ts";
 import { users } from "#db/schema.ts";
-import { isSecureOrigin } from "../../auth/middleware.ts";
+import { clearCookie, isSecureOrigin, readSignedCookie, writeSignedCookie } from "../../auth/cookies.ts";
+import { serverSecret } from "../../auth/server-secret.ts";
 import type { AppDeps, AppEnv } from "../../context.ts";
 import { ApiError } from "../../errors.ts";
+import { googleLinkedMail } from "../../services/auth-mail.ts";
 import { authorizationUrl, finishAuthorization, oidcSettings, type ProviderIdentity } from "../../services/oidc.ts";
 import { createProviderAttempt } from "../../services/signup.ts";
 import { jsonBody, query } from "../../validate.ts";
 import { finishFirstFactor, setSignupCookie, take, type AuthLimiters } from "./shared.ts";
 
 const FLOW_COOKIE = "plinth_oidc";
-const COOKIE_PATH = "/api/auth";
 
 const StartQuerySchema = z.object({
   next: z.string().max(512).optional(),
@@ -40,8 +42,9 @@ const FlowSchema = z.object({
 });
 type Flow = z.infer<typeof FlowSchema>;
 
-function readFlow(c: Context): Flow | null {
-  const raw = getCookie(c, FLOW_COOKIE);
+/** The flow this browser started, or null when the cookie is missing, expired or was changed. */
+async function readFlow(c: Context, secret: string, secure: boolean): Promise<Flow | null> {
+  const raw = await readSignedCookie(c, FLOW_COOKIE, secret, secure);
   if (!raw || raw.length > 2048) return null;
   try {
     const parsed = FlowSchema.safeParse(JSON.parse(Buffer.from(raw, "base64url").toString("utf8")));
@@ -52,13 +55,14 @@ function readFlow(c: Context): Flow | null {
 }
 
 export function googleRoutes(deps: AppDeps, limiters: AuthLimiters) {
-  const { db, env, now } = deps;
+  const { db, env, mailer, now } = deps;
   const secure = isSecureOrigin(env.PUBLIC_ORIGIN);
+  const flowSecret = () => serverSecret(db, "oidc-flow-cookie");
 
   const failed = (message: string = AUTH_TEXT.providerFailed) => new ApiError("bad_request", message);
 
-  /** Who this Google identity is here: an account (found or linked), or a signup to begin. */
-  function resolveIdentity(identity: ProviderIdentity) {
+  /** Who this Google identity is here: an account (found, or linked just now), or a signup to begin. */
+  function resolveIdentity(identity: ProviderIdentity): { userId: string; linkedEmail?: string } | { signupEmail: string } {
     const bySub = db.select().from(users).where(eq(users.googleSub, identity.sub)).get();
     if (bySub) return { userId: bySub.id };
     if (!identity.email) throw failed();
@@ -68,7 +72,7 @@ export function googleRoutes(deps: AppDeps, limiters: AuthLimiters) {
       if (byEmail.googleSub) throw failed();
       // The provider proved the address, so it may sign in to the account that has it (ADR 043).
       db.update(users).set({ googleSub: identity.sub, emailVerified: true, updatedAt: now() }).where(eq(users.id, byEmail.id)).run();
-      return { userId: byEmail.id };
+      return { userId: byEmail.id, linkedEmail: byEmail.email };
     }
     return { signupEmail: identity.email };
   }
@@ -90,11 +94,7 @@ export function googleRoutes(deps: AppDeps, limiters: AuthLimiters) {
           return c.redirect(`/auth/login?error=provider`, 302);
         }
         const flow: Flow = { ...started.checks, next: safeNextPath(q.next), remember: q.remember === "1", username };
-        setCookie(c, FLOW_COOKIE, Buffer.from(JSON.stringify(flow)).toString("base64url"), {
-          httpOnly: true,
-          sameSite: "Lax",
-          path: COOKIE_PATH,
-          secure,
+        await writeSignedCookie(c, FLOW_COOKIE, Buffer.from(JSON.stringify(flow)).toString("base64url"), flowSecret(), secure, {
           maxAge: AUTH_LIMITS.OIDC_FLOW_TTL_MS / 1000,
         });
         return c.redirect(started.url.href, 302);
@@ -105,12 +105,13 @@ export function googleRoutes(deps: AppDeps, limiters: AuthLimiters) {
         take(c, limiters.work, env.TRUST_PROXY);
         const settings = oidcSettings(env);
         if (!settings) throw new ApiError("not_found", "Google sign-in is not configured");
-        const flow = readFlow(c);
+        const flow = await readFlow(c, flowSecret(), secure);
         // The flow's checks are good for one answer only.
-        deleteCookie(c, FLOW_COOKIE, { path: COOKIE_PATH, secure, httpOnly: true, sameSite: "Lax" });
-        if (!flow) throw failed();
+        clearCookie(c, FLOW_COOKIE, secure);
         const search = c.req.valid("json").query.replace(/^\?/, "");
+        // The provider said no (the person cancelled, say): the spec's message, whatever the cookie.
         if (new URLSearchParams(search).has("error")) throw failed();
+        if (!flow) throw failed(AUTH_TEXT.providerFlowInvalid);
         let identity: ProviderIdentity;
         try {
           identity = await finishAuthorization(settings, search, flow);
@@ -119,11 +120,17 @@ export function googleRoutes(deps: AppDeps, limiters: AuthLimiters) {
           throw failed();
         }
         const resolved = resolveIdentity(identity);
-        if ("userId" in resolved && resolved.userId) {
+        if ("userId" in resolved) {
+          if (resolved.linkedEmail) {
+            await mailer
+              .send(googleLinkedMail(resolved.linkedEmail, env.PUBLIC_ORIGIN, now(), env.CONTACT_TO))
+              .catch((err) => console.error("Sending the Google link notice failed", err));
+          }
           const outcome = finishFirstFactor(c, deps, resolved.userId, flow.remember);
-          return c.json({ ...outcome, redirect: flow.next });
+          // Checked again where it is used: only a dashboard path of this site leaves here, whatever the cookie held.
+          return c.json({ ...outcome, redirect: safeNextPath(flow.next) });
         }
-        const { attempt, token } = createProviderAttempt(db, { email: resolved.signupEmail!, googleSub: identity.sub, username: flow.username }, now());
+        const { attempt, token } = createProviderAttempt(db, { email: resolved.signupEmail, googleSub: identity.sub, username: flow.username }, now());
         setSignupCookie(c, env, token);
         return c.json({ status: "signup" as const, redirect: "/auth/signup", email: attempt.email, username: attempt.username });
       })

@@ -66,7 +66,7 @@ export function loginRoutes(deps: AppDeps, limiters: AuthLimiters) {
       .post("/login/two-factor", jsonBody(SecondFactorSchema), (c) => {
         take(c, limiters.work, env.TRUST_PROXY);
         const at = now();
-        const challenge = findTwoFactorChallenge(c, db, at);
+        const challenge = findTwoFactorChallenge(c, deps, at);
         if (!challenge) throw new ApiError("unauthorized", AUTH_TEXT.twoFactorExpired);
         const key: ThrottleKey = { action: "two_factor", subject: userSubject(challenge.userId) };
         assertNotThrottled(db, [key], at);

@@ -8,13 +8,15 @@ import { z } from "zod";
 import { AUTH_LIMITS, AUTH_TEXT, EmailOnlySchema, LinkTokenSchema, PasswordChangeSchema, ResetPasswordSchema } from "#core/schemas/auth.ts";
 import { users } from "#db/schema.ts";
 import { currentUser, requireUser } from "../../auth/middleware.ts";
-import { hashPassword, verifyPassword } from "../../auth/password.ts";
+import { confirmPassword } from "../../auth/confirm-identity.ts";
+import { hashPassword } from "../../auth/password.ts";
+import { assertPasswordNotGuessable, personalWordsOf } from "../../auth/password-policy.ts";
 import { invalidateUserSessions } from "../../auth/session.ts";
 import { beginSession, endSession } from "../../auth/sign-in.ts";
 import type { AppDeps, AppEnv } from "../../context.ts";
 import { ApiError } from "../../errors.ts";
 import { passwordChangedMail, passwordResetMail } from "../../services/auth-mail.ts";
-import { assertNotThrottled, clearFailures, emailSubject, recordFailure, userSubject, type ThrottleKey } from "../../services/auth-throttle.ts";
+import { assertNotThrottled, clearFailures, emailSubject, recordFailure, type ThrottleKey } from "../../services/auth-throttle.ts";
 import { completeReset, issueResetToken, resetTokenOwner } from "../../services/password-reset.ts";
 import { jsonBody, query } from "../../validate.ts";
 import { take, type AuthLimiters } from "./shared.ts";
@@ -57,7 +59,9 @@ export function passwordRoutes(deps: AppDeps, limiters: AuthLimiters) {
       .post("/reset-password", jsonBody(ResetPasswordSchema), async (c) => {
         take(c, limiters.work, env.TRUST_PROXY);
         const { token, password } = c.req.valid("json");
-        if (!resetTokenOwner(db, token, now())) throw new ApiError("bad_request", AUTH_TEXT.resetLinkInvalid);
+        const owner = resetTokenOwner(db, token, now());
+        if (!owner) throw new ApiError("bad_request", AUTH_TEXT.resetLinkInvalid);
+        await assertPasswordNotGuessable(password, personalWordsOf(db, owner), "password");
         const hash = await hashPassword(password);
         const done = completeReset(db, token, hash, now());
         if (!done) throw new ApiError("bad_request", AUTH_TEXT.resetLinkInvalid);
@@ -72,19 +76,13 @@ export function passwordRoutes(deps: AppDeps, limiters: AuthLimiters) {
         take(c, limiters.work, env.TRUST_PROXY);
         const me = currentUser(c);
         const { currentPassword, newPassword } = c.req.valid("json");
-        const at = now();
         const user = db.select().from(users).where(eq(users.id, me.id)).get();
         if (!user) throw new ApiError("unauthorized", AUTH_TEXT.notAuthenticated);
         if (!user.passwordHash) {
           throw new ApiError("bad_request", "Your account signs in with Google. Use Forgot password to set a password.");
         }
-        const key: ThrottleKey = { action: "sign_in", subject: userSubject(user.id) };
-        assertNotThrottled(db, [key], at);
-        recordFailure(db, key, at);
-        if (!(await verifyPassword(user.passwordHash, currentPassword))) {
-          throw new ApiError("bad_request", AUTH_TEXT.currentPasswordWrong, { fields: { currentPassword: AUTH_TEXT.currentPasswordWrong } });
-        }
-        clearFailures(db, key);
+        await confirmPassword(deps, { id: user.id, passwordHash: user.passwordHash }, currentPassword, "currentPassword");
+        await assertPasswordNotGuessable(newPassword, personalWordsOf(db, user.id), "newPassword");
         const hash = await hashPassword(newPassword);
         const persistent = c.get("session")?.persistent ?? true;
         db.update(users).set({ passwordHash: hash, updatedAt: now() }).where(eq(users.id, user.id)).run();

@@ -3,21 +3,23 @@
  * "sign out everywhere else", and the account itself (shown, and deleted with its every row and file).
  */
 import { and, eq, ne } from "drizzle-orm";
-import { Hono } from "hono";
-import { AUTH_TEXT, DeleteAccountSchema, SecondFactorSchema, TwoFactorEnableSchema } from "#core/schemas/auth.ts";
+import { Hono, type Context } from "hono";
+import { AUTH_TEXT, DeleteAccountSchema, TwoFactorChangeSchema, TwoFactorEnableSchema, TwoFactorSetupSchema } from "#core/schemas/auth.ts";
 import { IdParamSchema } from "#core/dashboard-schemas.ts";
+import { BILLING_MESSAGES } from "#core/schemas/billing.ts";
 import { sessions, userProfiles, users } from "#db/schema.ts";
 import { withPageLock } from "#renderer/publish.ts";
+import { confirmIdentity, confirmPassword } from "../../auth/confirm-identity.ts";
 import { currentUser, requireUser } from "../../auth/middleware.ts";
-import { verifyPassword } from "../../auth/password.ts";
 import { invalidateUserSessions, listUserSessions } from "../../auth/session.ts";
 import { endSession } from "../../auth/sign-in.ts";
 import type { AppDeps, AppEnv } from "../../context.ts";
 import { ApiError } from "../../errors.ts";
 import { deleteAccount } from "../../services/account-deletion.ts";
-import { accountDeletedMail, twoFactorChangedMail } from "../../services/auth-mail.ts";
+import { endSubscriptionForDeletion, subscriptionToEnd } from "../../services/billing.ts";
+import { accountDeletedMail, backupCodesRenewedMail, twoFactorChangedMail } from "../../services/auth-mail.ts";
 import { assertNotThrottled, clearFailures, recordFailure, userSubject, type ThrottleKey } from "../../services/auth-throttle.ts";
-import { beginSetup, confirmSetup, disableTwoFactor, twoFactorStatus, useSecondFactor } from "../../services/two-factor.ts";
+import { beginSetup, confirmSetup, disableTwoFactor, renewBackupCodes, twoFactorStatus, useSecondFactor } from "../../services/two-factor.ts";
 import { jsonBody, params } from "../../validate.ts";
 import { take, type AuthLimiters } from "./shared.ts";
 
@@ -29,16 +31,35 @@ export function securityRoutes(deps: AppDeps, limiters: AuthLimiters) {
 
   /** Wrong codes count against the owner like wrong passwords: 5, then 15 minutes. */
   const twoFactorKey = (userId: string): ThrottleKey => ({ action: "two_factor", subject: userSubject(userId) });
+  const wrongCode = () => new ApiError("bad_request", AUTH_TEXT.codeInvalidRetry, { fields: { code: AUTH_TEXT.codeInvalidRetry } });
+
+  /**
+   * Turning two-factor off and making new backup codes: two-factor must be on, then the password
+   * (or a fresh sign-in, ADR 046), then a code from the app or a backup code (which is used up).
+   */
+  async function confirmChange(c: Context<AppEnv>, { password, code }: { password?: string; code: string }): Promise<void> {
+    const user = currentUser(c);
+    if (!twoFactorStatus(db, user.id, now()).enabled) throw new ApiError("conflict", AUTH_TEXT.twoFactorNotOn);
+    await confirmIdentity(c, deps, password);
+    const at = now();
+    const key = twoFactorKey(user.id);
+    assertNotThrottled(db, [key], at);
+    recordFailure(db, key, at);
+    if (!useSecondFactor(db, user.id, code, at)) throw wrongCode();
+    clearFailures(db, key);
+  }
 
   return (
     new Hono<AppEnv>()
       // GET /api/auth/two-factor - enabled, setup pending, backup codes left
-      .get("/two-factor", requireUser, (c) => c.json(twoFactorStatus(db, currentUser(c).id)))
+      .get("/two-factor", requireUser, (c) => c.json(twoFactorStatus(db, currentUser(c).id, now())))
 
-      // POST /api/auth/two-factor/setup - a new server-made secret and its QR code; not enabled until a code proves it
-      .post("/two-factor/setup", requireUser, async (c) => {
+      // POST /api/auth/two-factor/setup - after the password (ADR 046): a new server-made secret and its QR code; not enabled until a code proves it
+      .post("/two-factor/setup", requireUser, jsonBody(TwoFactorSetupSchema), async (c) => {
+        take(c, limiters.work, env.TRUST_PROXY);
         const user = currentUser(c);
-        if (twoFactorStatus(db, user.id).enabled) throw new ApiError("conflict", "Two-factor authentication is already on.");
+        if (twoFactorStatus(db, user.id, now()).enabled) throw new ApiError("conflict", AUTH_TEXT.twoFactorAlreadyOn);
+        await confirmIdentity(c, deps, c.req.valid("json").password);
         return c.json(await beginSetup(db, user, now()));
       })
 
@@ -47,35 +68,37 @@ export function securityRoutes(deps: AppDeps, limiters: AuthLimiters) {
         take(c, limiters.work, env.TRUST_PROXY);
         const user = currentUser(c);
         const at = now();
-        const status = twoFactorStatus(db, user.id);
-        if (status.enabled) throw new ApiError("conflict", "Two-factor authentication is already on.");
+        const status = twoFactorStatus(db, user.id, at);
+        if (status.enabled) throw new ApiError("conflict", AUTH_TEXT.twoFactorAlreadyOn);
         if (!status.pendingSetup) throw new ApiError("bad_request", AUTH_TEXT.twoFactorNotPending);
         const key = twoFactorKey(user.id);
         assertNotThrottled(db, [key], at);
         recordFailure(db, key, at);
         const backupCodes = confirmSetup(db, user.id, c.req.valid("json").code, at);
-        if (!backupCodes) throw new ApiError("bad_request", AUTH_TEXT.codeInvalidRetry, { fields: { code: AUTH_TEXT.codeInvalidRetry } });
+        if (!backupCodes) throw wrongCode();
         clearFailures(db, key);
         await notify(twoFactorChangedMail(user.email, true));
         return c.json({ backupCodes });
       })
 
-      // POST /api/auth/two-factor/disable - needs a current code (or a backup code); clears the secret and the codes
-      .post("/two-factor/disable", requireUser, jsonBody(SecondFactorSchema), async (c) => {
+      // POST /api/auth/two-factor/disable - the password and a current code (or a backup code); clears the secret and the codes
+      .post("/two-factor/disable", requireUser, jsonBody(TwoFactorChangeSchema), async (c) => {
         take(c, limiters.work, env.TRUST_PROXY);
         const user = currentUser(c);
-        const at = now();
-        if (!twoFactorStatus(db, user.id).enabled) throw new ApiError("conflict", "Two-factor authentication is not on.");
-        const key = twoFactorKey(user.id);
-        assertNotThrottled(db, [key], at);
-        recordFailure(db, key, at);
-        if (!useSecondFactor(db, user.id, c.req.valid("json").code, at)) {
-          throw new ApiError("bad_request", AUTH_TEXT.codeInvalidRetry, { fields: { code: AUTH_TEXT.codeInvalidRetry } });
-        }
-        clearFailures(db, key);
-        disableTwoFactor(db, user.id, at);
+        await confirmChange(c, c.req.valid("json"));
+        disableTwoFactor(db, user.id, now());
         await notify(twoFactorChangedMail(user.email, false));
-        return c.json(twoFactorStatus(db, user.id));
+        return c.json(twoFactorStatus(db, user.id, now()));
+      })
+
+      // POST /api/auth/two-factor/backup-codes - the password and a current code: 8 new backup codes, shown this once; the old ones stop working
+      .post("/two-factor/backup-codes", requireUser, jsonBody(TwoFactorChangeSchema), async (c) => {
+        take(c, limiters.work, env.TRUST_PROXY);
+        const user = currentUser(c);
+        await confirmChange(c, c.req.valid("json"));
+        const backupCodes = renewBackupCodes(db, user.id, now());
+        await notify(backupCodesRenewedMail(user.email, env.PUBLIC_ORIGIN));
+        return c.json({ backupCodes });
       })
 
       // GET /api/auth/sessions - the owner's active sessions, this one marked
@@ -131,15 +154,17 @@ export function securityRoutes(deps: AppDeps, limiters: AuthLimiters) {
           hasPassword: row.passwordHash !== null,
           googleLinked: row.googleSub !== null,
           createdAt: row.createdAt.toISOString(),
+          /** Deleting the account ends this subscription now (ADR 049): the dialog warns first. */
+          subscriptionEndsOnDelete: subscriptionToEnd(deps, user.id) !== null,
         });
       })
 
-      // DELETE /api/auth/account - deletes the account, every row and every published file; needs the password (or the username for Google-only accounts)
+      // DELETE /api/auth/account - deletes the account, every row and every published file; needs the password (or the username for
+      // Google-only accounts), and ends a subscription at the provider first (ADR 049): {endSubscription: true} says the owner saw that
       .delete("/account", requireUser, jsonBody(DeleteAccountSchema), async (c) => {
         take(c, limiters.work, env.TRUST_PROXY);
         const user = currentUser(c);
-        const { password, confirmUsername } = c.req.valid("json");
-        const at = now();
+        const { password, confirmUsername, endSubscription } = c.req.valid("json");
         const row = db
           .select({ email: users.email, passwordHash: users.passwordHash, username: userProfiles.username })
           .from(users)
@@ -147,22 +172,23 @@ export function securityRoutes(deps: AppDeps, limiters: AuthLimiters) {
           .where(eq(users.id, user.id))
           .get();
         if (!row) throw new ApiError("not_found", "Profile not found");
-        if (row.passwordHash) {
-          if (!password) throw new ApiError("validation_failed", AUTH_TEXT.deleteConfirmRequired, { fields: { password: AUTH_TEXT.deleteConfirmRequired } });
-          const key: ThrottleKey = { action: "sign_in", subject: userSubject(user.id) };
-          assertNotThrottled(db, [key], at);
-          recordFailure(db, key, at);
-          if (!(await verifyPassword(row.passwordHash, password))) {
-            throw new ApiError("bad_request", AUTH_TEXT.currentPasswordWrong, { fields: { password: AUTH_TEXT.currentPasswordWrong } });
-          }
-        } else if ((confirmUsername ?? "").trim().toLowerCase() !== row.username) {
+        const subscription = subscriptionToEnd(deps, user.id);
+        // A dialog opened before a subscription started never warned about it: it must ask again.
+        if (subscription && endSubscription !== true) {
+          throw new ApiError("conflict", BILLING_MESSAGES.deleteNeedsSubscriptionEnd, { details: { subscription: true } });
+        }
+        if (row.passwordHash) await confirmPassword(deps, { id: user.id, passwordHash: row.passwordHash }, password, "password");
+        else if ((confirmUsername ?? "").trim().toLowerCase() !== row.username) {
           throw new ApiError("validation_failed", AUTH_TEXT.deleteUsernameMismatch, { fields: { confirmUsername: AUTH_TEXT.deleteUsernameMismatch } });
         }
+        // First at the provider (a failure stops here with nothing changed), and outside the page lock:
+        // the provider's events may re-render the page, which takes the lock too.
+        const subscriptionEnded = await endSubscriptionForDeletion(deps, user.id);
         // Under the page lock, so a publish or a scheduled rebuild cannot write the page back.
         await withPageLock(user.id, () => deleteAccount(db, user.id, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN }));
         c.set("session", null);
         endSession(c, deps);
-        await notify(accountDeletedMail(row.email, row.username));
+        await notify(accountDeletedMail(row.email, row.username, { subscriptionEnded }));
         return c.json({ deleted: true });
       })
   );

@@ -3,9 +3,8 @@
  * every successful first step (a session, or the two-factor step when it is on).
  */
 import type { Context } from "hono";
-import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { AUTH_LIMITS, AUTH_TEXT } from "#core/schemas/auth.ts";
-import { isSecureOrigin } from "../../auth/middleware.ts";
+import { clearCookie, isSecureOrigin, readCookie, writeCookie } from "../../auth/cookies.ts";
 import { beginSession, beginTwoFactorChallenge } from "../../auth/sign-in.ts";
 import type { AppDeps } from "../../context.ts";
 import { ApiError } from "../../errors.ts";
@@ -29,22 +28,16 @@ export function take(c: Context, limiter: RateLimiter, trustProxy: number): void
   if (!limiter.take(clientKey(c, trustProxy))) throw new ApiError("rate_limited", AUTH_TEXT.tooManyRequests);
 }
 
-export function readSignupCookie(c: Context): string | undefined {
-  return getCookie(c, SIGNUP_COOKIE);
+export function readSignupCookie(c: Context, env: AppDeps["env"]): string | undefined {
+  return readCookie(c, SIGNUP_COOKIE, isSecureOrigin(env.PUBLIC_ORIGIN));
 }
 
 export function setSignupCookie(c: Context, env: AppDeps["env"], token: string): void {
-  setCookie(c, SIGNUP_COOKIE, token, {
-    httpOnly: true,
-    sameSite: "Lax",
-    path: "/api/auth",
-    secure: isSecureOrigin(env.PUBLIC_ORIGIN),
-    maxAge: AUTH_LIMITS.SIGNUP_HOLD_MS / 1000,
-  });
+  writeCookie(c, SIGNUP_COOKIE, token, isSecureOrigin(env.PUBLIC_ORIGIN), { maxAge: AUTH_LIMITS.SIGNUP_HOLD_MS / 1000 });
 }
 
 export function clearSignupCookie(c: Context, env: AppDeps["env"]): void {
-  deleteCookie(c, SIGNUP_COOKIE, { path: "/api/auth", secure: isSecureOrigin(env.PUBLIC_ORIGIN), httpOnly: true, sameSite: "Lax" });
+  clearCookie(c, SIGNUP_COOKIE, isSecureOrigin(env.PUBLIC_ORIGIN));
 }
 
 export type SignInOutcome = { status: "signed_in" } | { status: "two_factor" };

@@ -10,6 +10,7 @@ import { newId } from "#db/ids.ts";
 import { emailVerificationCodes, upgradeRequests } from "#db/schema.ts";
 import { eq } from "drizzle-orm";
 import { hashPassword } from "../../auth/password.ts";
+import { assertPasswordNotGuessable } from "../../auth/password-policy.ts";
 import { beginSession } from "../../auth/sign-in.ts";
 import type { AppDeps, AppEnv } from "../../context.ts";
 import { ApiError } from "../../errors.ts";
@@ -62,7 +63,7 @@ export function signupRoutes(deps: AppDeps, limiters: AuthLimiters) {
     new Hono<AppEnv>()
       // GET /api/auth/signup - this browser's signup in progress (after a reload or a return from Google), or null
       .get("/", (c) => {
-        const attempt = findAttempt(db, readSignupCookie(c), now());
+        const attempt = findAttempt(db, readSignupCookie(c, env), now());
         return c.json({ attempt: attempt ? stateOf(attempt) : null });
       })
 
@@ -72,7 +73,7 @@ export function signupRoutes(deps: AppDeps, limiters: AuthLimiters) {
         const { username, email } = c.req.valid("json");
         const at = now();
         assertNotThrottled(db, [signUpKey(email)], at);
-        const { attempt, token } = holdSignup(db, { token: readSignupCookie(c), username, email }, at);
+        const { attempt, token } = holdSignup(db, { token: readSignupCookie(c, env), username, email }, at);
         setSignupCookie(c, env, token);
         if (!attempt.emailVerifiedAt) {
           const live = latestSignupCode(db, attempt.id);
@@ -87,7 +88,7 @@ export function signupRoutes(deps: AppDeps, limiters: AuthLimiters) {
       .post("/resend", async (c) => {
         take(c, limiters.mail, env.TRUST_PROXY);
         const at = now();
-        const attempt = requireAttempt(db, readSignupCookie(c), at);
+        const attempt = requireAttempt(db, readSignupCookie(c, env), at);
         if (!attempt.email) throw new ApiError("bad_request", AUTH_TEXT.emailRequired);
         if (attempt.emailVerifiedAt) return c.json(stateOf(attempt));
         assertNotThrottled(db, [signUpKey(attempt.email)], at);
@@ -106,7 +107,7 @@ export function signupRoutes(deps: AppDeps, limiters: AuthLimiters) {
       .post("/verify", jsonBody(SignupVerifySchema), (c) => {
         take(c, limiters.work, env.TRUST_PROXY);
         const at = now();
-        const attempt = requireAttempt(db, readSignupCookie(c), at);
+        const attempt = requireAttempt(db, readSignupCookie(c, env), at);
         if (!attempt.email) throw new ApiError("bad_request", AUTH_TEXT.emailRequired);
         if (attempt.emailVerifiedAt) return c.json(stateOf(attempt));
         const key = signUpKey(attempt.email);
@@ -126,7 +127,7 @@ export function signupRoutes(deps: AppDeps, limiters: AuthLimiters) {
       .post("/username", jsonBody(SignupUsernameSchema), (c) => {
         take(c, limiters.work, env.TRUST_PROXY);
         const at = now();
-        const attempt = requireAttempt(db, readSignupCookie(c), at);
+        const attempt = requireAttempt(db, readSignupCookie(c, env), at);
         if (!attempt.googleSub) throw new ApiError("bad_request", "Enter your email address to continue");
         return c.json(stateOf(holdUsername(db, attempt, c.req.valid("json").username, at)));
       })
@@ -134,12 +135,13 @@ export function signupRoutes(deps: AppDeps, limiters: AuthLimiters) {
       // POST /api/auth/signup/complete - steps 3 and 4: password, plan and terms; creates the account and signs in
       .post("/complete", schemaJson(SignupCompleteSchema), async (c) => {
         take(c, limiters.work, env.TRUST_PROXY);
-        const token = readSignupCookie(c);
+        const token = readSignupCookie(c, env);
         const body = c.req.valid("json");
         const first = requireAttempt(db, token, now());
         if (!first.username) throw new ApiError("bad_request", "Please choose a username", { fields: { username: "Please choose a username" } });
         if (!first.email || !first.emailVerifiedAt) throw new ApiError("bad_request", AUTH_TEXT.codeInvalid, { fields: { code: AUTH_TEXT.codeInvalid } });
         if (!first.googleSub && !body.password) throw new ApiError("validation_failed", AUTH_TEXT.passwordRequired, { fields: { password: AUTH_TEXT.passwordRequired } });
+        if (body.password) await assertPasswordNotGuessable(body.password, first, "password");
         const passwordHash = body.password ? await hashPassword(body.password) : null;
 
         // Looked up again after the hashing: a second submit of the same signup finds it gone.
@@ -154,7 +156,7 @@ export function signupRoutes(deps: AppDeps, limiters: AuthLimiters) {
             emailVerified: true,
             googleSub: attempt.googleSub,
             signupAttemptId: attempt.id,
-            referredBy: referrerFromCookie(db, c),
+            referredBy: referrerFromCookie(db, c, env.PUBLIC_ORIGIN),
             now: at,
           }));
         } catch (err) {

@@ -3,7 +3,7 @@
  */
 import { AlertDialog, Dialog, DropdownMenu, Switch, Tooltip } from "radix-ui";
 import { Crown, X } from "lucide-react";
-import { useEffect, useRef, useState, type ButtonHTMLAttributes, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ButtonHTMLAttributes, type ReactNode, type RefObject } from "react";
 import { DASH } from "#core/dashboard-texts.ts";
 import { FEATURE_LABELS } from "#core/feature-labels.ts";
 import { PLUS_PRICE_LABEL } from "#core/schemas/billing.ts";
@@ -63,16 +63,17 @@ export function PlusBadge({ feature }: { feature: string }) {
  * Dialog.Trigger, and these dialogs are opened from buttons and menu items of their own, so without
  * this a keyboard user would be left at the top of the page after Cancel or Escape.
  */
-function useReturnFocus() {
+function useReturnFocus(fallback?: RefObject<HTMLElement | null>) {
   const opener = useRef<HTMLElement | null>(null);
   return {
     onOpenAutoFocus: () => {
       opener.current = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
     },
     onCloseAutoFocus: (e: Event) => {
-      const el = opener.current;
+      // An opener gone from the page (a menu item, a deleted row, a button the dialog's work replaced)
+      // has nothing to return to: then the fallback, when the dialog names one.
+      const el = opener.current?.isConnected ? opener.current : fallback?.current;
       opener.current = null;
-      // An opener gone from the page (a menu item, a deleted row) has nothing to return to.
       if (el?.isConnected) {
         e.preventDefault();
         el.focus();
@@ -81,8 +82,23 @@ function useReturnFocus() {
   };
 }
 
-export function Modal({ open, onOpenChange, title, description, children }: { open: boolean; onOpenChange(o: boolean): void; title: string; description?: string; children: ReactNode }) {
-  const focus = useReturnFocus();
+export function Modal({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  returnFocusTo,
+}: {
+  open: boolean;
+  onOpenChange(o: boolean): void;
+  title: string;
+  description?: string;
+  children: ReactNode;
+  /** Where focus goes on close when the button that opened the dialog is no longer on the page. */
+  returnFocusTo?: RefObject<HTMLElement | null>;
+}) {
+  const focus = useReturnFocus(returnFocusTo);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>

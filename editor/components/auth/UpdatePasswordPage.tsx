@@ -5,7 +5,7 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { AUTH_TEXT, NewPasswordFormSchema } from "#core/schemas/auth.ts";
 import { LIMITS } from "#core/limits.ts";
-import { auth, call, failureMessage } from "./api.ts";
+import { auth, AuthFailure, call, failureMessage } from "./api.ts";
 import { Alert, Form, PasswordField, PrimaryButton } from "./fields.tsx";
 import PasswordStrength from "./PasswordStrength.tsx";
 import ErrorBoundary from "../ErrorBoundary.tsx";
@@ -45,7 +45,9 @@ function UpdatePasswordForm() {
       await call(auth["reset-password"].$post({ json: { token, password, confirmPassword } }), AUTH_TEXT.resetFailed);
       setState("done");
     } catch (err) {
-      setError(failureMessage(err, AUTH_TEXT.resetFailed));
+      // A password the server refuses (too easy to guess) is said under its field.
+      if (err instanceof AuthFailure && err.fields.password) setFields(err.fields);
+      else setError(failureMessage(err, AUTH_TEXT.resetFailed));
     } finally {
       setBusy(false);
     }

@@ -99,7 +99,7 @@ describe("where to go after sign-in", () => {
     expect(safeNextPath(null)).toBe("/dashboard/links");
     expect(safeNextPath("/dashboard/bio")).toBe("/dashboard/bio");
     expect(safeNextPath("/dashboard/account-settings?tab=security")).toBe("/dashboard/account-settings?tab=security");
-    for (const bad of ["https://evil.example", "//evil.example", "/dashboard\\..\\x", "/\\evil", "javascript:alert(1)", "/auth/login", "/dashboardx", `/dashboard/${"a".repeat(600)}`]) {
+    for (const bad of ["https://evil.example", "//evil.example", "/dashboard\\..\\x", "/\\evil", "javascript:alert(1)", "/auth/login", "/dashboardx", `/dashboard/${"a".repeat(600)}`, "/dashboard/\u0000x", "/dashboard\u007f", "/dashboard/\u001b[x"]) {
       expect(safeNextPath(bad), bad).toBe("/dashboard/links");
     }
   });

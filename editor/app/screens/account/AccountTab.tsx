@@ -1,7 +1,11 @@
-/** Account tab: the e-mail and username, and deleting the account (password confirmation). */
+/**
+ * Account tab: the e-mail and username, and deleting the account (password confirmation). With a
+ * subscription, the dialog first says that deleting ends it now (ADR 049).
+ */
 import { useEffect, useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import { AUTH_TEXT } from "#core/schemas/auth.ts";
+import { BILLING_MESSAGES } from "#core/schemas/billing.ts";
 import { PasswordField, TextField } from "../../../components/auth/fields.tsx";
 import { api, ApiFailure, unwrap } from "../../api.ts";
 import { Button, Modal } from "../../components/ui.tsx";
@@ -24,14 +28,18 @@ export default function AccountTab() {
   async function remove(e: FormEvent) {
     e.preventDefault();
     if (!account) return;
-    if (!confirm) return setError(account.hasPassword ? AUTH_TEXT.deleteConfirmRequired : AUTH_TEXT.deleteUsernameMismatch);
+    if (!confirm) return setError(account.hasPassword ? AUTH_TEXT.confirmPasswordRequired : AUTH_TEXT.deleteUsernameMismatch);
     setBusy(true);
     setError(null);
+    const proof = account.hasPassword ? { password: confirm } : { confirmUsername: confirm };
     try {
-      await unwrap(api.auth.account.$delete({ json: account.hasPassword ? { password: confirm } : { confirmUsername: confirm } }));
+      // The warning below was on screen when the subscription is to end: say so.
+      await unwrap(api.auth.account.$delete({ json: { ...proof, ...(account.subscriptionEndsOnDelete ? { endSubscription: true } : {}) } }));
       window.location.assign("/");
     } catch (err) {
       setBusy(false);
+      // A subscription began after this tab loaded: show the warning, and let the owner confirm again.
+      if (err instanceof ApiFailure && err.status === 409 && err.details.subscription) setAccount({ ...account, subscriptionEndsOnDelete: true });
       setError(err instanceof ApiFailure ? err.message : "Failed to delete account");
       toast.error("Failed to delete account");
     }
@@ -62,6 +70,7 @@ export default function AccountTab() {
         </h2>
         <p className="mt-1 text-sm text-slate-700">
           Deletes your account, your page at /{account.username}, your links, analytics and every file you uploaded. This cannot be undone.
+          {account.subscriptionEndsOnDelete ? " Your Plinth Plus subscription ends at once." : null}
         </p>
         <Button variant="danger" className="mt-3" onClick={() => setOpen(true)}>
           Delete account
@@ -76,9 +85,13 @@ export default function AccountTab() {
           setError(null);
         }}
         title="Delete your account?"
-        description={`This permanently deletes @${account.username}, your published page and all your data.`}
+        description={`This permanently deletes @${account.username}, your published page and all your data.${account.subscriptionEndsOnDelete ? ` ${BILLING_MESSAGES.deleteEndsSubscription}` : ""}`}
       >
         <form onSubmit={remove} noValidate className="space-y-4">
+          {account.subscriptionEndsOnDelete ? (
+            // The sentence itself is in the dialog's description, so it is read out when the dialog opens.
+            <p className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm font-semibold text-slate-900">Your Plinth Plus subscription ends too.</p>
+          ) : null}
           {account.hasPassword ? (
             <PasswordField label="Password" autoComplete="current-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={error} />
           ) : (

@@ -1,19 +1,20 @@
 /**
  * Security tab: change password (current one required, the signup policy), two-factor setup with a
- * QR code and backup codes shown once, turning it off with a code, and the active sessions with
- * "Sign out everywhere else".
+ * QR code and backup codes shown once, new backup codes, turning it off, and the active sessions with
+ * "Sign out everywhere else". Every two-factor change asks for the password first (or, for a
+ * Google-only account, a recent sign-in), in a dialog (ADR 046).
  */
 import { format } from "date-fns";
-import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { toast } from "sonner";
-import { AUTH_TEXT, PasswordChangeSchema, SecondFactorCodeSchema, TwoFactorEnableSchema } from "#core/schemas/auth.ts";
+import { AUTH_TEXT, PasswordChangeSchema, TwoFactorChangeSchema, TwoFactorEnableSchema } from "#core/schemas/auth.ts";
 import { LIMITS } from "#core/limits.ts";
 import { PasswordField, TextField } from "../../../components/auth/fields.tsx";
 import OtpInput from "../../../components/auth/OtpInput.tsx";
 import PasswordStrength from "../../../components/auth/PasswordStrength.tsx";
 import { fieldsOf } from "../../../components/field-errors.ts";
 import { api, ApiFailure, clientErrorMessage, unwrap } from "../../api.ts";
-import { Button } from "../../components/ui.tsx";
+import { Button, Modal } from "../../components/ui.tsx";
 
 /** Spec section 8, "server message or fallback": a 4xx's message; the action's own text when the request failed or the server did. */
 const messageOf = (err: unknown, fallback: string) => clientErrorMessage(err) ?? fallback;
@@ -80,29 +81,92 @@ function ChangePassword({ hasPassword }: { hasPassword: boolean }) {
 
 type TwoFactorStatus = { enabled: boolean; pendingSetup: boolean; backupCodesLeft: number };
 type Setup = { secret: string; uri: string; qrDataUrl: string };
+type Dialog = "setup" | "disable" | "renew" | null;
 
-function TwoFactor() {
-  const [status, setStatus] = useState<TwoFactorStatus | null>(null);
+/** A Google-only account signs in again to change two-factor (ADR 046); the same page is the way back. */
+const SIGN_IN_AGAIN = `/api/auth/google?remember=1&next=${encodeURIComponent("/dashboard/account-settings?tab=security")}`;
+const needsFreshSignIn = (err: unknown) => err instanceof ApiFailure && err.status === 403 && err.details.reason === "fresh_sign_in";
+
+function FreshSignIn({ message }: { message: string }) {
+  return (
+    <div role="alert" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-slate-800">
+      <p>{message}</p>
+      <a href={SIGN_IN_AGAIN} className="font-medium text-brand-700 underline underline-offset-4">
+        Sign in again with Google
+      </a>
+    </div>
+  );
+}
+
+/** A dialog form's buttons: Cancel, then the form's own submit button. */
+function DialogActions({ onCancel, children }: { onCancel(): void; children: ReactNode }) {
+  return (
+    <div className="flex flex-wrap justify-end gap-2">
+      <Button variant="secondary" onClick={onCancel}>
+        Cancel
+      </Button>
+      {children}
+    </div>
+  );
+}
+
+/** New backup codes, shown this once, with copy and download. */
+function BackupCodes({ codes, onDone }: { codes: string[]; onDone(): void }) {
+  function download() {
+    const blob = new Blob([`Plinth backup codes\nEach code works once.\n\n${codes.join("\n")}\n`], { type: "text/plain" });
+    const url = URL.createObjectURL(blob);
+    const a = Object.assign(document.createElement("a"), { href: url, download: "plinth-backup-codes.txt" });
+    a.click();
+    URL.revokeObjectURL(url);
+  }
+  return (
+    <div className="space-y-3">
+      <h3 className="font-semibold">Save your backup codes</h3>
+      <p className="text-sm text-slate-700">
+        If you lose your phone, each of these codes signs you in once. They are shown only now: store them somewhere safe.
+      </p>
+      <ul aria-label="Backup codes" className="grid grid-cols-2 gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3 font-mono text-sm">
+        {codes.map((c) => (
+          <li key={c} className="rounded bg-white px-2 py-1">
+            {c}
+          </li>
+        ))}
+      </ul>
+      <div className="flex flex-wrap gap-2">
+        <Button variant="secondary" onClick={() => void navigator.clipboard?.writeText(codes.join("\n")).then(() => toast.success("Backup codes copied"), () => toast.error("Copy failed"))}>
+          Copy codes
+        </Button>
+        <Button variant="secondary" onClick={download}>
+          Download
+        </Button>
+        <Button onClick={onDone}>I've saved my codes</Button>
+      </div>
+    </div>
+  );
+}
+
+/** Setup: the password (or a fresh sign-in) first, then the QR code and a code from the app, then the backup codes. */
+function SetupDialog({ hasPassword, onEnabled, onClose }: { hasPassword: boolean; onEnabled(): void; onClose(): void }) {
+  const [password, setPassword] = useState("");
   const [setup, setSetup] = useState<Setup | null>(null);
   const [code, setCode] = useState("");
+  const [codes, setCodes] = useState<string[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [backupCodes, setBackupCodes] = useState<string[] | null>(null);
-  const [disabling, setDisabling] = useState(false);
+  const [freshSignIn, setFreshSignIn] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const load = useCallback(() => unwrap(api.auth["two-factor"].$get()).then(setStatus, () => setStatus(null)), []);
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  async function begin() {
+  async function begin(e: FormEvent) {
+    e.preventDefault();
+    if (hasPassword && !password) return setError(AUTH_TEXT.confirmPasswordRequired);
     setBusy(true);
     setError(null);
     try {
-      setSetup(await unwrap(api.auth["two-factor"].setup.$post()));
-      setCode("");
+      setSetup(await unwrap(api.auth["two-factor"].setup.$post({ json: hasPassword ? { password } : {} })));
+      setPassword("");
     } catch (err) {
-      toast.error(AUTH_TEXT.twoFactorSetupFailed, { description: messageOf(err, "Please try again.") });
+      if (needsFreshSignIn(err)) setFreshSignIn((err as ApiFailure).message);
+      else if (err instanceof ApiFailure && err.fields.password) setError(err.fields.password);
+      else toast.error(AUTH_TEXT.twoFactorSetupFailed, { description: messageOf(err, "Please try again.") });
     } finally {
       setBusy(false);
     }
@@ -115,11 +179,9 @@ function TwoFactor() {
     setBusy(true);
     setError(null);
     try {
-      const { backupCodes: codes } = await unwrap(api.auth["two-factor"].enable.$post({ json: parsed.data }));
-      setBackupCodes(codes);
-      setSetup(null);
-      setCode("");
-      await load();
+      const { backupCodes } = await unwrap(api.auth["two-factor"].enable.$post({ json: parsed.data }));
+      setCodes(backupCodes);
+      onEnabled();
       toast.success("Two-factor authentication is on");
     } catch (err) {
       setError(messageOf(err, AUTH_TEXT.twoFactorVerifyFailed));
@@ -130,105 +192,149 @@ function TwoFactor() {
     }
   }
 
-  async function disable(e: FormEvent) {
+  if (codes) return <BackupCodes codes={codes} onDone={onClose} />;
+
+  if (setup) {
+    return (
+      <form onSubmit={enable} noValidate className="space-y-4">
+        <ol className="list-decimal space-y-2 pl-5 text-slate-700">
+          <li>Scan this QR code with your authenticator app.</li>
+          <li>Enter the 6-digit code the app shows.</li>
+        </ol>
+        <img src={setup.qrDataUrl} alt="QR code for your authenticator app" width={200} height={200} className="rounded border border-slate-200 bg-white p-2" />
+        <p className="text-sm text-slate-700">
+          Can't scan it? Enter this key: <code className="break-all rounded bg-slate-100 px-1 font-mono" data-testid="totp-secret">{setup.secret}</code>
+        </p>
+        <OtpInput value={code} onChange={setCode} disabled={busy} invalid={!!error} label="Authentication code" autoFocus={false} />
+        {error ? (
+          <p role="alert" className="text-sm text-red-700">
+            {error}
+          </p>
+        ) : null}
+        <DialogActions onCancel={onClose}>
+          <Button type="submit" disabled={busy}>
+            {busy ? "Verifying..." : "Enable"}
+          </Button>
+        </DialogActions>
+      </form>
+    );
+  }
+
+  return (
+    <form onSubmit={begin} noValidate className="space-y-4">
+      {freshSignIn ? <FreshSignIn message={freshSignIn} /> : null}
+      {hasPassword ? (
+        <PasswordField label="Password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={error} maxLength={LIMITS.PASSWORD_MAX} />
+      ) : (
+        <p className="text-sm text-slate-700">You sign in with Google: this works within 10 minutes of signing in.</p>
+      )}
+      <DialogActions onCancel={onClose}>
+        <Button type="submit" disabled={busy}>
+          {busy ? "Checking..." : "Continue"}
+        </Button>
+      </DialogActions>
+    </form>
+  );
+}
+
+/** Turning two-factor off, or making new backup codes: the password (or a fresh sign-in) and a code. */
+function ConfirmChangeDialog({ kind, hasPassword, onDone, onClose }: { kind: "disable" | "renew"; hasPassword: boolean; onDone(status: TwoFactorStatus | null): void; onClose(): void }) {
+  const [form, setForm] = useState({ password: "", code: "" });
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [freshSignIn, setFreshSignIn] = useState<string | null>(null);
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const failed = kind === "disable" ? AUTH_TEXT.twoFactorDisableFailed : "Failed to generate new backup codes";
+
+  async function submit(e: FormEvent) {
     e.preventDefault();
-    const parsed = SecondFactorCodeSchema.safeParse(code);
-    if (!parsed.success) return setError(parsed.error.issues[0]!.message);
+    const parsed = TwoFactorChangeSchema.safeParse({ password: hasPassword ? form.password : undefined, code: form.code });
+    const next: Record<string, string> = parsed.success ? {} : fieldsOf(parsed.error.issues);
+    if (hasPassword && !form.password) next.password = AUTH_TEXT.confirmPasswordRequired;
+    if (Object.keys(next).length) return setFields(next);
     setBusy(true);
-    setError(null);
+    setFields({});
     try {
-      setStatus(await unwrap(api.auth["two-factor"].disable.$post({ json: { code: parsed.data } })));
-      setDisabling(false);
-      setCode("");
-      toast.success("Two-factor authentication is off");
+      const json = parsed.data!;
+      if (kind === "disable") {
+        onDone(await unwrap(api.auth["two-factor"].disable.$post({ json })));
+        toast.success("Two-factor authentication is off");
+        onClose();
+      } else {
+        const { backupCodes } = await unwrap(api.auth["two-factor"]["backup-codes"].$post({ json }));
+        setCodes(backupCodes);
+        onDone(null);
+        toast.success("New backup codes are ready");
+      }
     } catch (err) {
-      setError(messageOf(err, AUTH_TEXT.twoFactorDisableFailed));
-      toast.error(AUTH_TEXT.twoFactorDisableFailed, { description: messageOf(err, "Please try again.") });
+      if (needsFreshSignIn(err)) setFreshSignIn((err as ApiFailure).message);
+      else {
+        const message = messageOf(err, failed);
+        // A 4xx names its field (a wrong password or code); anything else goes on the code field.
+        setFields(err instanceof ApiFailure && Object.keys(err.fields).length ? err.fields : { code: message });
+        toast.error(failed, { description: messageOf(err, "Please try again.") });
+      }
     } finally {
       setBusy(false);
     }
   }
 
-  function download(codes: string[]) {
-    const blob = new Blob([`Plinth backup codes\nEach code works once.\n\n${codes.join("\n")}\n`], { type: "text/plain" });
-    const url = URL.createObjectURL(blob);
-    const a = Object.assign(document.createElement("a"), { href: url, download: "plinth-backup-codes.txt" });
-    a.click();
-    URL.revokeObjectURL(url);
-  }
+  if (codes) return <BackupCodes codes={codes} onDone={onClose} />;
+
+  const set = (key: "password" | "code") => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4">
+      {freshSignIn ? <FreshSignIn message={freshSignIn} /> : null}
+      {hasPassword ? (
+        <PasswordField label="Password" autoComplete="current-password" value={form.password} onChange={set("password")} error={fields.password} maxLength={LIMITS.PASSWORD_MAX} />
+      ) : null}
+      <TextField
+        label="Code from your app, or a backup code"
+        value={form.code}
+        onChange={set("code")}
+        autoComplete="one-time-code"
+        maxLength={32}
+        error={fields.code}
+      />
+      <DialogActions onCancel={onClose}>
+        <Button type="submit" variant={kind === "disable" ? "danger" : "primary"} disabled={busy}>
+          {kind === "disable" ? "Turn off two-factor" : busy ? "Generating..." : "Generate new codes"}
+        </Button>
+      </DialogActions>
+    </form>
+  );
+}
+
+const DIALOG_TEXT = {
+  setup: { title: "Set up two-factor authentication", description: "Confirm it's you, then scan a QR code with your authenticator app." },
+  disable: { title: "Turn off two-factor authentication", description: "Confirm it's you. You will then sign in with your password alone." },
+  renew: { title: "Generate new backup codes", description: "Confirm it's you. Your current backup codes stop working as soon as the new ones are made." },
+} as const;
+
+function TwoFactor({ hasPassword }: { hasPassword: boolean }) {
+  const [status, setStatus] = useState<TwoFactorStatus | null>(null);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  const load = useCallback(() => unwrap(api.auth["two-factor"].$get()).then(setStatus, () => setStatus(null)), []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const close = () => setDialog(null);
 
   return (
     <section aria-labelledby="tfa-title" className="space-y-3">
-      <h2 id="tfa-title" className="text-lg font-semibold">
+      <h2 id="tfa-title" ref={heading} tabIndex={-1} className="text-lg font-semibold">
         Two-factor authentication
       </h2>
       {!status ? <p className="text-slate-600">Loading...</p> : null}
 
-      {backupCodes ? (
-        <div className="max-w-md space-y-3 rounded-lg border border-amber-300 bg-amber-50 p-4">
-          <h3 className="font-semibold">Save your backup codes</h3>
-          <p className="text-sm text-slate-700">
-            If you lose your phone, each of these codes signs you in once. They are shown only now: store them somewhere safe.
-          </p>
-          <ul aria-label="Backup codes" className="grid grid-cols-2 gap-2 font-mono text-sm">
-            {backupCodes.map((c) => (
-              <li key={c} className="rounded bg-white px-2 py-1">
-                {c}
-              </li>
-            ))}
-          </ul>
-          <div className="flex flex-wrap gap-2">
-            <Button variant="secondary" onClick={() => void navigator.clipboard?.writeText(backupCodes.join("\n")).then(() => toast.success("Backup codes copied"), () => toast.error("Copy failed"))}>
-              Copy codes
-            </Button>
-            <Button variant="secondary" onClick={() => download(backupCodes)}>
-              Download
-            </Button>
-            <Button onClick={() => setBackupCodes(null)}>I've saved my codes</Button>
-          </div>
-        </div>
-      ) : null}
-
-      {status && !status.enabled && !setup ? (
+      {status && !status.enabled ? (
         <div className="space-y-2">
           <p className="text-slate-700">Protect your account with a code from an authenticator app each time you sign in.</p>
-          <Button onClick={() => void begin()} disabled={busy}>
-            Set up two-factor authentication
-          </Button>
+          <Button onClick={() => setDialog("setup")}>Set up two-factor authentication</Button>
         </div>
-      ) : null}
-
-      {setup ? (
-        <form onSubmit={enable} noValidate className="max-w-md space-y-4">
-          <ol className="list-decimal space-y-2 pl-5 text-slate-700">
-            <li>Scan this QR code with your authenticator app.</li>
-            <li>Enter the 6-digit code the app shows.</li>
-          </ol>
-          <img src={setup.qrDataUrl} alt="QR code for your authenticator app" width={200} height={200} className="rounded border border-slate-200 bg-white p-2" />
-          <p className="text-sm text-slate-700">
-            Can't scan it? Enter this key: <code className="break-all rounded bg-slate-100 px-1 font-mono" data-testid="totp-secret">{setup.secret}</code>
-          </p>
-          <OtpInput value={code} onChange={setCode} disabled={busy} invalid={!!error} label="Authentication code" autoFocus={false} />
-          {error ? (
-            <p role="alert" className="text-sm text-red-700">
-              {error}
-            </p>
-          ) : null}
-          <div className="flex flex-wrap gap-2">
-            <Button type="submit" disabled={busy}>
-              {busy ? "Verifying..." : "Enable"}
-            </Button>
-            <Button
-              variant="secondary"
-              onClick={() => {
-                setSetup(null);
-                setError(null);
-              }}
-            >
-              Cancel
-            </Button>
-          </div>
-        </form>
       ) : null}
 
       {status?.enabled ? (
@@ -237,40 +343,23 @@ function TwoFactor() {
             <span className="mr-2 rounded bg-green-100 px-2 py-0.5 text-sm font-semibold text-green-900">On</span>
             {status.backupCodesLeft} of {8} backup codes left.
           </p>
-          {disabling ? (
-            <form onSubmit={disable} noValidate className="max-w-md space-y-3">
-              <TextField
-                label="Code from your app, or a backup code"
-                value={code}
-                onChange={(e) => setCode(e.target.value)}
-                autoComplete="one-time-code"
-                autoFocus
-                maxLength={32}
-                error={error}
-              />
-              <div className="flex flex-wrap gap-2">
-                <Button type="submit" variant="danger" disabled={busy}>
-                  Turn off two-factor
-                </Button>
-                <Button
-                  variant="secondary"
-                  onClick={() => {
-                    setDisabling(false);
-                    setError(null);
-                    setCode("");
-                  }}
-                >
-                  Cancel
-                </Button>
-              </div>
-            </form>
-          ) : (
-            <Button variant="secondary" onClick={() => setDisabling(true)}>
+          <div className="flex flex-wrap gap-2">
+            <Button variant="secondary" onClick={() => setDialog("renew")}>
+              Generate new backup codes
+            </Button>
+            <Button variant="secondary" onClick={() => setDialog("disable")}>
               Turn off
             </Button>
-          )}
+          </div>
         </div>
       ) : null}
+
+      <Modal open={dialog !== null} onOpenChange={(o) => !o && close()} title={dialog ? DIALOG_TEXT[dialog].title : ""} description={dialog ? DIALOG_TEXT[dialog].description : undefined} returnFocusTo={heading}>
+        {dialog === "setup" ? <SetupDialog hasPassword={hasPassword} onEnabled={() => void load()} onClose={close} /> : null}
+        {dialog === "disable" || dialog === "renew" ? (
+          <ConfirmChangeDialog kind={dialog} hasPassword={hasPassword} onDone={(next) => (next ? setStatus(next) : void load())} onClose={close} />
+        ) : null}
+      </Modal>
     </section>
   );
 }
@@ -355,7 +444,7 @@ export default function SecurityTab() {
   return (
     <div className="space-y-10">
       {hasPassword === null ? <p className="text-slate-600">Loading...</p> : <ChangePassword hasPassword={hasPassword} />}
-      <TwoFactor />
+      <TwoFactor hasPassword={hasPassword !== false} />
       <Sessions />
     </div>
   );

@@ -1,0 +1,3 @@
+ALTER TABLE `invoices` ADD `billed_email` text;--> statement-breakpoint
+ALTER TABLE `invoices` ADD `billed_username` text;--> statement-breakpoint
+ALTER TABLE `invoices` ADD `billed_name` text;

@@ -1,0 +1,66 @@
+/**
+ * Migrations that rebuild a table (SQLite's way to change a column) must keep every row that points
+ * at it: a database from before 0003 (invoices and the test provider's customers rebuilt) keeps its
+ * commissions' and renewals' invoices and the test provider's subscriptions, sessions and invoices.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { closeDatabase, MIGRATIONS_FOLDER, openDatabase } from "#db/client.ts";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "plinth-migrations-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A database migrated up to and including `lastTag`, as an older release left it. */
+function databaseAt(lastTag: string): string {
+  const folder = join(dir, "migrations");
+  mkdirSync(join(folder, "meta"), { recursive: true });
+  const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as { entries: { tag: string }[] };
+  const upTo = journal.entries.findIndex((e) => e.tag === lastTag);
+  expect(upTo).toBeGreaterThanOrEqual(0);
+  journal.entries = journal.entries.slice(0, upTo + 1);
+  writeFileSync(join(folder, "meta", "_journal.json"), JSON.stringify(journal));
+  for (const e of journal.entries) copyFileSync(join(MIGRATIONS_FOLDER, `${e.tag}.sql`), join(folder, `${e.tag}.sql`));
+  const path = join(dir, "old.db");
+  const sqlite = new Database(path);
+  sqlite.pragma("foreign_keys = ON");
+  migrate(drizzle(sqlite), { migrationsFolder: folder });
+  sqlite.close();
+  return path;
+}
+
+it("rebuilding invoices and the test provider's customers keeps every row that points at them", () => {
+  const path = databaseAt("0002_conscious_beyonder");
+  const old = new Database(path);
+  old.pragma("foreign_keys = ON");
+  const t = Date.UTC(2026, 0, 1);
+  old.exec(`
+    INSERT INTO users (id, email) VALUES ('u1', 'a@example.com'), ('u2', 'b@example.com');
+    INSERT INTO invoices (id, user_id, amount_cents, status, description) VALUES ('in_1', 'u1', 899, 'paid', 'Plinth Plus (monthly)');
+    INSERT INTO referral_earnings (id, referrer_id, referred_user_id, invoice_id, payment_cents, commission_cents) VALUES ('re_1', 'u2', 'u1', 'in_1', 899, 180);
+    INSERT INTO balance_renewals (id, user_id, request_key, months, cost_cents, invoice_id, period_end) VALUES ('br_1', 'u1', 'k', 1, 899, 'in_1', ${t});
+    INSERT INTO test_billing_customers (id, user_id, email) VALUES ('cus_1', 'u1', 'a@example.com');
+    INSERT INTO test_billing_subscriptions (id, customer_id, status, amount_cents, current_period_start, current_period_end) VALUES ('sub_1', 'cus_1', 'active', 899, ${t}, ${t + 1});
+    INSERT INTO test_billing_sessions (id, kind, customer_id, success_url, cancel_url, expires_at) VALUES ('cs_1', 'checkout', 'cus_1', '/', '/', ${t});
+    INSERT INTO test_billing_invoices (id, customer_id, subscription_id, number, amount_cents, status, billing_reason, period_start, period_end) VALUES ('tin_1', 'cus_1', 'sub_1', 'PLN-000001', 899, 'paid', 'subscription_create', ${t}, ${t + 1});
+  `);
+  old.close();
+
+  const db = openDatabase({ path });
+  const q = (sql: string) => db.$client.prepare(sql).all();
+  expect(q("SELECT invoice_id FROM referral_earnings")).toEqual([{ invoice_id: "in_1" }]);
+  expect(q("SELECT invoice_id FROM balance_renewals")).toEqual([{ invoice_id: "in_1" }]);
+  expect(q("SELECT id FROM test_billing_subscriptions")).toEqual([{ id: "sub_1" }]);
+  expect(q("SELECT id FROM test_billing_sessions")).toEqual([{ id: "cs_1" }]);
+  expect(q("SELECT id FROM test_billing_invoices")).toEqual([{ id: "tin_1" }]);
+  expect(q("SELECT id, user_id, billed_email FROM invoices")).toEqual([{ id: "in_1", user_id: "u1", billed_email: null }]);
+  expect(db.$client.pragma("foreign_keys", { simple: true })).toBe(1);
+  closeDatabase(db);
+});
