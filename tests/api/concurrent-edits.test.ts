@@ -362,7 +362,7 @@ describe("profile: Bio & SEO, Theme and the picture", () => {
       const form = new FormData();
       form.append("file", new Blob([jpeg as BlobPart], { type: "image/jpeg" }), "me.jpg");
       if (revision !== null) form.append("revision", revision);
-      return t.app.request("/api/profile/picture", { method: "POST", headers: { Cookie: owner.cookie, "Sec-Fetch-Site": "same-origin", Origin: TEST_ORIGIN }, body: form });
+      return Promise.resolve(t.app.request("/api/profile/picture", { method: "POST", headers: { Cookie: owner.cookie, "Sec-Fetch-Site": "same-origin", Origin: TEST_ORIGIN }, body: form }));
     };
     const first = await json(upload("0"));
     expect(first.status).toBe(201);

@@ -1,0 +1,36 @@
+/**
+ * This tab's writes of one thing go one at a time, each based on the revision the screen showed when
+ * the owner acted (ADR 069). A write that had to wait behind this tab's own earlier write of the same
+ * thing is based on that write's answer instead: what changed meanwhile was this tab's own doing, not
+ * another tab's, so it must not come back as a conflict.
+ */
+
+const queues = new Map<string, Promise<unknown>>();
+/** `${key}@${from}` -> the revision this tab's own write moved the thing to. */
+const movedTo = new Map<string, number>();
+
+/** The revision to send: `base`, moved past this tab's own writes since. Revisions only grow, so this ends. */
+function rebased(key: string, base: number): number {
+  let revision = base;
+  for (let next = movedTo.get(`${key}@${revision}`); next !== undefined; next = movedTo.get(`${key}@${revision}`)) revision = next;
+  return revision;
+}
+
+/**
+ * Sends a write of `key` (a link, a list, a profile section...) based on revision `base`, after this
+ * tab's earlier writes of the same key have been answered. `revisionOf` reads the new revision from
+ * the answer.
+ */
+export function versionedWrite<T>(key: string, base: number, send: (revision: number) => Promise<T>, revisionOf: (answer: T) => number | undefined): Promise<T> {
+  const run = (queues.get(key) ?? Promise.resolve())
+    .catch(() => undefined)
+    .then(async () => {
+      const revision = rebased(key, base);
+      const answer = await send(revision);
+      const next = revisionOf(answer);
+      if (next !== undefined && next !== revision) movedTo.set(`${key}@${revision}`, next);
+      return answer;
+    });
+  queues.set(key, run);
+  return run;
+}
