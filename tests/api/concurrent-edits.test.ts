@@ -5,11 +5,15 @@
  * (or with a malformed one) is a 400; another owner's ids stay 404. Discard and rollback give what
  * they restore new revisions, so a tab still showing the draft from before cannot overwrite it.
  */
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { REVISION_REQUIRED, STALE_WRITE } from "#core/schemas/revision.ts";
 import { linkLists, links, socialLinks, uploads, userProfiles } from "#db/schema.ts";
 import { rerenderPublishedPage } from "#renderer/rerender.ts";
+import { processPicture, saveProfilePicture } from "#api/services/uploads.ts";
+import { mediaStorageFor } from "#api/storage/media.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
 import sharp from "sharp";
@@ -369,10 +373,21 @@ describe("profile: Bio & SEO, Theme and the picture", () => {
     expect(first.body.revision).toBeGreaterThan(0);
     const url = profile().profilePictureUrl;
 
+    const mediaDir = join(t.deps.env.PUBLISHED_DIR, "media");
+    const mediaFiles = () => (existsSync(mediaDir) ? readdirSync(mediaDir, { recursive: true }).map(String).filter((f) => /\.\w+$/.test(f)) : []);
+    expect(mediaFiles()).toHaveLength(1);
+
     await expectStale(upload("0"));
     await expectRevisionRequired(upload(null));
     await expectRevisionRequired(upload("one"));
     expect(profile().profilePictureUrl).toBe(url);
+    expect(t.deps.db.select().from(uploads).where(eq(uploads.userId, owner.userId)).all()).toHaveLength(1);
+    expect(mediaFiles()).toHaveLength(1);
+
+    // Overtaken between the route's early check and the write: the file just stored is removed again.
+    const picture = await processPicture(new Uint8Array(jpeg), "icon");
+    await expect(saveProfilePicture(t.deps.db, mediaStorageFor(t.deps.env), owner.userId, picture, "icon", new Date(), 0)).rejects.toMatchObject({ status: 409, message: STALE_WRITE });
+    expect(mediaFiles()).toHaveLength(1);
     expect(t.deps.db.select().from(uploads).where(eq(uploads.userId, owner.userId)).all()).toHaveLength(1);
 
     await expectStale(owner.call("DELETE", "/api/profile/picture?revision=0"));
