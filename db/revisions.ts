@@ -8,23 +8,15 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
 import { userProfiles } from "./schema.ts";
 
-/** The parts of the profile that are edited, and so compared, on their own. */
-export const PROFILE_SECTIONS = {
-  text: userProfiles.textRevision,
-  picture: userProfiles.pictureRevision,
-  appearance: userProfiles.appearanceRevision,
-  linksOrder: userProfiles.linksOrderRevision,
-  socialOrder: userProfiles.socialOrderRevision,
-} as const;
-export type ProfileSection = keyof typeof PROFILE_SECTIONS;
-
+/** The parts of the profile that are edited, and so compared, on their own, and their columns. */
 const SECTION_KEYS = {
   text: "textRevision",
   picture: "pictureRevision",
   appearance: "appearanceRevision",
   linksOrder: "linksOrderRevision",
   socialOrder: "socialOrderRevision",
-} as const satisfies Record<ProfileSection, keyof typeof userProfiles.$inferSelect>;
+} as const satisfies Record<string, keyof typeof userProfiles.$inferSelect>;
+export type ProfileSection = keyof typeof SECTION_KEYS;
 
 /** The section's revision on a profile row. */
 export const sectionRevision = (profile: typeof userProfiles.$inferSelect, section: ProfileSection): number => profile[SECTION_KEYS[section]];
@@ -46,7 +38,7 @@ export function takeRevision(tx: Db, userId: string): number {
  * given: false when the section has moved on from `base` (another tab wrote it), and nothing changed.
  */
 export function stampSection(tx: Db, userId: string, section: ProfileSection, revision: number, base?: number): boolean {
-  const column = PROFILE_SECTIONS[section];
+  const column = userProfiles[SECTION_KEYS[section]];
   const where = base === undefined ? eq(userProfiles.userId, userId) : and(eq(userProfiles.userId, userId), eq(column, base));
   return tx.update(userProfiles).set({ [SECTION_KEYS[section]]: revision }).where(where).run().changes === 1;
 }

@@ -1,8 +1,9 @@
 /**
- * This tab's writes of one thing go one at a time, each based on the revision the screen showed when
- * the owner acted (ADR 069). A write that had to wait behind this tab's own earlier write of the same
- * thing is based on that write's answer instead: what changed meanwhile was this tab's own doing, not
- * another tab's, so it must not come back as a conflict.
+ * Revisions in the dashboard (ADR 069). This tab's writes of one thing go one at a time, each based on
+ * the revision the screen showed when the owner acted. A write that had to wait behind this tab's own
+ * earlier write of the same thing is based on that write's answer instead: what changed meanwhile was
+ * this tab's own doing, not another tab's, so it must not come back as a conflict. After a conflict,
+ * mergeLatest decides what a reloaded form shows.
  */
 
 const queues = new Map<string, Promise<unknown>>();
@@ -33,4 +34,20 @@ export function versionedWrite<T>(key: string, base: number, send: (revision: nu
     });
   queues.set(key, run);
   return run;
+}
+
+/**
+ * The owner's values after a reload: a field another tab changed takes the latest value; every other
+ * field keeps what the owner has on screen, typed or not. Also answers which fields came in.
+ */
+export function mergeLatest<T extends Record<string, unknown>>(mine: T, base: T, latest: T): { values: T; changed: (keyof T)[] } {
+  const values = { ...mine };
+  const changed: (keyof T)[] = [];
+  for (const key of Object.keys(latest) as (keyof T)[]) {
+    if (!Object.is(latest[key], base[key])) {
+      values[key] = latest[key];
+      changed.push(key);
+    }
+  }
+  return { values, changed };
 }

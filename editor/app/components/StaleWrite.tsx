@@ -8,22 +8,6 @@ import { STALE_WRITE } from "#core/schemas/revision.ts";
 import { isStaleWrite } from "../api.ts";
 import { Button } from "./ui.tsx";
 
-/**
- * The owner's values after a reload: a field another tab changed takes the latest value; every other
- * field keeps what the owner has on screen, typed or not. Also answers which fields came in.
- */
-export function mergeLatest<T extends Record<string, unknown>>(mine: T, base: T, latest: T): { values: T; changed: (keyof T)[] } {
-  const values = { ...mine };
-  const changed: (keyof T)[] = [];
-  for (const key of Object.keys(latest) as (keyof T)[]) {
-    if (!Object.is(latest[key], base[key])) {
-      values[key] = latest[key];
-      changed.push(key);
-    }
-  }
-  return { values, changed };
-}
-
 /** The element to focus once a reload is done, if still on the page; else the screen's heading. */
 function focusAfterReload(target: HTMLElement | null | undefined) {
   if (target?.isConnected && !target.hasAttribute("disabled")) return target.focus();

@@ -18,9 +18,9 @@ import { cleanHandle, handleOf } from "#core/social-handle.ts";
 import type { InferResponseType } from "hono/client";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
-import { mergeLatest, useStaleWrite } from "../../components/StaleWrite.tsx";
+import { useStaleWrite } from "../../components/StaleWrite.tsx";
 import { Button, Confirm, MenuItem, Modal, PlusBadge, VisibilitySwitch } from "../../components/ui.tsx";
-import { versionedWrite } from "../../revisions.ts";
+import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { isLite, useDashboard } from "../../store.ts";
 import { LoadFailed } from "../LoadFailed.tsx";
 
