@@ -208,7 +208,7 @@ export default function LinksScreen() {
   const stale = useStaleWrite(async () => {
     await latest();
   });
-  // The rename dialog's own: Reload brings in the latest title unless the owner's is the one changed.
+  // The rename dialog's own: Reload brings in the other tab's title if it changed it, else keeps the typed one.
   const listStale = useStaleWrite(async () => {
     const shown = listDialog;
     const fresh = await latest();

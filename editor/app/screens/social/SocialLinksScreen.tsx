@@ -100,7 +100,7 @@ export default function SocialLinksScreen() {
   const stale = useStaleWrite(async () => {
     await latest();
   });
-  // The edit dialog's own: Reload brings in the latest handle unless the owner's is the one changed.
+  // The edit dialog's own: Reload brings in the other tab's handle if it changed it, else keeps the typed one.
   const dialogStale = useStaleWrite(async () => {
     const shown = dialog?.item;
     const fresh = await latest();
