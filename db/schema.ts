@@ -25,6 +25,8 @@ function oneOf(column: AnySQLiteColumn, values: readonly string[]): SQL {
 const bool = (name: string) => integer(name, { mode: "boolean" });
 const time = (name: string) => integer(name, { mode: "timestamp_ms" });
 const createdAt = () => time("created_at").notNull().default(sql`(unixepoch('subsec') * 1000)`);
+/** The owner's draft revision of a row's or a section's last write (ADR 068); rows from before start at 0. */
+const revision = (name: string) => integer(name).notNull().default(0);
 
 // ---------------------------------------------------------------------------------------------
 // Accounts
@@ -242,6 +244,22 @@ export const userProfiles = sqliteTable(
     initialsText: text("initials_text").notNull().default(""),
     initialsBgColor: text("initials_bg_color").notNull().default("#6366f1"),
 
+    /**
+     * ADR 068: a counter each write to the owner's draft moves on by one; the write stamps what it
+     * changed with the new value, and a write based on an older value is refused (409).
+     */
+    draftRevision: revision("draft_revision"),
+    /** Bio & SEO: display name, bio, SEO title and description, long-form text. */
+    textRevision: revision("text_revision"),
+    /** Profile Picture: the picture, its style, shape, height and initials. */
+    pictureRevision: revision("picture_revision"),
+    /** Theme: theme, colours, button style, social position, fonts, branding. */
+    appearanceRevision: revision("appearance_revision"),
+    /** Which links and lists the page has, in which order and grouping. */
+    linksOrderRevision: revision("links_order_revision"),
+    /** Which social links the page has, in which order, and the QR entry's visibility. */
+    socialOrderRevision: revision("social_order_revision"),
+
     createdAt: createdAt(),
     /** Last edit of the draft profile. */
     updatedAt: time("updated_at").notNull().default(sql`(unixepoch('subsec') * 1000)`),
@@ -270,6 +288,7 @@ export const linkLists = sqliteTable(
     userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
     orderIndex: integer("order_index").notNull().default(0),
+    revision: revision("revision"),
     createdAt: createdAt(),
     updatedAt: time("updated_at").notNull().default(sql`(unixepoch('subsec') * 1000)`),
   },
@@ -293,6 +312,8 @@ export const links = sqliteTable(
     scheduleStartTime: time("schedule_start_time"),
     scheduleEndTime: time("schedule_end_time"),
     parentListId: text("parent_list_id").references(() => linkLists.id, { onDelete: "set null" }),
+    /** Every change but its position (order_index), which is the owner's links order revision. */
+    revision: revision("revision"),
     createdAt: createdAt(),
     updatedAt: time("updated_at").notNull().default(sql`(unixepoch('subsec') * 1000)`),
   },
@@ -315,6 +336,8 @@ export const socialLinks = sqliteTable(
     url: text("url").notNull(),
     displayOrder: integer("display_order").notNull().default(1),
     isVisible: bool("is_visible").notNull().default(true),
+    /** Every change but its position (display_order), which is the owner's social order revision. */
+    revision: revision("revision"),
     createdAt: createdAt(),
     updatedAt: time("updated_at").notNull().default(sql`(unixepoch('subsec') * 1000)`),
   },

@@ -5,6 +5,7 @@
 import { and, asc, eq, notInArray } from "drizzle-orm";
 import { type PagePlan, type PageSnapshot, PageSnapshotSchema } from "#core/model.ts";
 import { transaction, type Db } from "#db/client.ts";
+import { stampAllSections, takeRevision } from "#db/revisions.ts";
 import { linkLists, links, socialLinks, userProfiles } from "#db/schema.ts";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -104,16 +105,19 @@ const date = (s: string | null) => (s ? new Date(s) : null);
  * Make the draft exactly the given snapshot, in one transaction: rows are updated in place or
  * re-inserted with their ids, and rows the snapshot does not hold are deleted. The username and
  * referral id are account facts, not page content, and are left alone. The profile's updated_at
- * moves to `now` so open dashboards see the change (ADR 060).
+ * moves to `now` so open dashboards see the change (ADR 060), and everything restored takes a new
+ * revision, so a tab still showing the draft from before gets 409 instead of overwriting it (ADR 068).
  */
 export function restoreDraft(db: Db, userId: string, s: PageSnapshot, now: Date): void {
   transaction(db, (tx) => {
+    const revision = takeRevision(tx, userId);
+    stampAllSections(tx, userId, revision);
     const { username: _u, referralId: _r, ...profile } = s.profile;
     tx.update(userProfiles).set({ ...profile, updatedAt: now }).where(eq(userProfiles.userId, userId)).run();
 
     const listIds = s.lists.map((l) => l.id);
     for (const l of s.lists) {
-      const row = { title: l.title, orderIndex: l.orderIndex };
+      const row = { title: l.title, orderIndex: l.orderIndex, revision };
       tx.insert(linkLists)
         .values({ id: l.id, userId, ...row })
         .onConflictDoUpdate({ target: linkLists.id, set: row, setWhere: eq(linkLists.userId, userId) })
@@ -135,6 +139,7 @@ export function restoreDraft(db: Db, userId: string, s: PageSnapshot, now: Date)
         scheduleStartTime: date(l.scheduleStartTime),
         scheduleEndTime: date(l.scheduleEndTime),
         parentListId: l.parentListId,
+        revision,
       };
       tx.insert(links)
         .values({ id: l.id, userId, ...row })
@@ -146,7 +151,7 @@ export function restoreDraft(db: Db, userId: string, s: PageSnapshot, now: Date)
     const socialIds = s.socialLinks.map((l) => l.id);
     tx.delete(socialLinks).where(and(eq(socialLinks.userId, userId), notInArray(socialLinks.id, socialIds))).run();
     for (const l of s.socialLinks) {
-      const row = { platform: l.platform, url: l.url, displayOrder: l.displayOrder, isVisible: l.isVisible };
+      const row = { platform: l.platform, url: l.url, displayOrder: l.displayOrder, isVisible: l.isVisible, revision };
       tx.insert(socialLinks)
         .values({ id: l.id, userId, ...row })
         .onConflictDoUpdate({ target: socialLinks.id, set: row, setWhere: eq(socialLinks.userId, userId) })

@@ -5,15 +5,18 @@
 import { and, eq, max } from "drizzle-orm";
 import { Hono } from "hono";
 import { IdParamSchema, LinkListInputSchema } from "#core/dashboard-schemas.ts";
+import { RevisionQuerySchema, withRevision } from "#core/schemas/revision.ts";
 import { transaction } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
+import { stampSection, takeRevision } from "#db/revisions.ts";
 import { linkLists, links } from "#db/schema.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { listLists, ownedList } from "../services/links.ts";
+import { linksOrderRevision, listLists, ownedList } from "../services/links.ts";
 import { touchProfile } from "../services/profile.ts";
-import { jsonBody, params } from "../validate.ts";
+import { expectChanged, expectRevision } from "../services/revisions.ts";
+import { jsonBody, params, query } from "../validate.ts";
 
 /** Not in the spec: enough lists for any page, few enough to keep a page readable. */
 const MAX_LISTS = 50;
@@ -34,38 +37,47 @@ export function linkListRoutes({ db, now }: AppDeps) {
           if (existing.length >= MAX_LISTS) throw new ApiError("validation_failed", `You can have at most ${MAX_LISTS} lists`);
           const top = tx.select({ top: max(linkLists.orderIndex) }).from(linkLists).where(eq(linkLists.userId, user.id)).get();
           const id = newId();
-          tx.insert(linkLists).values({ id, userId: user.id, title, orderIndex: (top?.top ?? -1) + 1, createdAt: at, updatedAt: at }).run();
+          const revision = takeRevision(tx, user.id);
+          tx.insert(linkLists).values({ id, userId: user.id, title, orderIndex: (top?.top ?? -1) + 1, revision, createdAt: at, updatedAt: at }).run();
+          stampSection(tx, user.id, "linksOrder", revision);
           touchProfile(tx, user.id, at);
           return ownedList(tx, user.id, id);
         });
-        return c.json({ list }, 201);
+        return c.json({ list, orderRevision: linksOrderRevision(db, user.id) }, 201);
       })
-      // PATCH /api/link-lists/:id - rename a list
-      .patch("/:id", params(IdParamSchema), jsonBody(LinkListInputSchema), (c) => {
+      // PATCH /api/link-lists/:id - rename a list, based on its revision
+      .patch("/:id", params(IdParamSchema), jsonBody(withRevision(LinkListInputSchema)), (c) => {
         const user = currentUser(c);
         const { id } = c.req.valid("param");
-        const { title } = c.req.valid("json");
+        const { title, revision: base } = c.req.valid("json");
         const at = now();
         const list = transaction(db, (tx) => {
-          ownedList(tx, user.id, id);
-          tx.update(linkLists).set({ title, updatedAt: at }).where(and(eq(linkLists.id, id), eq(linkLists.userId, user.id))).run();
+          expectRevision(ownedList(tx, user.id, id), base);
+          const revision = takeRevision(tx, user.id);
+          expectChanged(
+            tx.update(linkLists).set({ title, updatedAt: at, revision }).where(and(eq(linkLists.id, id), eq(linkLists.userId, user.id), eq(linkLists.revision, base))).run(),
+          );
           touchProfile(tx, user.id, at);
           return ownedList(tx, user.id, id);
         });
         return c.json({ list });
       })
-      // DELETE /api/link-lists/:id - delete a list; its links stay on the page, ungrouped
-      .delete("/:id", params(IdParamSchema), (c) => {
+      // DELETE /api/link-lists/:id?revision= - delete a list, based on its revision; its links stay on
+      // the page, ungrouped (a change of each of them)
+      .delete("/:id", params(IdParamSchema), query(RevisionQuerySchema), (c) => {
         const user = currentUser(c);
         const { id } = c.req.valid("param");
+        const { revision: base } = c.req.valid("query");
         const at = now();
         transaction(db, (tx) => {
-          ownedList(tx, user.id, id);
-          tx.update(links).set({ parentListId: null, updatedAt: at }).where(and(eq(links.parentListId, id), eq(links.userId, user.id))).run();
-          tx.delete(linkLists).where(and(eq(linkLists.id, id), eq(linkLists.userId, user.id))).run();
+          expectRevision(ownedList(tx, user.id, id), base);
+          const revision = takeRevision(tx, user.id);
+          tx.update(links).set({ parentListId: null, updatedAt: at, revision }).where(and(eq(links.parentListId, id), eq(links.userId, user.id))).run();
+          expectChanged(tx.delete(linkLists).where(and(eq(linkLists.id, id), eq(linkLists.userId, user.id), eq(linkLists.revision, base))).run());
+          stampSection(tx, user.id, "linksOrder", revision);
           touchProfile(tx, user.id, at);
         });
-        return c.json({ ok: true });
+        return c.json({ ok: true, orderRevision: linksOrderRevision(db, user.id) });
       })
   );
 }

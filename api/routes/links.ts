@@ -17,13 +17,15 @@ import { LinkInputSchema, storedUrlFor } from "#core/link-input.ts";
 import { referralUrl } from "#core/schemas/affiliate.ts";
 import { LINK_FILE_MESSAGES, LinkFileFieldsSchema, maxBytesFor, type LinkFileKind } from "#core/schemas/link-files.ts";
 import { hasFeature } from "#core/plans.ts";
+import { RevisionQuerySchema, RevisionSchema, withRevision } from "#core/schemas/revision.ts";
 import { transaction, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
+import { stampSection, takeRevision } from "#db/revisions.ts";
 import { linkLists, links, uploads } from "#db/schema.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError, plusRequired, validationError } from "../errors.ts";
-import { listLinks, listLists, makeMainButton, ownedLink, ownedList, type LinkRow } from "../services/links.ts";
+import { linksOrderRevision, listLinks, listLists, makeMainButton, ownedLink, ownedList, type LinkRow } from "../services/links.ts";
 import { typedJson } from "../services/json-input.ts";
 import { invalidLinkFile, linkFileTooLarge, processLinkFile, saveLinkFile } from "../services/link-files.ts";
 import { createRateLimiter } from "../services/rate-limit.ts";
@@ -31,7 +33,8 @@ import { sweepUnusedMedia } from "../services/uploads.ts";
 import { mediaStorageFor } from "../storage/media.ts";
 import { withPageLock } from "#renderer/publish.ts";
 import { getProfile, planStateOf, touchProfile } from "../services/profile.ts";
-import { jsonBody, params } from "../validate.ts";
+import { claimSection, expectChanged, expectRevision, revisionRequired } from "../services/revisions.ts";
+import { jsonBody, params, query } from "../validate.ts";
 
 export type { LinkRow };
 
@@ -41,16 +44,26 @@ type LinkExtras = z.output<typeof LinkExtrasSchema>;
 export type LinkBody = z.input<typeof LinkInputSchema> & z.input<typeof LinkExtrasSchema>;
 
 /** Splits the body into the link's own fields and its Plus-only settings, validating both. */
-const linkBody = typedJson<LinkBody, { input: LinkInput; extras: LinkExtras }>((value) => {
+function splitLinkBody(value: unknown): { input: LinkInput; extras: LinkExtras } {
   if (!value || typeof value !== "object" || Array.isArray(value)) throw new ApiError("validation_failed", "Invalid request");
   const own: Record<string, unknown> = {};
   const extra: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) ((LINK_EXTRA_KEYS as readonly string[]).includes(k) ? extra : own)[k] = v;
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if (k !== "revision") ((LINK_EXTRA_KEYS as readonly string[]).includes(k) ? extra : own)[k] = v;
+  }
   const a = LinkInputSchema.safeParse(own);
   if (!a.success) throw validationError(a.error);
   const b = LinkExtrasSchema.safeParse(extra);
   if (!b.success) throw validationError(b.error);
   return { input: a.data as LinkInput, extras: b.data as LinkExtras };
+}
+const linkBody = typedJson<LinkBody, { input: LinkInput; extras: LinkExtras }>(splitLinkBody);
+/** An edit: the same body plus the revision of the link it was based on (ADR 068). */
+const linkEditBody = typedJson<LinkBody & { revision: number }, { input: LinkInput; extras: LinkExtras; revision: number }>((value) => {
+  const parts = splitLinkBody(value);
+  const revision = RevisionSchema.safeParse((value as { revision?: unknown }).revision);
+  if (!revision.success) throw revisionRequired();
+  return { ...parts, revision: revision.data };
 });
 
 const toDate = (v: string | null | undefined) => (v ? new Date(v) : null);
@@ -110,10 +123,10 @@ export function linkRoutes({ db, env, now }: AppDeps) {
   return (
     new Hono<AppEnv>()
       .use(requireUser)
-      // GET /api/links - the owner's links in page order, and their lists
+      // GET /api/links - the owner's links in page order, their lists, and the order's revision
       .get("/", (c) => {
         const user = currentUser(c);
-        return c.json({ links: listLinks(db, user.id), lists: listLists(db, user.id) });
+        return c.json({ links: listLinks(db, user.id), lists: listLists(db, user.id), orderRevision: linksOrderRevision(db, user.id) });
       })
       // POST /api/links - add a link to the draft
       .post("/", linkBody, (c) => {
@@ -132,10 +145,12 @@ export function linkRoutes({ db, env, now }: AppDeps) {
           }
           if (extras.parentListId) ownedList(tx, user.id, extras.parentListId);
           const id = newId();
+          const revision = takeRevision(tx, user.id);
           tx.insert(links)
             .values({
               id,
               userId: user.id,
+              revision,
               title: input.title,
               url: storedUrlFor(input, referralUrlOf(profile.referralId)),
               linkType: input.linkType,
@@ -149,11 +164,12 @@ export function linkRoutes({ db, env, now }: AppDeps) {
               updatedAt: at,
             })
             .run();
-          if (extras.isMainButton) makeMainButton(tx, user.id, id, at);
+          stampSection(tx, user.id, "linksOrder", revision);
+          if (extras.isMainButton) makeMainButton(tx, user.id, id, at, revision);
           touchProfile(tx, user.id, at);
           return ownedLink(tx, user.id, id);
         });
-        return c.json({ link: created, message: DASH.linkAdded }, 201);
+        return c.json({ link: created, orderRevision: linksOrderRevision(db, user.id), message: DASH.linkAdded }, 201);
       })
       // POST /api/links/files - multipart {file, kind: lead_magnet|thumbnail} -> 201 {url}: the file
       // checked by its bytes and stored; the link dialog then saves the url with the link
@@ -189,12 +205,14 @@ export function linkRoutes({ db, env, now }: AppDeps) {
           return c.json({ url, kind, bytes: processed.bytes.byteLength, message }, 201);
         },
       )
-      // PUT /api/links/order - the whole page order: every link once, top to bottom, with its list
-      .put("/order", jsonBody(LinkOrderSchema), (c) => {
+      // PUT /api/links/order - the whole page order: every link once, top to bottom, with its list,
+      // based on the order revision the dashboard showed
+      .put("/order", jsonBody(withRevision(LinkOrderSchema)), (c) => {
         const user = currentUser(c);
-        const { items, lists } = c.req.valid("json");
+        const { items, lists, revision: base } = c.req.valid("json");
         const at = now();
         transaction(db, (tx) => {
+          const revision = claimSection(tx, user.id, "linksOrder", base);
           const current = listLinks(tx, user.id);
           const ids = new Set(items.map((i) => i.id));
           if (ids.size !== items.length || ids.size !== current.length || current.some((l) => !ids.has(l.id))) {
@@ -211,26 +229,31 @@ export function linkRoutes({ db, env, now }: AppDeps) {
           items.forEach((item, i) => {
             const row = byId.get(item.id);
             if (!row || (row.orderIndex === i && row.parentListId === item.parentListId)) return;
-            tx.update(links).set({ orderIndex: i, parentListId: item.parentListId, updatedAt: at }).where(and(eq(links.id, item.id), eq(links.userId, user.id))).run();
+            // A position is the order's; a list is the link's own, so moving it to another list is a change of the link.
+            const moved = row.parentListId !== item.parentListId ? { revision } : {};
+            tx.update(links).set({ orderIndex: i, parentListId: item.parentListId, updatedAt: at, ...moved }).where(and(eq(links.id, item.id), eq(links.userId, user.id))).run();
           });
           if (lists) lists.forEach((listId, i) => reorderList(tx, user.id, listId, i, at));
           touchProfile(tx, user.id, at);
         });
-        return c.json({ links: listLinks(db, user.id), lists: listLists(db, user.id) });
+        return c.json({ links: listLinks(db, user.id), lists: listLists(db, user.id), orderRevision: linksOrderRevision(db, user.id) });
       })
-      // PATCH /api/links/:id - edit a link (the same fields and rules as adding one)
-      .patch("/:id", params(IdParamSchema), linkBody, (c) => {
+      // PATCH /api/links/:id - edit a link (the same fields and rules as adding one), based on its revision
+      .patch("/:id", params(IdParamSchema), linkEditBody, (c) => {
         const user = currentUser(c);
         const { id } = c.req.valid("param");
-        const { input, extras } = c.req.valid("json");
+        const { input, extras, revision: base } = c.req.valid("json");
         const at = now();
         const profile = getProfile(db, user.id);
         const updated = transaction(db, (tx) => {
           const existing = ownedLink(tx, user.id, id);
+          expectRevision(existing, base);
           enforcePlan(planStateOf(profile), at, input, extras, existing);
           enforceOwnMedia(tx, user.id, input, extras);
           if (extras.parentListId) ownedList(tx, user.id, extras.parentListId);
-          tx.update(links)
+          const revision = takeRevision(tx, user.id);
+          const result = tx
+            .update(links)
             .set({
               title: input.title,
               url: storedUrlFor(input, referralUrlOf(profile.referralId)),
@@ -242,58 +265,66 @@ export function linkRoutes({ db, env, now }: AppDeps) {
               ...(extras.parentListId !== undefined ? { parentListId: extras.parentListId } : {}),
               ...(extras.isMainButton === false ? { isMainButton: false } : {}),
               updatedAt: at,
+              revision,
             })
-            .where(and(eq(links.id, id), eq(links.userId, user.id)))
+            .where(and(eq(links.id, id), eq(links.userId, user.id), eq(links.revision, base)))
             .run();
-          if (extras.isMainButton && !existing.isMainButton) makeMainButton(tx, user.id, id, at);
+          expectChanged(result);
+          if (extras.isMainButton && !existing.isMainButton) makeMainButton(tx, user.id, id, at, revision);
+          else if (extras.parentListId !== undefined && extras.parentListId !== existing.parentListId) stampSection(tx, user.id, "linksOrder", revision);
           touchProfile(tx, user.id, at);
           return ownedLink(tx, user.id, id);
         });
-        return c.json({ link: updated, message: DASH.linkUpdated });
+        return c.json({ link: updated, orderRevision: linksOrderRevision(db, user.id), message: DASH.linkUpdated });
       })
-      // PATCH /api/links/:id/visibility - show or hide a link (is_active)
-      .patch("/:id/visibility", params(IdParamSchema), jsonBody(LinkVisibilitySchema), (c) => {
+      // PATCH /api/links/:id/visibility - show or hide a link (is_active), based on its revision
+      .patch("/:id/visibility", params(IdParamSchema), jsonBody(withRevision(LinkVisibilitySchema)), (c) => {
         const user = currentUser(c);
         const { id } = c.req.valid("param");
-        const { isActive } = c.req.valid("json");
+        const { isActive, revision: base } = c.req.valid("json");
         const at = now();
         const link = transaction(db, (tx) => {
-          ownedLink(tx, user.id, id);
-          tx.update(links).set({ isActive, updatedAt: at }).where(and(eq(links.id, id), eq(links.userId, user.id))).run();
+          expectRevision(ownedLink(tx, user.id, id), base);
+          const revision = takeRevision(tx, user.id);
+          expectChanged(tx.update(links).set({ isActive, updatedAt: at, revision }).where(and(eq(links.id, id), eq(links.userId, user.id), eq(links.revision, base))).run());
           touchProfile(tx, user.id, at);
           return ownedLink(tx, user.id, id);
         });
         return c.json({ link, message: isActive ? DASH.linkActivated : DASH.linkHidden });
       })
-      // PUT /api/links/:id/main - make a link the main button (Plus) or clear the flag
-      .put("/:id/main", params(IdParamSchema), jsonBody(MainButtonSchema), (c) => {
+      // PUT /api/links/:id/main - make a link the main button (Plus) or clear the flag, based on its revision
+      .put("/:id/main", params(IdParamSchema), jsonBody(withRevision(MainButtonSchema)), (c) => {
         const user = currentUser(c);
         const { id } = c.req.valid("param");
-        const { isMainButton } = c.req.valid("json");
+        const { isMainButton, revision: base } = c.req.valid("json");
         const at = now();
         const plan = planStateOf(getProfile(db, user.id));
         const link = transaction(db, (tx) => {
           const existing = ownedLink(tx, user.id, id);
+          expectRevision(existing, base);
           if (isMainButton && !existing.isMainButton && effectivePlan(plan, at) === "lite") throw plusRequired("main_button");
-          if (isMainButton) makeMainButton(tx, user.id, id, at);
-          else tx.update(links).set({ isMainButton: false, updatedAt: at }).where(and(eq(links.id, id), eq(links.userId, user.id))).run();
+          const revision = takeRevision(tx, user.id);
+          if (isMainButton) makeMainButton(tx, user.id, id, at, revision);
+          else tx.update(links).set({ isMainButton: false, updatedAt: at, revision }).where(and(eq(links.id, id), eq(links.userId, user.id))).run();
           touchProfile(tx, user.id, at);
           return ownedLink(tx, user.id, id);
         });
-        return c.json({ link });
+        return c.json({ link, orderRevision: linksOrderRevision(db, user.id) });
       })
-      // DELETE /api/links/:id - delete a link
-      .delete("/:id", params(IdParamSchema), (c) => {
+      // DELETE /api/links/:id?revision= - delete a link, based on its revision
+      .delete("/:id", params(IdParamSchema), query(RevisionQuerySchema), (c) => {
         const user = currentUser(c);
         const { id } = c.req.valid("param");
+        const { revision: base } = c.req.valid("query");
         const at = now();
         transaction(db, (tx) => {
-          ownedLink(tx, user.id, id);
-          tx.delete(links).where(and(eq(links.id, id), eq(links.userId, user.id))).run();
+          expectRevision(ownedLink(tx, user.id, id), base);
+          expectChanged(tx.delete(links).where(and(eq(links.id, id), eq(links.userId, user.id), eq(links.revision, base))).run());
+          stampSection(tx, user.id, "linksOrder", takeRevision(tx, user.id));
           // A deletion leaves no row to carry a newer updated_at: the profile carries it.
           touchProfile(tx, user.id, at);
         });
-        return c.json({ ok: true, message: DASH.linkDeleted });
+        return c.json({ ok: true, orderRevision: linksOrderRevision(db, user.id), message: DASH.linkDeleted });
       })
   );
 }

@@ -19,7 +19,9 @@ import {
   type PictureShape,
   type ProfileEdit,
 } from "#core/schemas/profile.ts";
-import type { Db } from "#db/client.ts";
+import { RevisionQuerySchema, RevisionTextSchema, withRevision } from "#core/schemas/revision.ts";
+import { transaction, type Db } from "#db/client.ts";
+import { sectionRevision } from "#db/revisions.ts";
 import { userProfiles } from "#db/schema.ts";
 import { ensureSharedAssets } from "#renderer/assets.ts";
 import { loadDraft } from "#renderer/draft.ts";
@@ -29,6 +31,8 @@ import { ApiError, plusRequired } from "../errors.ts";
 import { currentUser } from "../auth/middleware.ts";
 import { schemaJson } from "../services/json-input.ts";
 import { getProfile, planStateOf } from "../services/profile.ts";
+import { claimSection, revisionRequired, staleWrite } from "../services/revisions.ts";
+import { query } from "../validate.ts";
 import { clearProfilePicture, invalidPicture, pictureTooLarge, processPicture, saveProfilePicture, sweepUnusedMedia } from "../services/uploads.ts";
 import { mediaStorageFor } from "../storage/media.ts";
 
@@ -54,57 +58,74 @@ async function signedIn(c: Context<AppEnv>, next: () => Promise<void>) {
   await next();
 }
 
-/** The upload's form: exactly one file, and the shape the crop dialog cut it to. */
-const pictureForm = validator("form", (value): { file: File; shape: PictureShape } => {
+/** The upload's form: exactly one file, the shape the crop dialog cut it to, and the picture revision it replaces. */
+const pictureForm = validator("form", (value): { file: File; shape: PictureShape; revision: number } => {
   const file = (value as Record<string, unknown>).file;
   if (!(file instanceof File)) throw new ApiError("validation_failed", PICTURE_MESSAGES.invalidTypeText, { fields: { file: PICTURE_MESSAGES.invalidTypeText } });
   if (file.size > LIMITS.IMAGE_MAX_BYTES) throw pictureTooLarge();
   const fields = PictureUploadFieldsSchema.safeParse({ shape: (value as Record<string, unknown>).shape ?? undefined });
   if (!fields.success) throw new ApiError("validation_failed", "Please choose a picture shape", { fields: { shape: "Please choose a picture shape" } });
-  return { file, shape: fields.data.shape };
+  const revision = RevisionTextSchema.safeParse((value as Record<string, unknown>).revision);
+  if (!revision.success) throw revisionRequired();
+  return { file, shape: fields.data.shape, revision: revision.data };
 });
+
+/** Which profile section each screen's edit belongs to (ADR 068): each is compared on its own. */
+type EditSection = "text" | "picture" | "appearance";
 
 export function profileRoutes({ db, env, now }: AppDeps) {
   const storage = mediaStorageFor(env);
   const fonts = () => ensureSharedAssets(env.PUBLISHED_DIR).fonts;
 
-  /** Apply one screen's edit after the plan check; an edit that changes nothing leaves the draft alone. */
-  function applyEdit(userId: string, edit: ProfileEdit) {
+  /**
+   * Apply one screen's edit, based on its section's revision, after the plan check; an edit that
+   * changes nothing leaves the draft (and the revision) alone. Answers the profile and the section's
+   * revision now.
+   */
+  function applyEdit(userId: string, section: EditSection, { revision: base, ...edit }: ProfileEdit & { revision: number }) {
     const at = now();
-    const current = getProfile(db, userId);
-    if (effectivePlan(planStateOf(current), at) === "lite") {
-      const feature = plusOnlyFeatureOf(edit, current);
-      if (feature) throw plusRequired(feature);
-    }
-    const changed = Object.entries(edit).some(([k, v]) => v !== undefined && current[k as keyof typeof current] !== v);
-    if (changed) db.update(userProfiles).set({ ...edit, updatedAt: at }).where(eq(userProfiles.userId, userId)).run();
-    return draftView(db, userId).snapshot.profile;
+    const revision = transaction(db, (tx) => {
+      const current = getProfile(tx, userId);
+      if (sectionRevision(current, section) !== base) throw staleWrite();
+      if (effectivePlan(planStateOf(current), at) === "lite") {
+        const feature = plusOnlyFeatureOf(edit, current);
+        if (feature) throw plusRequired(feature);
+      }
+      const changed = Object.entries(edit).some(([k, v]) => v !== undefined && current[k as keyof typeof current] !== v);
+      if (!changed) return base;
+      const next = claimSection(tx, userId, section, base);
+      tx.update(userProfiles).set({ ...edit, updatedAt: at }).where(eq(userProfiles.userId, userId)).run();
+      return next;
+    });
+    return { profile: draftView(db, userId).snapshot.profile, revision };
   }
 
   return (
     new Hono<AppEnv>()
       .use(signedIn)
-      // GET /api/profile - the draft page, the plan, the font files and the public origin: what the screens and the live preview draw
+      // GET /api/profile - the draft page, the plan, the font files, the public origin (what the screens
+      // and the live preview draw) and the revision of each section the screens edit
       .get("/", (c) => {
-        const draft = draftView(db, currentUser(c).id);
-        return c.json({ snapshot: draft.snapshot, plan: draft.plan, fonts: fonts(), origin: env.PUBLIC_ORIGIN });
+        const userId = currentUser(c).id;
+        const draft = draftView(db, userId);
+        const p = getProfile(db, userId);
+        const revisions = { text: p.textRevision, picture: p.pictureRevision, appearance: p.appearanceRevision };
+        return c.json({ snapshot: draft.snapshot, plan: draft.plan, fonts: fonts(), origin: env.PUBLIC_ORIGIN, revisions });
       })
       // PATCH /api/profile/text - display name, bio, SEO title and description, long-form text
-      .patch("/text", schemaJson(ProfileTextSchema), (c) => {
-        const profile = applyEdit(currentUser(c).id, c.req.valid("json"));
-        return c.json({ profile });
+      .patch("/text", schemaJson(withRevision(ProfileTextSchema)), (c) => {
+        return c.json(applyEdit(currentUser(c).id, "text", c.req.valid("json")));
       })
       // PATCH /api/profile/picture-settings - style, shape, full-width height, initials and their colour
-      .patch("/picture-settings", schemaJson(PictureSettingsSchema), (c) => {
-        const profile = applyEdit(currentUser(c).id, c.req.valid("json"));
-        return c.json({ profile, message: PICTURE_MESSAGES.styleUpdated });
+      .patch("/picture-settings", schemaJson(withRevision(PictureSettingsSchema)), (c) => {
+        return c.json({ ...applyEdit(currentUser(c).id, "picture", c.req.valid("json")), message: PICTURE_MESSAGES.styleUpdated });
       })
       // PATCH /api/profile/appearance - theme, colours, button style, social position, fonts, branding
-      .patch("/appearance", schemaJson(AppearanceSchema), (c) => {
-        const profile = applyEdit(currentUser(c).id, c.req.valid("json"));
-        return c.json({ profile });
+      .patch("/appearance", schemaJson(withRevision(AppearanceSchema)), (c) => {
+        return c.json(applyEdit(currentUser(c).id, "appearance", c.req.valid("json")));
       })
-      // POST /api/profile/picture - multipart {file, shape}: check, re-encode and store a new picture
+      // POST /api/profile/picture - multipart {file, shape, revision}: check, re-encode and store a new
+      // picture, based on the picture revision
       .post(
         "/picture",
         bodyLimit({
@@ -116,7 +137,9 @@ export function profileRoutes({ db, env, now }: AppDeps) {
         pictureForm,
         async (c) => {
           const user = currentUser(c);
-          const { file, shape } = c.req.valid("form");
+          const { file, shape, revision: base } = c.req.valid("form");
+          // Early, to spare the decoding; saveProfilePicture compares again as it writes.
+          if (getProfile(db, user.id).pictureRevision !== base) throw staleWrite();
           let bytes: Uint8Array;
           try {
             bytes = new Uint8Array(await file.arrayBuffer());
@@ -124,21 +147,25 @@ export function profileRoutes({ db, env, now }: AppDeps) {
             throw invalidPicture();
           }
           const picture = await processPicture(bytes, shape);
-          await withPageLock(user.id, async () => {
-            await saveProfilePicture(db, storage, user.id, picture, shape, now());
+          const revision = await withPageLock(user.id, async () => {
+            const saved = await saveProfilePicture(db, storage, user.id, picture, shape, now(), base);
             await sweepUnusedMedia(db, storage, user.id, now());
+            return saved;
           });
-          return c.json({ profile: draftView(db, user.id).snapshot.profile, message: PICTURE_MESSAGES.uploaded }, 201);
+          return c.json({ profile: draftView(db, user.id).snapshot.profile, revision, message: PICTURE_MESSAGES.uploaded }, 201);
         },
       )
-      // DELETE /api/profile/picture - remove the picture (style back to icon, shape to rounded)
-      .delete("/picture", async (c) => {
+      // DELETE /api/profile/picture?revision= - remove the picture (style back to icon, shape to
+      // rounded), based on the picture revision
+      .delete("/picture", query(RevisionQuerySchema), async (c) => {
         const user = currentUser(c);
-        await withPageLock(user.id, async () => {
-          clearProfilePicture(db, user.id, now());
+        const { revision: base } = c.req.valid("query");
+        const revision = await withPageLock(user.id, async () => {
+          const cleared = clearProfilePicture(db, user.id, now(), base);
           await sweepUnusedMedia(db, storage, user.id, now());
+          return cleared;
         });
-        return c.json({ profile: draftView(db, user.id).snapshot.profile, message: PICTURE_MESSAGES.removed });
+        return c.json({ profile: draftView(db, user.id).snapshot.profile, revision, message: PICTURE_MESSAGES.removed });
       })
   );
 }

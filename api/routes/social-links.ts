@@ -9,22 +9,28 @@ import { DASH } from "#core/dashboard-texts.ts";
 import { LIMITS } from "#core/limits.ts";
 import { effectivePlan } from "#core/plans.ts";
 import { getPlatform } from "#core/platforms.ts";
+import { RevisionQuerySchema, withRevision } from "#core/schemas/revision.ts";
 import { cleanHandle, SocialAddSchema, SocialEditSchema } from "#core/social-handle.ts";
 import { transaction, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
+import { stampSection, takeRevision } from "#db/revisions.ts";
 import { socialLinks, userProfiles } from "#db/schema.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { schemaJson } from "../services/json-input.ts";
 import { getProfile, planStateOf, touchProfile } from "../services/profile.ts";
-import { jsonBody, params } from "../validate.ts";
+import { claimSection, expectChanged, expectRevision } from "../services/revisions.ts";
+import { jsonBody, params, query } from "../validate.ts";
 
 const UPGRADE = DASH.plusTooltip;
 
 function listSocial(db: Db, userId: string) {
   return db.select().from(socialLinks).where(eq(socialLinks.userId, userId)).orderBy(asc(socialLinks.displayOrder), asc(socialLinks.createdAt)).all();
 }
+
+/** The owner's social order revision: which social links the page has, their order, the QR entry (ADR 068). */
+const socialOrderRevision = (db: Db, userId: string) => getProfile(db, userId).socialOrderRevision;
 
 function ownedSocial(db: Db, userId: string, id: string) {
   const row = db.select().from(socialLinks).where(and(eq(socialLinks.id, id), eq(socialLinks.userId, userId))).get();
@@ -40,10 +46,12 @@ export function socialLinkRoutes({ db, now }: AppDeps) {
   return (
     new Hono<AppEnv>()
       .use(requireUser)
-      // GET /api/social-links - the owner's social links in order, and the QR entry's visibility
+      // GET /api/social-links - the owner's social links in order, the QR entry's visibility, and the
+      // revision of the list (order, members, QR entry)
       .get("/", (c) => {
         const user = currentUser(c);
-        return c.json({ socialLinks: listSocial(db, user.id), qrCodeVisible: getProfile(db, user.id).qrCodeVisible });
+        const profile = getProfile(db, user.id);
+        return c.json({ socialLinks: listSocial(db, user.id), qrCodeVisible: profile.qrCodeVisible, orderRevision: profile.socialOrderRevision });
       })
       // POST /api/social-links - add a platform (each once); visible unless Lite already shows 4
       .post("/", schemaJson(SocialAddSchema), (c) => {
@@ -60,20 +68,24 @@ export function socialLinkRoutes({ db, now }: AppDeps) {
           const top = tx.select({ top: max(socialLinks.displayOrder) }).from(socialLinks).where(eq(socialLinks.userId, user.id)).get();
           const isVisible = !(lite && visibleCount(tx, user.id) >= LIMITS.LITE_MAX_VISIBLE_SOCIAL);
           const id = newId();
+          const revision = takeRevision(tx, user.id);
           tx.insert(socialLinks)
-            .values({ id, userId: user.id, platform, url, displayOrder: (top?.top ?? 0) + 1, isVisible, createdAt: at, updatedAt: at })
+            .values({ id, userId: user.id, platform, url, displayOrder: (top?.top ?? 0) + 1, isVisible, revision, createdAt: at, updatedAt: at })
             .run();
+          stampSection(tx, user.id, "socialOrder", revision);
           touchProfile(tx, user.id, at);
           return ownedSocial(tx, user.id, id);
         });
-        return c.json({ socialLink: row, message: DASH.socialAdded(getPlatform(platform)!.name) }, 201);
+        return c.json({ socialLink: row, orderRevision: socialOrderRevision(db, user.id), message: DASH.socialAdded(getPlatform(platform)!.name) }, 201);
       })
-      // PUT /api/social-links/order - every social link once, in the new order (display_order from 1)
-      .put("/order", jsonBody(SocialOrderSchema), (c) => {
+      // PUT /api/social-links/order - every social link once, in the new order (display_order from 1),
+      // based on the order revision the dashboard showed
+      .put("/order", jsonBody(withRevision(SocialOrderSchema)), (c) => {
         const user = currentUser(c);
-        const { ids } = c.req.valid("json");
+        const { ids, revision: base } = c.req.valid("json");
         const at = now();
         transaction(db, (tx) => {
+          claimSection(tx, user.id, "socialOrder", base);
           const all = listSocial(tx, user.id);
           const set = new Set(ids);
           if (set.size !== ids.length || set.size !== all.length || all.some((s) => !set.has(s.id))) {
@@ -84,64 +96,88 @@ export function socialLinkRoutes({ db, now }: AppDeps) {
           });
           touchProfile(tx, user.id, at);
         });
-        return c.json({ socialLinks: listSocial(db, user.id), message: DASH.socialReordered });
+        return c.json({ socialLinks: listSocial(db, user.id), orderRevision: socialOrderRevision(db, user.id), message: DASH.socialReordered });
       })
-      // PUT /api/social-links/qr-code - show or hide the QR-code entry (stored on the profile)
-      .put("/qr-code", jsonBody(QrCodeVisibilitySchema), (c) => {
+      // PUT /api/social-links/qr-code - show or hide the QR-code entry (stored on the profile), based
+      // on the social order revision
+      .put("/qr-code", jsonBody(withRevision(QrCodeVisibilitySchema)), (c) => {
         const user = currentUser(c);
-        const { visible } = c.req.valid("json");
-        db.update(userProfiles).set({ qrCodeVisible: visible, updatedAt: now() }).where(eq(userProfiles.userId, user.id)).run();
-        return c.json({ qrCodeVisible: visible });
+        const { visible, revision: base } = c.req.valid("json");
+        const at = now();
+        const orderRevision = transaction(db, (tx) => {
+          const revision = claimSection(tx, user.id, "socialOrder", base);
+          tx.update(userProfiles).set({ qrCodeVisible: visible, updatedAt: at }).where(eq(userProfiles.userId, user.id)).run();
+          return revision;
+        });
+        return c.json({ qrCodeVisible: visible, orderRevision });
       })
-      // PATCH /api/social-links/:id - change the handle
-      .patch("/:id", params(IdParamSchema), jsonBody(SocialEditSchema), (c) => {
+      // PATCH /api/social-links/:id - change the handle, based on the link's revision
+      .patch("/:id", params(IdParamSchema), jsonBody(withRevision(SocialEditSchema)), (c) => {
         const user = currentUser(c);
         const { id } = c.req.valid("param");
-        const { handle } = c.req.valid("json");
+        const { handle, revision: base } = c.req.valid("json");
         const at = now();
         const row = transaction(db, (tx) => {
           const existing = ownedSocial(tx, user.id, id);
+          expectRevision(existing, base);
           const platform = getPlatform(existing.platform)!;
           const clean = cleanHandle(platform, handle);
           if (clean === null) {
             const message = platform.id === "whatsapp" ? DASH.whatsappInvalid : DASH.handleRequired;
             throw new ApiError("validation_failed", message, { fields: { handle: message } });
           }
-          tx.update(socialLinks).set({ url: platform.baseUrl + clean, updatedAt: at }).where(and(eq(socialLinks.id, id), eq(socialLinks.userId, user.id))).run();
+          const revision = takeRevision(tx, user.id);
+          expectChanged(
+            tx
+              .update(socialLinks)
+              .set({ url: platform.baseUrl + clean, updatedAt: at, revision })
+              .where(and(eq(socialLinks.id, id), eq(socialLinks.userId, user.id), eq(socialLinks.revision, base)))
+              .run(),
+          );
           touchProfile(tx, user.id, at);
           return ownedSocial(tx, user.id, id);
         });
         return c.json({ socialLink: row, message: DASH.socialUpdated });
       })
-      // PATCH /api/social-links/:id/visibility - show or hide; Lite shows at most 4
-      .patch("/:id/visibility", params(IdParamSchema), jsonBody(SocialVisibilitySchema), (c) => {
+      // PATCH /api/social-links/:id/visibility - show or hide, based on the link's revision; Lite shows at most 4
+      .patch("/:id/visibility", params(IdParamSchema), jsonBody(withRevision(SocialVisibilitySchema)), (c) => {
         const user = currentUser(c);
         const { id } = c.req.valid("param");
-        const { isVisible } = c.req.valid("json");
+        const { isVisible, revision: base } = c.req.valid("json");
         const at = now();
         const lite = isLite(user.id, at);
         const row = transaction(db, (tx) => {
           const existing = ownedSocial(tx, user.id, id);
+          expectRevision(existing, base);
           if (isVisible && !existing.isVisible && lite && visibleCount(tx, user.id) >= LIMITS.LITE_MAX_VISIBLE_SOCIAL) {
             throw new ApiError("payment_required", UPGRADE, { details: { feature: "unlimited_social_links" } });
           }
-          tx.update(socialLinks).set({ isVisible, updatedAt: at }).where(and(eq(socialLinks.id, id), eq(socialLinks.userId, user.id))).run();
+          const revision = takeRevision(tx, user.id);
+          expectChanged(
+            tx
+              .update(socialLinks)
+              .set({ isVisible, updatedAt: at, revision })
+              .where(and(eq(socialLinks.id, id), eq(socialLinks.userId, user.id), eq(socialLinks.revision, base)))
+              .run(),
+          );
           touchProfile(tx, user.id, at);
           return ownedSocial(tx, user.id, id);
         });
         return c.json({ socialLink: row });
       })
-      // DELETE /api/social-links/:id - remove a platform
-      .delete("/:id", params(IdParamSchema), (c) => {
+      // DELETE /api/social-links/:id?revision= - remove a platform, based on the link's revision
+      .delete("/:id", params(IdParamSchema), query(RevisionQuerySchema), (c) => {
         const user = currentUser(c);
         const { id } = c.req.valid("param");
+        const { revision: base } = c.req.valid("query");
         const at = now();
         transaction(db, (tx) => {
-          ownedSocial(tx, user.id, id);
-          tx.delete(socialLinks).where(and(eq(socialLinks.id, id), eq(socialLinks.userId, user.id))).run();
+          expectRevision(ownedSocial(tx, user.id, id), base);
+          expectChanged(tx.delete(socialLinks).where(and(eq(socialLinks.id, id), eq(socialLinks.userId, user.id), eq(socialLinks.revision, base))).run());
+          stampSection(tx, user.id, "socialOrder", takeRevision(tx, user.id));
           touchProfile(tx, user.id, at);
         });
-        return c.json({ ok: true, message: DASH.socialRemoved });
+        return c.json({ ok: true, orderRevision: socialOrderRevision(db, user.id), message: DASH.socialRemoved });
       })
   );
 }

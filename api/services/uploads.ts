@@ -24,6 +24,7 @@ import { links, pageVersions, uploads, userProfiles } from "#db/schema.ts";
 import { MAX_VERSIONS_LISTED } from "#renderer/publish.ts";
 import { ApiError } from "../errors.ts";
 import type { MediaStorage } from "../storage/media.ts";
+import { claimSection } from "./revisions.ts";
 
 /** sharp's names for the formats an owner may upload (SVG, TIFF, HEIF and the rest are refused). */
 const DECODABLE = new Set(["jpeg", "png", "gif", "webp"]);
@@ -83,7 +84,8 @@ export function mediaKeyFor(bytes: Uint8Array, ext = "jpg"): string {
 
 /**
  * Store the picture and make it the draft's, all or nothing: the file is written first, the rows
- * second; if the rows fail, the file is removed again.
+ * second; if the rows fail (or the picture section moved on from `base`: 409), the file is removed
+ * again. Answers the picture section's new revision.
  */
 export async function saveProfilePicture(
   db: Db,
@@ -92,11 +94,13 @@ export async function saveProfilePicture(
   picture: ProcessedPicture,
   shape: PictureShape,
   now: Date,
-): Promise<void> {
+  base: number,
+): Promise<number> {
   const key = mediaKeyFor(picture.bytes);
   await storage.put(key, picture.bytes, picture.contentType);
   try {
-    transaction(db, (tx) => {
+    return transaction(db, (tx) => {
+      const revision = claimSection(tx, userId, "picture", base);
       tx.insert(uploads)
         .values({ id: newId(), userId, kind: "profile_picture", storageKey: key, contentType: picture.contentType, bytes: picture.bytes.byteLength, createdAt: now })
         .run();
@@ -104,6 +108,7 @@ export async function saveProfilePicture(
         .set({ profilePictureUrl: storage.urlOf(key), profilePictureStyle: shape, updatedAt: now })
         .where(eq(userProfiles.userId, userId))
         .run();
+      return revision;
     });
   } catch (err) {
     await storage.remove(key).catch(() => undefined);
@@ -111,12 +116,19 @@ export async function saveProfilePicture(
   }
 }
 
-/** Spec section 7: on removal the url is cleared, the style goes back to icon, the shape to rounded. */
-export function clearProfilePicture(db: Db, userId: string, now: Date): void {
-  db.update(userProfiles)
-    .set({ profilePictureUrl: null, profilePictureStyle: "icon", profilePictureIconSubtype: "rounded", updatedAt: now })
-    .where(eq(userProfiles.userId, userId))
-    .run();
+/**
+ * Spec section 7: on removal the url is cleared, the style goes back to icon, the shape to rounded.
+ * Based on the picture revision `base` (409 when it moved on); answers the new one.
+ */
+export function clearProfilePicture(db: Db, userId: string, now: Date, base: number): number {
+  return transaction(db, (tx) => {
+    const revision = claimSection(tx, userId, "picture", base);
+    tx.update(userProfiles)
+      .set({ profilePictureUrl: null, profilePictureStyle: "icon", profilePictureIconSubtype: "rounded", updatedAt: now })
+      .where(eq(userProfiles.userId, userId))
+      .run();
+    return revision;
+  });
 }
 
 /** The media URLs one page snapshot shows: its picture, its links' thumbnails and lead-magnet files. */

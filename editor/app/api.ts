@@ -46,3 +46,6 @@ export async function unwrap<T>(res: Promise<{ ok: boolean; status: number; json
 
 /** The server's message of a 4xx, which tells the owner what to change; none for a network failure or a 5xx. */
 export const clientErrorMessage = (err: unknown) => (err instanceof ApiFailure && err.status > 0 && err.status < 500 ? err.message : undefined);
+
+/** The 409 of a write based on a version another tab or device has since changed (ADR 068). */
+export const isStaleWrite = (err: unknown): err is ApiFailure => err instanceof ApiFailure && err.status === 409 && err.details.stale === true;

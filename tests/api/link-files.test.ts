@@ -260,7 +260,7 @@ describe("who may upload, and what a link may point at", () => {
     // Editing a link to point at another owner's file is refused the same way.
     const mine = (await upload(PDF)).body.url as string;
     const id = ((await (await leadLink(mine)).json()) as any).link.id;
-    const edit = await owner.call("PATCH", `/api/links/${id}`, { linkType: "lead_magnet", title: "Free guide", data: { description: "Ten tips", fileUrl: theirs } });
+    const edit = await owner.edit("PATCH", `/api/links/${id}`, { linkType: "lead_magnet", title: "Free guide", data: { description: "Ten tips", fileUrl: theirs } });
     expect(edit.status).toBe(400);
     expect(t.deps.db.select().from(links).where(eq(links.id, id)).get()!.linkSpecificData.fileUrl).toBe(mine);
   });
@@ -275,7 +275,7 @@ describe("who may upload, and what a link may point at", () => {
     const used = (await upload(PDF)).body.url as string;
     const id = ((await (await leadLink(used)).json()) as any).link.id;
     expect((await owner.call("POST", "/api/publish")).status).toBe(200);
-    expect((await owner.call("DELETE", `/api/links/${id}`)).status).toBe(200);
+    expect((await owner.edit("DELETE", `/api/links/${id}`)).status).toBe(200);
     // A fresh upload not saved yet (its dialog is still open).
     const fresh = (await upload(EPUB, { type: "application/epub+zip" })).body.url as string;
 

@@ -25,17 +25,17 @@ describe("link lists", () => {
     const b = (await json(owner.call("POST", "/api/links", { linkType: "label", title: "B", parentListId: list.id }))).body.link;
     expect(b.parentListId).toBe(list.id);
 
-    const moved = await json(owner.call("PUT", "/api/links/order", { items: [{ id: b.id, parentListId: null }, { id: a.id, parentListId: list.id }], lists: [list.id] }));
+    const moved = await json(owner.edit("PUT", "/api/links/order", { items: [{ id: b.id, parentListId: null }, { id: a.id, parentListId: list.id }], lists: [list.id] }));
     expect(moved.status).toBe(200);
     expect(moved.body.links.map((l: any) => [l.title, l.parentListId])).toEqual([
       ["B", null],
       ["A", list.id],
     ]);
 
-    const renamed = await json(owner.call("PATCH", `/api/link-lists/${list.id}`, { title: "Songs" }));
+    const renamed = await json(owner.edit("PATCH", `/api/link-lists/${list.id}`, { title: "Songs" }));
     expect(renamed.body.list.title).toBe("Songs");
 
-    expect((await owner.call("DELETE", `/api/link-lists/${list.id}`)).status).toBe(200);
+    expect((await owner.edit("DELETE", `/api/link-lists/${list.id}`)).status).toBe(200);
     const rows = t.deps.db.select().from(links).where(eq(links.userId, owner.userId)).all();
     expect(rows.map((r) => r.parentListId)).toEqual([null, null]);
   });
@@ -46,8 +46,8 @@ describe("link lists", () => {
     expect((await owner.call("POST", "/api/link-lists", { nope: 1 })).status).toBe(400);
     const list = (await json(owner.call("POST", "/api/link-lists", { title: "Mine" }))).body.list;
     const intruder = createApiOwner(t);
-    expect((await intruder.call("PATCH", `/api/link-lists/${list.id}`, { title: "Hacked" })).status).toBe(404);
-    expect((await intruder.call("DELETE", `/api/link-lists/${list.id}`)).status).toBe(404);
+    expect((await intruder.edit("PATCH", `/api/link-lists/${list.id}`, { title: "Hacked" })).status).toBe(404);
+    expect((await intruder.edit("DELETE", `/api/link-lists/${list.id}`)).status).toBe(404);
     expect((await intruder.call("POST", "/api/links", { linkType: "label", title: "x", parentListId: list.id })).status).toBe(404);
     const row = t.deps.db.select().from(linkLists).where(eq(linkLists.id, list.id)).get();
     expect(row?.title).toBe("Mine");

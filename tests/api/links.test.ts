@@ -153,7 +153,7 @@ describe("editing links", () => {
     const c = (await add(owner, { linkType: "standard_url", title: "C", url: "https://c.com" })).body.link;
     expect(b.isMainButton).toBe(true);
 
-    const edit = await owner.call("PATCH", `/api/links/${a.id}`, {
+    const edit = await owner.edit("PATCH", `/api/links/${a.id}`, {
       linkType: "standard_url",
       title: "A2",
       url: "https://a2.com",
@@ -165,7 +165,7 @@ describe("editing links", () => {
     expect(edited.title).toBe("A2");
     expect(edited.scheduleStartTime).toBe("2030-01-01T10:00:00.000Z");
 
-    const main = await owner.call("PUT", `/api/links/${c.id}/main`, { isMainButton: true });
+    const main = await owner.edit("PUT", `/api/links/${c.id}/main`, { isMainButton: true });
     expect(main.status).toBe(200);
     const after = (await (await owner.call("GET", "/api/links")).json()).links;
     expect(after.map((l: any) => [l.title, l.orderIndex, l.isMainButton])).toEqual([
@@ -174,13 +174,13 @@ describe("editing links", () => {
       ["A2", 2, false],
     ]);
 
-    const hide = await owner.call("PATCH", `/api/links/${a.id}/visibility`, { isActive: false });
+    const hide = await owner.edit("PATCH", `/api/links/${a.id}/visibility`, { isActive: false });
     expect((await hide.json()).message).toBe("Link hidden");
-    const show = await owner.call("PATCH", `/api/links/${a.id}/visibility`, { isActive: true });
+    const show = await owner.edit("PATCH", `/api/links/${a.id}/visibility`, { isActive: true });
     expect((await show.json()).message).toBe("Link activated");
 
     const before = t.deps.db.select().from(userProfiles).where(eq(userProfiles.userId, owner.userId)).get()!.updatedAt;
-    expect((await owner.call("DELETE", `/api/links/${b.id}`)).status).toBe(200);
+    expect((await owner.edit("DELETE", `/api/links/${b.id}`)).status).toBe(200);
     const profileAfter = t.deps.db.select().from(userProfiles).where(eq(userProfiles.userId, owner.userId)).get()!.updatedAt;
     expect(profileAfter.getTime()).toBeGreaterThanOrEqual(before.getTime());
     expect(rows(owner.userId).map((l) => l.title).sort()).toEqual(["A2", "C"]);
@@ -189,12 +189,12 @@ describe("editing links", () => {
   it("reorders the whole page and refuses a partial or foreign order", async () => {
     const ids: string[] = [];
     for (const title of ["1", "2", "3"]) ids.push((await add(owner, { linkType: "label", title })).body.link.id);
-    const ok = await owner.call("PUT", "/api/links/order", { items: [ids[2], ids[0], ids[1]].map((id) => ({ id, parentListId: null })) });
+    const ok = await owner.edit("PUT", "/api/links/order", { items: [ids[2], ids[0], ids[1]].map((id) => ({ id, parentListId: null })) });
     expect(ok.status).toBe(200);
     expect((await ok.json()).links.map((l: any) => l.title)).toEqual(["3", "1", "2"]);
-    const partial = await owner.call("PUT", "/api/links/order", { items: [{ id: ids[0], parentListId: null }] });
+    const partial = await owner.edit("PUT", "/api/links/order", { items: [{ id: ids[0], parentListId: null }] });
     expect(partial.status).toBe(400);
-    const dup = await owner.call("PUT", "/api/links/order", { items: [ids[0], ids[0], ids[1]].map((id) => ({ id, parentListId: null })) });
+    const dup = await owner.edit("PUT", "/api/links/order", { items: [ids[0], ids[0], ids[1]].map((id) => ({ id, parentListId: null })) });
     expect(dup.status).toBe(400);
   });
 
@@ -202,13 +202,13 @@ describe("editing links", () => {
     const mine = (await add(owner, { linkType: "standard_url", title: "Mine", url: "https://a.com" })).body.link;
     const intruder = createApiOwner(t);
     const body = { linkType: "standard_url", title: "Hacked", url: "https://evil.com" };
-    expect((await intruder.call("PATCH", `/api/links/${mine.id}`, body)).status).toBe(404);
-    expect((await intruder.call("PATCH", `/api/links/${mine.id}/visibility`, { isActive: false })).status).toBe(404);
-    expect((await intruder.call("PUT", `/api/links/${mine.id}/main`, { isMainButton: true })).status).toBe(404);
-    expect((await intruder.call("DELETE", `/api/links/${mine.id}`)).status).toBe(404);
-    expect((await intruder.call("PUT", "/api/links/order", { items: [{ id: mine.id, parentListId: null }] })).status).toBe(400);
+    expect((await intruder.edit("PATCH", `/api/links/${mine.id}`, body)).status).toBe(404);
+    expect((await intruder.edit("PATCH", `/api/links/${mine.id}/visibility`, { isActive: false })).status).toBe(404);
+    expect((await intruder.edit("PUT", `/api/links/${mine.id}/main`, { isMainButton: true })).status).toBe(404);
+    expect((await intruder.edit("DELETE", `/api/links/${mine.id}`)).status).toBe(404);
+    expect((await intruder.edit("PUT", "/api/links/order", { items: [{ id: mine.id, parentListId: null }] })).status).toBe(400);
     const theirs = (await add(intruder, { linkType: "label", title: "T" })).body.link;
-    expect((await intruder.call("PUT", "/api/links/order", { items: [{ id: theirs.id, parentListId: "nope" }] })).status).toBe(404);
+    expect((await intruder.edit("PUT", "/api/links/order", { items: [{ id: theirs.id, parentListId: "nope" }] })).status).toBe(404);
     const row = rows(owner.userId)[0]!;
     expect(row.title).toBe("Mine");
     expect(row.isActive).toBe(true);
@@ -218,9 +218,9 @@ describe("editing links", () => {
   it("Lite cannot turn an existing link into a Plus one", async () => {
     const lite = createApiOwner(t, "lite");
     const l = (await add(lite, { linkType: "standard_url", title: "A", url: "https://a.com" })).body.link;
-    const r = await lite.call("PATCH", `/api/links/${l.id}`, { linkType: "vcf", title: "A", data: { name: "N" } });
+    const r = await lite.edit("PATCH", `/api/links/${l.id}`, { linkType: "vcf", title: "A", data: { name: "N" } });
     expect(r.status).toBe(402);
-    expect((await lite.call("PUT", `/api/links/${l.id}/main`, { isMainButton: true })).status).toBe(402);
+    expect((await lite.edit("PUT", `/api/links/${l.id}/main`, { isMainButton: true })).status).toBe(402);
     expect(rows(lite.userId)[0]!.linkType).toBe("standard_url");
   });
 });

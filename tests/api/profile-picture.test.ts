@@ -31,10 +31,13 @@ async function photo(format: "jpeg" | "png" | "gif" | "webp", width = 1200, heig
   return s.toFormat(format).toBuffer();
 }
 
-async function upload(file: Uint8Array | string, opts: { name?: string; type?: string; shape?: string; cookie?: string | null; field?: string } = {}) {
+/** Uploads as an up-to-date tab: with the current picture revision unless `revision` says otherwise (null: none). */
+async function upload(file: Uint8Array | string, opts: { name?: string; type?: string; shape?: string; cookie?: string | null; field?: string; revision?: string | null } = {}) {
   const form = new FormData();
   form.append(opts.field ?? "file", new Blob([file as BlobPart], { type: opts.type ?? "image/jpeg" }), opts.name ?? "picture.jpg");
   if (opts.shape) form.append("shape", opts.shape);
+  const revision = opts.revision === undefined ? String(profile().pictureRevision) : opts.revision;
+  if (revision !== null) form.append("revision", revision);
   const headers: Record<string, string> = { "Sec-Fetch-Site": "same-origin", Origin: TEST_ORIGIN };
   const cookie = opts.cookie === undefined ? owner.cookie : opts.cookie;
   if (cookie) headers.Cookie = cookie;
@@ -227,6 +230,7 @@ describe("POST /api/profile/picture: refused, nothing stored", () => {
     const two = new FormData();
     two.append("file", new Blob([jpeg as BlobPart], { type: "image/jpeg" }), "a.jpg");
     two.append("file", new Blob([jpeg as BlobPart], { type: "image/jpeg" }), "b.jpg");
+    two.append("revision", String(profile().pictureRevision));
     const headers = { "Sec-Fetch-Site": "same-origin", Origin: TEST_ORIGIN, Cookie: owner.cookie };
     expect((await t.app.request("/api/profile/picture", { method: "POST", headers, body: two })).status).toBe(400);
     const notForm = await t.app.request("/api/profile/picture", { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: "{}" });
@@ -256,7 +260,7 @@ describe("replacing and deleting pictures", () => {
     expect(existsSync(fileOf(b))).toBe(true);
     expect(uploadRows().map((u) => `/${u.storageKey}`)).toEqual([b]);
 
-    const del = await owner.call("DELETE", "/api/profile/picture");
+    const del = await owner.edit("DELETE", "/api/profile/picture");
     expect(del.status).toBe(200);
     const body = (await del.json()) as any;
     expect(body.message).toBe(PICTURE_MESSAGES.removed);
@@ -275,7 +279,7 @@ describe("replacing and deleting pictures", () => {
     expect(page).toContain(live);
     expect((await t.app.request(live)).status).toBe(200);
     // Deleting the draft's picture removes that file, the published one stays.
-    await owner.call("DELETE", "/api/profile/picture");
+    await owner.edit("DELETE", "/api/profile/picture");
     expect(existsSync(fileOf(draft))).toBe(false);
     expect(existsSync(fileOf(live))).toBe(true);
     // Discard brings the published picture back to the draft, file and all.
@@ -286,7 +290,7 @@ describe("replacing and deleting pictures", () => {
   it("never touches another owner's pictures", async () => {
     const other = createApiOwner(t, "trial");
     const mine = (await upload(await photo("jpeg"))).body.profile.profilePictureUrl;
-    expect((await other.call("DELETE", "/api/profile/picture")).status).toBe(200);
+    expect((await other.edit("DELETE", "/api/profile/picture")).status).toBe(200);
     expect(existsSync(fileOf(mine))).toBe(true);
     expect(profile().profilePictureUrl).toBe(mine);
   });

@@ -53,7 +53,7 @@ describe("PATCH /api/profile/text", () => {
   it("saves display name and bio as a draft (Draft Changes) and trims them", async () => {
     await owner.call("POST", "/api/publish");
     const before = row(owner.userId).updatedAt.getTime();
-    const r = await json(owner.call("PATCH", "/api/profile/text", { displayName: "  Ada Lovelace ", bio: "Maths, engines & poetry." }));
+    const r = await json(owner.edit("PATCH", "/api/profile/text", { displayName: "  Ada Lovelace ", bio: "Maths, engines & poetry." }));
     expect(r.status).toBe(200);
     expect(r.body.profile.displayName).toBe("Ada Lovelace");
     expect(r.body.profile.bio).toBe("Maths, engines & poetry.");
@@ -74,10 +74,10 @@ describe("PATCH /api/profile/text", () => {
       ["longFormText", LIMITS.LONG_FORM_TEXT_MAX, PROFILE_MESSAGES.longFormTextTooLong],
     ];
     for (const [field, max, message] of cases) {
-      const ok = await json(owner.call("PATCH", "/api/profile/text", { [field]: "a".repeat(max) }));
+      const ok = await json(owner.edit("PATCH", "/api/profile/text", { [field]: "a".repeat(max) }));
       expect(ok.status, field).toBe(200);
       expect(ok.body.profile[field]).toHaveLength(max);
-      const over = await json(owner.call("PATCH", "/api/profile/text", { [field]: "b".repeat(max + 1) }));
+      const over = await json(owner.edit("PATCH", "/api/profile/text", { [field]: "b".repeat(max + 1) }));
       expect(over.status, field).toBe(400);
       expect(over.body.error.message).toBe(message);
       expect(over.body.error.fields[field]).toBe(message);
@@ -89,14 +89,14 @@ describe("PATCH /api/profile/text", () => {
 
   it("stores hostile text as text, and refuses unknown fields and wrong types", async () => {
     const script = `<script>alert(1)</script>"'><img src=x onerror=alert(1)>`;
-    const r = await json(owner.call("PATCH", "/api/profile/text", { displayName: script.slice(0, 50), bio: script }));
+    const r = await json(owner.edit("PATCH", "/api/profile/text", { displayName: script.slice(0, 50), bio: script }));
     expect(r.status).toBe(200);
     await owner.call("POST", "/api/publish");
     const html = await (await t.app.request(`/${owner.username}`)).text();
     expect(html).not.toContain("<script>alert(1)");
     expect(html).not.toContain("<img src=x");
     for (const body of [{ username: "hijack" }, { planType: "plus" }, { bio: 42 }, { bio: null }, { displayName: ["a"] }, "[]", "null"]) {
-      const bad = await owner.call("PATCH", "/api/profile/text", body);
+      const bad = await owner.edit("PATCH", "/api/profile/text", body);
       expect(bad.status, JSON.stringify(body)).toBe(400);
     }
     expect(row(owner.userId).username).toBe(owner.username);
@@ -105,27 +105,27 @@ describe("PATCH /api/profile/text", () => {
 
   it("gates SEO settings and long-form text behind Plus for a Lite owner (402 with the feature)", async () => {
     const lite = createApiOwner(t, "lite");
-    const seo = await json(lite.call("PATCH", "/api/profile/text", { seoDescription: "Best links" }));
+    const seo = await json(lite.edit("PATCH", "/api/profile/text", { seoDescription: "Best links" }));
     expect(seo.status).toBe(402);
     expect(seo.body.error.details.feature).toBe("seo_settings");
     expect(seo.body.error.message).toBe("This feature requires Plinth Plus. Click to upgrade!");
-    expect((await json(lite.call("PATCH", "/api/profile/text", { seoTitle: "Ada" }))).body.error.details.feature).toBe("seo_settings");
-    expect((await json(lite.call("PATCH", "/api/profile/text", { longFormText: "About me" }))).body.error.details.feature).toBe("long_form_text");
+    expect((await json(lite.edit("PATCH", "/api/profile/text", { seoTitle: "Ada" }))).body.error.details.feature).toBe("seo_settings");
+    expect((await json(lite.edit("PATCH", "/api/profile/text", { longFormText: "About me" }))).body.error.details.feature).toBe("long_form_text");
     expect(row(lite.userId).seoDescription).toBe("");
     // Bio and display name are for everyone; blank Plus fields are not a Plus choice.
-    expect((await lite.call("PATCH", "/api/profile/text", { bio: "Hello", seoTitle: "", longFormText: "   " })).status).toBe(200);
+    expect((await lite.edit("PATCH", "/api/profile/text", { bio: "Hello", seoTitle: "", longFormText: "   " })).status).toBe(200);
     // Trial and Plus owners may.
-    expect((await owner.call("PATCH", "/api/profile/text", { seoDescription: "Best links", longFormText: "About me" })).status).toBe(200);
+    expect((await owner.edit("PATCH", "/api/profile/text", { seoDescription: "Best links", longFormText: "About me" })).status).toBe(200);
     const plus = createApiOwner(t, "plus");
-    expect((await plus.call("PATCH", "/api/profile/text", { seoTitle: "Plus" })).status).toBe(200);
+    expect((await plus.edit("PATCH", "/api/profile/text", { seoTitle: "Plus" })).status).toBe(200);
   });
 
   it("leaves an owner whose trial ended their stored Plus values, and lets them clear them", async () => {
-    expect((await owner.call("PATCH", "/api/profile/text", { seoDescription: "From the trial" })).status).toBe(200);
+    expect((await owner.edit("PATCH", "/api/profile/text", { seoDescription: "From the trial" })).status).toBe(200);
     endTrial(owner);
-    expect((await owner.call("PATCH", "/api/profile/text", { seoDescription: "From the trial", bio: "New bio" })).status).toBe(200);
-    expect((await owner.call("PATCH", "/api/profile/text", { seoDescription: "Changed" })).status).toBe(402);
-    expect((await owner.call("PATCH", "/api/profile/text", { seoDescription: "" })).status).toBe(200);
+    expect((await owner.edit("PATCH", "/api/profile/text", { seoDescription: "From the trial", bio: "New bio" })).status).toBe(200);
+    expect((await owner.edit("PATCH", "/api/profile/text", { seoDescription: "Changed" })).status).toBe(402);
+    expect((await owner.edit("PATCH", "/api/profile/text", { seoDescription: "" })).status).toBe(200);
     expect(row(owner.userId).seoDescription).toBe("");
   });
 });
@@ -133,12 +133,12 @@ describe("PATCH /api/profile/text", () => {
 describe("PATCH /api/profile/appearance", () => {
   it("saves every theme for a trial owner and every appearance choice", async () => {
     for (const theme of THEMES) {
-      const r = await json(owner.call("PATCH", "/api/profile/appearance", { selectedThemeName: theme.id }));
+      const r = await json(owner.edit("PATCH", "/api/profile/appearance", { selectedThemeName: theme.id }));
       expect(r.status, theme.id).toBe(200);
       expect(r.body.profile.selectedThemeName).toBe(theme.id);
     }
     const r = await json(
-      owner.call("PATCH", "/api/profile/appearance", {
+      owner.edit("PATCH", "/api/profile/appearance", {
         customPageBackgroundColor: "#ABCDEF",
         customButtonBackgroundColor: " #123456 ",
         customButtonBorderColor: "#000000",
@@ -159,41 +159,41 @@ describe("PATCH /api/profile/appearance", () => {
       removeBranding: true,
     });
     // null goes back to the theme's own colour and font
-    const reset = await json(owner.call("PATCH", "/api/profile/appearance", { customPageBackgroundColor: null, customFontPairingName: null }));
+    const reset = await json(owner.edit("PATCH", "/api/profile/appearance", { customPageBackgroundColor: null, customFontPairingName: null }));
     expect(reset.body.profile.customPageBackgroundColor).toBeNull();
     expect(reset.body.profile.customFontPairingName).toBeNull();
   });
 
   it("refuses invalid colours, themes, fonts and styles with the spec-style messages", async () => {
     for (const bad of ["red", "#fff", "#12345g", "javascript:alert(1)", "#1234567", "", "url(x)"]) {
-      const r = await json(owner.call("PATCH", "/api/profile/appearance", { customButtonBackgroundColor: bad }));
+      const r = await json(owner.edit("PATCH", "/api/profile/appearance", { customButtonBackgroundColor: bad }));
       expect(r.status, bad).toBe(400);
       expect(r.body.error.message).toBe(PROFILE_MESSAGES.colorInvalid);
     }
-    expect((await json(owner.call("PATCH", "/api/profile/appearance", { selectedThemeName: "hacker" }))).body.error.message).toBe(PROFILE_MESSAGES.themeInvalid);
-    expect((await json(owner.call("PATCH", "/api/profile/appearance", { customFontPairingName: "comic-sans" }))).body.error.message).toBe(PROFILE_MESSAGES.fontInvalid);
+    expect((await json(owner.edit("PATCH", "/api/profile/appearance", { selectedThemeName: "hacker" }))).body.error.message).toBe(PROFILE_MESSAGES.themeInvalid);
+    expect((await json(owner.edit("PATCH", "/api/profile/appearance", { customFontPairingName: "comic-sans" }))).body.error.message).toBe(PROFILE_MESSAGES.fontInvalid);
     for (const body of [{ buttonShapeStyle: "circle" }, { socialLinksPosition: "left" }, { removeBranding: "yes" }, { selectedThemeName: null }]) {
-      expect((await owner.call("PATCH", "/api/profile/appearance", body)).status, JSON.stringify(body)).toBe(400);
+      expect((await owner.edit("PATCH", "/api/profile/appearance", body)).status, JSON.stringify(body)).toBe(400);
     }
     expect(row(owner.userId).customButtonBackgroundColor).toBeNull();
   });
 
   it("gives a Lite owner the 4 free themes and colours, and gates the rest (402 with the feature)", async () => {
     const lite = createApiOwner(t, "lite");
-    for (const id of FREE_THEME_IDS) expect((await lite.call("PATCH", "/api/profile/appearance", { selectedThemeName: id })).status, id).toBe(200);
+    for (const id of FREE_THEME_IDS) expect((await lite.edit("PATCH", "/api/profile/appearance", { selectedThemeName: id })).status, id).toBe(200);
     for (const theme of THEMES.filter((x) => !x.free)) {
-      const r = await json(lite.call("PATCH", "/api/profile/appearance", { selectedThemeName: theme.id }));
+      const r = await json(lite.edit("PATCH", "/api/profile/appearance", { selectedThemeName: theme.id }));
       expect(r.status, theme.id).toBe(402);
       expect(r.body.error.details.feature).toBe("premium_themes");
     }
     expect(FREE_THEME_IDS).toHaveLength(4);
-    expect((await json(lite.call("PATCH", "/api/profile/appearance", { customFontPairingName: "tech-mono" }))).body.error.details.feature).toBe("custom_fonts");
-    expect((await json(lite.call("PATCH", "/api/profile/appearance", { removeBranding: true }))).body.error.details.feature).toBe("remove_branding");
-    expect((await json(lite.call("PATCH", "/api/profile/appearance", { hidePlatformBranding: true }))).body.error.details.feature).toBe("remove_branding");
-    const ok = await lite.call("PATCH", "/api/profile/appearance", { customPageBackgroundColor: "#fafafa", buttonShapeStyle: "box", socialLinksPosition: "bottom", removeBranding: false });
+    expect((await json(lite.edit("PATCH", "/api/profile/appearance", { customFontPairingName: "tech-mono" }))).body.error.details.feature).toBe("custom_fonts");
+    expect((await json(lite.edit("PATCH", "/api/profile/appearance", { removeBranding: true }))).body.error.details.feature).toBe("remove_branding");
+    expect((await json(lite.edit("PATCH", "/api/profile/appearance", { hidePlatformBranding: true }))).body.error.details.feature).toBe("remove_branding");
+    const ok = await lite.edit("PATCH", "/api/profile/appearance", { customPageBackgroundColor: "#fafafa", buttonShapeStyle: "box", socialLinksPosition: "bottom", removeBranding: false });
     expect(ok.status).toBe(200);
     // A refused edit changes nothing, not even the allowed fields sent with it.
-    const mixed = await lite.call("PATCH", "/api/profile/appearance", { buttonShapeStyle: "pill", selectedThemeName: "neon-dark" });
+    const mixed = await lite.edit("PATCH", "/api/profile/appearance", { buttonShapeStyle: "pill", selectedThemeName: "neon-dark" });
     expect(mixed.status).toBe(402);
     expect(row(lite.userId).buttonShapeStyle).toBe("box");
   });
@@ -202,7 +202,7 @@ describe("PATCH /api/profile/appearance", () => {
 describe("PATCH /api/profile/picture-settings", () => {
   it("saves style, shape, full-width height and initials (uppercase) with the spec's toast text", async () => {
     const r = await json(
-      owner.call("PATCH", "/api/profile/picture-settings", {
+      owner.edit("PATCH", "/api/profile/picture-settings", {
         profilePictureStyle: "initials",
         initialsText: "al",
         initialsBgColor: "#0F766E",
@@ -217,12 +217,12 @@ describe("PATCH /api/profile/picture-settings", () => {
 
   it("refuses more than 2 letters, non-letters and unknown styles", async () => {
     for (const initials of ["ABC", "A1", "<b", "😀"]) {
-      const r = await json(owner.call("PATCH", "/api/profile/picture-settings", { initialsText: initials }));
+      const r = await json(owner.edit("PATCH", "/api/profile/picture-settings", { initialsText: initials }));
       expect(r.status, initials).toBe(400);
       expect(r.body.error.message).toBe(PROFILE_MESSAGES.initialsInvalid);
     }
     for (const body of [{ profilePictureStyle: "spinning" }, { profilePictureIconSubtype: "hexagon" }, { profilePictureUrl: "https://evil.example/x.png" }]) {
-      expect((await owner.call("PATCH", "/api/profile/picture-settings", body)).status, JSON.stringify(body)).toBe(400);
+      expect((await owner.edit("PATCH", "/api/profile/picture-settings", body)).status, JSON.stringify(body)).toBe(400);
     }
     expect(row(owner.userId).profilePictureUrl).toBeNull();
   });

@@ -35,7 +35,7 @@ describe("social links", () => {
     const ok = await json(owner.call("POST", "/api/social-links", { platform: "whatsapp", handle: "+44 (20) 7946-0000" }));
     expect(ok.body.socialLink.url).toBe("https://wa.me/442079460000");
     const id = ok.body.socialLink.id;
-    const bad = await json(owner.call("PATCH", `/api/social-links/${id}`, { handle: "call me" }));
+    const bad = await json(owner.edit("PATCH", `/api/social-links/${id}`, { handle: "call me" }));
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toBe("Please enter a valid phone number for WhatsApp");
     t.deps.db.delete(socialLinks).where(eq(socialLinks.id, id)).run();
@@ -60,18 +60,18 @@ describe("social links", () => {
   it("edits, hides, reorders from 1 and deletes; the QR entry's visibility lives on the profile", async () => {
     const ids: string[] = [];
     for (const platform of ["x", "github", "vimeo"]) ids.push((await json(owner.call("POST", "/api/social-links", { platform, handle: "ada" }))).body.socialLink.id);
-    const edit = await json(owner.call("PATCH", `/api/social-links/${ids[0]}`, { handle: "https://x.com/lovelace" }));
+    const edit = await json(owner.edit("PATCH", `/api/social-links/${ids[0]}`, { handle: "https://x.com/lovelace" }));
     expect(edit.body.socialLink.url).toBe("https://x.com/lovelace");
-    expect((await json(owner.call("PATCH", `/api/social-links/${ids[1]}/visibility`, { isVisible: false }))).body.socialLink.isVisible).toBe(false);
-    const order = await json(owner.call("PUT", "/api/social-links/order", { ids: [ids[2], ids[0], ids[1]] }));
+    expect((await json(owner.edit("PATCH", `/api/social-links/${ids[1]}/visibility`, { isVisible: false }))).body.socialLink.isVisible).toBe(false);
+    const order = await json(owner.edit("PUT", "/api/social-links/order", { ids: [ids[2], ids[0], ids[1]] }));
     expect(order.body.socialLinks.map((s: any) => [s.platform, s.displayOrder])).toEqual([
       ["vimeo", 1],
       ["x", 2],
       ["github", 3],
     ]);
-    expect((await owner.call("PUT", "/api/social-links/order", { ids: [ids[0]] })).status).toBe(400);
-    expect((await owner.call("DELETE", `/api/social-links/${ids[2]}`)).status).toBe(200);
-    expect((await json(owner.call("PUT", "/api/social-links/qr-code", { visible: false }))).body.qrCodeVisible).toBe(false);
+    expect((await owner.edit("PUT", "/api/social-links/order", { ids: [ids[0]] })).status).toBe(400);
+    expect((await owner.edit("DELETE", `/api/social-links/${ids[2]}`)).status).toBe(200);
+    expect((await json(owner.edit("PUT", "/api/social-links/qr-code", { visible: false }))).body.qrCodeVisible).toBe(false);
     expect(t.deps.db.select().from(userProfiles).where(eq(userProfiles.userId, owner.userId)).get()!.qrCodeVisible).toBe(false);
     expect((await json(owner.call("GET", "/api/social-links"))).body.qrCodeVisible).toBe(false);
   });
@@ -81,7 +81,7 @@ describe("social links", () => {
     const added = [];
     for (const p of SOCIAL_PLATFORMS.slice(0, 5)) added.push((await json(lite.call("POST", "/api/social-links", { platform: p.id, handle: "ada" }))).body.socialLink);
     expect(added.map((s) => s.isVisible)).toEqual([true, true, true, true, false]);
-    const fifth = await json(lite.call("PATCH", `/api/social-links/${added[4].id}/visibility`, { isVisible: true }));
+    const fifth = await json(lite.edit("PATCH", `/api/social-links/${added[4].id}/visibility`, { isVisible: true }));
     expect(fifth.status).toBe(402);
     expect(fifth.body.error.details.feature).toBe("unlimited_social_links");
     // 20 in total: fill with rows straight in the database (there are only 18 platforms).
@@ -95,10 +95,10 @@ describe("social links", () => {
   it("another owner's ids are not found and nothing changes", async () => {
     const mine = (await json(owner.call("POST", "/api/social-links", { platform: "github", handle: "ada" }))).body.socialLink;
     const intruder = createApiOwner(t);
-    expect((await intruder.call("PATCH", `/api/social-links/${mine.id}`, { handle: "evil" })).status).toBe(404);
-    expect((await intruder.call("PATCH", `/api/social-links/${mine.id}/visibility`, { isVisible: false })).status).toBe(404);
-    expect((await intruder.call("DELETE", `/api/social-links/${mine.id}`)).status).toBe(404);
-    expect((await intruder.call("PUT", "/api/social-links/order", { ids: [mine.id] })).status).toBe(400);
+    expect((await intruder.edit("PATCH", `/api/social-links/${mine.id}`, { handle: "evil" })).status).toBe(404);
+    expect((await intruder.edit("PATCH", `/api/social-links/${mine.id}/visibility`, { isVisible: false })).status).toBe(404);
+    expect((await intruder.edit("DELETE", `/api/social-links/${mine.id}`)).status).toBe(404);
+    expect((await intruder.edit("PUT", "/api/social-links/order", { ids: [mine.id] })).status).toBe(400);
     const row = rows(owner.userId)[0]!;
     expect(row.url).toBe("https://github.com/ada");
     expect(row.isVisible).toBe(true);

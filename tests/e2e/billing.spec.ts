@@ -13,7 +13,7 @@ import { referralEarnings, subscriptionCancellations, userProfiles } from "#db/s
 import { mailsTo } from "#tests/support/mail.ts";
 import { CARD_DECLINED, CARD_DECLINES_RENEWALS, CARD_OK, endPeriodNow, liteOwner, payOnCheckout, profileOf, subscribeInBrowser } from "./billing-helpers.ts";
 import { E2E } from "./env.ts";
-import { e2eDb, expect, test } from "./fixtures.ts";
+import { e2eDb, editProfile, expect, test } from "./fixtures.ts";
 
 const subscriptionTab = "/dashboard/account-settings?tab=subscription";
 
@@ -130,12 +130,8 @@ test("a cancelled subscription ends at the period end: Lite, and the page re-ren
   await page.goto("/dashboard/links");
   await subscribeInBrowser(page);
   // A Plus-only setting on the published page, as the Theme screen saves it: no Plinth branding.
-  const statuses = await page.evaluate(async () => {
-    const send = (method: string, path: string, body?: unknown) =>
-      fetch(path, { method, headers: { "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.status);
-    return [await send("PATCH", "/api/profile/appearance", { removeBranding: true }), await send("POST", "/api/publish")];
-  });
-  expect(statuses).toEqual([200, 200]);
+  expect((await editProfile(page, "/api/profile/appearance", { removeBranding: true })).status).toBe(200);
+  expect(await page.evaluate(async () => (await fetch("/api/publish", { method: "POST" })).status)).toBe(200);
   expect(await (await page.request.get(`/${owner.username}`)).text()).not.toContain("Powered by");
 
   await page.goto(subscriptionTab);

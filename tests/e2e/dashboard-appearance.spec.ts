@@ -5,7 +5,7 @@
  */
 import type { Page } from "@playwright/test";
 import { THEMES } from "#core/themes.ts";
-import { createOwner, expect, signInAs, test } from "./fixtures.ts";
+import { createOwner, editProfile, expect, signInAs, test } from "./fixtures.ts";
 
 const rgb = (hex: string) => {
   const n = parseInt(hex.slice(1), 16);
@@ -188,6 +188,6 @@ test("a Lite owner sees 8 themes marked PLUS; a Plus theme shows in the preview 
   const saved = appearanceSaved(page);
   await page.getByTestId("theme-pastel-soft").click();
   await saved;
-  expect((await api(page, "PATCH", "/api/profile/appearance", { selectedThemeName: "rose-gold" })).status).toBe(402);
+  expect((await editProfile(page, "/api/profile/appearance", { selectedThemeName: "rose-gold" })).status).toBe(402);
   expect((await api(page, "GET", "/api/profile")).body.snapshot.profile.selectedThemeName).toBe("pastel-soft");
 });

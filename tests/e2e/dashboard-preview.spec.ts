@@ -6,7 +6,7 @@
 import type { Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import { userProfiles } from "#db/schema.ts";
-import { createOwner, e2eDb, expect, signInAs, test } from "./fixtures.ts";
+import { createOwner, e2eDb, editProfile, expect, signInAs, test } from "./fixtures.ts";
 
 async function api(page: Page, method: string, path: string, body?: unknown): Promise<number> {
   return page.evaluate(
@@ -22,10 +22,14 @@ test("the live preview is the published page's HTML and CSS for the same draft",
   await page.setViewportSize({ width: 1400, height: 900 });
   await page.goto("/dashboard/appearance");
   await expect(page.getByRole("heading", { name: "Theme", level: 1 })).toBeVisible();
+  for (const [path, body] of [
+    ["/api/profile/text", { displayName: "Ada & Co <3", bio: "Engines, poems \"and\" notes.", seoDescription: "Search text", longFormText: "About us.\nSecond line." }],
+    ["/api/profile/appearance", { selectedThemeName: "gradient-sunset", buttonShapeStyle: "pill", socialLinksPosition: "bottom", customFontPairingName: "tech-mono", customButtonBorderColor: "#facc15" }],
+    ["/api/profile/picture-settings", { profilePictureStyle: "initials", initialsText: "AC", initialsBgColor: "#0f766e" }],
+  ] as const) {
+    expect((await editProfile(page, path, body)).status, path).toBe(200);
+  }
   for (const [method, path, body] of [
-    ["PATCH", "/api/profile/text", { displayName: "Ada & Co <3", bio: "Engines, poems \"and\" notes.", seoDescription: "Search text", longFormText: "About us.\nSecond line." }],
-    ["PATCH", "/api/profile/appearance", { selectedThemeName: "gradient-sunset", buttonShapeStyle: "pill", socialLinksPosition: "bottom", customFontPairingName: "tech-mono", customButtonBorderColor: "#facc15" }],
-    ["PATCH", "/api/profile/picture-settings", { profilePictureStyle: "initials", initialsText: "AC", initialsBgColor: "#0f766e" }],
     ["POST", "/api/links", { linkType: "standard_url", title: "Shop", url: "https://shop.example/?a=1&b=2" }],
     ["POST", "/api/links", { linkType: "label", title: "Writing" }],
     ["POST", "/api/links", { linkType: "text_link", title: "Blog", url: "https://blog.example", data: { text: "Read the blog", url: "https://blog.example" } }],
@@ -101,7 +105,7 @@ test("a Lite owner's stored Plus choices show in the preview with a note that pu
   await page.goto("/dashboard/appearance");
   await expect(page.getByRole("heading", { name: "Theme", level: 1 })).toBeVisible();
   // Chosen during the trial…
-  expect(await api(page, "PATCH", "/api/profile/appearance", { removeBranding: true, customFontPairingName: "elegant-serif" })).toBe(200);
+  expect((await editProfile(page, "/api/profile/appearance", { removeBranding: true, customFontPairingName: "elegant-serif" })).status).toBe(200);
   const frame = frameOf(page);
   // …then the trial ends.
   e2eDb().update(userProfiles).set({ trialEndsAt: new Date() }).where(eq(userProfiles.userId, owner.userId)).run();

@@ -100,15 +100,16 @@ test("the header counts visible components out of all of them", async ({ page, o
   expect(owner.username).toBeTruthy();
   await page.goto("/dashboard/links");
   await expect(page.getByRole("heading", { name: "Page Layout" })).toBeVisible();
-  const ids: string[] = [];
+  const added: { id: string; revision: number }[] = [];
   for (const title of ["One", "Two", "Three"]) {
     const r = await post(page, "/api/links", { linkType: "standard_url", title, url: `https://example.com/${title}` });
     expect(r.status).toBe(201);
-    ids.push(r.json.link.id);
+    added.push(r.json.link);
   }
   const hidden = await page.evaluate(
-    async (id) => (await fetch(`/api/links/${id}/visibility`, { method: "PATCH", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ isActive: false }) })).status,
-    ids[2]!,
+    async ({ id, revision }) =>
+      (await fetch(`/api/links/${id}/visibility`, { method: "PATCH", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ isActive: false, revision }) })).status,
+    added[2]!,
   );
   expect(hidden).toBe(200);
   await page.reload();

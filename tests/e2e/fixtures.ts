@@ -80,3 +80,19 @@ export async function liftWithKeyboard(page: Page, handle: Locator): Promise<voi
   await expect(handle).toHaveAttribute("aria-pressed", "true");
   await page.evaluate(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
 }
+
+/**
+ * A profile edit as an up-to-date dashboard tab sends it: based on its section's revision as the API
+ * answers it now (ADR 068).
+ */
+export async function editProfile(page: Page, path: "/api/profile/text" | "/api/profile/appearance" | "/api/profile/picture-settings", body: Record<string, unknown>): Promise<{ status: number; body: any }> {
+  return page.evaluate(
+    async ({ path, body }) => {
+      const { revisions } = await (await fetch("/api/profile")).json();
+      const section = path.endsWith("/text") ? "text" : path.endsWith("/appearance") ? "appearance" : "picture";
+      const r = await fetch(path, { method: "PATCH", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ ...body, revision: revisions[section] }) });
+      return { status: r.status, body: await r.json() };
+    },
+    { path, body },
+  );
+}

@@ -8,6 +8,7 @@ import { createSession, SESSION_COOKIE } from "#api/auth/session.ts";
 import { createAccount } from "#api/services/accounts.ts";
 import { userProfiles } from "#db/schema.ts";
 import { sameOrigin, type TestApp } from "./app.ts";
+import { asFreshTab } from "./revisions.ts";
 
 export interface ApiOwner {
   userId: string;
@@ -15,6 +16,8 @@ export interface ApiOwner {
   cookie: string;
   /** app.request with this owner's cookie and same-origin headers; body is sent as JSON. */
   call(method: string, path: string, body?: unknown): Promise<Response>;
+  /** `call` as an up-to-date dashboard tab: a write carries the current revision of what it changes (ADR 068). */
+  edit(method: string, path: string, body?: unknown): Promise<Response>;
 }
 
 export type OwnerPlan = "trial" | "lite" | "plus";
@@ -33,16 +36,20 @@ export function createApiOwner(t: TestApp, plan: OwnerPlan = "trial"): ApiOwner 
   }
   const { token } = createSession(db, userId, { persistent: true, now });
   const cookie = `${SESSION_COOKIE}=${token}`;
+  const call = (method: string, path: string, body?: unknown) =>
+    t.app.request(path, {
+      method,
+      headers: sameOrigin({ Cookie: cookie }),
+      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+    });
   return {
     userId,
     username,
     cookie,
-    async call(method, path, body) {
-      return t.app.request(path, {
-        method,
-        headers: sameOrigin({ Cookie: cookie }),
-        ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
-      });
+    call: async (method, path, body) => call(method, path, body),
+    async edit(method, path, body) {
+      const fresh = asFreshTab(db, userId, method, path, body);
+      return call(method, fresh.path, fresh.body);
     },
   };
 }

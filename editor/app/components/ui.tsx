@@ -3,7 +3,7 @@
  */
 import { AlertDialog, Dialog, DropdownMenu, Switch, Tooltip } from "radix-ui";
 import { Crown, X } from "lucide-react";
-import { useEffect, useRef, useState, type ButtonHTMLAttributes, type ReactNode, type RefObject } from "react";
+import { useEffect, useRef, useState, type ComponentPropsWithRef, type ReactNode, type RefObject } from "react";
 import { DASH } from "#core/dashboard-texts.ts";
 import { FEATURE_LABELS } from "#core/feature-labels.ts";
 import { PLUS_PRICE_LABEL } from "#core/schemas/billing.ts";
@@ -19,7 +19,7 @@ const VARIANTS: Record<Variant, string> = {
   ghost: "text-slate-700 hover:bg-slate-100",
 };
 
-export function Button({ variant = "primary", className = "", ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {
+export function Button({ variant = "primary", className = "", ...props }: ComponentPropsWithRef<"button"> & { variant?: Variant }) {
   return (
     <button
       type="button"

@@ -8,6 +8,10 @@ import { create } from "zustand";
 import type { PagePlan, PageProfile, PageSnapshot } from "#core/model.ts";
 import { api, unwrap } from "../api.ts";
 
+/** The profile's sections the screens edit, each with its own revision (ADR 068). */
+export type ProfileSection = "text" | "picture" | "appearance";
+export type ProfileRevisions = Record<ProfileSection, number>;
+
 export interface ProfileDraftState {
   snapshot: PageSnapshot | null;
   plan: PagePlan | null;
@@ -15,11 +19,14 @@ export interface ProfileDraftState {
   /** Where the published page lives (its absolute links are built from it). */
   origin: string;
   failed: boolean;
+  /** The revision of each section in `snapshot`: what a save is based on. */
+  revisions: ProfileRevisions;
   pending: Partial<PageProfile>;
   tryOn: Partial<PageProfile>;
-  load(): Promise<void>;
-  /** The profile as the server answered after a save. */
-  saved(profile: PageProfile): void;
+  /** Loads the draft; with `strict`, a failure is thrown (a Reload says it failed) instead of kept quiet. */
+  load(strict?: boolean): Promise<void>;
+  /** The profile as the server answered after a save of `section`, and the section's new revision. */
+  saved(profile: PageProfile, section: ProfileSection, revision: number): void;
   setPending(values: Partial<PageProfile>): void;
   dropPending(keys: (keyof PageProfile)[]): void;
   clearPending(): void;
@@ -37,23 +44,25 @@ export const useProfileDraft = create<ProfileDraftState>((set, get) => ({
   fonts: {},
   origin: "",
   failed: false,
+  revisions: { text: 0, picture: 0, appearance: 0 },
   pending: {},
   tryOn: {},
-  async load() {
+  async load(strict = false) {
     const before = savedCount;
     try {
       const body = await unwrap(api.profile.$get());
       // A save answered while this was on its way, so this answer may predate it: ask again.
-      if (savedCount !== before) return get().load();
-      set({ snapshot: body.snapshot as PageSnapshot, plan: body.plan as PagePlan, fonts: body.fonts, origin: body.origin, failed: false });
-    } catch {
+      if (savedCount !== before) return get().load(strict);
+      set({ snapshot: body.snapshot as PageSnapshot, plan: body.plan as PagePlan, fonts: body.fonts, origin: body.origin, revisions: body.revisions, failed: false });
+    } catch (err) {
       if (!get().snapshot) set({ failed: true });
+      if (strict) throw err;
     }
   },
-  saved(profile) {
+  saved(profile, section, revision) {
     savedCount++;
     const s = get().snapshot;
-    if (s) set({ snapshot: { ...s, profile } });
+    if (s) set({ snapshot: { ...s, profile }, revisions: { ...get().revisions, [section]: revision } });
   },
   setPending(values) {
     set((st) => ({ pending: { ...st.pending, ...values } }));

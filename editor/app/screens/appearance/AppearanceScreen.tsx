@@ -1,8 +1,10 @@
 /**
  * Theme (/dashboard/appearance): the 12 themes (8 marked PLUS), page background, button background and
  * border colours, button style, social links position, font pairing (Plus) and branding (Plus). Each
- * choice is saved to the draft at once and shows in the live preview. A Lite owner's Plus choices are
- * not saved: they show in the preview, with the note that publishing them needs Plus.
+ * choice is saved to the draft at once and shows in the live preview, based on the Theme revision on
+ * screen (a choice refused because another tab changed the theme meanwhile brings the Reload offer:
+ * ADR 069). A Lite owner's Plus choices are not saved: they show in the preview, with the note that
+ * publishing them needs Plus.
  */
 import { Check } from "lucide-react";
 import { useState } from "react";
@@ -11,6 +13,7 @@ import type { PageProfile } from "#core/model.ts";
 import { plusOnlyFeatureOf, PROFILE_MESSAGES, type AppearanceInput } from "#core/schemas/profile.ts";
 import { BUTTON_STYLES, FONT_PAIRINGS, getTheme, SOCIAL_POSITIONS, THEMES, type ButtonStyle, type SocialPosition } from "#core/themes.ts";
 import { ApiFailure } from "../../api.ts";
+import { useStaleWrite } from "../../components/StaleWrite.tsx";
 import { featureName, PlusBadge } from "../../components/ui.tsx";
 import { EditorWithPreview } from "../../preview/EditorWithPreview.tsx";
 import { saveProfileEdit } from "../../preview/save.ts";
@@ -35,6 +38,7 @@ export default function AppearanceScreen() {
   const shown = useCurrentSnapshot()?.profile ?? null;
   const me = useDashboard((s) => s.me);
   const [status, setStatus] = useState<Status>({ kind: "idle" });
+  const stale = useStaleWrite(() => useProfileDraft.getState().load(true));
 
   if (!saved || !shown || !me) return <EditorWithPreview>{<p className="text-slate-600">Loading...</p>}</EditorWithPreview>;
   const lite = me.plan.effectivePlan === "lite";
@@ -57,6 +61,7 @@ export default function AppearanceScreen() {
       setStatus({ kind: "saved" });
     } catch (err) {
       setStatus({ kind: "idle" });
+      if (stale.report(err)) return;
       if (err instanceof ApiFailure && err.status === 400) toast.error(err.message);
       else if (!(err instanceof ApiFailure && err.status === 402)) toast.error(PROFILE_MESSAGES.saveFailed);
     }
@@ -77,6 +82,7 @@ export default function AppearanceScreen() {
   return (
     <EditorWithPreview>
       <section aria-labelledby="screen-title">
+        {stale.alert}
         <h1 id="screen-title" className="text-2xl font-bold">
           Theme
         </h1>

@@ -1,16 +1,20 @@
 /**
  * Bio & SEO (/dashboard/bio): display name, bio with a live counter, SEO title and meta description
  * with a live search-result preview (Plus: seo_settings), long-form text (Plus). What the owner types
- * shows in the live preview at once; Save Changes puts it in the draft.
+ * shows in the live preview at once; Save Changes puts it in the draft, based on the Bio & SEO revision
+ * the form started from. If another tab saved meanwhile, the save is refused and Reload brings in the
+ * other tab's fields while keeping what the owner typed in the others (ADR 069).
  */
 import { Search } from "lucide-react";
-import { useEffect, useId, useMemo, useState, type ReactNode } from "react";
+import { useEffect, useMemo, useState, type ReactNode } from "react";
 import { toast } from "sonner";
 import { LIMITS } from "#core/limits.ts";
 import type { PageProfile } from "#core/model.ts";
 import type { FeatureKey } from "#core/plans.ts";
 import { PROFILE_MESSAGES, ProfileTextSchema, searchResultOf } from "#core/schemas/profile.ts";
 import { ApiFailure } from "../../api.ts";
+import { useStaleWrite } from "../../components/StaleWrite.tsx";
+import { mergeLatest } from "../../revisions.ts";
 import { Button, PlusBadge } from "../../components/ui.tsx";
 import { EditorWithPreview } from "../../preview/EditorWithPreview.tsx";
 import { saveProfileEdit } from "../../preview/save.ts";
@@ -36,6 +40,7 @@ const TOO_LONG: Record<Field, string> = {
   longFormText: PROFILE_MESSAGES.longFormTextTooLong,
 };
 
+const fieldId = (field: Field) => `bio-${field}`;
 const valuesOf = (p: PageProfile): Values => ({ displayName: p.displayName, bio: p.bio, seoTitle: p.seoTitle, seoDescription: p.seoDescription, longFormText: p.longFormText });
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1).trimEnd()}…` : s);
 
@@ -50,7 +55,7 @@ function TextField(props: {
   hint?: ReactNode;
 }) {
   const { field, label, value, error, multiline, disabled, onChange, hint } = props;
-  const id = useId();
+  const id = fieldId(field);
   const max = MAX[field];
   const over = value.length > max;
   const message = error ?? (over ? TOO_LONG[field] : "");
@@ -106,16 +111,40 @@ export default function BioScreen() {
   const saved = useProfileDraft((s) => s.snapshot?.profile ?? null);
   const me = useDashboard((s) => s.me);
   const [values, setValues] = useState<Values | null>(null);
+  /** What the form's values started from, and its revision: what a save is based on. */
+  const [form, setForm] = useState<{ base: Values; revision: number } | null>(null);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [saving, setSaving] = useState(false);
-  const base = useMemo(() => (saved ? valuesOf(saved) : null), [saved]);
+  const latest = useMemo(() => (saved ? valuesOf(saved) : null), [saved]);
+  const base = form?.base ?? null;
   const dirty = !!values && !!base && FIELDS.some((f) => values[f] !== base[f]);
+  /** Start the form over from the saved draft as it is now. */
+  const startFrom = (v: Values) => setForm({ base: v, revision: useProfileDraft.getState().revisions.text });
 
   // Follow the saved draft (first load, another tab, a discard) unless the owner is mid-edit.
   useEffect(() => {
-    if (base && !dirty) setValues(base);
+    if (latest && !dirty) {
+      setValues(latest);
+      startFrom(latest);
+    }
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [base]);
+  }, [latest]);
+
+  const stale = useStaleWrite(async () => {
+    await useProfileDraft.getState().load(true);
+    const profile = useProfileDraft.getState().snapshot?.profile;
+    if (!profile || !values || !base) return null;
+    const now = valuesOf(profile);
+    const merged = mergeLatest(values, base, now);
+    setValues(merged.values);
+    startFrom(now);
+    setErrors({});
+    const draft = useProfileDraft.getState();
+    draft.clearPending();
+    draft.setPending(Object.fromEntries(FIELDS.filter((f) => merged.values[f] !== now[f]).map((f) => [f, merged.values[f]])));
+    const first = merged.changed[0];
+    return first ? document.getElementById(fieldId(first)) : null;
+  });
 
   useEffect(() => {
     if (!dirty) return;
@@ -124,7 +153,7 @@ export default function BioScreen() {
     return () => window.removeEventListener("beforeunload", warn);
   }, [dirty]);
 
-  if (!values || !saved || !me) return <EditorWithPreview>{<p className="text-slate-600">Loading...</p>}</EditorWithPreview>;
+  if (!values || !base || !saved || !me) return <EditorWithPreview>{<p className="text-slate-600">Loading...</p>}</EditorWithPreview>;
   const can = (f: FeatureKey) => (me.plan.features as readonly string[]).includes(f);
   const seoAllowed = can("seo_settings");
   const longAllowed = can("long_form_text");
@@ -146,12 +175,16 @@ export default function BioScreen() {
     }
     setSaving(true);
     try {
-      await saveProfileEdit("text", parsed.data);
+      await saveProfileEdit("text", parsed.data, form?.revision);
       useProfileDraft.getState().clearPending();
       const now = useProfileDraft.getState().snapshot?.profile;
-      if (now) setValues(valuesOf(now));
+      if (now) {
+        setValues(valuesOf(now));
+        startFrom(valuesOf(now));
+      }
       toast.success(PROFILE_MESSAGES.saved, { description: PROFILE_MESSAGES.savedText });
     } catch (err) {
+      if (stale.report(err)) return;
       if (err instanceof ApiFailure && err.status === 400) setErrors(err.fields as Partial<Record<Field, string>>);
       else if (!(err instanceof ApiFailure && err.status === 402)) toast.error(PROFILE_MESSAGES.saveFailed);
     } finally {
@@ -159,7 +192,7 @@ export default function BioScreen() {
     }
   }
 
-  const changed = Object.fromEntries(FIELDS.filter((f) => values[f] !== base![f]).map((f) => [f, values[f]])) as Partial<Values>;
+  const changed = Object.fromEntries(FIELDS.filter((f) => values[f] !== base[f]).map((f) => [f, values[f]])) as Partial<Values>;
   const hasErrors = FIELDS.some((f) => values[f].length > MAX[f]);
   const result = searchResultOf({ username: saved.username, ...values }, plus);
   const pageUrl = `${window.location.host}/${saved.username}`;
@@ -167,6 +200,7 @@ export default function BioScreen() {
   return (
     <EditorWithPreview>
       <section aria-labelledby="screen-title">
+        {stale.alert}
         <h1 id="screen-title" className="text-2xl font-bold">
           Bio & SEO
         </h1>
@@ -247,7 +281,9 @@ export default function BioScreen() {
               <Button
                 variant="ghost"
                 onClick={() => {
-                  setValues(base);
+                  // Back to the saved text as it is now (another tab may have saved since the form began).
+                  setValues(latest);
+                  if (latest) startFrom(latest);
                   setErrors({});
                   useProfileDraft.getState().clearPending();
                 }}

@@ -1,6 +1,8 @@
 /**
  * Add New Link / Edit Link: the type's fields (spec section 5) and the Plus-only settings (thumbnail,
  * schedule, main button), checked with core's LinkInputSchema and LinkExtrasSchema as the server does.
+ * An edit is based on the link as the dialog opened it; if another tab saved the link meanwhile, the
+ * dialog says so and its Reload brings in what changed there, keeping the owner's other typing (ADR 069).
  */
 import { useState, type ReactNode } from "react";
 import { toast } from "sonner";
@@ -9,10 +11,15 @@ import { DASH } from "#core/dashboard-texts.ts";
 import { LinkInputSchema, isMediaPath } from "#core/link-input.ts";
 import { LINK_TYPE_LABELS, LITE_LINK_TYPES, PROMOTE_LINK_TYPE, type LinkType } from "#core/link-types.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
+import { useStaleWrite } from "../../components/StaleWrite.tsx";
 import { Button, Modal, PlusBadge } from "../../components/ui.tsx";
+import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { isLite, useDashboard } from "../../store.ts";
 import { LinkFileField } from "./LinkFileField.tsx";
-import type { Link, LinkList } from "./types.ts";
+import type { Link, LinkList, LinksData } from "./types.ts";
+
+/** A write of one link, based on `link.revision`, after this tab's earlier writes of it (ADR 069). */
+export const writeLink = <T extends { link: Link }>(link: Link, send: (revision: number) => Promise<T>) => versionedWrite(`link:${link.id}`, link.revision, send, (a) => a.link.revision);
 
 const EDITOR_TYPES: LinkType[] = ["standard_url", "label", "text_link", "donation", "lead_magnet", "vcf", PROMOTE_LINK_TYPE];
 
@@ -45,13 +52,10 @@ function Field({ id, label, error, children, required }: { id: string; label: st
 
 const inputClass = "w-full rounded-md border border-slate-300 px-3 py-2 text-sm disabled:bg-slate-100";
 
-export function LinkDialog({ open, onOpenChange, link, lists, onSaved }: { open: boolean; onOpenChange(o: boolean): void; link: Link | null; lists: LinkList[]; onSaved(): void }) {
-  const me = useDashboard((s) => s.me);
-  const openUpgrade = useDashboard((s) => s.openUpgrade);
-  const lite = isLite(me);
+/** The dialog's fields as they show a link (or a new one). */
+function fieldsOf(link: Link | null): Fields {
   const d = (link?.linkSpecificData ?? {}) as Record<string, string>;
-  const [type, setType] = useState<LinkType>(link?.linkType ?? "standard_url");
-  const [f, setF] = useState<Fields>({
+  return {
     title: link?.title ?? "",
     url: link && link.url !== "#" && link.linkType !== "text_link" && link.linkType !== PROMOTE_LINK_TYPE ? link.url : "",
     text: d.text ?? "",
@@ -67,11 +71,41 @@ export function LinkDialog({ open, onOpenChange, link, lists, onSaved }: { open:
     start: toLocalInput(link?.scheduleStartTime),
     end: toLocalInput(link?.scheduleEndTime),
     parentListId: link?.parentListId ?? "",
-  });
+  };
+}
+/** Everything the dialog edits, the fields and the type and main-button choices, for comparing versions. */
+const editedOf = (link: Link | null, f: Fields = fieldsOf(link)) => ({ ...f, linkType: link?.linkType ?? "standard_url", isMainButton: String(link?.isMainButton ?? false) });
+
+export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): void; link: Link | null; lists: LinkList[]; onSaved(): void; onReload(): Promise<LinksData> }) {
+  const { open, onOpenChange, lists, onSaved } = props;
+  const me = useDashboard((s) => s.me);
+  const openUpgrade = useDashboard((s) => s.openUpgrade);
+  const lite = isLite(me);
+  /** The link as this dialog's edit is based on: as it opened, or as the last Reload brought it. */
+  const [link, setLink] = useState<Link | null>(props.link);
+  const [type, setType] = useState<LinkType>(link?.linkType ?? "standard_url");
+  const [f, setF] = useState<Fields>(() => fieldsOf(link));
   const [main, setMain] = useState(link?.isMainButton ?? false);
   const [errors, setErrors] = useState<Fields>({});
   const [busy, setBusy] = useState(false);
   const set = (k: string) => (e: { target: { value: string } }) => setF((s) => ({ ...s, [k]: e.target.value }));
+  const stale = useStaleWrite(async () => {
+    const fresh = (await props.onReload()).links.find((l) => l.id === link?.id);
+    if (!link || !fresh) {
+      // Deleted in the other tab: nothing left to edit.
+      onOpenChange(false);
+      return null;
+    }
+    const { values, changed } = mergeLatest({ ...f, linkType: type, isMainButton: String(main) }, editedOf(link), editedOf(fresh));
+    const { linkType, isMainButton, ...fields } = values;
+    setF(fields);
+    setType(linkType as LinkType);
+    setMain(isMainButton === "true");
+    setErrors({});
+    setLink(fresh);
+    const first = changed.find((k) => k !== "linkType" && k !== "isMainButton");
+    return first ? document.getElementById(first === "parentListId" ? "link-list" : `link-${first}`) : null;
+  });
 
   function body() {
     const data: Record<string, string> = {};
@@ -105,13 +139,15 @@ export function LinkDialog({ open, onOpenChange, link, lists, onSaved }: { open:
     if (Object.keys(errs).length) return;
     setBusy(true);
     try {
-      if (link) await unwrap(api.links[":id"].$patch({ param: { id: link.id }, json: b }));
+      if (link) await writeLink(link, (revision) => unwrap(api.links[":id"].$patch({ param: { id: link.id }, json: { ...b, revision } })));
       else await unwrap(api.links.$post({ json: b }));
       toast.success(link ? DASH.linkUpdated : DASH.linkAdded);
       onOpenChange(false);
       onSaved();
     } catch (err) {
-      if (err instanceof ApiFailure && err.status === 402 && err.details.feature) {
+      if (stale.report(err)) {
+        // The owner's typing stays; Reload brings in the other tab's changes.
+      } else if (err instanceof ApiFailure && err.status === 402 && err.details.feature) {
         openUpgrade(err.details.feature);
       } else if (err instanceof ApiFailure && Object.keys(err.fields).length) {
         setErrors(err.fields);
@@ -143,6 +179,7 @@ export function LinkDialog({ open, onOpenChange, link, lists, onSaved }: { open:
   return (
     <Modal open={open} onOpenChange={onOpenChange} title={link ? "Edit Link" : "Add New Link"}>
       <form onSubmit={save} noValidate>
+        {stale.alert}
         <fieldset className="mb-4">
           <legend className="mb-2 text-sm font-medium">Link type</legend>
           <div className="grid grid-cols-2 gap-2 sm:grid-cols-3">

@@ -1,6 +1,8 @@
 /**
  * Page Layout (/dashboard/links): the owner's links and lists, each change saved to the draft as it
- * happens. Drag to reorder with @dnd-kit (mouse 5 px, touch 120 ms long press, keyboard).
+ * happens, based on the revision on screen (a change made meanwhile in another tab is refused, and
+ * the screen offers to reload it: ADR 069). Drag to reorder with @dnd-kit (mouse 5 px, touch 120 ms
+ * long press, keyboard).
  */
 import { closestCenter, DndContext, type Announcements, type DragEndEvent } from "@dnd-kit/core";
 import { arrayMove, SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
@@ -16,11 +18,13 @@ import { scheduleBadge } from "#core/schedule-badge.ts";
 import { isWebUrl, linkAddressOf } from "#core/url-rule.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
+import { useStaleWrite } from "../../components/StaleWrite.tsx";
 import { Button, Confirm, MenuItem, Modal, PlusBadge, VisibilitySwitch } from "../../components/ui.tsx";
+import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { LoadFailed } from "../LoadFailed.tsx";
 import { isLite, useDashboard } from "../../store.ts";
-import { LinkDialog } from "./LinkDialog.tsx";
-import type { Link, LinkList } from "./types.ts";
+import { LinkDialog, writeLink } from "./LinkDialog.tsx";
+import type { Link, LinkList, LinksData } from "./types.ts";
 
 
 const when = (d: Date) => `${format(d, "MMM d, yyyy")} at ${format(d, "h:mm a")}`;
@@ -64,6 +68,8 @@ function LinkRow(props: {
   onEdit(): void;
   onDelete(): void;
   onChanged(): void;
+  /** True when the failure was a stale write, which the screen then offers to reload. */
+  onStale(err: unknown): boolean;
 }) {
   const { link } = props;
   const me = useDashboard((s) => s.me);
@@ -73,37 +79,39 @@ function LinkRow(props: {
 
   async function toggle(isActive: boolean) {
     try {
-      await unwrap(api.links[":id"].visibility.$patch({ param: { id: link.id }, json: { isActive } }));
+      await writeLink(link, (revision) => unwrap(api.links[":id"].visibility.$patch({ param: { id: link.id }, json: { isActive, revision } })));
       toast.success(isActive ? DASH.linkActivated : DASH.linkHidden);
       props.onChanged();
-    } catch {
-      toast.error("Error", { description: DASH.linkUpdateFailed });
+    } catch (e) {
+      if (!props.onStale(e)) toast.error("Error", { description: DASH.linkUpdateFailed });
     }
   }
   async function makeMain() {
     if (isLite(me)) return openUpgrade("main_button");
     try {
-      await unwrap(api.links[":id"].main.$put({ param: { id: link.id }, json: { isMainButton: !link.isMainButton } }));
+      await writeLink(link, (revision) => unwrap(api.links[":id"].main.$put({ param: { id: link.id }, json: { isMainButton: !link.isMainButton, revision } })));
       toast.success(DASH.linkUpdated);
       props.onChanged();
     } catch (e) {
+      if (props.onStale(e)) return;
       if (e instanceof ApiFailure && e.details.feature) openUpgrade(e.details.feature);
       else toast.error("Error", { description: DASH.linkUpdateFailed });
     }
   }
   async function moveTo(listId: string | null) {
     try {
-      await unwrap(api.links[":id"].$patch({ param: { id: link.id }, json: {
-        linkType: link.linkType,
-        title: link.title,
-        url: link.url === "#" ? "" : link.url,
-        data: link.linkSpecificData,
-        parentListId: listId,
-      } }));
+      await writeLink(link, (revision) =>
+        unwrap(
+          api.links[":id"].$patch({
+            param: { id: link.id },
+            json: { linkType: link.linkType, title: link.title, url: link.url === "#" ? "" : link.url, data: link.linkSpecificData, parentListId: listId, revision },
+          }),
+        ),
+      );
       toast.success(DASH.linkUpdated);
       props.onChanged();
-    } catch {
-      toast.error("Error", { description: DASH.linkUpdateFailed });
+    } catch (e) {
+      if (!props.onStale(e)) toast.error("Error", { description: DASH.linkUpdateFailed });
     }
   }
 
@@ -181,7 +189,7 @@ export default function LinksScreen() {
   const me = useDashboard((s) => s.me);
   const edited = useDashboard((s) => s.edited);
   const dataVersion = useDashboard((s) => s.dataVersion);
-  const [data, setData] = useState<{ links: Link[]; lists: LinkList[] } | null>(null);
+  const [data, setData] = useState<LinksData | null>(null);
   const [editing, setEditing] = useState<Link | null | "new">(null);
   const [deleting, setDeleting] = useState<Link | null>(null);
   const [listDialog, setListDialog] = useState<LinkList | "new" | null>(null);
@@ -190,16 +198,46 @@ export default function LinksScreen() {
   const [listError, setListError] = useState("");
   const [loadFailed, setLoadFailed] = useState(false);
 
+  /** The latest links, lists and order revision, on screen and answered (throws when they could not be loaded). */
+  const latest = useCallback(async (): Promise<LinksData> => {
+    const body = await unwrap(api.links.$get());
+    const next = { links: body.links, lists: body.lists, orderRevision: body.orderRevision };
+    setData(next);
+    return next;
+  }, []);
   const load = useCallback(async () => {
     setLoadFailed(false);
     try {
-      const body = await unwrap(api.links.$get());
-      setData({ links: body.links, lists: body.lists });
+      await latest();
     } catch {
       setLoadFailed(true);
       toast.error("Error", { description: DASH.linksLoadFailed });
     }
-  }, []);
+  }, [latest]);
+  const stale = useStaleWrite(async () => {
+    await latest();
+  });
+  // The rename dialog's own: Reload brings in the other tab's title if it changed it, else keeps the typed one.
+  const listStale = useStaleWrite(async () => {
+    const shown = listDialog;
+    const fresh = await latest();
+    if (!shown || shown === "new") return null;
+    const now = fresh.lists.find((l) => l.id === shown.id);
+    if (!now) {
+      setListDialog(null);
+      return null;
+    }
+    setListTitle(mergeLatest({ title: listTitle }, { title: shown.title }, { title: now.title }).values.title);
+    setListError("");
+    setListDialog(now);
+    return document.getElementById("list-title");
+  });
+  function openListDialog(list: LinkList | "new") {
+    setListTitle(list === "new" ? "" : list.title);
+    setListError("");
+    listStale.clear();
+    setListDialog(list);
+  }
   useEffect(() => {
     void load();
   }, [load, dataVersion]);
@@ -212,7 +250,7 @@ export default function LinksScreen() {
 
   // A first load that failed is not still loading: say so and offer the retry (ADR 120).
   if (!data) return loadFailed ? <LoadFailed text={DASH.linksLoadFailed} onRetry={() => void load()} /> : <p className="text-slate-600">Loading components...</p>;
-  const { links, lists } = data;
+  const { links, lists, orderRevision } = data;
   const groups = groupsOf(links, lists);
   const title = (id: unknown) => links.find((l) => l.id === id)?.title ?? "link";
   const position = (id: unknown) => {
@@ -229,11 +267,19 @@ export default function LinksScreen() {
   async function saveOrder(next: Group[]) {
     const items = next.flatMap((g) => g.links.map((l) => ({ id: l.id, parentListId: g.list?.id ?? null })));
     const order = next.flatMap((g) => g.links);
-    setData({ links: order.map((l, i) => ({ ...l, orderIndex: i })), lists: next.filter((g) => g.list).map((g) => g.list!) });
+    setData({ links: order.map((l, i) => ({ ...l, orderIndex: i })), lists: next.filter((g) => g.list).map((g) => g.list!), orderRevision });
     try {
-      await unwrap(api.links.order.$put({ json: { items, lists: next.filter((g) => g.list).map((g) => g.list!.id) } }));
+      const saved = await versionedWrite(
+        "links-order",
+        orderRevision,
+        (revision) => unwrap(api.links.order.$put({ json: { items, lists: next.filter((g) => g.list).map((g) => g.list!.id), revision } })),
+        (a) => a.orderRevision,
+      );
+      setData({ links: saved.links, lists: saved.lists, orderRevision: saved.orderRevision });
       edited();
-    } catch {
+    } catch (err) {
+      // A stale order stays on screen under the Reload offer; any other failure goes back at once.
+      if (stale.report(err)) return;
       toast.error("Error", { description: DASH.linkUpdateFailed });
       void load();
     }
@@ -259,14 +305,15 @@ export default function LinksScreen() {
 
   async function doDelete() {
     if (!deleting) return;
+    const link = deleting;
     try {
-      await unwrap(api.links[":id"].$delete({ param: { id: deleting.id } }));
+      await versionedWrite(`link:${link.id}`, link.revision, (revision) => unwrap(api.links[":id"].$delete({ param: { id: link.id }, query: { revision: String(revision) } })), () => undefined);
       toast.success(DASH.linkDeleted);
       setDeleting(null);
       changed();
-    } catch {
+    } catch (err) {
       setDeleting(null);
-      toast.error("Error", { description: DASH.linkDeleteFailed });
+      if (!stale.report(err)) toast.error("Error", { description: DASH.linkDeleteFailed });
     }
   }
 
@@ -275,23 +322,28 @@ export default function LinksScreen() {
     if (!listTitle.trim()) return setListError("List title is required");
     try {
       if (listDialog === "new") await unwrap(api["link-lists"].$post({ json: { title: listTitle } }));
-      else if (listDialog) await unwrap(api["link-lists"][":id"].$patch({ param: { id: listDialog.id }, json: { title: listTitle } }));
+      else if (listDialog) {
+        const list = listDialog;
+        await versionedWrite(`list:${list.id}`, list.revision, (revision) => unwrap(api["link-lists"][":id"].$patch({ param: { id: list.id }, json: { title: listTitle, revision } })), (a) => a.list.revision);
+      }
       setListDialog(null);
       changed();
     } catch (err) {
+      if (listStale.report(err)) return;
       setListError(err instanceof ApiFailure ? err.message : "Something went wrong. Please try again later.");
     }
   }
 
   async function doDeleteList() {
     if (!deletingList) return;
+    const list = deletingList;
     try {
-      await unwrap(api["link-lists"][":id"].$delete({ param: { id: deletingList.id } }));
+      await versionedWrite(`list:${list.id}`, list.revision, (revision) => unwrap(api["link-lists"][":id"].$delete({ param: { id: list.id }, query: { revision: String(revision) } })), () => undefined);
       setDeletingList(null);
       changed();
-    } catch {
+    } catch (err) {
       setDeletingList(null);
-      toast.error("Something went wrong. Please try again later.");
+      if (!stale.report(err)) toast.error("Something went wrong. Please try again later.");
     }
   }
 
@@ -308,6 +360,7 @@ export default function LinksScreen() {
 
   return (
     <section aria-labelledby="screen-title">
+      {stale.alert}
       <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
         <div>
           <h1 id="screen-title" className="text-2xl font-bold">
@@ -326,14 +379,7 @@ export default function LinksScreen() {
           <a href={`/${me?.username ?? ""}`} target="_blank" rel="noopener" className="inline-flex min-h-10 items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-50">
             <ExternalLink aria-hidden className="size-4" /> View Public Page
           </a>
-          <Button
-            variant="secondary"
-            onClick={() => {
-              setListTitle("");
-              setListError("");
-              setListDialog("new");
-            }}
-          >
+          <Button variant="secondary" onClick={() => openListDialog("new")}>
             <FolderPlus aria-hidden className="size-4" /> New List
           </Button>
           {addButton}
@@ -384,14 +430,7 @@ export default function LinksScreen() {
                         <Button variant="ghost" aria-label={`Move list ${g.list.title} down`} onClick={() => moveList(gi - 1, 1)} disabled={gi === groups.length - 1}>
                           <ArrowDown aria-hidden className="size-4" />
                         </Button>
-                        <Button
-                          variant="ghost"
-                          onClick={() => {
-                            setListTitle(g.list!.title);
-                            setListError("");
-                            setListDialog(g.list);
-                          }}
-                        >
+                        <Button variant="ghost" onClick={() => openListDialog(g.list!)}>
                           Rename
                         </Button>
                         <Button variant="ghost" onClick={() => setDeletingList(g.list)}>
@@ -403,7 +442,7 @@ export default function LinksScreen() {
                   <SortableContext items={g.links.map((l) => l.id)} strategy={verticalListSortingStrategy}>
                     <ul className="space-y-2">
                       {g.links.map((l) => (
-                        <LinkRow key={l.id} link={l} lists={lists} sortable onEdit={() => setEditing(l)} onDelete={() => setDeleting(l)} onChanged={changed} />
+                        <LinkRow key={l.id} link={l} lists={lists} sortable onEdit={() => setEditing(l)} onDelete={() => setDeleting(l)} onChanged={changed} onStale={stale.report} />
                       ))}
                     </ul>
                   </SortableContext>
@@ -419,7 +458,7 @@ export default function LinksScreen() {
           ) : (
             <ul className="space-y-2">
               {scheduled.map((l) => (
-                <LinkRow key={l.id} link={l} lists={lists} sortable={false} onEdit={() => setEditing(l)} onDelete={() => setDeleting(l)} onChanged={changed} />
+                <LinkRow key={l.id} link={l} lists={lists} sortable={false} onEdit={() => setEditing(l)} onDelete={() => setDeleting(l)} onChanged={changed} onStale={stale.report} />
               ))}
             </ul>
           )}
@@ -427,7 +466,7 @@ export default function LinksScreen() {
       </Tabs.Root>
 
       {editing !== null ? (
-        <LinkDialog key={editing === "new" ? "new" : editing.id} open onOpenChange={(o) => !o && setEditing(null)} link={editing === "new" ? null : editing} lists={lists} onSaved={changed} />
+        <LinkDialog key={editing === "new" ? "new" : editing.id} open onOpenChange={(o) => !o && setEditing(null)} link={editing === "new" ? null : editing} lists={lists} onSaved={changed} onReload={latest} />
       ) : null}
       <Confirm
         open={deleting !== null}
@@ -451,6 +490,7 @@ export default function LinksScreen() {
       />
       <Modal open={listDialog !== null} onOpenChange={(o) => !o && setListDialog(null)} title={listDialog === "new" ? "New List" : "Rename List"}>
         <form onSubmit={saveList} noValidate>
+          {listStale.alert}
           <label htmlFor="list-title" className="mb-1 block text-sm font-medium">
             List title
           </label>

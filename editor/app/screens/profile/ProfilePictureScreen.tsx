@@ -2,7 +2,8 @@
  * Profile Picture (/dashboard/profile-picture): the current picture (click to enlarge), choose a file
  * (checked here, then cropped, then checked again by the server), delete, the style (Picture,
  * Initials, Hidden), the picture's shape or full-width height, and the initials with their colour.
- * Style and shape changes save at once (spec section 4).
+ * Style and shape changes save at once (spec section 4), each based on the picture revision on screen;
+ * one refused because another tab changed the picture meanwhile brings the Reload offer (ADR 069).
  */
 import { ImagePlus, Trash2 } from "lucide-react";
 import { useId, useRef, useState } from "react";
@@ -20,9 +21,10 @@ import {
 } from "#core/schemas/profile.ts";
 import { APPEARANCE_DEFAULTS, type FullwidthSubtype, type IconSubtype } from "#core/themes.ts";
 import { api, unwrap } from "../../api.ts";
+import { useStaleWrite } from "../../components/StaleWrite.tsx";
 import { Button, Confirm, Modal } from "../../components/ui.tsx";
 import { EditorWithPreview } from "../../preview/EditorWithPreview.tsx";
-import { afterProfileChange, saveProfileEdit, uploadFailureText } from "../../preview/save.ts";
+import { afterProfileChange, saveProfileEdit, saveProfileSection, uploadFailureText } from "../../preview/save.ts";
 import { useCurrentSnapshot, useProfileDraft } from "../../preview/store.ts";
 import { ColorField } from "../appearance/ColorField.tsx";
 import { RadioCards } from "../appearance/RadioCards.tsx";
@@ -84,8 +86,26 @@ export default function ProfilePictureScreen() {
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [initials, setInitials] = useState<string | null>(null);
   const [initialsError, setInitialsError] = useState("");
+  /** What the typed initials are based on: the picture revision and initials when typing began. */
+  const initialsBase = useRef<{ revision: number; text: string } | null>(null);
+  /** The picture revision when the crop dialog opened: the upload replaces what was shown then. */
+  const [cropBase, setCropBase] = useState(0);
   const fileInput = useRef<HTMLInputElement>(null);
   const id = useId();
+  const stale = useStaleWrite(async () => {
+    await useProfileDraft.getState().load(true);
+    const typed = initialsBase.current;
+    if (typed === null) return;
+    const now = useProfileDraft.getState();
+    // Initials typed here stay unless the other tab changed them too; then its initials come in.
+    if (now.snapshot?.profile.initialsText !== typed.text) {
+      initialsBase.current = null;
+      setInitials(null);
+      useProfileDraft.getState().dropPending(["initialsText"]);
+    } else {
+      initialsBase.current = { revision: now.revisions.picture, text: typed.text };
+    }
+  });
 
   if (!draft || !shown) return <EditorWithPreview>{<p className="text-slate-600">Loading...</p>}</EditorWithPreview>;
   const profile = shown.profile;
@@ -93,12 +113,14 @@ export default function ProfilePictureScreen() {
   const choice = styleChoiceOf(profile);
   const layout: PictureShape = profile.profilePictureStyle === "full_width" ? "full_width" : "icon";
 
-  async function saveSettings(edit: Parameters<typeof saveProfileEdit<"picture-settings">>[1]) {
+  async function saveSettings(edit: Parameters<typeof saveProfileEdit<"picture-settings">>[1], base?: number) {
     try {
-      const message = await saveProfileEdit("picture-settings", edit);
+      const message = await saveProfileEdit("picture-settings", edit, base);
       toast.success(message ?? PICTURE_MESSAGES.styleUpdated);
-    } catch {
-      toast.error(PICTURE_MESSAGES.styleFailed);
+      return true;
+    } catch (err) {
+      if (!stale.report(err)) toast.error(PICTURE_MESSAGES.styleFailed);
+      return false;
     }
   }
 
@@ -122,6 +144,7 @@ export default function ProfilePictureScreen() {
       return;
     }
     setCropShape(layout);
+    setCropBase(useProfileDraft.getState().revisions.picture);
     setCropSrc(URL.createObjectURL(file));
   }
 
@@ -131,12 +154,12 @@ export default function ProfilePictureScreen() {
     try {
       const blob = await cropToJpeg(cropSrc, area, cropShape);
       const file = new File([blob], "picture.jpg", { type: "image/jpeg" });
-      const body = await unwrap(api.profile.picture.$post({ form: { file, shape: cropShape } }));
-      useProfileDraft.getState().saved(body.profile as PageProfile);
+      await saveProfileSection("picture", cropBase, (revision) => unwrap(api.profile.picture.$post({ form: { file, shape: cropShape, revision: String(revision) } })));
       afterProfileChange();
       closeCrop();
       toast.success(PICTURE_MESSAGES.uploaded);
     } catch (err) {
+      if (stale.report(err)) return closeCrop();
       const known = uploadFailureText(err);
       toast.error(known?.title ?? PICTURE_MESSAGES.uploadFailed, { description: known?.description ?? (known ? undefined : "Please try again.") });
     } finally {
@@ -146,18 +169,17 @@ export default function ProfilePictureScreen() {
 
   async function removePicture() {
     try {
-      const body = await unwrap(api.profile.picture.$delete());
-      useProfileDraft.getState().saved(body.profile as PageProfile);
+      await saveProfileSection("picture", useProfileDraft.getState().revisions.picture, (revision) => unwrap(api.profile.picture.$delete({ query: { revision: String(revision) } })));
       afterProfileChange();
       toast.success(PICTURE_MESSAGES.removed);
-    } catch {
-      toast.error(PICTURE_MESSAGES.removeFailed);
+    } catch (err) {
+      if (!stale.report(err)) toast.error(PICTURE_MESSAGES.removeFailed);
     } finally {
       setConfirmDelete(false);
     }
   }
 
-  function commitInitials() {
+  async function commitInitials() {
     if (initials === null) return;
     const parsed = InitialsSchema.safeParse(initials);
     if (!parsed.success) {
@@ -165,9 +187,21 @@ export default function ProfilePictureScreen() {
       return;
     }
     setInitialsError("");
+    const base = initialsBase.current;
+    if (parsed.data === saved.initialsText) {
+      initialsBase.current = null;
+      setInitials(null);
+      useProfileDraft.getState().dropPending(["initialsText"]);
+      return;
+    }
     setInitials(null);
-    if (parsed.data !== saved.initialsText) void saveSettings({ initialsText: parsed.data });
-    else useProfileDraft.getState().dropPending(["initialsText"]);
+    if (await saveSettings({ initialsText: parsed.data }, base?.revision)) {
+      initialsBase.current = null;
+    } else {
+      // Refused: the typed initials go back in the field, to keep (or compare) after the Reload.
+      setInitials(parsed.data);
+      useProfileDraft.getState().setPending({ initialsText: parsed.data });
+    }
   }
 
   const initialsValue = initials ?? profile.initialsText;
@@ -175,6 +209,7 @@ export default function ProfilePictureScreen() {
   return (
     <EditorWithPreview>
       <section aria-labelledby="screen-title">
+        {stale.alert}
         <h1 id="screen-title" className="text-2xl font-bold">
           Profile Picture
         </h1>
@@ -267,15 +302,16 @@ export default function ProfilePictureScreen() {
                 aria-invalid={initialsError ? true : undefined}
                 aria-describedby={`${id}-initials-hint`}
                 onChange={(e) => {
+                  initialsBase.current ??= { revision: useProfileDraft.getState().revisions.picture, text: saved.initialsText };
                   setInitials(e.target.value);
                   setInitialsError("");
                   useProfileDraft.getState().setPending({ initialsText: e.target.value.toUpperCase() });
                 }}
-                onBlur={commitInitials}
+                onBlur={() => void commitInitials()}
                 onKeyDown={(e) => {
                   if (e.key === "Enter") {
                     e.preventDefault();
-                    commitInitials();
+                    void commitInitials();
                   }
                 }}
                 className="mt-1 h-10 w-24 rounded-md border border-slate-300 px-2 text-lg font-semibold uppercase aria-invalid:border-red-600"

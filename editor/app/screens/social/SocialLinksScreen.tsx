@@ -1,6 +1,8 @@
 /**
  * Social Links (/dashboard/social-links): add a platform (each once), edit the handle, hide, delete,
  * drag to reorder (display_order from 1); the QR-code entry always last, its visibility on the profile.
+ * Each change is based on the revision on screen; one refused because another tab changed the same
+ * thing meanwhile brings the Reload offer (ADR 069).
  */
 import { closestCenter, DndContext, type DragEndEvent } from "@dnd-kit/core";
 import { arrayMove, SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
@@ -16,13 +18,21 @@ import { cleanHandle, handleOf } from "#core/social-handle.ts";
 import type { InferResponseType } from "hono/client";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
+import { useStaleWrite } from "../../components/StaleWrite.tsx";
 import { Button, Confirm, MenuItem, Modal, PlusBadge, VisibilitySwitch } from "../../components/ui.tsx";
+import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { isLite, useDashboard } from "../../store.ts";
 import { LoadFailed } from "../LoadFailed.tsx";
 
 type Social = Extract<InferResponseType<typeof api["social-links"]["$get"]>, { socialLinks: unknown }>["socialLinks"][number];
 
 const social = api["social-links"];
+
+/** A write of one social link, based on the revision on screen, after this tab's earlier writes of it. */
+const writeSocial = <T,>(item: Social, send: (revision: number) => Promise<T>, revisionOf: (answer: T) => number | undefined) =>
+  versionedWrite(`social:${item.id}`, item.revision, send, revisionOf);
+/** A write of the list itself (its order, the QR entry), based on its revision on screen. */
+const writeSocialOrder = <T extends { orderRevision: number }>(base: number, send: (revision: number) => Promise<T>) => versionedWrite("social-order", base, send, (a) => a.orderRevision);
 
 function Row({ item, onEdit, onDelete, onToggle }: { item: Social; onEdit(): void; onDelete(): void; onToggle(v: boolean): void }) {
   const platform = getPlatform(item.platform)!;
@@ -63,23 +73,49 @@ export default function SocialLinksScreen() {
   const dataVersion = useDashboard((s) => s.dataVersion);
   const [items, setItems] = useState<Social[] | null>(null);
   const [qrVisible, setQrVisible] = useState(true);
+  const [orderRevision, setOrderRevision] = useState(0);
   const [dialog, setDialog] = useState<{ platform: SocialPlatform; item: Social | null } | null>(null);
   const [handle, setHandle] = useState("");
   const [error, setError] = useState("");
   const [deleting, setDeleting] = useState<Social | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
 
+  /** The latest list, on screen and answered (throws when it could not be loaded). */
+  const latest = useCallback(async () => {
+    const body = await unwrap(api["social-links"].$get());
+    setItems(body.socialLinks);
+    setQrVisible(body.qrCodeVisible);
+    setOrderRevision(body.orderRevision);
+    return body.socialLinks;
+  }, []);
   const load = useCallback(async () => {
     setLoadFailed(false);
     try {
-      const body = await unwrap(api["social-links"].$get());
-      setItems(body.socialLinks);
-      setQrVisible(body.qrCodeVisible);
+      await latest();
     } catch {
       setLoadFailed(true);
       toast.error(DASH.socialLoadFailed);
     }
-  }, []);
+  }, [latest]);
+  const stale = useStaleWrite(async () => {
+    await latest();
+  });
+  // The edit dialog's own: Reload brings in the other tab's handle if it changed it, else keeps the typed one.
+  const dialogStale = useStaleWrite(async () => {
+    const shown = dialog?.item;
+    const fresh = await latest();
+    if (!dialog || !shown) return null;
+    const now = fresh.find((s) => s.id === shown.id);
+    if (!now) {
+      setDialog(null);
+      return null;
+    }
+    const handleNow = handleOf(dialog.platform, now.url);
+    setHandle(mergeLatest({ handle }, { handle: handleOf(dialog.platform, shown.url) }, { handle: handleNow }).values.handle);
+    setError("");
+    setDialog({ platform: dialog.platform, item: now });
+    return document.getElementById("social-handle");
+  });
   useEffect(() => {
     void load();
   }, [load, dataVersion]);
@@ -100,6 +136,7 @@ export default function SocialLinksScreen() {
     if (lite && items!.length >= LIMITS.LITE_MAX_SOCIAL_TOTAL) return openUpgrade("unlimited_social_links");
     setHandle("");
     setError("");
+    dialogStale.clear();
     setDialog({ platform, item: null });
   }
 
@@ -110,7 +147,8 @@ export default function SocialLinksScreen() {
     if (clean === null) return setError(dialog.platform.id === "whatsapp" ? DASH.whatsappInvalid : DASH.handleRequired);
     try {
       if (dialog.item) {
-        await unwrap(social[":id"].$patch({ param: { id: dialog.item.id }, json: { handle } }));
+        const item = dialog.item;
+        await writeSocial(item, (revision) => unwrap(social[":id"].$patch({ param: { id: item.id }, json: { handle, revision } })), (a) => a.socialLink.revision);
         toast.success(DASH.socialUpdated);
       } else {
         const added = await unwrap(social.$post({ json: { platform: dialog.platform.id, handle } }));
@@ -121,6 +159,7 @@ export default function SocialLinksScreen() {
       setDialog(null);
       changed();
     } catch (err) {
+      if (dialogStale.report(err)) return;
       if (err instanceof ApiFailure && err.status === 402) {
         setDialog(null);
         openUpgrade(err.details.feature ?? "unlimited_social_links");
@@ -132,9 +171,10 @@ export default function SocialLinksScreen() {
   async function toggle(item: Social, isVisible: boolean) {
     if (isVisible && lite && visibleCount >= LIMITS.LITE_MAX_VISIBLE_SOCIAL) return openUpgrade("unlimited_social_links");
     try {
-      await unwrap(social[":id"].visibility.$patch({ param: { id: item.id }, json: { isVisible } }));
+      await writeSocial(item, (revision) => unwrap(social[":id"].visibility.$patch({ param: { id: item.id }, json: { isVisible, revision } })), (a) => a.socialLink.revision);
       changed();
     } catch (err) {
+      if (stale.report(err)) return;
       if (err instanceof ApiFailure && err.status === 402) openUpgrade("unlimited_social_links");
       else toast.error(DASH.socialUpdateFailed);
     }
@@ -142,24 +182,26 @@ export default function SocialLinksScreen() {
 
   async function toggleQr(visible: boolean) {
     try {
-      await unwrap(social["qr-code"].$put({ json: { visible } }));
+      const saved = await writeSocialOrder(orderRevision, (revision) => unwrap(social["qr-code"].$put({ json: { visible, revision } })));
       setQrVisible(visible);
+      setOrderRevision(saved.orderRevision);
       edited();
-    } catch {
-      toast.error(DASH.socialUpdateFailed);
+    } catch (err) {
+      if (!stale.report(err)) toast.error(DASH.socialUpdateFailed);
     }
   }
 
   async function doDelete() {
     if (!deleting) return;
+    const item = deleting;
     try {
-      await unwrap(social[":id"].$delete({ param: { id: deleting.id } }));
+      await writeSocial(item, (revision) => unwrap(social[":id"].$delete({ param: { id: item.id }, query: { revision: String(revision) } })), () => undefined);
       toast.success(DASH.socialRemoved);
       setDeleting(null);
       changed();
-    } catch {
+    } catch (err) {
       setDeleting(null);
-      toast.error(DASH.socialRemoveFailed);
+      if (!stale.report(err)) toast.error(DASH.socialRemoveFailed);
     }
   }
 
@@ -169,10 +211,14 @@ export default function SocialLinksScreen() {
     const next = arrayMove(items, items.findIndex((s) => s.id === active.id), items.findIndex((s) => s.id === over.id));
     setItems(next.map((s, i) => ({ ...s, displayOrder: i + 1 })));
     try {
-      await unwrap(social.order.$put({ json: { ids: next.map((s) => s.id) } }));
+      const saved = await writeSocialOrder(orderRevision, (revision) => unwrap(social.order.$put({ json: { ids: next.map((s) => s.id), revision } })));
+      setItems(saved.socialLinks);
+      setOrderRevision(saved.orderRevision);
       toast.success(DASH.socialReordered);
       edited();
-    } catch {
+    } catch (err) {
+      // A stale order stays on screen under the Reload offer; any other failure goes back at once.
+      if (stale.report(err)) return;
       toast.error(DASH.socialReorderFailed);
       void load();
     }
@@ -181,6 +227,7 @@ export default function SocialLinksScreen() {
 
   return (
     <section aria-labelledby="screen-title">
+      {stale.alert}
       <h1 id="screen-title" className="text-2xl font-bold">
         Social Links
       </h1>
@@ -237,6 +284,7 @@ export default function SocialLinksScreen() {
                   const p = getPlatform(s.platform)!;
                   setHandle(handleOf(p, s.url));
                   setError("");
+                  dialogStale.clear();
                   setDialog({ platform: p, item: s });
                 }}
               />
@@ -256,6 +304,7 @@ export default function SocialLinksScreen() {
       <Modal open={dialog !== null} onOpenChange={(o) => !o && setDialog(null)} title={dialog ? `${dialog.item ? "Edit" : "Add"} ${dialog.platform.name} Link` : ""}>
         {dialog ? (
           <form onSubmit={save} noValidate>
+            {dialogStale.alert}
             <label htmlFor="social-handle" className="mb-1 block text-sm font-medium">
               {dialog.item ? "Username/Handle" : dialog.platform.handleLabel}
             </label>
