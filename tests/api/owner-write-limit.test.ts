@@ -12,6 +12,7 @@ import { createServerApp } from "#api/site.ts";
 import { links, pageVersions, userProfiles } from "#db/schema.ts";
 import { createTestApp, sameOrigin, type TestApp } from "#tests/support/app.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
+import { asFreshTab } from "#tests/support/revisions.ts";
 
 let t: TestApp;
 let app: ReturnType<typeof createServerApp>;
@@ -23,8 +24,10 @@ beforeEach(() => {
 });
 afterEach(() => t.close());
 
+/** A request as an up-to-date dashboard tab sends it, with the revision it is based on (ADR 068). */
 async function call(who: ApiOwner, method: string, path: string, body?: unknown) {
-  const res = await app.request(path, { method, headers: sameOrigin({ Cookie: who.cookie }), ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const fresh = asFreshTab(t.deps.db, who.userId, method, path, body);
+  const res = await app.request(fresh.path, { method, headers: sameOrigin({ Cookie: who.cookie }), ...(fresh.body === undefined ? {} : { body: JSON.stringify(fresh.body) }) });
   return { status: res.status, body: (await res.json()) as any };
 }
 const bio = (o: ApiOwner) => t.deps.db.select({ bio: userProfiles.bio }).from(userProfiles).where(eq(userProfiles.userId, o.userId)).get()!.bio;

@@ -58,11 +58,11 @@ describe("free text at the API", () => {
     ];
     for (const [method, path, body, field, oneLine] of cases) {
       for (const c of INVISIBLE) {
-        const r = await refusal(await owner.call(method, path, body(`a${c}b`)));
+        const r = await refusal(await owner.edit(method, path, body(`a${c}b`)));
         expect(r, `${method} ${path} ${field} ${JSON.stringify(c)}`).toEqual({ status: 400, fields: { [field]: TEXT_MESSAGES.invisible } });
       }
       if (oneLine) {
-        const r = await refusal(await owner.call(method, path, body("Two\r\nlines")));
+        const r = await refusal(await owner.edit(method, path, body("Two\r\nlines")));
         expect(r, `${method} ${path} ${field} CRLF`).toEqual({ status: 400, fields: { [field]: TEXT_MESSAGES.oneLine } });
       }
     }
@@ -70,7 +70,7 @@ describe("free text at the API", () => {
   });
 
   it("keeps line breaks of multi-line fields as LF, and what it accepts reaches the page and e-mails with no control character", async () => {
-    expect((await owner.call("PATCH", "/api/profile/text", { displayName: "Ada\tLovelace", bio: "Line one\r\nLine two\rLine three" })).status).toBe(200);
+    expect((await owner.edit("PATCH", "/api/profile/text", { displayName: "Ada\tLovelace", bio: "Line one\r\nLine two\rLine three" })).status).toBe(200);
     const profile = t.deps.db.select().from(userProfiles).where(eq(userProfiles.userId, owner.userId)).get()!;
     expect([profile.displayName, profile.bio]).toEqual(["Ada Lovelace", "Line one\nLine two\nLine three"]);
     const lead = (await (await owner.call("POST", "/api/links", { linkType: "lead_magnet", title: "Free\tguide", data: { description: "One\r\ntwo", fileUrl: "https://files.example/g.pdf" } })).json()) as { link: { id: string } };
