@@ -1,6 +1,6 @@
 /**
  * npm run restore -- <file> [--force]: puts a backup back into DATA_DIR and PUBLISHED_DIR and
- * re-renders every published page for PUBLIC_ORIGIN (scripts/lib/restore.ts, ADR 006, ADR 007).
+ * re-renders every published page for PUBLIC_ORIGIN (scripts/lib/restore.ts, ADR 006).
  * Run it with the server stopped and the server's configuration.
  */
 import "./lib/production-mode.ts";

@@ -1,6 +1,6 @@
 /**
  * npm run restore: puts a backup (scripts/lib/backup.ts) back into DATA_DIR and PUBLISHED_DIR and
- * re-renders every published page (ADR 006, ADR 007).
+ * re-renders every published page (ADR 006).
  *
  * Nothing is touched before the whole archive has been read and checked against its manifest, and
  * never while another process has the database open (a running server). The files are then written
