@@ -263,12 +263,15 @@ describe("restore refuses", () => {
   it("an archive that is not a backup, leaving a target's data as it was", async () => {
     const bogus = join(dir, "backups", "bogus.tar.gz");
     writeFileSync(bogus, "not a backup at all\n".repeat(100));
-    const before = treeOf(restored.data);
+    // SQLite's own -wal and -shm files aside: the check for a running server opens the database,
+    // and an empty WAL a stopped server left behind goes when that connection closes.
+    const data = () => treeOf(restored.data, (path) => !/-(wal|shm)$/.test(path));
+    const before = data();
     const published = treeOf(restored.published);
     const restore = await npmRun("restore", [bogus, "--force"], restored);
     expect(restore.code).toBe(1);
     expect(restore.stderr.trim()).toBe(`${bogus} is not a Plinth backup (not a tar archive: checksum failure).`);
-    expect(treeOf(restored.data)).toEqual(before);
+    expect(data()).toEqual(before);
     expect(treeOf(restored.published)).toEqual(published);
   }, 60_000);
 });
