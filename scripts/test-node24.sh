@@ -71,7 +71,7 @@ find "$CACHE" -mindepth 1 -maxdepth 1 ! -name "$(basename "$NODE_HOME")" ! -name
 
 export PATH="$NODE_HOME/bin:$ROOT/node_modules/.bin:$PATH"
 export PLINTH_SQLITE_ADDON="$ADDON"
-export NODE_OPTIONS="--require $ROOT/tests/support/node24-sqlite.cjs${NODE_OPTIONS:+ $NODE_OPTIONS}"
+export NODE_OPTIONS="--require \"$ROOT/tests/support/node24-sqlite.cjs\"${NODE_OPTIONS:+ $NODE_OPTIONS}"
 echo "Testing on Node $(node --version)"
 # The addon loads, and outlives the garbage collection of its statements.
 node --expose-gc -e 'const db = new (require("better-sqlite3"))(":memory:"); for (let i = 0; i < 100; i++) db.prepare(`select ${i}`).get(); gc(); db.close()'

@@ -87,6 +87,7 @@ function parseManifest(text: string, archive: string): Manifest {
 export function readArchive(archive: string, open?: (file: ManifestFile) => Writable): Promise<Manifest> {
   return new Promise((resolve, reject) => {
     let manifest: Manifest | undefined;
+    let listed = new Map<string, ManifestFile>();
     let failure: OperatorError | undefined;
     let settled = false;
     const seen = new Set<string>();
@@ -110,10 +111,11 @@ export function readArchive(archive: string, open?: (file: ManifestFile) => Writ
         void Promise.allSettled(writes).then(() => reject(error));
         return;
       }
-      if (!manifest) return reject(new OperatorError(`${archive} is not a Plinth backup: it holds no manifest.`));
-      const missing = manifest.files.find((f) => !seen.has(f.path));
+      const read = manifest;
+      if (!read) return reject(new OperatorError(`${archive} is not a Plinth backup: it holds no manifest.`));
+      const missing = read.files.find((f) => !seen.has(f.path));
       if (missing) return reject(new OperatorError(`${archive} is incomplete: ${missing.path} is missing. Nothing was restored.`));
-      Promise.all(writes).then(() => resolve(manifest!), reject);
+      Promise.all(writes).then(() => resolve(read), reject);
     };
     const damaged = (err: unknown) => {
       const code = err instanceof Error && "code" in err ? String(err.code) : "";
@@ -135,13 +137,14 @@ export function readArchive(archive: string, open?: (file: ManifestFile) => Writ
         entry.on("end", () => {
           try {
             manifest = parseManifest(Buffer.concat(chunks).toString("utf8"), archive);
+            listed = new Map(manifest.files.map((f) => [f.path, f]));
           } catch (err) {
             fail((err as Error).message);
           }
         });
         return;
       }
-      const file = manifest.files.find((f) => f.path === entry.path);
+      const file = listed.get(entry.path);
       if (entry.type !== "File") return fail(`${archive} holds ${entry.path}, which is not a plain file (${entry.type}).`);
       if (!file) return fail(`${archive} holds ${entry.path}, which its manifest does not list.`);
       if (seen.has(file.path)) return fail(`${archive} holds ${file.path} twice.`);
