@@ -42,7 +42,7 @@ fetch() {
   rm -rf "$work"
   work=""
 }
-fetch "$VERSION" "$INTEGRITY" "$NODE_HOME"
+fetch "$VERSION" "$INTEGRITY" "$NODE_HOME" bin
 
 if [ ! -f "$ADDON" ]; then
   fetch "$HEADERS_VERSION" "$HEADERS_INTEGRITY" "$HEADERS_HOME" include
