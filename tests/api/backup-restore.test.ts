@@ -275,3 +275,15 @@ describe("restore refuses", () => {
     expect(treeOf(restored.published)).toEqual(published);
   }, 60_000);
 });
+
+describe("the commands' arguments", () => {
+  it.each([
+    ["backup", ["--force"], "Usage: npm run backup -- <file>"],
+    ["restore", ["one.tar.gz", "two.tar.gz"], "Usage: npm run restore -- <file> [--force]"],
+  ] as const)("npm run %s -- %j prints its usage", async (command, args, usage) => {
+    const run = await npmRun(command, [...args], { data: join(dir, "unused", "data"), published: join(dir, "unused", "published") });
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim()).toBe(usage);
+    expect(existsSync(join(dir, "unused"))).toBe(false);
+  }, 60_000);
+});
