@@ -1,0 +1,173 @@
+/**
+ * npm run backup: one archive (scripts/lib/backup-archive.ts) with a consistent snapshot of the
+ * database and every uploaded file, taken while the server runs and takes writes (ADR 006).
+ *
+ * The database is copied with SQLite's online backup API in one step, which reads it inside one
+ * read transaction: the copy holds every transaction committed before that step began, WAL
+ * included, and nothing of a later one; writers are not blocked meanwhile. Media files are
+ * immutable (a new upload gets a new random name, written before the row that uses it; a file goes
+ * only after its row), so they are hard-linked into a staging folder before and after the snapshot:
+ * a file a row of the snapshot names was written before the snapshot, so the first pass finds it,
+ * or the second if it is newer than the first (unless it was replaced and swept in between: the
+ * snapshot is then taken again).
+ */
+import { copyFileSync, createWriteStream, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve, sep } from "node:path";
+import { pipeline } from "node:stream/promises";
+import Database from "better-sqlite3";
+import { create as createTar } from "tar";
+import pkg from "../../package.json" with { type: "json" };
+import { isMediaKey } from "#api/storage/media.ts";
+import { fsyncDir } from "#renderer/atomic-write.ts";
+import { DATABASE_FILE, FORMAT, FORMAT_VERSION, knownMigrations, MANIFEST_FILE, sha256OfFile, type Manifest } from "./backup-archive.ts";
+import { OperatorError } from "./operator.ts";
+
+/** Pages per backup step: all of them, so the copy is made inside one read transaction. */
+const ALL_PAGES = 0x7fffffff;
+/** Snapshots taken at most while uploads are being swept under the backup's feet. */
+const MAX_SNAPSHOTS = 5;
+
+export interface BackupOptions {
+  databasePath: string;
+  publishedDir: string;
+  /** The archive to write; it must not exist yet. */
+  out: string;
+  now?: Date;
+  /** Called after each database snapshot, before media are collected again (tests change the data there). */
+  onSnapshot?: (attempt: number) => void | Promise<void>;
+}
+
+export interface BackupResult {
+  out: string;
+  bytes: number;
+  manifest: Manifest;
+  /** Media keys the snapshot's uploads name that were not on disk (removed by hand, or a bucket's). */
+  missingMedia: string[];
+}
+
+export async function createBackup(opts: BackupOptions): Promise<BackupResult> {
+  const out = resolve(opts.out);
+  const publishedDir = resolve(opts.publishedDir);
+  if (out.startsWith(publishedDir + sep)) {
+    throw new OperatorError(`${out} is inside PUBLISHED_DIR, where anyone could download it: write the backup somewhere else.`);
+  }
+  if (existsSync(out)) throw new OperatorError(`${out} already exists: name a new file.`);
+  if (!existsSync(opts.databasePath)) throw new OperatorError(`There is no database at ${opts.databasePath}: check DATA_DIR.`);
+  mkdirSync(dirname(out), { recursive: true });
+  const staging = mkdtempSync(join(dirname(out), ".plinth-backup-"));
+  try {
+    const mediaDir = join(publishedDir, "media");
+    const media = new Set<string>();
+    const { migration, missing } = await snapshotWithMedia(opts.databasePath, mediaDir, staging, media, opts.onSnapshot);
+
+    const paths = [DATABASE_FILE, ...[...media].sort()];
+    const files = [];
+    for (const path of paths) files.push({ path, bytes: statSync(join(staging, path)).size, sha256: await sha256OfFile(join(staging, path)) });
+    const manifest: Manifest = {
+      format: FORMAT,
+      version: FORMAT_VERSION,
+      createdAt: (opts.now ?? new Date()).toISOString(),
+      plinthVersion: pkg.version,
+      migration,
+      counts: { media: media.size },
+      files,
+    };
+    writeFileSync(join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+
+    // Owner-only: the archive holds password hashes and sessions.
+    const partial = join(staging, "archive.partial");
+    await pipeline(createTar({ gzip: true, cwd: staging, portable: true }, [MANIFEST_FILE, ...paths]), createWriteStream(partial, { flags: "wx", mode: 0o600, flush: true }));
+    renameSync(partial, out);
+    fsyncDir(dirname(out));
+    return { out, bytes: statSync(out).size, manifest, missingMedia: missing };
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Snapshots the database between two passes over the media folder. Should a file the snapshot names
+ * be swept between the passes (replaced and removed by its owner meanwhile), the next snapshot no
+ * longer names it: snapshots are retaken until the missing files are only those that were missing
+ * before, if any.
+ */
+async function snapshotWithMedia(
+  databasePath: string,
+  mediaDir: string,
+  staging: string,
+  media: Set<string>,
+  onSnapshot: BackupOptions["onSnapshot"],
+): Promise<{ migration: string; missing: string[] }> {
+  let missing: string[] = [];
+  for (let attempt = 1; ; attempt++) {
+    linkMedia(mediaDir, staging, media);
+    const { migration, uploadKeys } = await snapshotDatabase(databasePath, join(staging, DATABASE_FILE));
+    await onSnapshot?.(attempt);
+    linkMedia(mediaDir, staging, media);
+    const gone = uploadKeys.filter((k) => !media.has(k));
+    const settled = gone.every((k) => missing.includes(k));
+    missing = gone;
+    if (settled || attempt === MAX_SNAPSHOTS) return { migration, missing };
+  }
+}
+
+interface Snapshot {
+  migration: string;
+  uploadKeys: string[];
+}
+
+/**
+ * Copies the database to target and reads the copy's last migration and the media its uploads
+ * name. The copy is switched to a rollback journal, so the archived file is complete on its own
+ * (a WAL database would want its -wal beside it).
+ */
+async function snapshotDatabase(source: string, target: string): Promise<Snapshot> {
+  rmSync(target, { force: true });
+  const live = new Database(source, { readonly: true, fileMustExist: true });
+  try {
+    live.pragma("busy_timeout = 5000");
+    await live.backup(target, { progress: () => ALL_PAGES });
+  } finally {
+    live.close();
+  }
+  const db = new Database(target, { fileMustExist: true });
+  try {
+    db.pragma("journal_mode = DELETE");
+    const at = db.prepare("SELECT max(created_at) FROM __drizzle_migrations").pluck().get();
+    const migration = knownMigrations().find((m) => m.when === Number(at))?.tag;
+    if (!migration) throw new OperatorError("The database is at a migration this copy of Plinth does not know: run the backup with the Plinth version the server runs.");
+    const uploadKeys = db.prepare("SELECT storage_key FROM uploads").pluck().all() as string[];
+    return { migration, uploadKeys };
+  } finally {
+    db.close();
+  }
+}
+
+/** Hard-links (or, across file systems, copies) each media file not yet staged into staging/media. */
+function linkMedia(mediaDir: string, staging: string, staged: Set<string>): void {
+  if (!existsSync(mediaDir)) return;
+  for (const folder of readdirSync(mediaDir, { withFileTypes: true })) {
+    if (!folder.isDirectory()) continue;
+    for (const name of readdirSync(join(mediaDir, folder.name))) {
+      const key = `media/${folder.name}/${name}`;
+      // Temporary files of a write under way are dot files, which are no keys.
+      if (!isMediaKey(key) || staged.has(key)) continue;
+      const from = join(mediaDir, folder.name, name);
+      const to = join(staging, key);
+      mkdirSync(dirname(to), { recursive: true });
+      try {
+        try {
+          linkSync(from, to);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === "ENOENT") throw err;
+          copyFileSync(from, to);
+        }
+      } catch (err) {
+        // Removed since the folder was listed (its row went first): nothing to keep.
+        if ((err as NodeJS.ErrnoException).code === "ENOENT") continue;
+        throw err;
+      }
+      staged.add(key);
+    }
+  }
+}

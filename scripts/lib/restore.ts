@@ -1,0 +1,156 @@
+/**
+ * npm run restore: puts a backup (scripts/lib/backup.ts) back into DATA_DIR and PUBLISHED_DIR and
+ * re-renders every published page (ADR 006).
+ *
+ * Nothing is touched before the whole archive has been read and checked against its manifest, and
+ * never while another process has the database open (a running server). The files are then written
+ * into staging folders beside their targets, checked again as they are written, the database is
+ * migrated there, and each is renamed into place. Folders that already hold data are refused
+ * unless `force` is set; what is replaced is then moved aside, never deleted.
+ */
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import Database from "better-sqlite3";
+import { closeDatabase, openDatabase } from "#db/client.ts";
+import { fsyncDir } from "#renderer/atomic-write.ts";
+import { republishAll } from "#renderer/republish.ts";
+import { DATABASE_FILE, knownMigrations, readArchive, type Manifest } from "./backup-archive.ts";
+import { OperatorError } from "./operator.ts";
+
+export interface RestoreOptions {
+  archive: string;
+  databasePath: string;
+  publishedDir: string;
+  /** PUBLIC_ORIGIN: the pages are rendered for it, as the server would. */
+  origin: string;
+  /** Replace data already in the folders (moved aside) instead of refusing. */
+  force?: boolean;
+  now?: Date;
+}
+
+export interface RestoreResult {
+  manifest: Manifest;
+  /** Pages re-rendered. */
+  pages: number;
+  /** Where replaced data was moved (with `force`). */
+  movedAside: string[];
+}
+
+const DATABASE_FILES = ["", "-wal", "-shm"];
+/** Loose files restore rewrites at the root of PUBLISHED_DIR; every folder not a dot folder is rewritten too. */
+const PUBLISHED_ROOT_FILES = new Set(["sitemap.xml", "robots.txt"]);
+
+export async function restoreBackup(opts: RestoreOptions): Promise<RestoreResult> {
+  const archive = resolve(opts.archive);
+  const databasePath = resolve(opts.databasePath);
+  const dataDir = dirname(databasePath);
+  const publishedDir = resolve(opts.publishedDir);
+  if (!existsSync(archive)) throw new OperatorError(`There is no backup at ${archive}.`);
+
+  refuseWhileOpen(databasePath);
+  const replaced = replacedData(databasePath, publishedDir);
+  if (replaced.length && !opts.force) {
+    throw new OperatorError(
+      `${replaced.join(" and ")}. Restore into empty folders, or add --force to replace what is there (it is moved aside, not deleted).`,
+    );
+  }
+  const manifest = await readArchive(archive);
+  if (!knownMigrations().some((m) => m.tag === manifest.migration)) {
+    throw new OperatorError(
+      `${archive} holds a database at migration ${manifest.migration}, which this Plinth does not know; restore it with Plinth ${manifest.plinthVersion} or later.`,
+    );
+  }
+
+  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(publishedDir, { recursive: true });
+  const stagedData = mkdtempSync(join(dataDir, ".restore-"));
+  const stagedPublished = mkdtempSync(join(publishedDir, ".restore-"));
+  const movedAside: string[] = [];
+  try {
+    await readArchive(archive, (file) => {
+      const path = join(file.path === DATABASE_FILE ? stagedData : stagedPublished, file.path);
+      mkdirSync(dirname(path), { recursive: true });
+      return createWriteStream(path, { flags: "wx", flush: true });
+    });
+    // A backup of an older Plinth is brought up to this one's schema before it goes into place.
+    const staged = join(stagedData, DATABASE_FILE);
+    closeDatabase(openDatabase({ path: staged }));
+
+    refuseWhileOpen(databasePath);
+    if (opts.force) movedAside.push(...moveAside(databasePath, publishedDir, opts.now ?? new Date()));
+    renameSync(staged, databasePath);
+    fsyncDir(dataDir);
+    if (existsSync(join(stagedPublished, "media"))) renameSync(join(stagedPublished, "media"), join(publishedDir, "media"));
+    fsyncDir(publishedDir);
+  } finally {
+    rmSync(stagedData, { recursive: true, force: true });
+    rmSync(stagedPublished, { recursive: true, force: true });
+  }
+
+  const db = openDatabase({ path: databasePath });
+  try {
+    const pages = await republishAll(db, { publishedDir, origin: opts.origin });
+    return { manifest, pages, movedAside };
+  } finally {
+    closeDatabase(db);
+  }
+}
+
+/**
+ * A server keeps its connection open, and in WAL mode every open connection holds a shared lock on
+ * the database file. A connection in exclusive locking mode takes an exclusive lock at its first
+ * read and fails at once (timeout 0) while any other process holds one: the database is in use.
+ */
+export function databaseInUse(path: string): boolean {
+  if (!existsSync(path)) return false;
+  const probe = new Database(path, { fileMustExist: true, timeout: 0 });
+  try {
+    probe.pragma("locking_mode = EXCLUSIVE");
+    probe.prepare("SELECT count(*) FROM sqlite_master").get();
+    return false;
+  } catch (err) {
+    if ((err as { code?: string }).code === "SQLITE_BUSY") return true;
+    // Not a database (or a damaged one): no server has it open as its database.
+    return false;
+  } finally {
+    probe.close();
+  }
+}
+
+function refuseWhileOpen(databasePath: string): void {
+  if (databaseInUse(databasePath)) {
+    throw new OperatorError(`${databasePath} is open in another process (a running Plinth server?). Stop the server, then restore.`);
+  }
+}
+
+/** Each target that already holds what restore writes, described for the refusal; empty when none does. */
+function replacedData(databasePath: string, publishedDir: string): string[] {
+  const out: string[] = [];
+  if (DATABASE_FILES.some((suffix) => existsSync(databasePath + suffix))) out.push(`DATA_DIR already holds a database (${databasePath})`);
+  if (publishedEntries(publishedDir).length) out.push(`PUBLISHED_DIR already holds pages or media (${publishedDir})`);
+  return out;
+}
+
+/** What restore rewrites in PUBLISHED_DIR: every folder (pages, shared assets, media) and the SEO files. Dot entries are never served. */
+function publishedEntries(publishedDir: string): string[] {
+  if (!existsSync(publishedDir)) return [];
+  return readdirSync(publishedDir, { withFileTypes: true })
+    .filter((e) => !e.name.startsWith(".") && (e.isDirectory() || PUBLISHED_ROOT_FILES.has(e.name)))
+    .map((e) => e.name);
+}
+
+/** Moves the database into DATA_DIR/replaced-<time>/ and what restore rewrites in PUBLISHED_DIR into PUBLISHED_DIR/.replaced-<time>/. */
+function moveAside(databasePath: string, publishedDir: string, now: Date): string[] {
+  const stamp = now.toISOString().replace(/[:.]/g, "-");
+  const moved: string[] = [];
+  const move = (from: string, folder: string) => {
+    mkdirSync(folder, { recursive: true });
+    renameSync(from, join(folder, basename(from)));
+    if (!moved.includes(folder)) moved.push(folder);
+  };
+  const dataAside = join(dirname(databasePath), `replaced-${stamp}`);
+  for (const suffix of DATABASE_FILES) if (existsSync(databasePath + suffix)) move(databasePath + suffix, dataAside);
+  const publishedAside = join(publishedDir, `.replaced-${stamp}`);
+  for (const name of publishedEntries(publishedDir)) move(join(publishedDir, name), publishedAside);
+  return moved;
+}
