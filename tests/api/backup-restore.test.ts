@@ -96,9 +96,15 @@ async function photo(seed: number): Promise<Blob> {
   return new Blob([new Uint8Array(jpeg)], { type: "image/jpeg" });
 }
 
+/** The profile sections' revisions, which an up-to-date dashboard tab bases its edits on (ADR 068). */
+async function revisions(owner: Owner): Promise<{ text: number; picture: number }> {
+  return ((await (await call(owner, "GET", "/api/profile")).json()) as { revisions: { text: number; picture: number } }).revisions;
+}
+
 async function uploadPicture(owner: Owner, seed: number): Promise<string> {
   const form = new FormData();
   form.append("file", await photo(seed), "me.jpg");
+  form.append("revision", String((await revisions(owner)).picture));
   const res = await call(owner, "POST", "/api/profile/picture", form);
   expect(res.status).toBe(201);
   const url = ((await res.json()) as { profile: { profilePictureUrl: string } }).profile.profilePictureUrl;
@@ -159,7 +165,7 @@ describe("backup while the server takes writes, then restore into empty folders"
       const thumbnailUrl = ((await thumb.json()) as { url: string }).url;
       stored.set(thumbnailUrl.slice(1), readFileSync(join(live.published, thumbnailUrl)));
       await addLink(alpha, "Alpha shop", { thumbnailUrl });
-      expect((await call(alpha, "PATCH", "/api/profile/text", { bio: "Alpha's page, backed up" })).status).toBe(200);
+      expect((await call(alpha, "PATCH", "/api/profile/text", { bio: "Alpha's page, backed up", revision: (await revisions(alpha)).text })).status).toBe(200);
       await publish(alpha);
       pictureWrites.push(await uploadPicture(bravo, 3));
       await addLink(bravo, "Bravo blog");
