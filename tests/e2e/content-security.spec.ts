@@ -9,12 +9,17 @@ import { E2E } from "./env.ts";
 import { e2eDb, expect, test } from "./fixtures.ts";
 
 /**
- * Everything that went wrong: Chromium reports each refusal of its policy as a console error
- * ("Refused to execute inline script...", "Refused to evaluate a string as JavaScript..."), and
- * any script error or failed request is listed too.
+ * Everything that went wrong: every refusal of the policy, with any console error, script error or
+ * failed request besides. Chromium logs most refusals to the console itself, but not a refused
+ * eval that the page catches (zod tries one to learn whether it may compile): the
+ * securitypolicyviolation event reports each.
  */
-function watch(page: Page): string[] {
+async function watch(page: Page): Promise<string[]> {
   const problems: string[] = [];
+  // Runs before the page's own scripts, in every document, outside the page's policy.
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => console.error(`CSP violation: ${e.effectiveDirective} refused ${e.blockedURI || "inline"} in ${e.sourceFile || e.documentURI}`));
+  });
   page.on("console", (m) => {
     // The live preview's frame is sandboxed without scripts (ADR 064), and Chromium says so each
     // time the preview is redrawn, policy or not: that refusal is the sandbox's, by design.
@@ -35,7 +40,7 @@ async function open(page: Page, path: string, status = 200): Promise<void> {
 }
 
 test("a visitor's pages: landing, pricing, help search, sign up, sign in, a published page and the 404 page", async ({ page }) => {
-  const problems = watch(page);
+  const problems = await watch(page);
   for (const path of ["/", "/pricing", "/auth/signup"]) {
     await open(page, path);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
@@ -64,7 +69,7 @@ test("a visitor's pages: landing, pricing, help search, sign up, sign in, a publ
 test("an owner's dashboard: links, analytics, the live preview as the owner types, theme, account settings, the draft preview", async ({ page, owner }) => {
   // Published, so the preview's QR code has its file.
   expect(publishPage(e2eDb(), owner.userId, { publishedDir: E2E.publishedDir, origin: E2E.origin, now: new Date() }).ok).toBe(true);
-  const problems = watch(page);
+  const problems = await watch(page);
   await page.setViewportSize({ width: 1400, height: 900 });
   await open(page, "/dashboard/links");
   await expect(page.getByRole("heading", { level: 1, name: "Page Layout" })).toBeVisible();
