@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import type { PagePlan, PageSnapshot } from "#core/model.ts";
 import { contentOf, fileIsCurrent, type PendingWrite } from "./atomic-write.ts";
-import { withCompressedCopies } from "./precompress.ts";
+import { withCompressedCopies, type Effort } from "./precompress.ts";
 import { renderPage } from "./render.tsx";
 import type { AssetManifest } from "./types.ts";
 
@@ -18,6 +18,8 @@ export interface PageWriteOptions {
   apiOrigin?: string;
   now: Date;
   assets: AssetManifest;
+  /** How hard to compress the copies: a single publish, or one page of a bulk republish. */
+  effort?: Effort;
 }
 
 export function pageWrites(snapshot: PageSnapshot, plan: PagePlan, opts: PageWriteOptions): PendingWrite[] {
@@ -35,10 +37,10 @@ export function pageWrites(snapshot: PageSnapshot, plan: PagePlan, opts: PageWri
   for (const file of page.files) {
     const path = join(dir, file.path);
     // Named by its content: when it exists, its copies were swapped in before it.
-    if (!fileIsCurrent(path, file)) writes.push(...withCompressedCopies({ path, content: contentOf(file), mtime: opts.now }));
+    if (!fileIsCurrent(path, file)) writes.push(...withCompressedCopies({ path, content: contentOf(file), mtime: opts.now }, opts.effort));
   }
   // The page itself is rewritten on every publish: it recycles the file it replaces (ADR 028); its
   // compressed copies are new files every time.
-  writes.push(...withCompressedCopies({ path: join(dir, "index.html"), content: page.html, mtime: opts.now, recycle: true }));
+  writes.push(...withCompressedCopies({ path: join(dir, "index.html"), content: page.html, mtime: opts.now, recycle: true }, opts.effort));
   return writes;
 }

@@ -9,7 +9,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { extname } from "node:path";
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from "node:zlib";
 import { promisify } from "node:util";
-import { writeFileAtomic, type PendingWrite } from "./atomic-write.ts";
+import { replaceFilesSync, type PendingWrite } from "./atomic-write.ts";
 
 /** Types worth compressing: text, whatever its name (a page, a stylesheet, a QR code, a contact card). */
 const COMPRESSIBLE = new Set([".html", ".css", ".js", ".mjs", ".svg", ".json", ".webmanifest", ".xml", ".txt", ".vcf"]);
@@ -31,13 +31,14 @@ export const ENCODINGS = [
 export type Encoding = (typeof ENCODINGS)[number]["name"];
 
 /**
- * How hard to compress. A build compresses a few dozen files once, at the best ratio. A publish
- * compresses a page inside the click to swapped file, and bulk republish thousands of pages a
- * second on a couple of cores: brotli 5 and gzip 6 cost a fraction of a millisecond on a 20 KB
- * page and get within a few per cent of the best ratio (ADR 054).
+ * How hard to compress (ADR 054). A build compresses a few dozen files once, at the best ratio. A
+ * publish compresses one page inside the click to swapped file: brotli 5 and gzip 6 cost under a
+ * millisecond on a 20 KB page, within 10-15% of the best ratio. Bulk republish compresses
+ * thousands of pages a second on a couple of cores, where that millisecond would be more than
+ * rendering the page: brotli 3 and gzip 3 cost about a third of it, for copies 5-13% larger.
  */
-export type Effort = "build" | "publish";
-const LEVELS: Record<Effort, { br: number; gzip: number }> = { build: { br: 11, gzip: 9 }, publish: { br: 5, gzip: 6 } };
+export type Effort = "build" | "publish" | "bulk";
+const LEVELS: Record<Effort, { br: number; gzip: number }> = { build: { br: 11, gzip: 9 }, publish: { br: 5, gzip: 6 }, bulk: { br: 3, gzip: 3 } };
 
 const brotliOptions = (effort: Effort, size: number) => ({
   params: {
@@ -77,7 +78,7 @@ export function withCompressedCopies(w: PendingWrite, effort: Effort = "publish"
 
 /** Replace one file and its compressed copies, each atomically and durably, the copies first. */
 export function writeWithCompressedCopies(path: string, content: string | Uint8Array, effort: Effort = "publish"): void {
-  for (const w of withCompressedCopies({ path, content }, effort)) writeFileAtomic(w.path, w.content, w);
+  replaceFilesSync(withCompressedCopies({ path, content }, effort));
 }
 
 /** Whether every compressed copy of a text file is on disk (files of other types have none). */
@@ -91,5 +92,5 @@ export const hasCompressedCopies = (path: string): boolean => !isCompressible(pa
 export function addCompressedCopies(path: string, effort: Effort): void {
   const mtime = statSync(path).mtime;
   const copies = compressSync(readFileSync(path), effort);
-  ENCODINGS.forEach((e, i) => writeFileAtomic(path + e.suffix, copies[i]!, { mtime }));
+  replaceFilesSync(ENCODINGS.map((e, i) => ({ path: path + e.suffix, content: copies[i]!, mtime })));
 }

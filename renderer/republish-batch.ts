@@ -59,7 +59,7 @@ export interface StagedBatch {
 function* renderedWrites(pages: Iterable<PageToRender>, settings: RenderSettings, counted: { pages: number }): Generator<PendingWrite> {
   for (const p of pages) {
     counted.pages += 1;
-    yield* pageWrites(PageSnapshotSchema.parse(decodeSnapshot(p.snapshotJson)), p.plan, { ...settings, now: new Date() });
+    yield* pageWrites(PageSnapshotSchema.parse(decodeSnapshot(p.snapshotJson)), p.plan, { ...settings, now: new Date(), effort: "bulk" });
   }
 }
 
