@@ -32,10 +32,10 @@ export type Encoding = (typeof ENCODINGS)[number]["name"];
 
 /**
  * How hard to compress (ADR 054). A build compresses a few dozen files once, at the best ratio. A
- * publish compresses one page inside the click to swapped file: brotli 5 and gzip 6 cost under a
- * millisecond on a 20 KB page, within 10-15% of the best ratio. Bulk republish compresses
- * thousands of pages a second on a couple of cores, where that millisecond would be more than
- * rendering the page: brotli 3 and gzip 3 cost about a third of it, for copies 5-13% larger.
+ * publish compresses one page inside the click to swapped file: brotli 5 and gzip 6 cost about
+ * 1.6 ms on a 23 KB page, within 10-15% of the best ratio. Bulk republish compresses thousands of
+ * pages on a couple of cores, where that is four times the cost of rendering the page: brotli 3
+ * and gzip 3 cost about half as much, for copies 5-13% larger.
  */
 export type Effort = "build" | "publish" | "bulk";
 const LEVELS: Record<Effort, { br: number; gzip: number }> = { build: { br: 11, gzip: 9 }, publish: { br: 5, gzip: 6 }, bulk: { br: 3, gzip: 3 } };
