@@ -9,7 +9,7 @@
  *  - first round trip: a 20-link page with a picture and 6 social icons, HTML (critical CSS inlined)
  *    gzipped, and every script it loads gzipped;
  *  - third-party requests, counted in Debian's Chromium while the page loads and is used;
- *  - bytes on the wire, as Chromium receives them from the server (ADR 054): the demo page of
+ *  - bytes on the wire, as Chromium receives them from the server (ADR 056): the demo page of
  *    `npm run seed`, and the dashboard's first screen (/dashboard/links) with every script,
  *    stylesheet and font it loads;
  *  - Lighthouse (performance, accessibility, best practices, SEO) in Debian's Chromium, scored by
@@ -49,7 +49,7 @@ const BULK_ROUNDS = 5;
 /** Lighthouse runs of the benchmark page, scored by the median run (scripts/lib/lighthouse.ts). */
 const LIGHTHOUSE_RUNS = 3;
 const PLATFORMS = ["instagram", "tiktok", "youtube", "x", "linkedin", "github"] as const;
-/** Goals for the bytes on the wire (ADR 054). */
+/** Goals for the bytes on the wire (ADR 056). */
 const DEMO_PAGE_KB = 8;
 const DASHBOARD_KB = 240;
 const rows: { target: string; measured: string; pass: boolean }[] = [];
