@@ -2,10 +2,12 @@
 import react from "@astrojs/react";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
+import { precompressSite } from "./scripts/lib/precompress-site.ts";
 
 // The site and the dashboard shell are static files served by api/server.ts; the dashboard is a
 // client-only React app mounted at /dashboard/*. In development the API server proxies site requests
-// to this dev server, so everything is reached on one origin (PORT, 4321).
+// to this dev server, so everything is reached on one origin (PORT, 4321). A build ends by writing
+// brotli and gzip copies of its text files, which the server sends (ADR 054).
 const devPort = Number(process.env.ASTRO_DEV_PORT ?? 4322);
 
 export default defineConfig({
@@ -15,7 +17,7 @@ export default defineConfig({
   output: "static",
   trailingSlash: "ignore",
   build: { format: "directory" },
-  integrations: [react()],
+  integrations: [react(), precompressSite()],
   server: { port: devPort, host: "127.0.0.1" },
   devToolbar: { enabled: false },
   vite: {

@@ -12,6 +12,7 @@ import { renderPage } from "#renderer/render.tsx";
 import { isSecureOrigin } from "./auth/cookies.ts";
 import { readSessionCookie, validateSessionToken } from "./auth/session.ts";
 import type { AppDeps } from "./context.ts";
+import { PAGE_HEADERS } from "./content-security.ts";
 
 const PREVIEW_PATH = /^\/([A-Za-z0-9_-]{3,30})\/preview\/?$/;
 const PAGE_PATH = /^\/([A-Za-z0-9_-]{3,30})\/?$/;
@@ -54,6 +55,7 @@ export function previewHandler({ db, env, now }: AppDeps, notFound: (c: Context)
     return new Response(c.req.method === "HEAD" ? null : page.html, {
       status: 200,
       headers: {
+        ...PAGE_HEADERS,
         "Content-Type": "text/html; charset=utf-8",
         "Cache-Control": "no-store",
         "X-Robots-Tag": "noindex, nofollow",

@@ -9,7 +9,8 @@ import { proxy } from "hono/proxy";
 import { isReservedUsername } from "#core/reserved.ts";
 import { createApi } from "./app.ts";
 import type { AppDeps } from "./context.ts";
-import { fileInside, fileResponse } from "./static-files.ts";
+import { FRAME_OPTIONS, htmlSecurityHeaders, PAGE_HEADERS, sitePolicyOf } from "./content-security.ts";
+import { fileInside, fileResponse, type ServeOptions } from "./static-files.ts";
 import { previewHandler } from "./preview.ts";
 import { signedInHint } from "./signed-in-hint.ts";
 import { captureReferral } from "./services/affiliate-referral.ts";
@@ -22,20 +23,28 @@ const REVALIDATE = "public, max-age=0, must-revalidate";
 
 const SITE_HEADERS = {
   "Referrer-Policy": "strict-origin-when-cross-origin",
-  "X-Frame-Options": "SAMEORIGIN",
+  ...FRAME_OPTIONS,
   "Cross-Origin-Opener-Policy": "same-origin",
   "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 };
 
+/** A file of the built site; an HTML page also gets its Content-Security-Policy (ADR 055). */
+function siteFile(file: { path: string }, opts: ServeOptions): Response {
+  const headers = file.path.endsWith(".html") ? { ...SITE_HEADERS, "Content-Security-Policy": sitePolicyOf(file.path) } : SITE_HEADERS;
+  return fileResponse(file, { ...opts, headers });
+}
+
 export function createServerApp(deps: AppDeps) {
   const { env } = deps;
   const app = new Hono();
+  const devSite = env.ASTRO_DEV_URL;
+  // Every HTML answer has a policy and may not be framed; in development Astro's dev server injects
+  // scripts of its own, so its pages are passed on as they are.
+  if (!devSite) app.use("*", htmlSecurityHeaders);
   // A referral link's visit is remembered for the signup that may follow (ADR 084).
   app.use("*", captureReferral(env.PUBLIC_ORIGIN));
   const api = createApi(deps);
   app.route("/api", api);
-
-  const devSite = env.ASTRO_DEV_URL;
 
   /** The site's 404 page with status 404. */
   const notFound = async (c: Context) => {
@@ -44,7 +53,7 @@ export function createServerApp(deps: AppDeps) {
       return new Response(res.body, { status: 404, headers: { "Content-Type": "text/html; charset=utf-8" } });
     }
     const file = fileInside(env.SITE_DIR, "/404.html");
-    if (file) return fileResponse(file, { cacheControl: REVALIDATE, status: 404, headers: SITE_HEADERS, method: c.req.method });
+    if (file) return siteFile(file, { cacheControl: REVALIDATE, status: 404, method: c.req.method, acceptEncoding: c.req.header("accept-encoding") });
     return c.html("<!doctype html><title>Page Not Found</title><h1>Page Not Found</h1>", 404);
   };
 
@@ -60,27 +69,27 @@ export function createServerApp(deps: AppDeps) {
 
   app.on(["GET", "HEAD"], "*", async (c, next) => {
     const path = c.req.path;
-    const method = c.req.method;
-    const ifNoneMatch = c.req.header("if-none-match");
+    // What every file answer takes from the request: HEAD, a revalidation, the encodings (ADR 054).
+    const req = { method: c.req.method, ifNoneMatch: c.req.header("if-none-match"), acceptEncoding: c.req.header("accept-encoding") };
 
     // 0. The owner's draft preview, and the published pages' sitemap.xml and robots.txt.
     const previewed = await preview(c);
     if (previewed) return previewed;
     if (path === "/sitemap.xml" || path === "/robots.txt") {
       const file = fileInside(env.PUBLISHED_DIR, path);
-      if (file) return fileResponse(file, { cacheControl: REVALIDATE, method, ifNoneMatch });
+      if (file) return fileResponse(file, { cacheControl: REVALIDATE, ...req });
     }
 
     // 1. Files of the published pages: content-hashed shared assets and per-page files (QR code, .vcf).
     if (path.startsWith("/_p/") || path.startsWith("/media/")) {
       const file = fileInside(env.PUBLISHED_DIR, path);
-      if (file) return fileResponse(file, { cacheControl: IMMUTABLE, method, ifNoneMatch });
+      if (file) return fileResponse(file, { cacheControl: IMMUTABLE, ...req });
       return notFound(c);
     }
     if (PAGE_FILE_PATH.test(path)) {
       const file = fileInside(env.PUBLISHED_DIR, path);
       // Contact cards and the QR code are named by their content.
-      if (file) return fileResponse(file, { cacheControl: IMMUTABLE, method, ifNoneMatch });
+      if (file) return fileResponse(file, { cacheControl: IMMUTABLE, ...req });
     }
 
     // 2. The site: in development proxied to Astro's dev server, otherwise the built files.
@@ -94,13 +103,13 @@ export function createServerApp(deps: AppDeps) {
       const exact = fileInside(env.SITE_DIR, path);
       if (exact && !path.endsWith(".html")) {
         const hashed = path.startsWith("/_astro/");
-        return fileResponse(exact, { cacheControl: hashed ? IMMUTABLE : REVALIDATE, headers: SITE_HEADERS, method, ifNoneMatch });
+        return siteFile(exact, { cacheControl: hashed ? IMMUTABLE : REVALIDATE, ...req });
       }
       const page = fileInside(env.SITE_DIR, path.endsWith("/") ? `${path}index.html` : `${path}/index.html`);
-      if (page) return fileResponse(page, { cacheControl: REVALIDATE, headers: SITE_HEADERS, method, ifNoneMatch });
+      if (page) return siteFile(page, { cacheControl: REVALIDATE, ...req });
       if (path === "/dashboard" || path.startsWith("/dashboard/")) {
         const shell = fileInside(env.SITE_DIR, "/dashboard/index.html");
-        if (shell) return fileResponse(shell, { cacheControl: REVALIDATE, headers: SITE_HEADERS, method, ifNoneMatch });
+        if (shell) return siteFile(shell, { cacheControl: REVALIDATE, ...req });
       }
     }
 
@@ -112,7 +121,8 @@ export function createServerApp(deps: AppDeps) {
       const lower = name.toLowerCase();
       if (lower !== name) return c.redirect(`/${lower}${new URL(c.req.url).search}`, 301);
       const file = fileInside(env.PUBLISHED_DIR, `/${lower}/index.html`);
-      if (file) return fileResponse(file, { cacheControl: REVALIDATE, method, ifNoneMatch });
+      // The page's own policy is in its meta tag; framing is forbidden here, where a header can say it.
+      if (file) return fileResponse(file, { cacheControl: REVALIDATE, headers: PAGE_HEADERS, ...req });
     }
     return next();
   });

@@ -1,10 +1,14 @@
 /**
- * Serving files from a folder: path traversal refused, content types by extension, ETags, and
- * cache headers chosen by the caller (content-hashed assets are immutable, HTML revalidates).
+ * Serving files from a folder: path traversal refused, content types by extension, ETags, cache
+ * headers chosen by the caller (content-hashed assets are immutable, HTML revalidates), and a text
+ * file's compressed copy, written beside it at build or publish time, to a client that takes its
+ * encoding (ADR 054). Nothing is compressed while a request waits.
  */
-import { createReadStream, statSync } from "node:fs";
+import { closeSync, createReadStream, fstatSync, openSync, statSync } from "node:fs";
 import { extname, resolve, sep } from "node:path";
 import { Readable } from "node:stream";
+import { parseAccept } from "hono/utils/accept";
+import { ENCODINGS, isCompressible, sameMtime, type Encoding } from "#renderer/precompress.ts";
 
 export const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -53,16 +57,77 @@ export function fileInside(root: string, urlPath: string): { path: string; size:
   }
 }
 
+/**
+ * The encodings an Accept-Encoding header takes, most wanted first and brotli before gzip among
+ * equals; an encoding given q=0, or left out, is not taken (`*` stands for those left out).
+ */
+export function acceptedEncodings(header: string | undefined): Encoding[] {
+  if (!header) return [];
+  const accepts = parseAccept(header);
+  const wildcard = accepts.find((a) => a.type === "*")?.q ?? 0;
+  const qOf = (name: string) => accepts.find((a) => a.type.toLowerCase() === name || (name === "gzip" && a.type.toLowerCase() === "x-gzip"))?.q ?? wildcard;
+  const ranked = ENCODINGS.map((e) => ({ name: e.name, q: qOf(e.name) })).filter((e) => e.q > 0);
+  // A stable sort keeps ENCODINGS' order (brotli first) among equal weights.
+  return ranked.sort((a, b) => b.q - a.q).map((e) => e.name);
+}
+
+/** An open file and what fstat says of it: the headers and the body come from this one version. */
+interface OpenFile {
+  fd: number;
+  size: number;
+  mtimeMs: number;
+}
+
+function openFile(path: string): OpenFile | null {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return null;
+  }
+  const st = fstatSync(fd);
+  if (st.isFile()) return { fd, size: st.size, mtimeMs: st.mtimeMs };
+  closeSync(fd);
+  return null;
+}
+
+/**
+ * The compressed copy to send instead of `file`: the first of `encodings` whose copy is a file with
+ * the same modification time as `file` (written with it; ADR 054) and smaller than it.
+ */
+function openCopy(path: string, file: OpenFile, encodings: Encoding[]): (OpenFile & { encoding: Encoding }) | null {
+  for (const encoding of encodings) {
+    const copy = openFile(path + ENCODINGS.find((e) => e.name === encoding)!.suffix);
+    if (copy && sameMtime(file.mtimeMs, copy.mtimeMs) && copy.size < file.size) return { ...copy, encoding };
+    if (copy) closeSync(copy.fd);
+  }
+  return null;
+}
+
 export interface ServeOptions {
   cacheControl: string;
   status?: number;
   headers?: Record<string, string>;
   method?: string;
   ifNoneMatch?: string | undefined;
+  /** The request's Accept-Encoding: a text file is sent compressed when it takes brotli or gzip. */
+  acceptEncoding?: string | undefined;
 }
 
-export function fileResponse(file: { path: string; size: number; mtimeMs: number }, opts: ServeOptions): Response {
-  const etag = `W/"${file.size.toString(16)}-${Math.floor(file.mtimeMs).toString(16)}"`;
+/**
+ * The file at `file.path` as a response. The file is opened before anything is said of it, so its
+ * headers (ETag, Content-Length) describe the bytes sent even when a publish swaps a new version
+ * in meanwhile. A file gone since it was found is answered 404 without a body.
+ */
+export function fileResponse(file: { path: string }, opts: ServeOptions): Response {
+  const original = openFile(file.path);
+  if (!original) return new Response(null, { status: 404 });
+  const compressible = isCompressible(file.path);
+  const copy = compressible ? openCopy(file.path, original, acceptedEncodings(opts.acceptEncoding)) : null;
+  const sent = copy ?? original;
+  if (copy) closeSync(original.fd);
+  // Each encoding is its own representation, with an ETag of its own.
+  const etag = `W/"${original.size.toString(16)}-${Math.floor(original.mtimeMs).toString(16)}${copy ? `-${copy.encoding}` : ""}"`;
   const headers = new Headers({
     "Content-Type": CONTENT_TYPES[extname(file.path).toLowerCase()] ?? "application/octet-stream",
     "Cache-Control": opts.cacheControl,
@@ -70,10 +135,16 @@ export function fileResponse(file: { path: string; size: number; mtimeMs: number
     "X-Content-Type-Options": "nosniff",
     ...opts.headers,
   });
+  // What a cache stores for a text file depends on the encodings the request takes, copy or not.
+  if (compressible) headers.set("Vary", "Accept-Encoding");
+  if (copy) headers.set("Content-Encoding", copy.encoding);
   const status = opts.status ?? 200;
-  if (status === 200 && opts.ifNoneMatch === etag) return new Response(null, { status: 304, headers });
-  headers.set("Content-Length", String(file.size));
-  if (opts.method === "HEAD") return new Response(null, { status, headers });
-  const body = Readable.toWeb(createReadStream(file.path)) as ReadableStream;
+  const notModified = status === 200 && opts.ifNoneMatch === etag;
+  if (notModified || opts.method === "HEAD" || sent.size === 0) closeSync(sent.fd);
+  if (notModified) return new Response(null, { status: 304, headers });
+  headers.set("Content-Length", String(sent.size));
+  if (opts.method === "HEAD" || sent.size === 0) return new Response(opts.method === "HEAD" ? null : "", { status, headers });
+  // Exactly the bytes counted: a file refilled later (ADR 028) cannot lengthen the answer.
+  const body = Readable.toWeb(createReadStream("", { fd: sent.fd, start: 0, end: sent.size - 1 })) as ReadableStream;
   return new Response(body, { status, headers });
 }

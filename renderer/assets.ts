@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FONT_PAIRINGS } from "#core/themes.ts";
-import { writeFileAtomic } from "./atomic-write.ts";
+import { addCompressedCopies, hasCompressedCopies, writeWithCompressedCopies } from "./precompress.ts";
 import type { AssetManifest } from "./types.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -18,9 +18,14 @@ const cache = new Map<string, AssetManifest>();
 const hash = (b: Uint8Array | string) => createHash("sha256").update(b).digest("hex").slice(0, 10);
 const slug = (family: string) => family.toLowerCase().replace(/\s+/g, "-");
 
-/** Names are content hashes, so an existing file is already right; pages rely on it being durable. */
+/**
+ * Names are content hashes, so an existing file is already right; pages rely on it being durable.
+ * Text files get their compressed copies (ADR 054), also when the file was written before copies
+ * were made. Written once per file, so compressed as hard as a build does.
+ */
 function writeOnce(path: string, content: Uint8Array | string): void {
-  if (!existsSync(path)) writeFileAtomic(path, content);
+  if (!existsSync(path)) writeWithCompressedCopies(path, content, "build");
+  else if (!hasCompressedCopies(path)) addCompressedCopies(path, "build");
 }
 
 export function ensureSharedAssets(publishedDir: string): AssetManifest {

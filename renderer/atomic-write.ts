@@ -395,3 +395,20 @@ export class GroupCommit {
 export async function replaceFilesDurably(writes: PendingWrite[]): Promise<void> {
   return commitStaged(stageFiles(writes));
 }
+
+/**
+ * The same on this thread, for a page's few files (a publish): each file is fsynced, then all are
+ * renamed in the order given, then each folder is fsynced once, instead of a folder fsync per file.
+ */
+export function replaceFilesSync(writes: PendingWrite[]): void {
+  const staged = stageFiles(writes);
+  try {
+    for (const t of staged) fsyncSync(t.fd);
+  } catch (err) {
+    discardStaged(staged);
+    throw err;
+  }
+  for (const t of staged) closeSync(t.fd);
+  swapAll(staged);
+  for (const d of new Set(staged.map((t) => dirname(t.path)))) fsyncDir(d);
+}

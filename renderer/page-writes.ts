@@ -1,11 +1,14 @@
 /**
  * A rendered page as the files to write, in order: per-page files whose content changed, then
- * index.html, whose mtime is the instant it was rendered for (the scheduler reads it). Shared by
- * publish (one page) and republish (many pages, in worker threads): no database here.
+ * index.html, whose mtime is the instant it was rendered for (the scheduler reads it). Each text
+ * file is preceded by its compressed copies (ADR 054), so a page's copies are in place before the
+ * page is swapped in. Shared by publish (one page) and republish (many pages, in worker threads):
+ * no database here.
  */
 import { join } from "node:path";
 import type { PagePlan, PageSnapshot } from "#core/model.ts";
 import { contentOf, fileIsCurrent, type PendingWrite } from "./atomic-write.ts";
+import { withCompressedCopies, type Effort } from "./precompress.ts";
 import { renderPage } from "./render.tsx";
 import type { AssetManifest } from "./types.ts";
 
@@ -15,6 +18,8 @@ export interface PageWriteOptions {
   apiOrigin?: string;
   now: Date;
   assets: AssetManifest;
+  /** How hard to compress the copies: a single publish, or one page of a bulk republish. */
+  effort?: Effort;
 }
 
 export function pageWrites(snapshot: PageSnapshot, plan: PagePlan, opts: PageWriteOptions): PendingWrite[] {
@@ -31,9 +36,11 @@ export function pageWrites(snapshot: PageSnapshot, plan: PagePlan, opts: PageWri
   const writes: PendingWrite[] = [];
   for (const file of page.files) {
     const path = join(dir, file.path);
-    if (!fileIsCurrent(path, file)) writes.push({ path, content: contentOf(file) });
+    // Named by its content: when it exists, its copies were swapped in before it.
+    if (!fileIsCurrent(path, file)) writes.push(...withCompressedCopies({ path, content: contentOf(file), mtime: opts.now }, opts.effort));
   }
-  // The page itself is rewritten on every publish: it recycles the file it replaces (ADR 028).
-  writes.push({ path: join(dir, "index.html"), content: page.html, mtime: opts.now, recycle: true });
+  // The page itself is rewritten on every publish: it recycles the file it replaces (ADR 028); its
+  // compressed copies are new files every time.
+  writes.push(...withCompressedCopies({ path: join(dir, "index.html"), content: page.html, mtime: opts.now, recycle: true }, opts.effort));
   return writes;
 }

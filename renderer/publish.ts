@@ -13,7 +13,7 @@ import type { FeatureKey } from "#core/plans.ts";
 import { durably, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { pageVersions, userProfiles } from "#db/schema.ts";
-import { writeFileAtomic } from "./atomic-write.ts";
+import { replaceFilesSync } from "./atomic-write.ts";
 import { loadDraft, restoreDraft } from "./draft.ts";
 import { ensureSharedAssets } from "./assets.ts";
 import { pageWrites } from "./page-writes.ts";
@@ -111,7 +111,7 @@ function pruneVersions(db: Db, userId: string): void {
 /** Render a snapshot and swap it in: each file atomically and durably, index.html last. */
 export function writePage(snapshot: PageSnapshot, plan: PagePlan, opts: PublishOptions): void {
   const assets = opts.assets ?? ensureSharedAssets(opts.publishedDir);
-  for (const w of pageWrites(snapshot, plan, { ...opts, assets })) writeFileAtomic(w.path, w.content, w);
+  replaceFilesSync(pageWrites(snapshot, plan, { ...opts, assets }));
 }
 
 export function publishPage(db: Db, userId: string, opts: PublishOptions): PublishResult {

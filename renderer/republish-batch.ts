@@ -32,10 +32,13 @@ export interface RenderSettings {
  * Messages between the main thread and a worker. A render job's batches are owners' ids: the worker
  * reads their pages itself (ADR 025), so no snapshot is read or copied on the main thread.
  */
-export type ToWorker = { job: WorkerSetup } | { batch: string[] } | { batch: PendingWrite[] } | { done: true };
+export type ToWorker = { job: WorkerSetup } | { batch: string[] } | { done: true };
 export type FromWorker = { want: true } | { finished: number } | { jobDone: true };
 
-export type WorkerSetup = { kind: "render"; settings: RenderSettings; database: string } | { kind: "write"; settings: RenderSettings };
+export interface WorkerSetup {
+  settings: RenderSettings;
+  database: string;
+}
 
 /**
  * A batch's files, staged: each page is rendered and its files written to their temporary names at
@@ -47,11 +50,6 @@ export function stageRenderedBatch(pages: Iterable<PageToRender>, settings: Rend
   return { files: stageFiles(renderedWrites(pages, settings, counted)), pages: counted.pages };
 }
 
-/** The benchmark's baseline: a batch of given files staged as they are, one page each. */
-export function stageWriteBatch(batch: PendingWrite[]): StagedBatch {
-  return { files: stageFiles(batch), pages: batch.length };
-}
-
 /** A batch's staged files, and how many pages they make. */
 export interface StagedBatch {
   files: StagedFile[];
@@ -61,7 +59,7 @@ export interface StagedBatch {
 function* renderedWrites(pages: Iterable<PageToRender>, settings: RenderSettings, counted: { pages: number }): Generator<PendingWrite> {
   for (const p of pages) {
     counted.pages += 1;
-    yield* pageWrites(PageSnapshotSchema.parse(decodeSnapshot(p.snapshotJson)), p.plan, { ...settings, now: new Date() });
+    yield* pageWrites(PageSnapshotSchema.parse(decodeSnapshot(p.snapshotJson)), p.plan, { ...settings, now: new Date(), effort: "bulk" });
   }
 }
 

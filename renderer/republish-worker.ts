@@ -1,15 +1,13 @@
 /**
- * A republish worker thread. It stays up between jobs (a job is one republish, or one round of the
- * benchmark's baseline), so a process that republishes again finds it loaded and warmed up. In a
- * job it asks the main thread for batches (one ahead, so it never waits for an answer), reads their
- * pages through a read-only connection of its own, renders them or, for the benchmark's baseline,
- * takes the files as given, and writes them durably.
+ * A republish worker thread. It stays up between jobs (a job is one republish), so a process that
+ * republishes again finds it loaded and warmed up. In a job it asks the main thread for batches (one
+ * ahead, so it never waits for an answer), reads their pages through a read-only connection of its
+ * own, renders them and writes them durably.
  */
 import { parentPort } from "node:worker_threads";
 import { openReader, type Db } from "#db/client.ts";
-import type { PendingWrite } from "./atomic-write.ts";
 import { streamPublishedBatch } from "./published-pages.ts";
-import { stageRenderedBatch, stageWriteBatch, workLoop, type FromWorker, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
+import { stageRenderedBatch, workLoop, type FromWorker, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
 
 const port = parentPort!;
 const send = (m: FromWorker) => port.postMessage(m);
@@ -39,7 +37,7 @@ for (;;) {
   if (!("job" in m)) continue;
   const setup: WorkerSetup = m.job;
   let finished = false;
-  const take = async (): Promise<(string | PendingWrite)[] | null> => {
+  const take = async (): Promise<string[] | null> => {
     if (finished) return null;
     const next = await receive();
     if ("done" in next || !("batch" in next)) {
@@ -54,10 +52,7 @@ for (;;) {
   await workLoop(
     setup.settings.publishedDir,
     take,
-    (batch) =>
-      setup.kind === "render"
-        ? stageRenderedBatch(streamPublishedBatch(readerOf(setup.database), batch as string[]), setup.settings)
-        : stageWriteBatch(batch as PendingWrite[]),
+    (batch) => stageRenderedBatch(streamPublishedBatch(readerOf(setup.database), batch), setup.settings),
     (n) => send({ finished: n }),
   );
   send({ jobDone: true });

@@ -9,7 +9,7 @@
 import { readdir } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -17,8 +17,7 @@ import { databaseFile, type Db } from "#db/client.ts";
 import { ensureSharedAssets } from "./assets.ts";
 import { cachedBundle } from "./bundle-cache.ts";
 import { publishedOwners, streamPublishedBatch } from "./published-pages.ts";
-import type { PendingWrite } from "./atomic-write.ts";
-import { stageRenderedBatch, stageWriteBatch, workLoop, type FromWorker, type RenderSettings, type StagedBatch, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
+import { stageRenderedBatch, workLoop, type FromWorker, type RenderSettings, type StagedBatch, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
 import { writeSeoFiles } from "./seo-files.ts";
 
 export type { PageToRender, RenderSettings } from "./republish-batch.ts";
@@ -225,7 +224,7 @@ export async function republishAll(db: Db, opts: RepublishOptions): Promise<numb
   let done = 0;
   await distribute(
     threads,
-    { kind: "render", settings, database: database ?? "" },
+    { settings, database: database ?? "" },
     handOut(batches, foldersOf),
     (slice) => stageRenderedBatch(streamPublishedBatch(db, slice), settings),
     (n) => {
@@ -236,18 +235,4 @@ export async function republishAll(db: Db, opts: RepublishOptions): Promise<numb
   );
   await seo;
   return done;
-}
-
-/**
- * The benchmark's baseline: the same files written the same way on the same threads, with nothing
- * rendered. `batches` are handed out exactly as republishAll hands out pages.
- */
-export async function writeLikeRepublish(batches: PendingWrite[][], threads: number, settings: RenderSettings): Promise<void> {
-  await distribute(
-    threads,
-    { kind: "write", settings },
-    handOut(batches, (batch) => batch.map((w) => dirname(w.path))),
-    stageWriteBatch,
-    () => {},
-  );
 }

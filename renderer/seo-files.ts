@@ -1,12 +1,13 @@
 /**
  * sitemap.xml (every published page) and robots.txt at the root of PUBLISHED_DIR, so any static host
- * serves them next to the pages. Each is rewritten atomically, and only when its content changes:
- * the sitemap carries no lastmod, so it changes when a page is published for the first time.
+ * serves them next to the pages. Each is rewritten atomically, with its compressed copies, and only
+ * when its content changes: the sitemap carries no lastmod, so it changes when a page is published
+ * for the first time.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Db } from "#db/client.ts";
-import { writeFileAtomic } from "./atomic-write.ts";
+import { hasCompressedCopies, writeWithCompressedCopies } from "./precompress.ts";
 import { escapeXml } from "./escape.ts";
 import { publishedOwners } from "./published-pages.ts";
 
@@ -19,13 +20,14 @@ export function robotsTxt(origin: string): string {
   return `User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /dashboard\nDisallow: /*/preview\nDisallow: /*?preview=\n\nSitemap: ${origin}/sitemap.xml\n`;
 }
 
+/** With its compressed copies (ADR 054); a file written before copies were made gets them now. */
 function writeIfChanged(path: string, content: string): void {
   try {
-    if (readFileSync(path, "utf8") === content) return;
+    if (readFileSync(path, "utf8") === content && hasCompressedCopies(path)) return;
   } catch {
     // Missing: write it.
   }
-  writeFileAtomic(path, content);
+  writeWithCompressedCopies(path, content);
 }
 
 export function writeSeoFiles(db: Db, publishedDir: string, origin: string): void {

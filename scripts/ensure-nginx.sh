@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The static-host test serves published pages with Debian's nginx; install it when it is missing.
+# The static-host tests serve published pages with Debian's nginx (docs/nginx.conf); install it when
+# it is missing. The `nginx` package has gzip_static built in; brotli_static is a module of its own.
 set -euo pipefail
-if command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; then exit 0; fi
-if [ "$(id -u)" = "0" ]; then apt-get update -qq && apt-get install -y -qq nginx-light
-else sudo apt-get update -qq && sudo apt-get install -y -qq nginx-light; fi
+BROTLI_STATIC=/usr/lib/nginx/modules/ngx_http_brotli_static_module.so
+if [ -x /usr/sbin/nginx ] && [ -f "$BROTLI_STATIC" ]; then exit 0; fi
+SUDO=""; [ "$(id -u)" = "0" ] || SUDO=sudo
+$SUDO apt-get update -qq && $SUDO apt-get install -y -qq nginx libnginx-mod-http-brotli-static

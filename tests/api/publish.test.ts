@@ -126,9 +126,13 @@ describe("files on disk", () => {
     addLink(owner.userId, "card", { linkType: "vcf", url: "#", linkSpecificData: { name: "Ada Lovelace", phone: "+15550100" } });
     const before = Date.now();
     expect((await owner.call("POST", "/api/publish")).status).toBe(200);
-    const files = readdirSync(dirOf(owner.username)).sort();
+    // Each beside its brotli and gzip copies (ADR 054).
+    const files = readdirSync(dirOf(owner.username))
+      .filter((f) => !/\.(br|gz)$/.test(f))
+      .sort();
     const qr = qrFileName(`${TEST_ORIGIN}/${owner.username}`);
     expect(files).toEqual([expect.stringMatching(/^contact-[0-9a-z]+\.vcf$/), "index.html", qr]);
+    expect(readdirSync(dirOf(owner.username)).sort()).toEqual(files.flatMap((f) => [f, `${f}.br`, `${f}.gz`]).sort());
     const html = readFileSync(join(dirOf(owner.username), "index.html"), "utf8");
     expect(html).toContain(`href="/${owner.username}/${files[0]}"`);
     expect(html).toContain(`src="/${owner.username}/${qr}"`);

@@ -5,7 +5,7 @@ import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, st
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { fileIsCurrent, GroupCommit, replaceFilesDurably, stageFile, writeFileAtomic } from "#renderer/atomic-write.ts";
+import { fileIsCurrent, GroupCommit, replaceFilesDurably, replaceFilesSync, stageFile, writeFileAtomic, type PendingWrite } from "#renderer/atomic-write.ts";
 import { fileSystemSync } from "#renderer/fs-sync.ts";
 
 let dir: string;
@@ -79,10 +79,14 @@ describe("recycling the replaced file (ADR 028)", () => {
   });
 });
 
-describe("replaceFilesDurably", () => {
+// The bulk path (fsyncs on the thread pool) and a publish's (on this thread) keep the same promises.
+describe.each([
+  ["replaceFilesDurably", replaceFilesDurably],
+  ["replaceFilesSync", async (writes: PendingWrite[]) => replaceFilesSync(writes)],
+])("%s", (_, replaceFiles) => {
   it("replaces every file and leaves no temporary file", async () => {
     const writes = Array.from({ length: 30 }, (_, i) => ({ path: join(dir, `p${i % 10}`, i < 10 ? "qr.svg" : i < 20 ? "x.vcf" : "index.html"), content: `v${i}` }));
-    await replaceFilesDurably(writes);
+    await replaceFiles(writes);
     for (const w of writes) expect(readFileSync(w.path, "utf8")).toBe(w.content);
     for (let i = 0; i < 10; i++) expect(readdirSync(join(dir, `p${i}`)).sort()).toEqual(["index.html", "qr.svg", "x.vcf"]);
   });
@@ -93,7 +97,7 @@ describe("replaceFilesDurably", () => {
     writeFileSync(join(dir, "other"), "old");
     // The second file cannot be created (its folder is a file): the first must not be swapped in either.
     const bad = { path: join(dir, "other", "index.html"), content: "new" };
-    await expect(replaceFilesDurably([{ path: join(dir, "ok", "index.html"), content: "new" }, bad])).rejects.toThrow();
+    await expect(replaceFiles([{ path: join(dir, "ok", "index.html"), content: "new" }, bad])).rejects.toThrow();
     expect(readFileSync(join(dir, "ok", "index.html"), "utf8")).toBe("old");
     expect(readdirSync(join(dir, "ok"))).toEqual(["index.html"]);
     expect(readFileSync(join(dir, "other"), "utf8")).toBe("old");

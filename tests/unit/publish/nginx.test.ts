@@ -1,10 +1,13 @@
 /**
  * Any static host: PUBLISHED_DIR served by Debian's nginx with docs/nginx.conf serves a page, its
- * own files and the shared assets with the right types and cache headers, and its 404 page.
+ * own files and the shared assets with the right types and cache headers, and its 404 page; the
+ * compressed copies written at publish time by Accept-Encoding (ADR 054), and frame protection on
+ * every answer (ADR 055).
  * (tests/e2e/public-static-host.spec.ts runs the page and its visitor script in a browser.)
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "#api/services/accounts.ts";
@@ -12,7 +15,7 @@ import { closeDatabase, openDatabase, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { links, userProfiles } from "#db/schema.ts";
 import { publishPage } from "#renderer/publish.ts";
-import { startStaticHost, type StaticHost } from "#tests/support/nginx.ts";
+import { getRaw, startStaticHost, type StaticHost } from "#tests/support/nginx.ts";
 
 const API_ORIGIN = "http://localhost:4321";
 let db: Db;
@@ -81,5 +84,51 @@ describe("published pages on nginx", () => {
       expect(res.status, path).toBe(404);
       expect(await res.text()).toContain("Page Not Found");
     }
+  });
+
+  it("sends the page's brotli or gzip copy by Accept-Encoding, each the same page, with Vary", async () => {
+    const page = readFileSync(join(host.root, "statichost", "index.html"));
+    const cases = [
+      ["br, gzip", "br"],
+      ["gzip, deflate, br, zstd", "br"],
+      ["gzip", "gzip"],
+      ["identity", undefined],
+      [null, undefined],
+    ] as const;
+    const etags = new Set<string>();
+    for (const [accept, encoding] of cases) {
+      const res = await getRaw(`${host.origin}/statichost`, accept === null ? {} : { "Accept-Encoding": accept });
+      expect(res.status, String(accept)).toBe(200);
+      expect(res.headers["content-encoding"], String(accept)).toBe(encoding);
+      expect(res.headers["vary"], String(accept)).toBe("Accept-Encoding");
+      const body = encoding === "br" ? brotliDecompressSync(res.body) : encoding === "gzip" ? gunzipSync(res.body) : res.body;
+      expect(body.equals(page), String(accept)).toBe(true);
+      if (encoding) expect(res.body.length).toBeLessThan(page.length / 2);
+      etags.add(String(res.headers.etag));
+    }
+    expect(etags.size).toBe(3);
+    // The page's own files, the shared script and the sitemap have their copies too.
+    const html = page.toString("utf8");
+    const files = [...html.matchAll(/(?:src|href)="(\/(?:statichost|_p)\/[^"]+\.(?:svg|js|vcf))"/g)].map((m) => m[1]!);
+    expect(files.some((f) => f.endsWith(".js")) && files.some((f) => f.includes("/qr-"))).toBe(true);
+    for (const path of [...new Set(files), "/sitemap.xml"]) {
+      const res = await getRaw(host.origin + path, { "Accept-Encoding": "br" });
+      expect(res.status, path).toBe(200);
+      expect(res.headers["content-encoding"], path).toBe("br");
+      expect(brotliDecompressSync(res.body).equals(readFileSync(join(host.root, path))), path).toBe(true);
+    }
+  });
+
+  it("forbids framing on every answer: pages, files, assets and the 404 page", async () => {
+    const html = await (await fetch(`${host.origin}/statichost`)).text();
+    const files = [...html.matchAll(/(?:src|href)="(\/(?:statichost|_p)\/[^"]+)"/g)].map((m) => m[1]!);
+    for (const path of ["/statichost", "/statichost/", ...new Set(files), "/sitemap.xml", "/robots.txt", "/nobodyhere", "/statichost/.spare-index.html"]) {
+      const res = await fetch(host.origin + path);
+      expect(res.headers.get("x-frame-options"), path).toBe("DENY");
+      expect(res.headers.get("content-security-policy"), path).toBe("frame-ancestors 'none'; object-src 'none'; base-uri 'none'");
+      expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
+    }
+    // The page's own policy is still the one in its meta tag.
+    expect(html).toContain('<meta http-equiv="Content-Security-Policy"');
   });
 });

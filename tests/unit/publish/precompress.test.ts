@@ -1,0 +1,137 @@
+/**
+ * Compressed copies (ADR 054): publishing, bulk republishing, the shared assets, sitemap.xml and
+ * robots.txt and the site's build write a brotli and a gzip copy beside each text file, with the
+ * file's modification time, each a new file swapped in before the file it belongs to.
+ */
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { createAccount } from "#api/services/accounts.ts";
+import { links, userProfiles } from "#db/schema.ts";
+import { newId } from "#db/ids.ts";
+import { ensureSharedAssets } from "#renderer/assets.ts";
+import { loadDraft } from "#renderer/draft.ts";
+import { pageWrites } from "#renderer/page-writes.ts";
+import { ENCODINGS, sameMtime } from "#renderer/precompress.ts";
+import { publishPage } from "#renderer/publish.ts";
+import { republishAll } from "#renderer/republish.ts";
+import { precompressFolder } from "#scripts/lib/precompress-site.ts";
+import { fileDatabase } from "#tests/support/file-database.ts";
+
+const { db, dir, publishedDir } = fileDatabase("plinth-precompress-");
+const ORIGIN = "http://localhost:4321";
+
+const decode = { br: brotliDecompressSync, gzip: gunzipSync } as const;
+
+/** Each copy of `path` decompresses to the file and carries its modification time. */
+function expectCopiesOf(path: string): void {
+  const original = readFileSync(path);
+  for (const e of ENCODINGS) {
+    const copy = path + e.suffix;
+    expect(decode[e.name](readFileSync(copy)).equals(original), copy).toBe(true);
+    expect(sameMtime(statSync(path).mtimeMs, statSync(copy).mtimeMs), copy).toBe(true);
+  }
+}
+
+function owner(username: string): string {
+  const { userId } = createAccount(db, { email: `${username}@example.com`, username, passwordHash: null, emailVerified: true, now: new Date() });
+  db.insert(links).values({ id: newId(), userId, title: "Card", url: "#", linkType: "vcf", linkSpecificData: { name: "Pressed Card" } }).run();
+  return userId;
+}
+
+describe("publishing", () => {
+  it("writes the page, its QR code and contact card, sitemap.xml and robots.txt with their copies", () => {
+    const userId = owner("pressed");
+    const now = new Date("2026-03-01T10:00:00.123Z");
+    expect(publishPage(db, userId, { publishedDir, origin: ORIGIN, now })).toMatchObject({ ok: true });
+    const pageDir = join(publishedDir, "pressed");
+    const names = readdirSync(pageDir).filter((n) => !n.startsWith("."));
+    const originals = names.filter((n) => !/\.(br|gz)$/.test(n));
+    expect(originals.sort()).toEqual([expect.stringMatching(/^contact-.*\.vcf$/), "index.html", expect.stringMatching(/^qr-.*\.svg$/)]);
+    expect(names.sort()).toEqual(originals.flatMap((n) => [n, `${n}.br`, `${n}.gz`]).sort());
+    for (const n of originals) expectCopiesOf(join(pageDir, n));
+    // The page's time is the instant it was rendered for, and so is its copies'.
+    expect(statSync(join(pageDir, "index.html.br")).mtime.toISOString()).toBe(now.toISOString());
+    for (const n of ["sitemap.xml", "robots.txt"]) expectCopiesOf(join(publishedDir, n));
+    // Nothing is left under a temporary name, and temporary names are dot files.
+    expect(readdirSync(pageDir).filter((n) => n.startsWith(".") && n !== ".spare-index.html")).toEqual([]);
+  });
+
+  it("puts each copy in place before the file it belongs to", () => {
+    const userId = owner("ordered");
+    const draft = loadDraft(db, userId)!;
+    const writes = pageWrites(draft.snapshot, draft.plan, { publishedDir, origin: ORIGIN, now: new Date(), assets: ensureSharedAssets(publishedDir) });
+    const order = writes.map((w) => w.path.slice(w.path.lastIndexOf("/") + 1));
+    for (const [i, name] of order.entries()) {
+      if (/\.(br|gz)$/.test(name)) expect(order.indexOf(name.replace(/\.(br|gz)$/, "")), name).toBeGreaterThan(i);
+    }
+    expect(order.at(-1)).toBe("index.html");
+    expect(order.filter((n) => n.startsWith("index.html"))).toEqual(["index.html.br", "index.html.gz", "index.html"]);
+    // Copies are new files: only the page itself fills a spare (ADR 028).
+    expect(writes.filter((w) => w.recycle).map((w) => w.path)).toEqual([join(publishedDir, "ordered", "index.html")]);
+  });
+
+  it("replaces the copies with new files, never writing into the ones a reader may hold", () => {
+    const userId = owner("renewed");
+    const pageDir = join(publishedDir, "renewed");
+    publishPage(db, userId, { publishedDir, origin: ORIGIN, now: new Date() });
+    // A reader holding the first copies: a second name for each keeps the file it had open.
+    for (const e of ENCODINGS) linkSync(join(pageDir, `index.html${e.suffix}`), join(dir, `held${e.suffix}`));
+    const held = ENCODINGS.map((e) => readFileSync(join(dir, `held${e.suffix}`)));
+    db.update(userProfiles).set({ displayName: "A Second Version" }).where(eq(userProfiles.userId, userId)).run();
+    publishPage(db, userId, { publishedDir, origin: ORIGIN, now: new Date() });
+    expectCopiesOf(join(pageDir, "index.html"));
+    expect(readFileSync(join(pageDir, "index.html"), "utf8")).toContain("A Second Version");
+    ENCODINGS.forEach((e, i) => {
+      expect(readFileSync(join(dir, `held${e.suffix}`)).equals(held[i]!)).toBe(true);
+      expect(statSync(join(dir, `held${e.suffix}`)).ino).not.toBe(statSync(join(pageDir, `index.html${e.suffix}`)).ino);
+    });
+  });
+
+  it("gives the shared assets their copies, also to assets written before copies were made", () => {
+    const fresh = join(dir, "fresh-published");
+    const assets = ensureSharedAssets(fresh);
+    const visitor = join(fresh, assets.visitorScript.src);
+    const favicon = join(fresh, assets.favicon);
+    for (const f of [visitor, favicon]) expectCopiesOf(f);
+    // Fonts are compressed already: no copies.
+    const font = join(fresh, Object.values(assets.fonts)[0]![0]!);
+    expect(existsSync(`${font}.br`) || existsSync(`${font}.gz`)).toBe(false);
+
+    // A folder published by an earlier version: the asset is there, its copies are not.
+    const earlier = join(dir, "earlier-published");
+    mkdirSync(join(earlier, "_p"), { recursive: true });
+    const old = new Date("2025-06-01T00:00:00.456Z");
+    writeFileSync(join(earlier, assets.visitorScript.src), readFileSync(visitor));
+    utimesSync(join(earlier, assets.visitorScript.src), old, old);
+    ensureSharedAssets(earlier);
+    expectCopiesOf(join(earlier, assets.visitorScript.src));
+  });
+});
+
+describe("bulk republish", () => {
+  it("writes every page's copies with the page", async () => {
+    const names = ["bulkpress1", "bulkpress2", "bulkpress3"];
+    for (const n of names) publishPage(db, owner(n), { publishedDir, origin: ORIGIN, now: new Date() });
+    for (const n of names) rmSync(join(publishedDir, n, "index.html.gz"));
+    await republishAll(db, { publishedDir, origin: "http://renamed.example", threads: 2 });
+    for (const n of names) {
+      expect(readFileSync(join(publishedDir, n, "index.html"), "utf8")).toContain("http://renamed.example");
+      expectCopiesOf(join(publishedDir, n, "index.html"));
+    }
+  }, 60_000);
+});
+
+describe("the site's build", () => {
+  it("writes copies of every text file with its time, and none of images or fonts", async () => {
+    const site = join(dir, "site");
+    mkdirSync(join(site, "_astro"), { recursive: true });
+    const files = { "index.html": "<!doctype html><p>hello</p>".repeat(50), "_astro/app.js": "console.log(1);".repeat(80), "_astro/app.css": "p{color:red}".repeat(80), "manifest.webmanifest": "{}", "og.png": "png", "_astro/inter.woff2": "woff2" };
+    for (const [name, content] of Object.entries(files)) writeFileSync(join(site, name), content);
+    expect(await precompressFolder(site)).toBe(4);
+    for (const name of ["index.html", "_astro/app.js", "_astro/app.css", "manifest.webmanifest"]) expectCopiesOf(join(site, name));
+    for (const name of ["og.png", "_astro/inter.woff2"]) for (const e of ENCODINGS) expect(existsSync(join(site, name + e.suffix))).toBe(false);
+  });
+});
