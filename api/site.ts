@@ -29,7 +29,7 @@ const SITE_HEADERS = {
 };
 
 /** A file of the built site; an HTML page also gets its Content-Security-Policy (ADR 055). */
-function siteFile(file: { path: string }, opts: ServeOptions): Response {
+function siteFile(file: { path: string }, opts: ServeOptions): Response | Promise<Response> {
   const headers = file.path.endsWith(".html") ? { ...SITE_HEADERS, "Content-Security-Policy": sitePolicyOf(file.path) } : SITE_HEADERS;
   return fileResponse(file, { ...opts, headers });
 }

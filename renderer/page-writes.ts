@@ -2,13 +2,13 @@
  * A rendered page as the files to write, in order: per-page files whose content changed, then
  * index.html, whose mtime is the instant it was rendered for (the scheduler reads it). Each text
  * file is preceded by its compressed copies (ADR 054), so a page's copies are in place before the
- * page is swapped in. Shared by publish (one page) and republish (many pages, in worker threads):
+ * page is swapped in; a bulk re-render writes none (ADR 057). Shared by publish (one page) and republish (many pages, in worker threads):
  * no database here.
  */
 import { join } from "node:path";
 import type { PagePlan, PageSnapshot } from "#core/model.ts";
 import { contentOf, fileIsCurrent, type PendingWrite } from "./atomic-write.ts";
-import { withCompressedCopies, type Effort } from "./precompress.ts";
+import { withCompressedCopies } from "./precompress.ts";
 import { renderPage } from "./render.tsx";
 import type { AssetManifest } from "./types.ts";
 
@@ -18,8 +18,8 @@ export interface PageWriteOptions {
   apiOrigin?: string;
   now: Date;
   assets: AssetManifest;
-  /** How hard to compress the copies: a single publish, or one page of a bulk republish. */
-  effort?: Effort;
+  /** Whether text files get compressed copies: a single publish does; a bulk re-render does not (ADR 057). */
+  compressedCopies?: boolean;
 }
 
 export function pageWrites(snapshot: PageSnapshot, plan: PagePlan, opts: PageWriteOptions): PendingWrite[] {
@@ -33,14 +33,15 @@ export function pageWrites(snapshot: PageSnapshot, plan: PagePlan, opts: PageWri
     mode: "published",
     assets: opts.assets,
   });
+  const withCopies = (w: PendingWrite) => (opts.compressedCopies === false ? [w] : withCompressedCopies(w));
   const writes: PendingWrite[] = [];
   for (const file of page.files) {
     const path = join(dir, file.path);
     // Named by its content: when it exists, its copies were swapped in before it.
-    if (!fileIsCurrent(path, file)) writes.push(...withCompressedCopies({ path, content: contentOf(file), mtime: opts.now }, opts.effort));
+    if (!fileIsCurrent(path, file)) writes.push(...withCopies({ path, content: contentOf(file), mtime: opts.now }));
   }
   // The page itself is rewritten on every publish: it recycles the file it replaces (ADR 028); its
   // compressed copies are new files every time.
-  writes.push(...withCompressedCopies({ path: join(dir, "index.html"), content: page.html, mtime: opts.now, recycle: true }, opts.effort));
+  writes.push(...withCopies({ path: join(dir, "index.html"), content: page.html, mtime: opts.now, recycle: true }));
   return writes;
 }

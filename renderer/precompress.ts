@@ -5,7 +5,7 @@
  * server sends a copy only while the two times are equal, so a copy left behind by an older
  * version of the file, or written by a publish that never swapped its page in, is never sent.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { extname } from "node:path";
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from "node:zlib";
 import { promisify } from "node:util";
@@ -33,12 +33,10 @@ export type Encoding = (typeof ENCODINGS)[number]["name"];
 /**
  * How hard to compress (ADR 054). A build compresses a few dozen files once, at the best ratio. A
  * publish compresses one page inside the click to swapped file: brotli 5 and gzip 6 cost about
- * 1.6 ms on a 23 KB page, within 10-15% of the best ratio. Bulk republish compresses thousands of
- * pages on a couple of cores, where that is four times the cost of rendering the page: brotli 3
- * and gzip 3 cost about half as much, for copies 5-13% larger.
+ * 1.6 ms on a 23 KB page, within 10-15% of the best ratio. Bulk re-renders write no copies (ADR 057).
  */
-export type Effort = "build" | "publish" | "bulk";
-const LEVELS: Record<Effort, { br: number; gzip: number }> = { build: { br: 11, gzip: 9 }, publish: { br: 5, gzip: 6 }, bulk: { br: 3, gzip: 3 } };
+export type Effort = "build" | "publish";
+const LEVELS: Record<Effort, { br: number; gzip: number }> = { build: { br: 11, gzip: 9 }, publish: { br: 5, gzip: 6 } };
 
 const brotliOptions = (effort: Effort, size: number) => ({
   params: {
@@ -79,6 +77,15 @@ export function withCompressedCopies(w: PendingWrite, effort: Effort = "publish"
 /** Replace one file and its compressed copies, each atomically and durably, the copies first. */
 export function writeWithCompressedCopies(path: string, content: string | Uint8Array, effort: Effort = "publish"): void {
   replaceFilesSync(withCompressedCopies({ path, content }, effort));
+}
+
+/**
+ * Remove a file's compressed copies, for a write that replaces the file without them (a bulk
+ * re-render, ADR 057): done before the file is swapped, so a static host that sends a copy without
+ * comparing times (nginx's gzip_static) never sends one older than the file.
+ */
+export function removeCompressedCopies(path: string): void {
+  for (const e of ENCODINGS) rmSync(path + e.suffix, { force: true });
 }
 
 /** Whether every compressed copy of a text file is on disk (files of other types have none). */

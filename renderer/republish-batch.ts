@@ -3,11 +3,13 @@
  * files and write them durably, a few batches in flight. No database here, so a worker loads
  * only the renderer.
  */
+import { join } from "node:path";
 import { PageSnapshotSchema, type PagePlan } from "#core/model.ts";
 import { decodeSnapshot } from "#core/snapshot-codec.ts";
 import { commitStaged, GroupCommit, stageFiles, type PendingWrite, type StagedFile } from "./atomic-write.ts";
 import { fileSystemSync } from "./fs-sync.ts";
 import { pageWrites } from "./page-writes.ts";
+import { removeCompressedCopies } from "./precompress.ts";
 import type { AssetManifest } from "./types.ts";
 
 /** Batches a thread may have written but not yet made durable while it renders the next. */
@@ -59,7 +61,10 @@ export interface StagedBatch {
 function* renderedWrites(pages: Iterable<PageToRender>, settings: RenderSettings, counted: { pages: number }): Generator<PendingWrite> {
   for (const p of pages) {
     counted.pages += 1;
-    yield* pageWrites(PageSnapshotSchema.parse(decodeSnapshot(p.snapshotJson)), p.plan, { ...settings, now: new Date(), effort: "bulk" });
+    const snapshot = PageSnapshotSchema.parse(decodeSnapshot(p.snapshotJson));
+    // Without compressed copies (ADR 057): the old ones go before the new page is staged, let alone swapped.
+    removeCompressedCopies(join(settings.publishedDir, snapshot.profile.username, "index.html"));
+    yield* pageWrites(snapshot, p.plan, { ...settings, now: new Date(), compressedCopies: false });
   }
 }
 

@@ -13,6 +13,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { closeDatabase, openDatabase } from "#db/client.ts";
 import { fsyncDir } from "#renderer/atomic-write.ts";
+import { ENCODINGS } from "#renderer/precompress.ts";
 import { republishAll } from "#renderer/republish.ts";
 import { DATABASE_FILE, knownMigrations, readArchive, type Manifest } from "./backup-archive.ts";
 import { OperatorError } from "./operator.ts";
@@ -37,8 +38,11 @@ export interface RestoreResult {
 }
 
 const DATABASE_FILES = ["", "-wal", "-shm"];
-/** Loose files restore rewrites at the root of PUBLISHED_DIR; every folder not a dot folder is rewritten too. */
-const PUBLISHED_ROOT_FILES = new Set(["sitemap.xml", "robots.txt"]);
+/**
+ * Loose files restore rewrites at the root of PUBLISHED_DIR, with their compressed copies (ADR 054);
+ * every folder not a dot folder is rewritten too.
+ */
+const PUBLISHED_ROOT_FILES = new Set(["sitemap.xml", "robots.txt"].flatMap((name) => [name, ...ENCODINGS.map((e) => name + e.suffix)]));
 
 export async function restoreBackup(opts: RestoreOptions): Promise<RestoreResult> {
   const archive = resolve(opts.archive);

@@ -15,7 +15,7 @@ import { createSession, SESSION_COOKIE } from "#api/auth/session.ts";
 import { createAccount } from "#api/services/accounts.ts";
 import { closeDatabase, openDatabase } from "#db/client.ts";
 import { freePort } from "#tests/support/nginx.ts";
-import { served, treeOf, type Folders } from "#tests/support/backup.ts";
+import { notACopy, served, treeOf, type Folders } from "#tests/support/backup.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
 const dir = mkdtempSync(join(tmpdir(), "plinth-backup-"));
@@ -133,7 +133,7 @@ let picturesBefore = 0;
 /** What the owners published, as the live server wrote it (the files a static host serves). */
 let livePages: Map<string, string>;
 let alphaPage = "";
-const isPage = (path: string) => served(path) && !path.startsWith("media/");
+const isPage = (path: string) => served(path) && !path.startsWith("media/") && notACopy(path);
 
 beforeAll(async () => {
   port = await freePort();

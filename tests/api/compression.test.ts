@@ -2,12 +2,14 @@
  * The server sends a text file's brotli or gzip copy (ADR 054) to a client that takes its encoding:
  * brotli before gzip, q=0 honoured, with Vary, the copy's length and an ETag of its own; HEAD and
  * 304 alike. A copy whose time is not its file's (left by an older version of the file) or that
- * would be no smaller is never sent. Nothing is compressed while the request waits.
+ * would be no smaller is never sent; a page without a copy of its own is compressed once per version
+ * and kept (ADR 057).
  */
 import { mkdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { compressedOnceStats } from "#api/compressed-once.ts";
 import { acceptedEncodings } from "#api/static-files.ts";
 import { withCompressedCopies } from "#renderer/precompress.ts";
 import { writeFileAtomic } from "#renderer/atomic-write.ts";
@@ -112,14 +114,13 @@ describe("a published page", () => {
     // A newer page swapped in without copies (an interrupted publish of an older version, a
     // hand-made file): the copies left beside it hold the old page.
     writeFileAtomic(path, "<!doctype html><p>the newer page</p>".repeat(20), { mtime: new Date("2026-01-02T00:00:00.000Z") });
-    for (const accept of ["br", "gzip", "br, gzip"]) {
+    for (const accept of ["br", "gzip", "br, gzip", ""]) {
       const res = await get("/stale", { "Accept-Encoding": accept });
-      expect(res.headers.get("content-encoding"), accept).toBeNull();
-      expect(await res.text()).toContain("the newer page");
+      expect(await decoded(res), accept).toContain("the newer page");
     }
     // Copies written after the page, by anything else: not the page's either.
     writeFileSync(`${path}.br`, brotliCompressSync("<p>something else</p>"));
-    expect((await get("/stale", { "Accept-Encoding": "br" })).headers.get("content-encoding")).toBeNull();
+    expect(await decoded(await get("/stale", { "Accept-Encoding": "br" }))).toContain("the newer page");
 
     // A tiny file whose copies are larger than itself is sent as it is.
     const tiny = publish("tinypage", "<p>hi</p>");
@@ -129,14 +130,31 @@ describe("a published page", () => {
     expect(await res.text()).toBe("<p>hi</p>");
   });
 
-  it("sends a page without copies as it is, with Vary", async () => {
+  it("compresses a page without copies (a bulk re-render's) once per version and keeps it (ADR 057)", async () => {
     const dir = join(t.deps.env.PUBLISHED_DIR, "plainpage");
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "index.html"), PAGE);
-    const res = await get("/plainpage", { "Accept-Encoding": "br, gzip" });
-    expect(res.headers.get("content-encoding")).toBeNull();
-    expect(res.headers.get("vary")).toBe("Accept-Encoding");
-    expect(await res.text()).toBe(PAGE);
+    writeFileAtomic(join(dir, "index.html"), PAGE, { mtime: new Date("2026-03-01T00:00:00.000Z") });
+    const before = compressedOnceStats.compressions;
+    const [br, gzip] = [await get("/plainpage", { "Accept-Encoding": "br, gzip" }), await get("/plainpage", { "Accept-Encoding": "gzip" })];
+    expect([br.headers.get("content-encoding"), gzip.headers.get("content-encoding")]).toEqual(["br", "gzip"]);
+    expect(br.headers.get("vary")).toBe("Accept-Encoding");
+    expect(Number(br.headers.get("content-length"))).toBeLessThan(PAGE.length / 4);
+    expect([await decoded(br), await decoded(gzip)]).toEqual([PAGE, PAGE]);
+    // The same version again, in either encoding, HEAD or a revalidation: nothing is compressed again.
+    const etag = br.headers.get("etag")!;
+    expect((await get("/plainpage", { "Accept-Encoding": "br", "If-None-Match": etag })).status).toBe(304);
+    const head = await get("/plainpage", { "Accept-Encoding": "br" }, "HEAD");
+    expect([head.headers.get("content-length"), head.headers.get("etag")]).toEqual([br.headers.get("content-length"), etag]);
+    expect(await decoded(await get("/plainpage", { "Accept-Encoding": "br" }))).toBe(PAGE);
+    expect(compressedOnceStats.compressions - before).toBe(1);
+    // A client that takes neither gets the file as it is.
+    const plain = await get("/plainpage");
+    expect([plain.headers.get("content-encoding"), await plain.text()]).toEqual([null, PAGE]);
+    // A new version of the page is compressed anew, and only its own bytes are sent.
+    const next = PAGE.replace("Pressed", "Pressed again");
+    writeFileAtomic(join(dir, "index.html"), next, { mtime: new Date("2026-03-02T00:00:00.000Z") });
+    expect(await decoded(await get("/plainpage", { "Accept-Encoding": "br" }))).toBe(next);
+    expect(compressedOnceStats.compressions - before).toBe(2);
   });
 });
 
@@ -185,12 +203,11 @@ describe("the page's files, the shared assets and the site", () => {
       expect(res.headers.get("content-encoding"), path).toBe("gzip");
       expect(await decoded(res), path).toContain(text);
     }
-    // A file rebuilt without its copies is sent as it is.
+    // A file rebuilt without its copies: its old copies are never sent, it is (compressed once).
     const index = join(site, "index.html");
     writeFileSync(index, html("Rebuilt"));
     utimesSync(index, new Date(), new Date(Date.now() + 5000));
     const res = await get("/", { "Accept-Encoding": "br, gzip" });
-    expect(res.headers.get("content-encoding")).toBeNull();
-    expect(await res.text()).toContain("Rebuilt");
+    expect(await decoded(res)).toContain("Rebuilt");
   });
 });

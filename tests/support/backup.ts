@@ -22,6 +22,12 @@ export function treeOf(root: string, filter: (path: string) => boolean = () => t
   return new Map(paths.map((p) => [p, createHash("sha256").update(readFileSync(join(root, p))).digest("hex")]));
 }
 
+/**
+ * Not a compressed copy (ADR 054): a restore re-renders pages in bulk, without copies (ADR 057), so
+ * pages are compared by their files, and copies only where restore writes them.
+ */
+export const notACopy = (path: string): boolean => !/\.(br|gz)$/.test(path);
+
 /** A path no part of which is a dot file (what a static host serves). */
 export function served(path: string): boolean {
   return !path.split("/").some((part) => part.startsWith("."));

@@ -1,7 +1,8 @@
 /**
- * Compressed copies (ADR 054): publishing, bulk republishing, the shared assets, sitemap.xml and
- * robots.txt and the site's build write a brotli and a gzip copy beside each text file, with the
- * file's modification time, each a new file swapped in before the file it belongs to.
+ * Compressed copies (ADR 054): publishing, the shared assets, sitemap.xml and robots.txt and the
+ * site's build write a brotli and a gzip copy beside each text file, with the file's modification
+ * time, each a new file swapped in before the file it belongs to. Bulk re-renders write none and
+ * remove the old ones (ADR 057).
  */
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -112,15 +113,21 @@ describe("publishing", () => {
 });
 
 describe("bulk republish", () => {
-  it("writes every page's copies with the page", async () => {
+  it("writes no copies and removes the old ones, so no static host sends a page older than the file (ADR 057)", async () => {
     const names = ["bulkpress1", "bulkpress2", "bulkpress3"];
     for (const n of names) publishPage(db, owner(n), { publishedDir, origin: ORIGIN, now: new Date() });
-    for (const n of names) rmSync(join(publishedDir, n, "index.html.gz"));
+    for (const n of names) expectCopiesOf(join(publishedDir, n, "index.html"));
     await republishAll(db, { publishedDir, origin: "http://renamed.example", threads: 2 });
     for (const n of names) {
-      expect(readFileSync(join(publishedDir, n, "index.html"), "utf8")).toContain("http://renamed.example");
-      expectCopiesOf(join(publishedDir, n, "index.html"));
+      const page = join(publishedDir, n, "index.html");
+      expect(readFileSync(page, "utf8")).toContain("http://renamed.example");
+      for (const e of ENCODINGS) expect(existsSync(page + e.suffix), page + e.suffix).toBe(false);
     }
+    // The next publish of a page writes its copies again.
+    const first = db.select({ userId: userProfiles.userId }).from(userProfiles).where(eq(userProfiles.username, names[0]!)).get()!;
+    db.update(userProfiles).set({ bio: "Published again" }).where(eq(userProfiles.userId, first.userId)).run();
+    publishPage(db, first.userId, { publishedDir, origin: ORIGIN, now: new Date() });
+    expectCopiesOf(join(publishedDir, names[0]!, "index.html"));
   }, 60_000);
 });
 
