@@ -3,6 +3,7 @@
  * will link to it, and the renderer links to nothing else. Whatever is accepted is shown; whatever
  * would not be shown is refused with "Please enter a valid URL".
  */
+import { decode } from "punycode/";
 import { LIMITS } from "./limits.ts";
 
 /**
@@ -31,10 +32,32 @@ const SHAPE = /^https?:\/\/[^/?#@]+(?:[/?#]|$)/i;
  */
 const PLAIN = new RegExp(String.raw`^https?:\/\/(?:(?!xn--)[a-z0-9-]+\.)*(?!xn--)[a-z][a-z0-9-]*(?:[/?#][^${REFUSED_CLASS}]*)?$`, "i");
 
+/**
+ * The WHATWG parser accepts the URL, and each "xn--" label of its host is the encoding of an
+ * international name, which the parser encodes back to the same label. Parsers disagree on a label
+ * that is not ("xn--zz", "xn--ab-"): some refuse it, some keep it as written, some rewrite it.
+ * Refusing it keeps the rule the same in every browser and Node version.
+ */
 function parses(url: string): boolean {
+  let host: string;
   try {
-    new URL(url);
-    return true;
+    host = new URL(url).hostname;
+  } catch {
+    return false;
+  }
+  return host.split(".").every((label) => !label.startsWith("xn--") || isEncodedName(label));
+}
+
+function isEncodedName(label: string): boolean {
+  let name: string;
+  try {
+    name = decode(label.slice(4));
+  } catch {
+    return false;
+  }
+  if (!/[^\x00-\x7f]/.test(name)) return false;
+  try {
+    return new URL(`https://${name}/`).hostname === label;
   } catch {
     return false;
   }

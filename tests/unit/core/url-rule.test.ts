@@ -48,7 +48,12 @@ describe("the URL rule", () => {
       for (let k = 0; k < n; k++) host += pieces[Math.floor(r() * pieces.length)];
       for (const u of [`https://${host}`, `http://${host}/p?q#f`]) {
         const parsed = browserView(u);
-        if (isWebUrl(u) !== (parsed !== null && parsed.hostname !== "")) disagreements.push(u);
+        const parses = parsed !== null && parsed.hostname !== "";
+        // Parsers differ on an "xn--" label that encodes no international name (Node 20 refuses
+        // "xn--zz", Node 24 keeps it); the rule refuses it everywhere, and accepts nothing the
+        // parser refuses.
+        const encodedLabel = parses && parsed.hostname.split(".").some((l) => l.startsWith("xn--"));
+        if (encodedLabel ? isWebUrl(u) && !parses : isWebUrl(u) !== parses) disagreements.push(u);
       }
     }
     expect(disagreements).toEqual([]);
