@@ -3,7 +3,7 @@
  * will link to it, and the renderer links to nothing else. Whatever is accepted is shown; whatever
  * would not be shown is refused with "Please enter a valid URL".
  */
-import { decode } from "punycode/";
+import { decode } from "punycode/punycode.es6.js";
 import { LIMITS } from "./limits.ts";
 
 /**
