@@ -202,6 +202,23 @@ test.describe("legal pages", () => {
     await expect(main(page)).toContainText("local storage");
   });
 
+  test("/cookies lists every cookie the server sets", async ({ page }) => {
+    // Every cookie name the code defines (NAME_COOKIE = "plinth_…"), read from the source.
+    const names = new Set<string>();
+    for (const dir of ["api", "core"]) {
+      for (const file of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
+        if (!file.endsWith(".ts")) continue;
+        for (const m of readFileSync(join(dir, file), "utf8").matchAll(/_COOKIE = "(plinth_\w+)"/g)) names.add(m[1]!);
+      }
+    }
+    expect(names.size).toBeGreaterThanOrEqual(6);
+    await page.goto("/en/cookies");
+    const table = main(page).getByRole("table", { name: "Cookies Plinth sets" });
+    for (const name of names) {
+      await expect(table.getByRole("row").filter({ has: page.getByRole("cell", { name, exact: true }) }), name).toHaveCount(1);
+    }
+  });
+
   test("/privacy and /terms cover the essentials and link each other", async ({ page }) => {
     await page.goto("/privacy");
     for (const h of ["What we store", "Why we store it", "Who else sees it", "How long we keep it", "Your rights"]) {
