@@ -647,6 +647,35 @@ export const billingJobs = sqliteTable(
   (t) => [index("billing_jobs_run_after_idx").on(t.runAfter), check("billing_jobs_kind", oneOf(t.kind, BILLING_JOB_KINDS))],
 );
 
+export const JOB_KINDS = ["mail", "rerender"] as const;
+export const JOB_STATES = ["pending", "done", "failed"] as const;
+
+/**
+ * The one job queue (api/jobs, ADR 100): work that follows a change (an e-mail, re-rendering a
+ * page), written in the same transaction as the change and run after it commits, retried with
+ * backoff. A job with a once key is kept when done, so the same key is never enqueued twice.
+ */
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: JOB_KINDS }).notNull(),
+    payload: text("payload", { mode: "json" }).notNull(),
+    onceKey: text("once_key"),
+    state: text("state", { enum: JOB_STATES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    runAfter: time("run_after").notNull(),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("jobs_state_run_after_idx").on(t.state, t.runAfter),
+    uniqueIndex("jobs_once_key_unique").on(t.onceKey),
+    check("jobs_kind", oneOf(t.kind, JOB_KINDS)),
+    check("jobs_state", oneOf(t.state, JOB_STATES)),
+  ],
+);
+
 // ---------------------------------------------------------------------------------------------
 // The test-mode billing provider's own records (api/billing/test-mode). A hosted provider keeps
 // these on its side; the embedded one keeps them here, apart from the product's tables above.
