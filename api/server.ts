@@ -8,6 +8,7 @@ import { createDeps } from "./deps.ts";
 import { createServerApp, siteIsBuilt } from "./site.ts";
 import { startScheduler } from "#renderer/scheduler.ts";
 import { isPayingPlus } from "#core/plans.ts";
+import { jobsFor, runJobs } from "./jobs/runner.ts";
 import { startBilling } from "./services/billing.ts";
 import { getProfile, planStateOf } from "./services/profile.ts";
 
@@ -34,12 +35,16 @@ function main() {
       }),
   });
   const billing = startBilling(deps);
+  // Jobs left from before a restart run now; failed ones are retried on this interval.
+  const jobs = jobsFor(deps);
+  jobs.start(env.BILLING_SWEEP_MS);
+  void runJobs(deps);
   if (env.NODE_ENV === "production" && env.BILLING_PROVIDER === "test") {
     console.warn("Billing runs on the test-mode provider: checkout takes test cards only and no money is collected (ADR 080).");
   }
   const shutdown = () => {
     scheduler.stop();
-    const billingStopped = billing.stop();
+    const billingStopped = Promise.all([billing.stop(), jobs.stop()]);
     server.close(() => {
       // A renewal or delivery under way finishes before the database closes.
       void billingStopped.finally(() => {

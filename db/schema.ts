@@ -627,26 +627,6 @@ export const balanceRenewals = sqliteTable(
   (t) => [uniqueIndex("balance_renewals_request_key_unique").on(t.userId, t.requestKey), check("balance_renewals_months", sql`${t.months} >= 1`)],
 );
 
-export const BILLING_JOB_KINDS = ["mail", "rerender"] as const;
-
-/**
- * Work that follows a billing change (an e-mail, re-rendering a page), written in the same
- * transaction as the change and done after it commits, so neither is lost to a crash in between.
- */
-export const billingJobs = sqliteTable(
-  "billing_jobs",
-  {
-    id: text("id").primaryKey(),
-    kind: text("kind", { enum: BILLING_JOB_KINDS }).notNull(),
-    payload: text("payload", { mode: "json" }).notNull(),
-    attempts: integer("attempts").notNull().default(0),
-    runAfter: time("run_after").notNull(),
-    lastError: text("last_error"),
-    createdAt: createdAt(),
-  },
-  (t) => [index("billing_jobs_run_after_idx").on(t.runAfter), check("billing_jobs_kind", oneOf(t.kind, BILLING_JOB_KINDS))],
-);
-
 export const JOB_KINDS = ["mail", "rerender"] as const;
 export const JOB_STATES = ["pending", "done", "failed"] as const;
 

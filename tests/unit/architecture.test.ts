@@ -115,4 +115,33 @@ describe("what may import what (docs/architecture.md)", () => {
     }
     expect(wrong).toEqual([]);
   });
+
+  /** Every module of ours that `file` reaches through its imports (relative and #-aliased). */
+  function reach(file: string): Set<string> {
+    const seen = new Set<string>();
+    const stack = [file];
+    while (stack.length) {
+      const at = stack.pop()!;
+      for (const imp of importsOf(at)) {
+        if (imp.typeOnly) continue;
+        let target: string;
+        if (imp.spec.startsWith("#")) target = imp.spec.slice(1);
+        else if (imp.spec.startsWith(".")) target = relative(ROOT, resolve(ROOT, dirname(at), imp.spec));
+        else continue;
+        if (!/\.(ts|tsx)$/.test(target) || seen.has(target)) continue;
+        seen.add(target);
+        stack.push(target);
+      }
+    }
+    return seen;
+  }
+
+  it("billing and the affiliate programme do not import each other: affiliate builds on billing, billing never reaches affiliate", () => {
+    expect(reach("api/services/affiliate.ts").has("api/services/billing.ts")).toBe(true);
+    expect([...reach("api/services/billing.ts")].filter((f) => f === "api/services/affiliate.ts")).toEqual([]);
+  });
+
+  it("the job queue knows nothing of the services that use it", () => {
+    expect([...reach("api/jobs/queue.ts")].filter((f) => !f.startsWith("db/") && !f.startsWith("core/"))).toEqual([]);
+  });
 });
