@@ -7,11 +7,10 @@
  * why (a commission, a payout request, a renewal), so it never goes negative and a double submit
  * never spends it twice.
  */
-import { and, desc, eq, gte, sql, sum } from "drizzle-orm";
+import { and, desc, eq, gte, sum } from "drizzle-orm";
 import { isPayingPlus } from "#core/plans.ts";
 import {
   AFFILIATE_MESSAGES,
-  commissionCents,
   payoutBodySchema,
   payoutEligibility,
   payoutFeeCents,

@@ -8,7 +8,7 @@
  * nothing and a crash loses nothing. The jobs run right after the commit and again at start.
  */
 import { randomBytes } from "node:crypto";
-import { and, asc, desc, eq, isNull, lte } from "drizzle-orm";
+import { and, desc, eq, isNull } from "drizzle-orm";
 import { effectivePlan, hasFeature, isPayingPlus, isTrialActive } from "#core/plans.ts";
 import { BILLING_MESSAGES, PLUS_INVOICE_DESCRIPTION, PLUS_PRICE_LABEL, SUBSCRIPTION_TAB_PATH, subscriptionBadge } from "#core/schemas/billing.ts";
 import { LIMITS } from "#core/limits.ts";
