@@ -51,7 +51,7 @@ const EnvSchema = z
     BILLING_PROVIDER: z.enum(["test"]).default("test"),
     /** The webhook signing secret; without it a random one is made at each start. */
     BILLING_WEBHOOK_SECRET: z.string().min(16).optional(),
-    /** The test-mode provider's clock also looks for due renewals this often (it otherwise sleeps until the next one). */
+    /** The test-mode provider's clock also looks for due renewals this often (it otherwise sleeps until the next one); the job worker retries this often too. */
     BILLING_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
     /** Where payout requests are sent for processing; CONTACT_TO when unset. */
     PAYOUT_REQUESTS_TO: z.email().optional(),

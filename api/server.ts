@@ -7,9 +7,9 @@ import { serve } from "@hono/node-server";
 import { createDeps } from "./deps.ts";
 import { createServerApp, siteIsBuilt } from "./site.ts";
 import { startScheduler } from "#renderer/scheduler.ts";
-import { isPayingPlus } from "#core/plans.ts";
+import { jobsFor, runJobs } from "./jobs/runner.ts";
 import { startBilling } from "./services/billing.ts";
-import { getProfile, planStateOf } from "./services/profile.ts";
+import { noticeTrialEnded } from "./services/trial-end.ts";
 
 function main() {
   const deps = createDeps();
@@ -25,21 +25,19 @@ function main() {
     db: deps.db,
     publishedDir: env.PUBLISHED_DIR,
     origin: env.PUBLIC_ORIGIN,
-    onTrialEnded: ({ userId, email, username }) =>
-      // An owner who subscribed during the trial keeps Plus: nothing to tell.
-      isPayingPlus(planStateOf(getProfile(deps.db, userId)), new Date()) ? undefined : deps.mailer.send({
-        to: email,
-        subject: "Your Plinth Plus trial has ended",
-        text: `Your trial has ended, so your page ${env.PUBLIC_ORIGIN}/${username} now shows Plinth Lite features. Upgrade to Plinth Plus to bring the Plus features back.`,
-      }),
+    onTrialEnded: (owner) => noticeTrialEnded(deps, owner),
   });
   const billing = startBilling(deps);
+  // Jobs left from before a restart run now; failed ones are retried on this interval.
+  const jobs = jobsFor(deps);
+  jobs.start(env.BILLING_SWEEP_MS);
+  void runJobs(deps);
   if (env.NODE_ENV === "production" && env.BILLING_PROVIDER === "test") {
     console.warn("Billing runs on the test-mode provider: checkout takes test cards only and no money is collected (ADR 080).");
   }
   const shutdown = () => {
     scheduler.stop();
-    const billingStopped = billing.stop();
+    const billingStopped = Promise.all([billing.stop(), jobs.stop()]);
     server.close(() => {
       // A renewal or delivery under way finishes before the database closes.
       void billingStopped.finally(() => {

@@ -627,24 +627,33 @@ export const balanceRenewals = sqliteTable(
   (t) => [uniqueIndex("balance_renewals_request_key_unique").on(t.userId, t.requestKey), check("balance_renewals_months", sql`${t.months} >= 1`)],
 );
 
-export const BILLING_JOB_KINDS = ["mail", "rerender"] as const;
+export const JOB_KINDS = ["mail", "rerender"] as const;
+export const JOB_STATES = ["pending", "done", "failed"] as const;
 
 /**
- * Work that follows a billing change (an e-mail, re-rendering a page), written in the same
- * transaction as the change and done after it commits, so neither is lost to a crash in between.
+ * The one job queue (api/jobs, ADR 100): work that follows a change (an e-mail, re-rendering a
+ * page), written in the same transaction as the change and run after it commits, retried with
+ * backoff. A job with a once key is kept when done, so the same key is never enqueued twice.
  */
-export const billingJobs = sqliteTable(
-  "billing_jobs",
+export const jobs = sqliteTable(
+  "jobs",
   {
     id: text("id").primaryKey(),
-    kind: text("kind", { enum: BILLING_JOB_KINDS }).notNull(),
+    kind: text("kind", { enum: JOB_KINDS }).notNull(),
     payload: text("payload", { mode: "json" }).notNull(),
+    onceKey: text("once_key"),
+    state: text("state", { enum: JOB_STATES }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     runAfter: time("run_after").notNull(),
     lastError: text("last_error"),
     createdAt: createdAt(),
   },
-  (t) => [index("billing_jobs_run_after_idx").on(t.runAfter), check("billing_jobs_kind", oneOf(t.kind, BILLING_JOB_KINDS))],
+  (t) => [
+    index("jobs_state_run_after_idx").on(t.state, t.runAfter),
+    uniqueIndex("jobs_once_key_unique").on(t.onceKey),
+    check("jobs_kind", oneOf(t.kind, JOB_KINDS)),
+    check("jobs_state", oneOf(t.state, JOB_STATES)),
+  ],
 );
 
 // ---------------------------------------------------------------------------------------------

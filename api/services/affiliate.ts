@@ -7,11 +7,10 @@
  * why (a commission, a payout request, a renewal), so it never goes negative and a double submit
  * never spends it twice.
  */
-import { and, desc, eq, gte, sql, sum } from "drizzle-orm";
+import { and, desc, eq, gte, sum } from "drizzle-orm";
 import { isPayingPlus } from "#core/plans.ts";
 import {
   AFFILIATE_MESSAGES,
-  commissionCents,
   payoutBodySchema,
   payoutEligibility,
   payoutFeeCents,
@@ -28,54 +27,19 @@ import { balanceRenewals, invoices, payoutRequests, referralEarnings, userProfil
 import type { AppDeps } from "../context.ts";
 import { ApiError, validationError } from "../errors.ts";
 import { payoutConfirmationMail, payoutRequestMail, receiptMail, type PayoutMailFacts } from "./billing-mail.ts";
-import { emailOf, enqueueJob, extendSubscriptionFromBalance, invoicePageUrl, liveSubscriptionId, runBillingJobs } from "./billing.ts";
+import { enqueueJob } from "../jobs/queue.ts";
+import { runJobs } from "../jobs/runner.ts";
+import { emailOf, extendSubscriptionFromBalance, invoicePageUrl, liveSubscriptionId } from "./billing.ts";
 import { getProfile } from "./profile.ts";
+import { addToBalance, spendBalance } from "./rewards-balance.ts";
 import { isUniqueViolation } from "./signup.ts";
 
 const DAY = (d: Date) => d.toISOString();
-
-/** Takes `cents` from the balance only if it covers them; false (and nothing changed) when it does not. */
-function spendBalance(tx: Db, userId: string, cents: number): boolean {
-  const spent = tx
-    .update(userProfiles)
-    .set({ rewardsBalanceCents: sql`${userProfiles.rewardsBalanceCents} - ${cents}` })
-    .where(and(eq(userProfiles.userId, userId), gte(userProfiles.rewardsBalanceCents, cents)))
-    .run();
-  return spent.changes === 1;
-}
-
-function addToBalance(tx: Db, userId: string, cents: number): void {
-  tx.update(userProfiles).set({ rewardsBalanceCents: sql`${userProfiles.rewardsBalanceCents} + ${cents}` }).where(eq(userProfiles.userId, userId)).run();
-}
 
 /** The dialog's request key as sent, before the body is parsed: a repeat is answered before any check. */
 function requestKeyOf(body: unknown): string | undefined {
   const key = typeof body === "object" && body && "requestKey" in body ? (body as { requestKey: unknown }).requestKey : undefined;
   return typeof key === "string" && key.length <= 64 ? key : undefined;
-}
-
-/** Adds a commission for a paid invoice once; null when there is no referrer or it was already paid. */
-export function creditCommission(
-  tx: Db,
-  referredUserId: string,
-  invoiceId: string,
-  paymentCents: number,
-  at: Date,
-): { referrerId: string; commissionCents: number; balanceCents: number } | null {
-  const referred = tx.select({ referredBy: userProfiles.referredBy }).from(userProfiles).where(eq(userProfiles.userId, referredUserId)).get();
-  const referrerId = referred?.referredBy;
-  if (!referrerId || referrerId === referredUserId) return null;
-  const commission = commissionCents(paymentCents);
-  if (commission <= 0) return null;
-  const inserted = tx
-    .insert(referralEarnings)
-    .values({ id: newId(), referrerId, referredUserId, invoiceId, billingPeriod: "monthly", paymentCents, commissionCents: commission, createdAt: at })
-    .onConflictDoNothing()
-    .run();
-  if (inserted.changes === 0) return null;
-  addToBalance(tx, referrerId, commission);
-  const balance = tx.select({ b: userProfiles.rewardsBalanceCents }).from(userProfiles).where(eq(userProfiles.userId, referrerId)).get()?.b ?? 0;
-  return { referrerId, commissionCents: commission, balanceCents: balance };
 }
 
 /** Month boundaries in UTC: money is booked by calendar month, the same for everyone. */
@@ -198,7 +162,7 @@ export async function requestPayout(deps: AppDeps, userId: string, body: unknown
     if (accountEmail) enqueueJob(tx, { kind: "mail", payload: payoutConfirmationMail(accountEmail, facts) }, at);
     return { row, created: true };
   });
-  if (result.created) await runBillingJobs(deps);
+  if (result.created) await runJobs(deps);
   return { payout: payoutView(result.row), created: result.created, balanceCents: getProfile(db, userId).rewardsBalanceCents };
 }
 
@@ -292,6 +256,6 @@ export async function renewWithBalance(deps: AppDeps, userId: string, body: unkn
       );
     }
   });
-  await runBillingJobs(deps);
+  await runJobs(deps);
   return { months, costCents: cost, periodEnd: DAY(periodEnd), balanceCents: getProfile(db, userId).rewardsBalanceCents, created: true };
 }

@@ -127,3 +127,11 @@ export function payoutConfirmationMail(to: string, p: PayoutMailFacts): MailMess
     ].join("\n"),
   };
 }
+
+export function trialEndedMail(to: string, origin: string, username: string): MailMessage {
+  return {
+    to,
+    subject: "Your Plinth Plus trial has ended",
+    text: `Your trial has ended, so your page ${origin}/${username} now shows Plinth Lite features. Upgrade to Plinth Plus to bring the Plus features back.`,
+  };
+}

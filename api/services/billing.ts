@@ -8,25 +8,25 @@
  * nothing and a crash loses nothing. The jobs run right after the commit and again at start.
  */
 import { randomBytes } from "node:crypto";
-import { and, asc, desc, eq, isNull, lte } from "drizzle-orm";
+import { and, desc, eq, isNull } from "drizzle-orm";
 import { effectivePlan, hasFeature, isPayingPlus, isTrialActive } from "#core/plans.ts";
 import { BILLING_MESSAGES, PLUS_INVOICE_DESCRIPTION, PLUS_PRICE_LABEL, SUBSCRIPTION_TAB_PATH, subscriptionBadge } from "#core/schemas/billing.ts";
 import { LIMITS } from "#core/limits.ts";
 import { AFTER_SIGN_IN } from "#core/schemas/auth.ts";
 import { durably, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
-import { billingCustomers, billingJobs, billingWebhookEvents, invoices, subscriptionCancellations, userProfiles, users } from "#db/schema.ts";
-import { rerenderPublishedPage } from "#renderer/rerender.ts";
+import { billingCustomers, billingWebhookEvents, invoices, subscriptionCancellations, userProfiles, users } from "#db/schema.ts";
 import { BillingEventSchema } from "../billing/events.ts";
 import type { BillingEvent, BillingProvider, InvoiceObject, SubscriptionObject } from "../billing/provider.ts";
 import { verifySignature } from "../billing/signature.ts";
 import { createTestProvider, type TestModeProvider } from "../billing/test-mode/provider.ts";
 import type { AppDeps } from "../context.ts";
 import { ApiError, plusRequired } from "../errors.ts";
-import type { MailMessage } from "../mail/mailer.ts";
-import { creditCommission } from "./affiliate.ts";
+import { enqueueJob } from "../jobs/queue.ts";
+import { runJobs } from "../jobs/runner.ts";
 import { cancelledMail, commissionMail, paymentFailedMail, receiptMail, subscriptionEndedMail } from "./billing-mail.ts";
 import { getProfile, planStateOf, type ProfileRow } from "./profile.ts";
+import { creditCommission } from "./rewards-balance.ts";
 
 export interface Billing {
   provider: BillingProvider;
@@ -59,67 +59,13 @@ export function billingFor(deps: AppDeps): Billing {
   return billing;
 }
 
-/** The provider's clock and the job runner's retries, for the server (api/server.ts). */
+/** The provider's clock, for the server (api/server.ts); the job worker is started beside it. */
 export function startBilling(deps: AppDeps): { ready: Promise<void>; stop(): Promise<void> } {
   const clock = billingFor(deps).provider.start();
-  const retry = setInterval(() => void runBillingJobs(deps), deps.env.BILLING_SWEEP_MS);
-  retry.unref?.();
   return {
-    ready: Promise.all([clock.ready, runBillingJobs(deps)]).then(() => undefined),
-    async stop() {
-      clearInterval(retry);
-      await clock.stop();
-      await jobRuns.get(deps);
-    },
+    ready: clock.ready,
+    stop: () => clock.stop(),
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Follow-up jobs
-
-type Job = { kind: "mail"; payload: MailMessage } | { kind: "rerender"; payload: { userId: string } };
-
-export function enqueueJob(tx: Db, job: Job, at: Date): void {
-  tx.insert(billingJobs).values({ id: newId(), kind: job.kind, payload: job.payload, runAfter: at, createdAt: at }).run();
-}
-
-const JOB_BACKOFF_MS = 5000;
-const JOB_BACKOFF_MAX_MS = 60 * 60 * 1000;
-const JOB_MAX_ATTEMPTS = 12;
-const jobRuns = new WeakMap<AppDeps, Promise<void>>();
-
-/** Runs the jobs that are due, one at a time; a failed job waits longer before each retry. */
-export function runBillingJobs(deps: AppDeps): Promise<void> {
-  const prev = jobRuns.get(deps) ?? Promise.resolve();
-  const run = prev.then(async () => {
-    const { db } = deps;
-    const due = db.select().from(billingJobs).where(lte(billingJobs.runAfter, deps.now())).orderBy(asc(billingJobs.createdAt)).all();
-    for (const job of due) {
-      try {
-        if (job.kind === "mail") await deps.mailer.send(job.payload as MailMessage);
-        else {
-          const { userId } = job.payload as { userId: string };
-          await rerenderPublishedPage(db, userId, { publishedDir: deps.env.PUBLISHED_DIR, origin: deps.env.PUBLIC_ORIGIN, now: deps.now() });
-        }
-        db.delete(billingJobs).where(eq(billingJobs.id, job.id)).run();
-      } catch (err) {
-        const attempts = job.attempts + 1;
-        console.error("Billing follow-up failed", job.kind, job.id, err);
-        if (attempts >= JOB_MAX_ATTEMPTS) {
-          db.delete(billingJobs).where(eq(billingJobs.id, job.id)).run();
-          continue;
-        }
-        const wait = Math.min(JOB_BACKOFF_MS * 2 ** job.attempts, JOB_BACKOFF_MAX_MS);
-        db.update(billingJobs)
-          .set({ attempts, runAfter: new Date(deps.now().getTime() + wait), lastError: String(err instanceof Error ? err.message : err).slice(0, 500) })
-          .where(eq(billingJobs.id, job.id))
-          .run();
-      }
-    }
-  });
-  const settled = run.catch((err) => console.error("Billing follow-ups failed", err));
-  jobRuns.set(deps, settled);
-  return settled;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -267,7 +213,7 @@ export async function cancelSubscription(deps: AppDeps, userId: string, reason: 
     // A hosted provider's webhook may come later; the answer already says what happened.
     applySubscription(deps, tx, sub, at.getTime(), sub.status === "canceled" ? "customer.subscription.deleted" : "customer.subscription.updated");
   });
-  await runBillingJobs(deps);
+  await runJobs(deps);
   return subscriptionView(deps, userId);
 }
 
@@ -277,7 +223,7 @@ export async function resumeSubscription(deps: AppDeps, userId: string): Promise
   if (profile.subscriptionStatus !== "canceled_plus") throw new ApiError("conflict", BILLING_MESSAGES.notResumable);
   const sub = await billingFor(deps).provider.setCancelAtPeriodEnd(subscriptionId, false);
   durably(deps.db, (tx) => applySubscription(deps, tx, sub, deps.now().getTime(), "customer.subscription.updated"));
-  await runBillingJobs(deps);
+  await runJobs(deps);
   return subscriptionView(deps, userId);
 }
 
@@ -334,7 +280,7 @@ export async function extendSubscriptionFromBalance(deps: AppDeps, userId: strin
   const { subscriptionId } = liveSubscriptionId(deps, userId);
   const sub = await billingFor(deps).provider.extendPeriod(subscriptionId, months);
   durably(deps.db, (tx) => applySubscription(deps, tx, sub, deps.now().getTime(), "customer.subscription.updated"));
-  await runBillingJobs(deps);
+  await runJobs(deps);
   return new Date(sub.current_period_end);
 }
 
@@ -360,7 +306,7 @@ export async function receiveWebhook(deps: AppDeps, body: string, signature: str
     tx.insert(billingWebhookEvents).values({ id: event.id, type: event.type, receivedAt: deps.now() }).run();
     return false;
   });
-  if (!duplicate) await runBillingJobs(deps);
+  if (!duplicate) await runJobs(deps);
   return { duplicate };
 }
 

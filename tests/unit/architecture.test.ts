@@ -1,5 +1,5 @@
 /**
- * DESIGN.md's dependency table, checked: every import of every source file points only where its
+ * docs/architecture.md's dependency table, checked: every import of every source file points only where its
  * folder may import. core knows nothing of ours; the editor never touches the database and takes only
  * types from the API; the renderer never knows about HTTP.
  */
@@ -55,9 +55,29 @@ function layerOf(imp: Import): Layer | "other" | null {
   return LAYERS.includes(top) ? top : "other";
 }
 
+/** The "may import" table of docs/architecture.md, read from the document itself. */
+function documentedTable(): Record<string, string[]> {
+  const text = readFileSync(join(ROOT, "docs/architecture.md"), "utf8");
+  const start = text.indexOf("| layer | may import |");
+  expect(start).toBeGreaterThan(-1);
+  const rows = text.slice(start).split("\n").slice(2);
+  const table: Record<string, string[]> = {};
+  for (const row of rows) {
+    const m = /^\|\s*`(\w+)`\s*\|(.*)\|\s*$/.exec(row);
+    if (!m) break;
+    table[m[1]!] = [...new Set(m[2]!.match(/\b(core|db|api|renderer|editor)\b/g) ?? [])].sort();
+  }
+  return table;
+}
+
 const all = LAYERS.flatMap((l) => sources(l).map((file) => ({ layer: l, file })));
 
-describe("what may import what (DESIGN.md)", () => {
+describe("what may import what (docs/architecture.md)", () => {
+  it("checks the table the architecture document states", () => {
+    const sorted = Object.fromEntries(LAYERS.map((l) => [l, [...MAY_IMPORT[l]].sort()]));
+    expect(documentedTable()).toEqual(sorted);
+  });
+
   it("finds the source files and their imports", () => {
     expect(all.length).toBeGreaterThan(100);
     expect(importsOf("api/app.ts").some((i) => i.spec.startsWith("./routes/"))).toBe(true);
@@ -94,5 +114,34 @@ describe("what may import what (DESIGN.md)", () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  /** Every module of ours that `file` reaches through its imports (relative and #-aliased). */
+  function reach(file: string): Set<string> {
+    const seen = new Set<string>();
+    const stack = [file];
+    while (stack.length) {
+      const at = stack.pop()!;
+      for (const imp of importsOf(at)) {
+        if (imp.typeOnly) continue;
+        let target: string;
+        if (imp.spec.startsWith("#")) target = imp.spec.slice(1);
+        else if (imp.spec.startsWith(".")) target = relative(ROOT, resolve(ROOT, dirname(at), imp.spec));
+        else continue;
+        if (!/\.(ts|tsx)$/.test(target) || seen.has(target)) continue;
+        seen.add(target);
+        stack.push(target);
+      }
+    }
+    return seen;
+  }
+
+  it("billing and the affiliate programme do not import each other: affiliate builds on billing, billing never reaches affiliate", () => {
+    expect(reach("api/services/affiliate.ts").has("api/services/billing.ts")).toBe(true);
+    expect([...reach("api/services/billing.ts")].filter((f) => f === "api/services/affiliate.ts")).toEqual([]);
+  });
+
+  it("the job queue knows nothing of the services that use it", () => {
+    expect([...reach("api/jobs/queue.ts")].filter((f) => !f.startsWith("db/") && !f.startsWith("core/"))).toEqual([]);
   });
 });

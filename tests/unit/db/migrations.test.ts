@@ -64,3 +64,24 @@ it("rebuilding invoices and the test provider's customers keeps every row that p
   expect(db.$client.pragma("foreign_keys", { simple: true })).toBe(1);
   closeDatabase(db);
 });
+
+it("pending billing follow-ups become jobs when the billing outbox is retired", () => {
+  const path = databaseAt("0007_reflective_dark_phoenix");
+  const old = new Database(path);
+  const t = Date.UTC(2026, 0, 1);
+  old.exec(`
+    INSERT INTO billing_jobs (id, kind, payload, attempts, run_after, last_error, created_at)
+    VALUES ('j1', 'mail', '{"to":"a@example.com","subject":"Receipt","text":"Thanks"}', 2, ${t + 20_000}, 'SMTP down', ${t}),
+           ('j2', 'rerender', '{"userId":"u1"}', 0, ${t}, NULL, ${t + 1});
+  `);
+  old.close();
+
+  const db = openDatabase({ path });
+  const q = (sql: string) => db.$client.prepare(sql).all();
+  expect(q("SELECT id, kind, payload, once_key, state, attempts, run_after, last_error, created_at FROM jobs ORDER BY created_at")).toEqual([
+    { id: "j1", kind: "mail", payload: '{"to":"a@example.com","subject":"Receipt","text":"Thanks"}', once_key: null, state: "pending", attempts: 2, run_after: t + 20_000, last_error: "SMTP down", created_at: t },
+    { id: "j2", kind: "rerender", payload: '{"userId":"u1"}', once_key: null, state: "pending", attempts: 0, run_after: t, last_error: null, created_at: t + 1 },
+  ]);
+  expect(q("SELECT name FROM sqlite_master WHERE name = 'billing_jobs'")).toEqual([]);
+  closeDatabase(db);
+});

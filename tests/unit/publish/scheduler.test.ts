@@ -1,7 +1,8 @@
 /**
- * Scheduled rebuilds with a real timer: a link scheduled a couple of seconds ahead appears in the
- * published HTML with nobody publishing, and a boundary passed while the scheduler was stopped is
- * rebuilt on start.
+ * Scheduled rebuilds driven by the scheduler's own clock: the test owns `now` and calls `tick()`,
+ * so nothing waits on real time. Every boundary lies at least ten minutes ahead of the real clock's
+ * start, which keeps the scheduler's own timer (armed for the gap, an hour at most) from firing
+ * while a test runs; the test moves the injected clock past the boundary instead.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,8 +20,13 @@ let dir: string;
 let db: Db;
 let scheduler: Scheduler | undefined;
 const ORIGIN = "http://localhost:4321";
+const MINUTE = 60_000;
+/** The injected clock, in ms: starts at the real time and moves only when a test moves it. */
+let clock: number;
+const now = () => new Date(clock);
 
 beforeEach(() => {
+  clock = Date.now();
   dir = mkdtempSync(join(tmpdir(), "plinth-sched-"));
   db = openDatabase({ path: join(dir, "db.sqlite") });
 });
@@ -31,8 +37,16 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+function start(extra: { onTrialEnded?: (o: { userId: string; email: string; username: string }) => void } = {}) {
+  return startScheduler({ db, publishedDir: join(dir, "published"), origin: ORIGIN, now, ...extra });
+}
+
+function account(username: string) {
+  return createAccount(db, { email: `${username}@example.com`, username, passwordHash: null, emailVerified: true, now: now() }).userId;
+}
+
 function ownerWithScheduledLink(username: string, startsInMs: number) {
-  const { userId } = createAccount(db, { email: `${username}@example.com`, username, passwordHash: null, emailVerified: true, now: new Date() });
+  const userId = account(username);
   db.insert(links)
     .values({ id: newId(), userId, title: "Always Here Link", url: "https://example.com/always", orderIndex: 0 })
     .run();
@@ -43,118 +57,133 @@ function ownerWithScheduledLink(username: string, startsInMs: number) {
       title: "Scheduled Launch Link",
       url: "https://example.com/launch",
       orderIndex: 1,
-      scheduleStartTime: new Date(Date.now() + startsInMs),
+      scheduleStartTime: new Date(clock + startsInMs),
     })
     .run();
   const published = join(dir, "published");
-  const res = publishPage(db, userId, { publishedDir: published, origin: ORIGIN, now: new Date() });
+  const res = publishPage(db, userId, { publishedDir: published, origin: ORIGIN, now: now() });
   expect(res).toMatchObject({ ok: true, changed: true });
   return { userId, file: join(published, username, "index.html"), published };
 }
 
-async function waitForText(file: string, text: string, timeoutMs: number): Promise<string> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const html = readFileSync(file, "utf8");
-    if (html.includes(text) || Date.now() > until) return html;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const read = (file: string) => readFileSync(file, "utf8");
 
 describe("scheduled rebuilds", () => {
   it("shows a scheduled link after its start with no publish", async () => {
-    const { file, published } = ownerWithScheduledLink("schedowner", 2500);
-    const before = readFileSync(file, "utf8");
-    expect(before).toContain("Always Here Link");
-    expect(before).not.toContain("Scheduled Launch Link");
-    scheduler = startScheduler({ db, publishedDir: published, origin: ORIGIN });
-    expect(await waitForText(file, "Scheduled Launch Link", 20_000)).toContain("Scheduled Launch Link");
-  }, 30_000);
+    const { file } = ownerWithScheduledLink("schedowner", 10 * MINUTE);
+    expect(read(file)).toContain("Always Here Link");
+    expect(read(file)).not.toContain("Scheduled Launch Link");
+    scheduler = start();
+    expect(await scheduler.ready).toEqual([]);
+    expect(scheduler.nextWakeAt()).toBe(clock + 10 * MINUTE);
+    // Just before the start nothing changes; at the start the page is re-rendered.
+    clock += 10 * MINUTE - 1;
+    expect(await scheduler.tick()).toEqual([]);
+    expect(read(file)).not.toContain("Scheduled Launch Link");
+    clock += 1;
+    expect(await scheduler.tick()).toEqual(["schedowner"]);
+    expect(read(file)).toContain("Scheduled Launch Link");
+  });
 
   it("rebuilds on start a boundary missed while stopped", async () => {
-    const { file, published } = ownerWithScheduledLink("restartowner", 300);
-    expect(readFileSync(file, "utf8")).not.toContain("Scheduled Launch Link");
+    const { file } = ownerWithScheduledLink("restartowner", 10 * MINUTE);
     // No scheduler is running while the boundary passes.
-    await new Promise((r) => setTimeout(r, 600));
-    expect(readFileSync(file, "utf8")).not.toContain("Scheduled Launch Link");
-    scheduler = startScheduler({ db, publishedDir: published, origin: ORIGIN });
-    const rebuilt = await scheduler.ready;
-    expect(rebuilt).toContain("restartowner");
-    expect(readFileSync(file, "utf8")).toContain("Scheduled Launch Link");
-  }, 30_000);
+    clock += 11 * MINUTE;
+    expect(read(file)).not.toContain("Scheduled Launch Link");
+    scheduler = start();
+    expect(await scheduler.ready).toEqual(["restartowner"]);
+    expect(read(file)).toContain("Scheduled Launch Link");
+    // Rendered for the boundary: a second start has nothing to do.
+    scheduler.stop();
+    scheduler = start();
+    expect(await scheduler.ready).toEqual([]);
+  });
 
   it("still rebuilds every other page when one published snapshot is unreadable", async () => {
-    const broken = ownerWithScheduledLink("brokenowner", 300);
+    const broken = ownerWithScheduledLink("brokenowner", 10 * MINUTE);
     db.$client.prepare("UPDATE page_versions SET snapshot = ? WHERE user_id = ?").run("{not json", broken.userId);
-    const { file, published } = ownerWithScheduledLink("healthyowner", 300);
-    await new Promise((r) => setTimeout(r, 600));
-    scheduler = startScheduler({ db, publishedDir: published, origin: ORIGIN });
+    const { file } = ownerWithScheduledLink("healthyowner", 10 * MINUTE);
+    clock += 11 * MINUTE;
+    scheduler = start();
     expect(await scheduler.ready).toEqual(["healthyowner"]);
-    expect(readFileSync(file, "utf8")).toContain("Scheduled Launch Link");
-  }, 30_000);
+    expect(read(file)).toContain("Scheduled Launch Link");
+  });
 
   it("re-renders under Lite rules when a trial ends while stopped, and tells the owner", async () => {
-    const { userId } = createAccount(db, { email: "trialend@example.com", username: "trialend", passwordHash: null, emailVerified: true, now: new Date() });
-    db.update(userProfiles).set({ trialEndsAt: new Date(Date.now() + 300), longFormText: "Plus-only about text" }).where(eq(userProfiles.userId, userId)).run();
+    const userId = account("trialend");
+    db.update(userProfiles).set({ trialEndsAt: new Date(clock + 10 * MINUTE), longFormText: "Plus-only about text" }).where(eq(userProfiles.userId, userId)).run();
     const published = join(dir, "published");
-    publishPage(db, userId, { publishedDir: published, origin: ORIGIN, now: new Date() });
+    publishPage(db, userId, { publishedDir: published, origin: ORIGIN, now: now() });
     const file = join(published, "trialend", "index.html");
-    expect(readFileSync(file, "utf8")).toContain("Plus-only about text");
-    await new Promise((r) => setTimeout(r, 600));
+    expect(read(file)).toContain("Plus-only about text");
+    clock += 11 * MINUTE;
     const told: string[] = [];
-    scheduler = startScheduler({ db, publishedDir: published, origin: ORIGIN, onTrialEnded: (o) => void told.push(o.email) });
-    expect(await scheduler.ready).toContain("trialend");
+    scheduler = start({ onTrialEnded: (o) => void told.push(o.email) });
+    expect(await scheduler.ready).toEqual(["trialend"]);
     expect(told).toEqual(["trialend@example.com"]);
-    expect(readFileSync(file, "utf8")).not.toContain("Plus-only about text");
-    expect(readFileSync(file, "utf8")).toContain("Powered by Plinth");
+    expect(read(file)).not.toContain("Plus-only about text");
+    expect(read(file)).toContain("Powered by Plinth");
     // Once rendered, a restart does not render it or tell the owner again.
     scheduler.stop();
-    scheduler = startScheduler({ db, publishedDir: published, origin: ORIGIN, onTrialEnded: (o) => void told.push(o.email) });
+    clock += MINUTE;
+    scheduler = start({ onTrialEnded: (o) => void told.push(o.email) });
     expect(await scheduler.ready).toEqual([]);
     expect(told).toHaveLength(1);
   });
 
   it("re-renders on time when a trial ends while running", async () => {
-    const { userId } = createAccount(db, { email: "live@example.com", username: "trialive", passwordHash: null, emailVerified: true, now: new Date() });
-    db.update(userProfiles).set({ trialEndsAt: new Date(Date.now() + 1500), removeBranding: true }).where(eq(userProfiles.userId, userId)).run();
-    const published = join(dir, "published");
+    const userId = account("trialive");
+    const trialEnd = clock + 15 * MINUTE;
+    db.update(userProfiles).set({ trialEndsAt: new Date(trialEnd), removeBranding: true }).where(eq(userProfiles.userId, userId)).run();
     const told: string[] = [];
-    scheduler = startScheduler({ db, publishedDir: published, origin: ORIGIN, onTrialEnded: (o) => void told.push(o.username) });
-    await scheduler.ready;
-    publishPage(db, userId, { publishedDir: published, origin: ORIGIN, now: new Date() });
+    scheduler = start({ onTrialEnded: (o) => void told.push(o.username) });
+    expect(await scheduler.ready).toEqual([]);
+    const published = join(dir, "published");
+    publishPage(db, userId, { publishedDir: published, origin: ORIGIN, now: now() });
     const file = join(published, "trialive", "index.html");
-    expect(readFileSync(file, "utf8")).not.toContain("Powered by Plinth");
-    expect(await waitForText(file, "Powered by Plinth", 20_000)).toContain("Powered by Plinth");
-    await expect.poll(() => told).toEqual(["trialive"]);
-  }, 30_000);
+    expect(read(file)).not.toContain("Powered by Plinth");
+    expect(scheduler.nextWakeAt()).toBe(trialEnd);
+    clock = trialEnd - 1;
+    expect(await scheduler.tick()).toEqual([]);
+    expect(told).toEqual([]);
+    clock = trialEnd;
+    expect(await scheduler.tick()).toEqual(["trialive"]);
+    expect(read(file)).toContain("Powered by Plinth");
+    expect(told).toEqual(["trialive"]);
+    // The boundary is spent: a later tick neither re-renders nor tells the owner again.
+    clock += MINUTE;
+    expect(await scheduler.tick()).toEqual([]);
+    expect(told).toEqual(["trialive"]);
+  });
 
   it("re-renders when a cancelled subscription's paid period ends", async () => {
-    const { userId } = createAccount(db, { email: "cancel@example.com", username: "cancelled", passwordHash: null, emailVerified: true, now: new Date() });
+    const userId = account("cancelled");
     db.update(userProfiles)
-      .set({ trialEndsAt: null, planType: "plus", subscriptionStatus: "canceled_plus", currentPeriodEndDate: new Date(Date.now() + 300), longFormText: "Paid about text" })
+      .set({ trialEndsAt: null, planType: "plus", subscriptionStatus: "canceled_plus", currentPeriodEndDate: new Date(clock + 10 * MINUTE), longFormText: "Paid about text" })
       .where(eq(userProfiles.userId, userId))
       .run();
     const published = join(dir, "published");
-    publishPage(db, userId, { publishedDir: published, origin: ORIGIN, now: new Date() });
-    await new Promise((r) => setTimeout(r, 600));
-    scheduler = startScheduler({ db, publishedDir: published, origin: ORIGIN });
+    publishPage(db, userId, { publishedDir: published, origin: ORIGIN, now: now() });
+    expect(read(join(published, "cancelled", "index.html"))).toContain("Paid about text");
+    clock += 11 * MINUTE;
+    scheduler = start();
     expect(await scheduler.ready).toEqual(["cancelled"]);
-    expect(readFileSync(join(published, "cancelled", "index.html"), "utf8")).not.toContain("Paid about text");
+    expect(read(join(published, "cancelled", "index.html"))).not.toContain("Paid about text");
   });
 
   it("arms its timer for a schedule published while it runs, without scanning every page", async () => {
-    scheduler = startScheduler({ db, publishedDir: join(dir, "published"), origin: ORIGIN });
+    scheduler = start();
     expect(await scheduler.ready).toEqual([]);
-    const { userId } = createAccount(db, { email: "ends@example.com", username: "endsoon", passwordHash: null, emailVerified: true, now: new Date() });
-    const end = new Date(Date.now() + 1500);
-    db.insert(links).values({ id: newId(), userId, title: "Ending Offer Link", url: "https://example.com/offer", orderIndex: 0, scheduleEndTime: end }).run();
+    const userId = account("endsoon");
+    const end = clock + 20 * MINUTE;
+    db.insert(links).values({ id: newId(), userId, title: "Ending Offer Link", url: "https://example.com/offer", orderIndex: 0, scheduleEndTime: new Date(end) }).run();
     const published = join(dir, "published");
-    publishPage(db, userId, { publishedDir: published, origin: ORIGIN, now: new Date() });
-    expect(scheduler.nextWakeAt()).toBe(end.getTime());
+    publishPage(db, userId, { publishedDir: published, origin: ORIGIN, now: now() });
+    expect(scheduler.nextWakeAt()).toBe(end);
     const file = join(published, "endsoon", "index.html");
-    expect(readFileSync(file, "utf8")).toContain("Ending Offer Link");
-    const until = Date.now() + 20_000;
-    while (readFileSync(file, "utf8").includes("Ending Offer Link") && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
-    expect(readFileSync(file, "utf8")).not.toContain("Ending Offer Link");
-  }, 30_000);
+    expect(read(file)).toContain("Ending Offer Link");
+    clock = end;
+    expect(await scheduler.tick()).toEqual(["endsoon"]);
+    expect(read(file)).not.toContain("Ending Offer Link");
+  });
 });

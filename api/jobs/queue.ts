@@ -1,0 +1,126 @@
+/**
+ * The one job queue (ADR 100): a row in `jobs` is written in the same transaction as the change it
+ * follows, and a worker runs it after the commit. A failed job waits longer before each retry
+ * (doubling from `backoffMs` up to `maxBackoffMs`) and is marked failed after `maxAttempts`. A job
+ * with a once key is kept when done, so enqueueing the same key again does nothing: once-only work
+ * (an e-mail that must never go twice) carries one.
+ *
+ * The worker reads the time only through its injected `now`; `tick()` runs what is due and is what
+ * tests call. `start()` adds a real interval for the server.
+ */
+import { and, asc, eq, lte } from "drizzle-orm";
+import type { Db } from "#db/client.ts";
+import { newId } from "#db/ids.ts";
+import { jobs, type JOB_KINDS } from "#db/schema.ts";
+
+export type JobKind = (typeof JOB_KINDS)[number];
+
+export interface NewJob {
+  kind: JobKind;
+  payload: unknown;
+  /** Work that must happen once: a second job with the same key is not enqueued. */
+  onceKey?: string;
+}
+
+/** Adds a job, due at `at` (or `runAfter`); false when a job with its once key already exists. */
+export function enqueueJob(tx: Db, job: NewJob, at: Date, runAfter: Date = at): boolean {
+  const inserted = tx
+    .insert(jobs)
+    .values({ id: newId(), kind: job.kind, payload: job.payload, onceKey: job.onceKey ?? null, runAfter, createdAt: at })
+    .onConflictDoNothing()
+    .run();
+  return inserted.changes === 1;
+}
+
+export type JobHandlers = Record<JobKind, (payload: unknown) => unknown>;
+
+export interface JobWorkerOptions {
+  db: Db;
+  now: () => Date;
+  handlers: JobHandlers;
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  maxAttempts?: number;
+}
+
+export interface TickResult {
+  done: number;
+  retried: number;
+  failed: number;
+}
+
+export interface JobWorker {
+  /** Runs every job due now, one at a time, oldest first. Calls made while one runs queue behind it. */
+  tick(): Promise<TickResult>;
+  /** Runs `tick()` every `everyMs` of real time (the server); `stop()` ends that and waits for a run. */
+  start(everyMs: number): void;
+  stop(): Promise<void>;
+}
+
+export const JOB_BACKOFF_MS = 5000;
+export const JOB_BACKOFF_MAX_MS = 60 * 60 * 1000;
+export const JOB_MAX_ATTEMPTS = 12;
+
+export function createJobWorker(opts: JobWorkerOptions): JobWorker {
+  const { db, now, handlers } = opts;
+  const backoff = opts.backoffMs ?? JOB_BACKOFF_MS;
+  const maxBackoff = opts.maxBackoffMs ?? JOB_BACKOFF_MAX_MS;
+  const maxAttempts = opts.maxAttempts ?? JOB_MAX_ATTEMPTS;
+  let last: Promise<unknown> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+
+  const runDue = async (): Promise<TickResult> => {
+    const result: TickResult = { done: 0, retried: 0, failed: 0 };
+    const due = db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.state, "pending"), lte(jobs.runAfter, now())))
+      .orderBy(asc(jobs.runAfter), asc(jobs.createdAt))
+      .all();
+    for (const job of due) {
+      try {
+        await handlers[job.kind](job.payload);
+        // Keyed work stays as the record that it happened; the rest leaves no trace.
+        if (job.onceKey) db.update(jobs).set({ state: "done", attempts: job.attempts + 1, lastError: null }).where(eq(jobs.id, job.id)).run();
+        else db.delete(jobs).where(eq(jobs.id, job.id)).run();
+        result.done++;
+      } catch (err) {
+        const attempts = job.attempts + 1;
+        const lastError = String(err instanceof Error ? err.message : err).slice(0, 500);
+        console.error("Job failed", job.kind, job.id, `attempt ${attempts}`, err);
+        if (attempts >= maxAttempts) {
+          db.update(jobs).set({ state: "failed", attempts, lastError }).where(eq(jobs.id, job.id)).run();
+          result.failed++;
+          continue;
+        }
+        const wait = Math.min(backoff * 2 ** job.attempts, maxBackoff);
+        db.update(jobs)
+          .set({ attempts, runAfter: new Date(now().getTime() + wait), lastError })
+          .where(eq(jobs.id, job.id))
+          .run();
+        result.retried++;
+      }
+    }
+    return result;
+  };
+
+  const tick = (): Promise<TickResult> => {
+    const run = last.then(runDue);
+    last = run.catch((err) => console.error("Jobs failed", err));
+    return run;
+  };
+
+  return {
+    tick,
+    start(everyMs) {
+      if (timer) return;
+      timer = setInterval(() => void tick().catch(() => undefined), everyMs);
+      timer.unref?.();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await last;
+    },
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * The product's job worker: one per set of dependencies, with the handlers for every job kind. A
+ * service enqueues work with `enqueueJob` (queue.ts) inside its transaction and calls `runJobs` after
+ * the commit, so the work is done at once when it can be and retried by the worker when it cannot.
+ */
+import { rerenderPublishedPage } from "#renderer/rerender.ts";
+import type { AppDeps } from "../context.ts";
+import type { MailMessage } from "../mail/mailer.ts";
+import { createJobWorker, type JobWorker, type TickResult } from "./queue.ts";
+
+const workers = new WeakMap<AppDeps, JobWorker>();
+
+export function jobsFor(deps: AppDeps): JobWorker {
+  let worker = workers.get(deps);
+  if (!worker) {
+    worker = createJobWorker({
+      db: deps.db,
+      now: deps.now,
+      handlers: {
+        mail: (payload) => deps.mailer.send(payload as MailMessage),
+        rerender: (payload) =>
+          rerenderPublishedPage(deps.db, (payload as { userId: string }).userId, {
+            publishedDir: deps.env.PUBLISHED_DIR,
+            origin: deps.env.PUBLIC_ORIGIN,
+            now: deps.now(),
+          }),
+      },
+    });
+    workers.set(deps, worker);
+  }
+  return worker;
+}
+
+/** Runs the jobs due now; a failure is logged and retried later, never thrown at the caller. */
+export function runJobs(deps: AppDeps): Promise<TickResult | undefined> {
+  return jobsFor(deps)
+    .tick()
+    .catch((err) => {
+      console.error("Jobs failed", err);
+      return undefined;
+    });
+}

@@ -1,0 +1,122 @@
+/**
+ * The job queue against a real database: due work runs once, failures are retried with a doubling
+ * wait measured on the injected clock, work with a once key happens once, and nothing runs early.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createJobWorker, enqueueJob, type JobHandlers } from "#api/jobs/queue.ts";
+import { closeDatabase, openDatabase, type Db } from "#db/client.ts";
+import { jobs } from "#db/schema.ts";
+
+let dir: string;
+let db: Db;
+let clock: number;
+const now = () => new Date(clock);
+/** What the worker logged as failed: each failed attempt is logged, and the tests count them. */
+let logged: string[];
+
+beforeEach(() => {
+  logged = [];
+  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
+  clock = Date.parse("2030-01-01T00:00:00Z");
+  dir = mkdtempSync(join(tmpdir(), "plinth-jobs-"));
+  db = openDatabase({ path: join(dir, "db.sqlite") });
+});
+afterEach(() => {
+  closeDatabase(db);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Handlers that record each run; `failures` makes the first runs of a payload throw. */
+function recording(failures = 0) {
+  const runs: unknown[] = [];
+  let left = failures;
+  const run = (payload: unknown) => {
+    runs.push(payload);
+    if (left-- > 0) throw new Error("SMTP server unavailable");
+  };
+  const handlers: JobHandlers = { mail: run, rerender: run };
+  return { runs, handlers };
+}
+
+describe("job queue", () => {
+  it("runs a due job once and forgets it; a job due later waits for the clock", async () => {
+    const { runs, handlers } = recording();
+    const worker = createJobWorker({ db, now, handlers });
+    enqueueJob(db, { kind: "mail", payload: { to: "a@example.com" } }, now());
+    enqueueJob(db, { kind: "rerender", payload: { userId: "later" } }, now(), new Date(clock + 60_000));
+    expect(await worker.tick()).toEqual({ done: 1, retried: 0, failed: 0 });
+    expect(runs).toEqual([{ to: "a@example.com" }]);
+    expect(await worker.tick()).toEqual({ done: 0, retried: 0, failed: 0 });
+    clock += 59_999;
+    expect(await worker.tick()).toEqual({ done: 0, retried: 0, failed: 0 });
+    clock += 1;
+    expect(await worker.tick()).toEqual({ done: 1, retried: 0, failed: 0 });
+    expect(runs).toEqual([{ to: "a@example.com" }, { userId: "later" }]);
+    expect(db.select().from(jobs).all()).toEqual([]);
+  });
+
+  it("retries a failed job after a wait that doubles, on the injected clock", async () => {
+    const { runs, handlers } = recording(2);
+    const worker = createJobWorker({ db, now, handlers, backoffMs: 1000 });
+    enqueueJob(db, { kind: "mail", payload: "m" }, now());
+    expect(await worker.tick()).toMatchObject({ retried: 1 });
+    const row = db.select().from(jobs).get()!;
+    expect(row).toMatchObject({ attempts: 1, state: "pending", lastError: "SMTP server unavailable" });
+    expect(row.runAfter.getTime()).toBe(clock + 1000);
+    // Not before its wait is over.
+    clock += 999;
+    expect(await worker.tick()).toEqual({ done: 0, retried: 0, failed: 0 });
+    clock += 1;
+    expect(await worker.tick()).toMatchObject({ retried: 1 });
+    expect(db.select().from(jobs).get()!.runAfter.getTime()).toBe(clock + 2000);
+    clock += 2000;
+    expect(await worker.tick()).toEqual({ done: 1, retried: 0, failed: 0 });
+    expect(runs).toHaveLength(3);
+    expect(logged).toHaveLength(2);
+    expect(logged[0]).toMatch(/^Job failed mail \S+ attempt 1 Error: SMTP server unavailable/);
+    expect(db.select().from(jobs).all()).toEqual([]);
+  });
+
+  it("gives up after the last attempt and keeps the job as failed, never running it again", async () => {
+    const { runs, handlers } = recording(100);
+    const worker = createJobWorker({ db, now, handlers, backoffMs: 10, maxAttempts: 3 });
+    enqueueJob(db, { kind: "mail", payload: "m" }, now());
+    for (let i = 0; i < 6; i++) {
+      await worker.tick();
+      clock += 60_000;
+    }
+    expect(runs).toHaveLength(3);
+    expect(logged).toHaveLength(3);
+    expect(db.select().from(jobs).get()).toMatchObject({ state: "failed", attempts: 3, lastError: "SMTP server unavailable" });
+  });
+
+  it("enqueues work with a once key only once, before and after it ran, even when it first failed", async () => {
+    const { runs, handlers } = recording(1);
+    const worker = createJobWorker({ db, now, handlers, backoffMs: 1000 });
+    const job = { kind: "mail" as const, payload: "trial ended", onceKey: "trial-end:u1" };
+    expect(enqueueJob(db, job, now())).toBe(true);
+    expect(enqueueJob(db, job, now())).toBe(false);
+    await worker.tick();
+    expect(enqueueJob(db, job, now())).toBe(false);
+    clock += 1000;
+    expect(await worker.tick()).toMatchObject({ done: 1 });
+    expect(enqueueJob(db, job, now())).toBe(false);
+    clock += 3_600_000;
+    await worker.tick();
+    expect(runs).toEqual(["trial ended", "trial ended"]);
+    expect(db.select().from(jobs).where(eq(jobs.onceKey, "trial-end:u1")).get()).toMatchObject({ state: "done", attempts: 2 });
+  });
+
+  it("runs a job once when ticks overlap", async () => {
+    const runs: unknown[] = [];
+    const handlers: JobHandlers = { mail: async (p) => void runs.push(p), rerender: () => undefined };
+    const worker = createJobWorker({ db, now, handlers });
+    enqueueJob(db, { kind: "mail", payload: "once" }, now());
+    await Promise.all([worker.tick(), worker.tick(), worker.tick()]);
+    expect(runs).toEqual(["once"]);
+  });
+});
