@@ -423,6 +423,33 @@ export const analyticsEvents = sqliteTable(
   ],
 );
 
+export const ROLLUP_DIMENSIONS = ["page", "link", "referrer", "device", "country", "campaign"] as const;
+export const ROLLUP_GRAINS = ["day", "quarter"] as const;
+
+/**
+ * Counted (never bot) views and clicks, summed per owner, dimension and key (a link id, a referrer
+ * site, a device class, ...; "" for the page itself) in UTC days and in UTC quarter hours (ADR 071).
+ * Written in the same transaction as the raw events; reports read only these.
+ */
+export const analyticsRollups = sqliteTable(
+  "analytics_rollups",
+  {
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    dimension: text("dimension", { enum: ROLLUP_DIMENSIONS }).notNull(),
+    grain: text("grain", { enum: ROLLUP_GRAINS }).notNull(),
+    /** Days or quarter hours since 1970-01-01T00:00Z. */
+    bucket: integer("bucket").notNull(),
+    key: text("key").notNull(),
+    views: integer("views").notNull().default(0),
+    clicks: integer("clicks").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.dimension, t.grain, t.bucket, t.key] }),
+    check("analytics_rollups_dimension", oneOf(t.dimension, ROLLUP_DIMENSIONS)),
+    check("analytics_rollups_grain", oneOf(t.grain, ROLLUP_GRAINS)),
+  ],
+);
+
 export const collectedLeads = sqliteTable(
   "collected_leads",
   {

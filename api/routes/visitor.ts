@@ -14,12 +14,13 @@ import { Hono, type Context, type MiddlewareHandler, type Next } from "hono";
 import { cors } from "hono/cors";
 import type { z } from "zod";
 import { LeadCaptureSchema, PageReportSchema, TrackEventSchema } from "#core/schemas/visitor.ts";
-import { analyticsEvents, collectedLeads, pageReports, userProfiles } from "#db/schema.ts";
+import { collectedLeads, pageReports, userProfiles } from "#db/schema.ts";
 import { newId } from "#db/ids.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError, validationError } from "../errors.ts";
 import { createRateLimiter } from "../services/rate-limit.ts";
 import { clientKey } from "../services/client-key.ts";
+import { recordEvents } from "../services/analytics-store.ts";
 import { createLiveLinks } from "../services/live-links.ts";
 import { leadMailMessage, publishedLeadMagnet, releaseLeadMail, reserveLeadMail } from "../services/lead-mail.ts";
 
@@ -108,14 +109,16 @@ export function visitorRoutes(deps: AppDeps) {
         if (!isLive(owner.userId, body.linkId, at)) throw new ApiError("not_found", TEXTS.linkNotFound);
         linkId = body.linkId;
       }
-      deps.db.insert(analyticsEvents).values({
-        userId: owner.userId,
-        kind: body.type,
-        linkId,
-        occurredAt: at,
-        referrerDomain: referrerDomain(body.referrer ?? c.req.header("referer")),
-        device: deviceClass(c.req.header("user-agent")),
-      }).run();
+      recordEvents(deps.db, [
+        {
+          userId: owner.userId,
+          kind: body.type,
+          linkId,
+          occurredAt: at,
+          referrerDomain: referrerDomain(body.referrer ?? c.req.header("referer")),
+          device: deviceClass(c.req.header("user-agent")),
+        },
+      ]);
       return c.body(null, 204);
     })
     .post("/lead", async (c) => {

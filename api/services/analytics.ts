@@ -1,11 +1,13 @@
 /**
- * The owner's analytics from analytics_events and collected_leads, always filtered by owner and by
- * the chosen range. Bots are stored (their share is worth knowing) but never counted as visitors.
+ * The owner's analytics, always filtered by owner and by the chosen range, read from the rollups
+ * (ADR 071): the cost grows with the days in the range, never with the events in it. Bots are stored
+ * as raw events but never counted. The dashboard, the CSV and the JSON export all come from here.
  */
-import { and, asc, count, desc, eq, gte, lt, ne, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, lt, sql } from "drizzle-orm";
 import { clickThroughRate, type AnalyticsRange } from "#core/schemas/analytics.ts";
 import type { Db } from "#db/client.ts";
-import { analyticsEvents, collectedLeads, links } from "#db/schema.ts";
+import { analyticsRollups, collectedLeads, links } from "#db/schema.ts";
+import { QUARTER_MS, QUARTERS_PER_DAY, type RollupDimension } from "./analytics-store.ts";
 
 export interface AnalyticsReport {
   range: { from: string; to: string };
@@ -16,28 +18,69 @@ export interface AnalyticsReport {
   daily: { date: string; pageViews: number; linkClicks: number }[];
 }
 
-const humans = ne(analyticsEvents.device, "bot");
+type Part = { grain: "day" | "quarter"; lo: number; hi: number };
+
+/** [fromQ, toQ) in quarter hours as whole UTC days in the middle and quarter hours at the edges. */
+export function rollupParts(fromQ: number, toQ: number): Part[] {
+  const firstDay = Math.ceil(fromQ / QUARTERS_PER_DAY);
+  const endDay = Math.floor(toQ / QUARTERS_PER_DAY);
+  if (firstDay >= endDay) return [{ grain: "quarter", lo: fromQ, hi: toQ }];
+  return [
+    { grain: "quarter", lo: fromQ, hi: firstDay * QUARTERS_PER_DAY },
+    { grain: "day", lo: firstDay, hi: endDay },
+    { grain: "quarter", lo: endDay * QUARTERS_PER_DAY, hi: toQ },
+  ].filter((p): p is Part => p.hi > p.lo);
+}
+
+function sumsOf(db: Db, userId: string, dimension: RollupDimension, parts: Part[]) {
+  const sums = new Map<string, { views: number; clicks: number }>();
+  for (const p of parts) {
+    const rows = db
+      .select({ key: analyticsRollups.key, views: sql<number>`sum(${analyticsRollups.views})`, clicks: sql<number>`sum(${analyticsRollups.clicks})` })
+      .from(analyticsRollups)
+      .where(
+        and(
+          eq(analyticsRollups.userId, userId),
+          eq(analyticsRollups.dimension, dimension),
+          eq(analyticsRollups.grain, p.grain),
+          gte(analyticsRollups.bucket, p.lo),
+          lt(analyticsRollups.bucket, p.hi),
+        ),
+      )
+      .groupBy(analyticsRollups.key)
+      .all();
+    for (const r of rows) {
+      const s = sums.get(r.key) ?? { views: 0, clicks: 0 };
+      s.views += r.views;
+      s.clicks += r.clicks;
+      sums.set(r.key, s);
+    }
+  }
+  return sums;
+}
+
+const byViews = <T extends { views: number }>(rows: (T & { name: string })[]) =>
+  rows.filter((r) => r.views > 0).sort((a, b) => b.views - a.views || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
 export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts: { leads: boolean }): AnalyticsReport {
   const from = new Date(r.from);
   const to = new Date(r.to);
-  const inRange = and(eq(analyticsEvents.userId, userId), gte(analyticsEvents.occurredAt, from), lt(analyticsEvents.occurredAt, to), humans);
+  // Counted in quarter hours: every time zone's midnight is on one.
+  const fromQ = Math.floor(from.getTime() / QUARTER_MS);
+  const toQ = Math.floor(to.getTime() / QUARTER_MS);
+  const parts = rollupParts(fromQ, toQ);
 
-  const byKind = db.select({ kind: analyticsEvents.kind, n: count() }).from(analyticsEvents).where(inRange).groupBy(analyticsEvents.kind).all();
-  const pageViews = byKind.find((k) => k.kind === "page_view")?.n ?? 0;
-  const linkClicks = byKind.find((k) => k.kind === "link_click")?.n ?? 0;
+  const page = sumsOf(db, userId, "page", parts).get("") ?? { views: 0, clicks: 0 };
+  const pageViews = page.views;
+  const linkClicks = page.clicks;
   const allTimePageViews =
-    db.select({ n: count() }).from(analyticsEvents).where(and(eq(analyticsEvents.userId, userId), eq(analyticsEvents.kind, "page_view"), humans)).get()?.n ?? 0;
-
-  const clicks = new Map(
     db
-      .select({ linkId: analyticsEvents.linkId, n: count() })
-      .from(analyticsEvents)
-      .where(and(inRange, eq(analyticsEvents.kind, "link_click")))
-      .groupBy(analyticsEvents.linkId)
-      .all()
-      .map((c) => [c.linkId, c.n]),
-  );
+      .select({ n: sql<number>`coalesce(sum(${analyticsRollups.views}), 0)` })
+      .from(analyticsRollups)
+      .where(and(eq(analyticsRollups.userId, userId), eq(analyticsRollups.dimension, "page"), eq(analyticsRollups.grain, "day")))
+      .get()?.n ?? 0;
+
+  const clicks = sumsOf(db, userId, "link", parts);
   const ownLinks = db
     .select({ id: links.id, title: links.title, url: links.url, isActive: links.isActive })
     .from(links)
@@ -46,45 +89,32 @@ export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts:
     .all();
   const linkRows = ownLinks
     .map((l) => {
-      const n = clicks.get(l.id) ?? 0;
+      const n = clicks.get(l.id)?.clicks ?? 0;
       return { linkId: l.id, title: l.title, url: l.url, isActive: l.isActive, clicks: n, ctr: clickThroughRate(n, pageViews) };
     })
     .sort((a, b) => b.clicks - a.clicks);
 
-  const views = and(inRange, eq(analyticsEvents.kind, "page_view"));
-  const referrers = db
-    .select({ domain: analyticsEvents.referrerDomain, n: count() })
-    .from(analyticsEvents)
-    .where(views)
-    .groupBy(analyticsEvents.referrerDomain)
-    .orderBy(desc(count()))
-    .all()
-    .map((x) => ({ domain: x.domain ?? "Direct", views: x.n }));
-  const devices = db
-    .select({ device: analyticsEvents.device, n: count() })
-    .from(analyticsEvents)
-    .where(views)
-    .groupBy(analyticsEvents.device)
-    .orderBy(desc(count()))
-    .all()
-    .map((x) => ({ device: x.device, views: x.n }));
+  const named = (dimension: RollupDimension) => [...sumsOf(db, userId, dimension, parts)].map(([name, s]) => ({ name, views: s.views }));
+  const referrers = byViews(named("referrer")).map((x) => ({ domain: x.name || "Direct", views: x.views }));
+  const devices = byViews(named("device")).map((x) => ({ device: x.name, views: x.views }));
 
-  // Days in the owner's time zone: shift each event by their offset before taking the date.
-  const day = sql<string>`date((${analyticsEvents.occurredAt} - ${r.tz * 60_000}) / 1000, 'unixepoch')`;
-  const dailyRows = db
-    .select({ date: day, kind: analyticsEvents.kind, n: count() })
-    .from(analyticsEvents)
-    .where(inRange)
-    .groupBy(day, analyticsEvents.kind)
+  // Days in the owner's time zone: shift each quarter hour by their offset before taking the date.
+  const day = sql<string>`date(${analyticsRollups.bucket} * ${QUARTER_MS / 1000} - ${r.tz * 60}, 'unixepoch')`;
+  const daily = db
+    .select({ date: day, pageViews: sql<number>`sum(${analyticsRollups.views})`, linkClicks: sql<number>`sum(${analyticsRollups.clicks})` })
+    .from(analyticsRollups)
+    .where(
+      and(
+        eq(analyticsRollups.userId, userId),
+        eq(analyticsRollups.dimension, "page"),
+        eq(analyticsRollups.grain, "quarter"),
+        gte(analyticsRollups.bucket, fromQ),
+        lt(analyticsRollups.bucket, toQ),
+      ),
+    )
+    .groupBy(day)
     .orderBy(day)
     .all();
-  const daily = new Map<string, { date: string; pageViews: number; linkClicks: number }>();
-  for (const row of dailyRows) {
-    const d = daily.get(row.date) ?? { date: row.date, pageViews: 0, linkClicks: 0 };
-    if (row.kind === "page_view") d.pageViews = row.n;
-    else d.linkClicks = row.n;
-    daily.set(row.date, d);
-  }
 
   const emailLeads = opts.leads
     ? (db
@@ -100,7 +130,7 @@ export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts:
     totals: { pageViews, linkClicks, emailLeads },
     links: linkRows,
     sources: { referrers, devices },
-    daily: [...daily.values()],
+    daily,
   };
 }
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { newId } from "#db/ids.ts";
-import { analyticsEvents, collectedLeads, links } from "#db/schema.ts";
+import { collectedLeads, links } from "#db/schema.ts";
+import { recordEvents, type AnalyticsEventInput } from "#api/services/analytics-store.ts";
 import { createTestApp, type TestApp } from "#tests/support/app.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
 
@@ -15,10 +16,9 @@ function addLink(o: ApiOwner, title: string, orderIndex: number) {
   t.deps.db.insert(links).values({ id, userId: o.userId, title, url: `https://example.com/${title}`, orderIndex }).run();
   return id;
 }
-function events(o: ApiOwner, n: number, e: Partial<typeof analyticsEvents.$inferInsert> & { at: number }) {
-  for (let i = 0; i < n; i++) {
-    t.deps.db.insert(analyticsEvents).values({ userId: o.userId, kind: "page_view", device: "mobile", occurredAt: new Date(e.at), ...e }).run();
-  }
+function events(o: ApiOwner, n: number, e: Partial<AnalyticsEventInput> & { at: number }) {
+  const { at, ...rest } = e;
+  recordEvents(t.deps.db, Array.from({ length: n }, () => ({ userId: o.userId, kind: "page_view" as const, device: "mobile" as const, occurredAt: new Date(at), ...rest })));
 }
 const range = (from: number, to: number, extra = "") =>
   `from=${encodeURIComponent(new Date(from).toISOString())}&to=${encodeURIComponent(new Date(to).toISOString())}${extra}`;
