@@ -43,10 +43,14 @@ function main() {
     server.close(() => {
       // A renewal or delivery under way finishes before the database closes.
       void billingStopped.finally(() => {
+        // Every acknowledged beacon is written before the database closes.
+        deps.events.close();
         deps.db.$client.close();
         process.exit(0);
       });
     });
+    // Connections still open: queued beacons, and any that arrive until the exit, are written now.
+    deps.events.close();
     setTimeout(() => process.exit(0), 3000).unref();
   };
   process.on("SIGINT", shutdown);

@@ -20,7 +20,6 @@ import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError, validationError } from "../errors.ts";
 import { createRateLimiter } from "../services/rate-limit.ts";
 import { clientKey } from "../services/client-key.ts";
-import { recordEvents } from "../services/analytics-store.ts";
 import { createLiveLinks } from "../services/live-links.ts";
 import { leadMailMessage, publishedLeadMagnet, releaseLeadMail, reserveLeadMail } from "../services/lead-mail.ts";
 
@@ -36,6 +35,7 @@ const TEXTS = {
   rate: "Too many requests. Please try again later.",
   pageNotFound: "Page not found",
   linkNotFound: "Link not found",
+  busy: "Too many requests. Please try again later.",
 };
 
 export function referrerDomain(ref: string | undefined): string | null {
@@ -109,16 +109,15 @@ export function visitorRoutes(deps: AppDeps) {
         if (!isLive(owner.userId, body.linkId, at)) throw new ApiError("not_found", TEXTS.linkNotFound);
         linkId = body.linkId;
       }
-      recordEvents(deps.db, [
-        {
-          userId: owner.userId,
-          kind: body.type,
-          linkId,
-          occurredAt: at,
-          referrerDomain: referrerDomain(body.referrer ?? c.req.header("referer")),
-          device: deviceClass(c.req.header("user-agent")),
-        },
-      ]);
+      const queued = deps.events.enqueue({
+        userId: owner.userId,
+        kind: body.type,
+        linkId,
+        occurredAt: at,
+        referrerDomain: referrerDomain(body.referrer ?? c.req.header("referer")),
+        device: deviceClass(c.req.header("user-agent")),
+      });
+      if (!queued) throw new ApiError("unavailable", TEXTS.busy, { headers: { "Retry-After": "1" } });
       return c.body(null, 204);
     })
     .post("/lead", async (c) => {

@@ -40,6 +40,12 @@ const addLink = (over: Partial<typeof links.$inferInsert> = {}) => {
   return id;
 };
 
+/** The events written, once the batching writer has written what it queued. */
+const stored = () => {
+  t.deps.events.flush();
+  return t.deps.db.select().from(analyticsEvents).all();
+};
+
 beforeEach(() => {
   t = createTestApp();
   owner = createApiOwner(t, "plus");
@@ -58,7 +64,7 @@ describe("POST /api/visitor/track", () => {
     const id = addLink({ linkType: "standard_url", url: "https://a.example" });
     // sendBeacon sends text/plain
     expect((await post("track", { type: "link_click", username: owner.username, linkId: id }, { "Content-Type": "text/plain;charset=UTF-8" })).status).toBe(204);
-    const rows = t.deps.db.select().from(analyticsEvents).all();
+    const rows = stored();
     expect(rows.map((r) => r.kind)).toEqual(["page_view", "link_click"]);
     expect(rows[0]).toMatchObject({ referrerDomain: "news.example", device: "mobile" });
   });
@@ -72,7 +78,7 @@ describe("POST /api/visitor/track", () => {
     expect((await post("track", "{not json")).status).toBe(400);
     expect((await post("track", { type: "<script>", username: owner.username })).status).toBe(400);
     expect((await post("track", { type: "page_view", username: "x".repeat(100_000) })).status).toBe(413);
-    expect(t.deps.db.select().from(analyticsEvents).all()).toHaveLength(0);
+    expect(stored()).toHaveLength(0);
   });
 
   it("stores views and clicks from clients that are not browsers as bots, and never counts them", async () => {
@@ -103,12 +109,13 @@ describe("POST /api/visitor/track", () => {
       body: JSON.stringify({ type: "page_view", username: owner.username }),
     });
     expect(bare.status).toBe(204);
-    const rows = t.deps.db.select().from(analyticsEvents).all();
+    const rows = stored();
     expect(rows).toHaveLength(bots.length * 2 + 1);
     expect(rows.every((r) => r.device === "bot")).toBe(true);
     // A browser is counted.
     const safari = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
     await post("track", { type: "page_view", username: owner.username }, { "User-Agent": safari });
+    t.deps.events.flush();
     const day = new Date();
     const q = `from=${encodeURIComponent(new Date(day.getTime() - 86_400_000).toISOString())}&to=${encodeURIComponent(new Date(day.getTime() + 86_400_000).toISOString())}`;
     const report = analyticsReport(t.deps.db, owner.userId, AnalyticsRangeSchema.parse(Object.fromEntries(new URLSearchParams(q))), { leads: true });
@@ -130,7 +137,7 @@ describe("POST /api/visitor/track", () => {
       expect(res.status, linkId).toBe(404);
       expect((await res.json()).error.message).toBe("Link not found");
     }
-    expect(t.deps.db.select().from(analyticsEvents).all()).toHaveLength(0);
+    expect(stored()).toHaveLength(0);
     expect((await post("track", { type: "link_click", username: owner.username, linkId: live })).status).toBe(204);
     // Its schedule ends: the click is refused from then on.
     const ends = addLink({ linkType: "standard_url", url: "https://ends.example", scheduleEndTime: new Date(Date.now() + 60_000) });
@@ -142,7 +149,7 @@ describe("POST /api/visitor/track", () => {
       body: JSON.stringify({ type: "link_click", username: owner.username, linkId: ends }),
     });
     expect(res.status).toBe(404);
-    expect(t.deps.db.select().from(analyticsEvents).all()).toHaveLength(1);
+    expect(stored()).toHaveLength(1);
   });
 
   it("answers preflight for any origin without credentials", async () => {
