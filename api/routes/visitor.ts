@@ -13,6 +13,7 @@ import { isbot } from "isbot";
 import { Hono, type Context, type MiddlewareHandler, type Next } from "hono";
 import { cors } from "hono/cors";
 import type { z } from "zod";
+import { campaignOf } from "#core/campaign.ts";
 import { LeadCaptureSchema, PageReportSchema, TrackEventSchema } from "#core/schemas/visitor.ts";
 import { collectedLeads, pageReports, userProfiles } from "#db/schema.ts";
 import { newId } from "#db/ids.ts";
@@ -20,6 +21,8 @@ import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError, validationError } from "../errors.ts";
 import { createRateLimiter } from "../services/rate-limit.ts";
 import { clientKey } from "../services/client-key.ts";
+import { visitorHash } from "../services/analytics-store.ts";
+import { countryOf } from "../services/country.ts";
 import { createLiveLinks } from "../services/live-links.ts";
 import { leadMailMessage, publishedLeadMagnet, releaseLeadMail, reserveLeadMail } from "../services/lead-mail.ts";
 
@@ -109,13 +112,23 @@ export function visitorRoutes(deps: AppDeps) {
         if (!isLive(owner.userId, body.linkId, at)) throw new ApiError("not_found", TEXTS.linkNotFound);
         linkId = body.linkId;
       }
+      const userAgent = c.req.header("user-agent") ?? "";
+      const device = deviceClass(userAgent);
+      // The address is used for the country and the day's visitor hash, and never stored.
+      const address = clientKey(c, deps.env.TRUST_PROXY);
+      const campaign = body.type === "page_view" ? campaignOf(body.url) : null;
       const queued = deps.events.enqueue({
         userId: owner.userId,
         kind: body.type,
         linkId,
         occurredAt: at,
         referrerDomain: referrerDomain(body.referrer ?? c.req.header("referer")),
-        device: deviceClass(c.req.header("user-agent")),
+        device,
+        country: device === "bot" ? null : countryOf(address),
+        utmSource: campaign?.source ?? null,
+        utmMedium: campaign?.medium ?? null,
+        utmCampaign: campaign?.campaign ?? null,
+        visitorHash: body.type === "page_view" && device !== "bot" ? visitorHash(deps.db, { userId: owner.userId, address, userAgent, now: at }) : null,
       });
       if (!queued) throw new ApiError("unavailable", TEXTS.busy, { headers: { "Retry-After": "1" } });
       return c.body(null, 204);

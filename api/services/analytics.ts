@@ -5,6 +5,7 @@
  */
 import { and, asc, count, desc, eq, gte, lt, sql } from "drizzle-orm";
 import { clickThroughRate, type AnalyticsRange } from "#core/schemas/analytics.ts";
+import { referrerSite } from "#core/referrer-sites.ts";
 import type { Db } from "#db/client.ts";
 import { analyticsRollups, collectedLeads, links } from "#db/schema.ts";
 import { QUARTER_MS, QUARTERS_PER_DAY, type RollupDimension } from "./analytics-store.ts";
@@ -12,10 +13,17 @@ import { QUARTER_MS, QUARTERS_PER_DAY, type RollupDimension } from "./analytics-
 export interface AnalyticsReport {
   range: { from: string; to: string };
   allTimePageViews: number;
-  totals: { pageViews: number; linkClicks: number; emailLeads: number | null };
+  /** visitors: a visitor counts once per UTC day they viewed the page (ADR 073). */
+  totals: { pageViews: number; linkClicks: number; emailLeads: number | null; visitors: number };
   links: { linkId: string; title: string; url: string; isActive: boolean; clicks: number; ctr: number }[];
-  sources: { referrers: { domain: string; views: number }[]; devices: { device: string; views: number }[] };
-  daily: { date: string; pageViews: number; linkClicks: number }[];
+  /** referrers[].domain is the site (core/referrer-sites.ts): "Instagram", "X", or a host. countries[].country is a code or "Unknown". */
+  sources: {
+    referrers: { domain: string; views: number }[];
+    devices: { device: string; views: number }[];
+    countries: { country: string; views: number }[];
+  };
+  campaigns: { source: string; medium: string; campaign: string; views: number }[];
+  daily: { date: string; pageViews: number; linkClicks: number; visitors: number }[];
 }
 
 type Part = { grain: "day" | "quarter"; lo: number; hi: number };
@@ -33,10 +41,15 @@ export function rollupParts(fromQ: number, toQ: number): Part[] {
 }
 
 function sumsOf(db: Db, userId: string, dimension: RollupDimension, parts: Part[]) {
-  const sums = new Map<string, { views: number; clicks: number }>();
+  const sums = new Map<string, { views: number; clicks: number; visitors: number }>();
   for (const p of parts) {
     const rows = db
-      .select({ key: analyticsRollups.key, views: sql<number>`sum(${analyticsRollups.views})`, clicks: sql<number>`sum(${analyticsRollups.clicks})` })
+      .select({
+        key: analyticsRollups.key,
+        views: sql<number>`sum(${analyticsRollups.views})`,
+        clicks: sql<number>`sum(${analyticsRollups.clicks})`,
+        visitors: sql<number>`sum(${analyticsRollups.visitors})`,
+      })
       .from(analyticsRollups)
       .where(
         and(
@@ -50,9 +63,10 @@ function sumsOf(db: Db, userId: string, dimension: RollupDimension, parts: Part[
       .groupBy(analyticsRollups.key)
       .all();
     for (const r of rows) {
-      const s = sums.get(r.key) ?? { views: 0, clicks: 0 };
+      const s = sums.get(r.key) ?? { views: 0, clicks: 0, visitors: 0 };
       s.views += r.views;
       s.clicks += r.clicks;
+      s.visitors += r.visitors;
       sums.set(r.key, s);
     }
   }
@@ -70,7 +84,7 @@ export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts:
   const toQ = Math.floor(to.getTime() / QUARTER_MS);
   const parts = rollupParts(fromQ, toQ);
 
-  const page = sumsOf(db, userId, "page", parts).get("") ?? { views: 0, clicks: 0 };
+  const page = sumsOf(db, userId, "page", parts).get("") ?? { views: 0, clicks: 0, visitors: 0 };
   const pageViews = page.views;
   const linkClicks = page.clicks;
   const allTimePageViews =
@@ -94,14 +108,29 @@ export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts:
     })
     .sort((a, b) => b.clicks - a.clicks);
 
-  const named = (dimension: RollupDimension) => [...sumsOf(db, userId, dimension, parts)].map(([name, s]) => ({ name, views: s.views }));
-  const referrers = byViews(named("referrer")).map((x) => ({ domain: x.name || "Direct", views: x.views }));
+  const named = (dimension: RollupDimension, group: (key: string) => string = (k) => k) => {
+    const views = new Map<string, number>();
+    for (const [key, s] of sumsOf(db, userId, dimension, parts)) views.set(group(key), (views.get(group(key)) ?? 0) + s.views);
+    return [...views].map(([name, n]) => ({ name, views: n }));
+  };
+  // Rows counted before referrers were grouped by site hold hosts: they join their site here.
+  const referrers = byViews(named("referrer", (k) => referrerSite(k) || "Direct")).map((x) => ({ domain: x.name, views: x.views }));
   const devices = byViews(named("device")).map((x) => ({ device: x.name, views: x.views }));
+  const countries = byViews(named("country", (k) => k || "Unknown")).map((x) => ({ country: x.name, views: x.views }));
+  const campaigns = byViews(named("campaign")).map((x) => {
+    const [source = "", medium = "", campaign = ""] = JSON.parse(x.name) as string[];
+    return { source, medium, campaign, views: x.views };
+  });
 
   // Days in the owner's time zone: shift each quarter hour by their offset before taking the date.
   const day = sql<string>`date(${analyticsRollups.bucket} * ${QUARTER_MS / 1000} - ${r.tz * 60}, 'unixepoch')`;
   const daily = db
-    .select({ date: day, pageViews: sql<number>`sum(${analyticsRollups.views})`, linkClicks: sql<number>`sum(${analyticsRollups.clicks})` })
+    .select({
+      date: day,
+      pageViews: sql<number>`sum(${analyticsRollups.views})`,
+      linkClicks: sql<number>`sum(${analyticsRollups.clicks})`,
+      visitors: sql<number>`sum(${analyticsRollups.visitors})`,
+    })
     .from(analyticsRollups)
     .where(
       and(
@@ -127,9 +156,10 @@ export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts:
   return {
     range: { from: from.toISOString(), to: to.toISOString() },
     allTimePageViews,
-    totals: { pageViews, linkClicks, emailLeads },
+    totals: { pageViews, linkClicks, emailLeads, visitors: page.visitors },
     links: linkRows,
-    sources: { referrers, devices },
+    sources: { referrers, devices, countries },
+    campaigns,
     daily,
   };
 }

@@ -8,6 +8,7 @@ import { links } from "#db/schema.ts";
 import { analyticsReport } from "#api/services/analytics.ts";
 import { recordEvents, type AnalyticsEventInput } from "#api/services/analytics-store.ts";
 import { AnalyticsRangeSchema } from "#core/schemas/analytics.ts";
+import { referrerSite } from "#core/referrer-sites.ts";
 import { createTestApp, type TestApp } from "#tests/support/app.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
 
@@ -33,9 +34,13 @@ function recount(userId: string, from: number, to: number, tz: number) {
     Object.fromEntries(
       (c.prepare(`SELECT coalesce(${col}, '') k, count(*) n FROM analytics_events WHERE ${where} AND ${extra} GROUP BY k`).all(...args) as { k: string; n: number }[]).map((r) => [r.k, r.n]),
     );
+  const bySite: Record<string, number> = {};
+  for (const [host, k] of Object.entries(groups("referrer_domain", "kind = 'page_view'"))) bySite[referrerSite(host)] = (bySite[referrerSite(host)] ?? 0) + k;
+  // The generator sends one visitor per (visitor, UTC day) as its first view: visitors are those views.
   const daily = c
     .prepare(
-      `SELECT date((occurred_at - ?) / 1000, 'unixepoch') date, sum(kind = 'page_view') pageViews, sum(kind = 'link_click') linkClicks
+      `SELECT date((occurred_at - ?) / 1000, 'unixepoch') date, sum(kind = 'page_view') pageViews, sum(kind = 'link_click') linkClicks,
+              sum(kind = 'page_view' AND utm_medium = 'first') visitors
        FROM analytics_events WHERE ${where} GROUP BY date ORDER BY date`,
     )
     .all(tz * 60_000, ...args);
@@ -43,8 +48,11 @@ function recount(userId: string, from: number, to: number, tz: number) {
     pageViews: n("kind = 'page_view'"),
     linkClicks: n("kind = 'link_click'"),
     links: groups("link_id", "kind = 'link_click'"),
-    referrers: groups("referrer_domain", "kind = 'page_view'"),
+    referrers: bySite,
     devices: groups("device", "kind = 'page_view'"),
+    countries: groups("country", "kind = 'page_view'"),
+    campaigns: groups("utm_source || '/' || utm_medium || '/' || utm_campaign", "kind = 'page_view' AND utm_campaign IS NOT NULL"),
+    visitors: n("kind = 'page_view' AND utm_medium = 'first'"),
     daily,
   };
 }
@@ -61,17 +69,30 @@ beforeAll(() => {
   const random = rng(7);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
   const batch: AnalyticsEventInput[] = [];
+  const seen = new Set<string>();
   for (let i = 0; i < 6000; i++) {
     // Any minute of twelve days, with clusters just before and after UTC midnights.
     const at = i % 5 === 0 ? start + Math.floor(random() * 12) * DAY + Math.floor((random() - 0.5) * 4 * 3_600_000) : start + Math.floor(random() * 12 * DAY);
     const click = random() < 0.3;
+    const device = pick(["mobile", "mobile", "desktop", "tablet", "other", "bot"] as const);
+    const userId = i % 11 === 0 ? other.userId : owner.userId;
+    // Twenty visitors reload the page; the recount knows each one's first view of a UTC day by its medium.
+    const visitor = `v${Math.floor(random() * 20)}`;
+    const first = !click && device !== "bot" && !seen.has(`${userId}/${visitor}/${Math.floor(at / DAY)}`);
+    if (first) seen.add(`${userId}/${visitor}/${Math.floor(at / DAY)}`);
+    const tagged = !click && random() < 0.4;
     batch.push({
-      userId: i % 11 === 0 ? other.userId : owner.userId,
+      userId,
       kind: click ? "link_click" : "page_view",
       linkId: click ? pick([...linkIds, "deleted-link"]) : null,
       occurredAt: new Date(at),
-      referrerDomain: pick([null, "instagram.com", "t.co", "news.example"]),
-      device: pick(["mobile", "mobile", "desktop", "tablet", "other", "bot"] as const),
+      referrerDomain: pick([null, "instagram.com", "l.instagram.com", "www.instagram.com", "t.co", "news.example"]),
+      device,
+      country: pick([null, "DE", "JP", "IN"]),
+      utmSource: tagged || first ? "newsletter" : null,
+      utmMedium: first ? "first" : tagged ? "email" : null,
+      utmCampaign: tagged || first ? pick(["spring", "launch"]) : null,
+      visitorHash: click ? null : `${userId}/${visitor}/${Math.floor(at / DAY)}`,
     });
     if (batch.length === 500) recordEvents(t.deps.db, batch.splice(0));
   }
@@ -94,12 +115,14 @@ describe("reports from rollups", () => {
         const report = analyticsReport(t.deps.db, owner.userId, range, { leads: false });
         const raw = recount(owner.userId, from, to, tz);
         const label = `tz=${tz} first=${first} days=${days}`;
-        expect(report.totals, label).toEqual({ pageViews: raw.pageViews, linkClicks: raw.linkClicks, emailLeads: null });
+        expect(report.totals, label).toEqual({ pageViews: raw.pageViews, linkClicks: raw.linkClicks, emailLeads: null, visitors: raw.visitors });
         expect(Object.fromEntries(report.links.map((l) => [l.linkId, l.clicks])), label).toEqual(
           Object.fromEntries(linkIds.map((id) => [id, raw.links[id] ?? 0])),
         );
         expect(Object.fromEntries(report.sources.referrers.map((r) => [r.domain === "Direct" ? "" : r.domain, r.views])), label).toEqual(raw.referrers);
         expect(Object.fromEntries(report.sources.devices.map((d) => [d.device, d.views])), label).toEqual(raw.devices);
+        expect(Object.fromEntries(report.sources.countries.map((d) => [d.country === "Unknown" ? "" : d.country, d.views])), label).toEqual(raw.countries);
+        expect(Object.fromEntries(report.campaigns.map((d) => [`${d.source}/${d.medium}/${d.campaign}`, d.views])), label).toEqual(raw.campaigns);
         expect(report.daily, label).toEqual(raw.daily);
         expect(raw.pageViews, label).toBeGreaterThan(0);
       }

@@ -44,27 +44,27 @@ describe("GET /api/analytics", () => {
     const res = await owner.call("GET", `/api/analytics?${range(base - 30 * DAY, base + DAY)}`);
     expect(res.status).toBe(200);
     const r = await res.json();
-    expect(r.totals).toEqual({ pageViews: 50, linkClicks: 4, emailLeads: 0 });
+    expect(r.totals).toEqual({ pageViews: 50, linkClicks: 4, emailLeads: 0, visitors: 0 });
     expect(r.allTimePageViews).toBe(57);
     expect(r.links.map((l: any) => [l.title, l.clicks, l.ctr])).toEqual([
       ["shop", 3, 6],
       ["blog", 1, 2],
     ]);
     expect(r.sources.referrers).toEqual([
-      { domain: "instagram.com", views: 40 },
+      { domain: "Instagram", views: 40 },
       { domain: "Direct", views: 10 },
     ]);
     expect(r.sources.devices).toEqual([
       { device: "mobile", views: 40 },
       { device: "desktop", views: 10 },
     ]);
-    expect(r.daily).toEqual([{ date: "2026-03-10", pageViews: 50, linkClicks: 4 }]);
+    expect(r.daily).toEqual([{ date: "2026-03-10", pageViews: 50, linkClicks: 4, visitors: 0 }]);
   });
 
   it("buckets days in the owner's time zone", async () => {
     events(owner, 1, { at: Date.UTC(2026, 2, 10, 23, 30) });
     const res = await owner.call("GET", `/api/analytics?${range(base - DAY, base + 2 * DAY, "&tz=-120")}`);
-    expect((await res.json()).daily).toEqual([{ date: "2026-03-11", pageViews: 1, linkClicks: 0 }]);
+    expect((await res.json()).daily).toEqual([{ date: "2026-03-11", pageViews: 1, linkClicks: 0, visitors: 0 }]);
   });
 
   it("gives no lead count to a Lite owner without trial, and the range's count to Plus", async () => {
@@ -103,7 +103,7 @@ describe("exports", () => {
     expect(text).toContain("2,1,0");
     const json = await owner.call("GET", `/api/analytics/export?format=json&${range(base - DAY, base + DAY)}`);
     expect(json.headers.get("content-disposition")).toContain(".json");
-    expect((await json.json()).totals).toEqual({ pageViews: 2, linkClicks: 1, emailLeads: 0 });
+    expect((await json.json()).totals).toEqual({ pageViews: 2, linkClicks: 1, emailLeads: 0, visitors: 0 });
     expect((await owner.call("GET", `/api/analytics/export?format=xml&${range(base - DAY, base + DAY)}`)).status).toBe(400);
   });
 
