@@ -9,6 +9,7 @@ import { createServerApp, siteIsBuilt } from "./site.ts";
 import { startScheduler } from "#renderer/scheduler.ts";
 import { isPayingPlus } from "#core/plans.ts";
 import { startBilling } from "./services/billing.ts";
+import { startAnalyticsRetention } from "./services/analytics-store.ts";
 import { getProfile, planStateOf } from "./services/profile.ts";
 
 function main() {
@@ -34,11 +35,13 @@ function main() {
       }),
   });
   const billing = startBilling(deps);
+  const stopRetention = startAnalyticsRetention(deps.db, env.ANALYTICS_RAW_DAYS);
   if (env.NODE_ENV === "production" && env.BILLING_PROVIDER === "test") {
     console.warn("Billing runs on the test-mode provider: checkout takes test cards only and no money is collected (ADR 080).");
   }
   const shutdown = () => {
     scheduler.stop();
+    stopRetention();
     const billingStopped = billing.stop();
     server.close(() => {
       // A renewal or delivery under way finishes before the database closes.

@@ -115,3 +115,44 @@ export function recordEvents(db: Db, events: readonly AnalyticsEventInput[]): vo
     for (const r of sums.values()) rollup.run(...r.args, r.views, r.clicks, r.visitors);
   }).immediate();
 }
+
+/**
+ * Retention: raw events older than `rawDays` days go, in slices so no single transaction holds the
+ * writer for long; rollups stay. Also deletes visitor secrets and hashes of days that have ended.
+ * Returns the number of raw events deleted.
+ */
+export function pruneAnalytics(db: Db, now: Date, rawDays: number, slice = 5_000): number {
+  const c = db.$client;
+  const before = now.getTime() - rawDays * DAY_MS;
+  const today = Math.floor(now.getTime() / DAY_MS);
+  c.prepare("DELETE FROM analytics_salts WHERE day < ?").run(today);
+  c.prepare("DELETE FROM analytics_visitors WHERE day < ?").run(today);
+  // Events are written in time order, so the oldest ids are the oldest events: each slice reads
+  // only the next `slice` rows, and a slice that is not all old ends the pass.
+  const del = c.prepare("DELETE FROM analytics_events WHERE id IN (SELECT id FROM analytics_events ORDER BY id LIMIT ?) AND occurred_at < ?");
+  let total = 0;
+  for (;;) {
+    const n = del.run(slice, before).changes;
+    total += n;
+    if (n < slice) return total;
+  }
+}
+
+/** Prune now and every hour; the returned function stops it. */
+export function startAnalyticsRetention(db: Db, rawDays: number, now: () => Date = () => new Date()): () => void {
+  const run = () => {
+    try {
+      pruneAnalytics(db, now(), rawDays);
+    } catch (err) {
+      console.error("Analytics retention failed", err);
+    }
+  };
+  const first = setTimeout(run, 1_000);
+  const every = setInterval(run, 3_600_000);
+  first.unref();
+  every.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(every);
+  };
+}
