@@ -5,6 +5,7 @@
  */
 import { and, asc, count, desc, eq, gte, lt, sql } from "drizzle-orm";
 import { clickThroughRate, type AnalyticsRange } from "#core/schemas/analytics.ts";
+import { LINK_TYPE_LABELS, type LinkType } from "#core/link-types.ts";
 import { referrerSite } from "#core/referrer-sites.ts";
 import type { Db } from "#db/client.ts";
 import { analyticsRollups, collectedLeads, links } from "#db/schema.ts";
@@ -15,7 +16,13 @@ export interface AnalyticsReport {
   allTimePageViews: number;
   /** visitors: a visitor counts once per UTC day they viewed the page (ADR 073). */
   totals: { pageViews: number; linkClicks: number; emailLeads: number | null; visitors: number };
-  links: { linkId: string; title: string; url: string; isActive: boolean; clicks: number; ctr: number }[];
+  /**
+   * Whether the Plus parts (links, sources, campaigns) were computed (ADR 074); without
+   * detailed_analytics they are empty lists.
+   */
+  detailed: boolean;
+  /** target: where the link leads, as a reader would say it: its URL, or "Contact Card", "Lead Magnet: guide.pdf", ... */
+  links: { linkId: string; title: string; url: string; target: string; isActive: boolean; clicks: number; ctr: number }[];
   /** referrers[].domain is the site (core/referrer-sites.ts): "Instagram", "X", or a host. countries[].country is a code or "Unknown". */
   sources: {
     referrers: { domain: string; views: number }[];
@@ -76,7 +83,24 @@ function sumsOf(db: Db, userId: string, dimension: RollupDimension, parts: Part[
 const byViews = <T extends { views: number }>(rows: (T & { name: string })[]) =>
   rows.filter((r) => r.views > 0).sort((a, b) => b.views - a.views || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
-export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts: { leads: boolean }): AnalyticsReport {
+/** Where a link leads, for a report: its address, or what the page does for a link without one. */
+export function linkTarget(l: { url: string; linkType: LinkType; linkSpecificData: Record<string, string> }): string {
+  if (l.url.trim() && !l.url.startsWith("#")) return l.url;
+  const label = LINK_TYPE_LABELS[l.linkType];
+  const file = l.linkType === "lead_magnet" ? (l.linkSpecificData.fileUrl ?? "").split(/[?#]/)[0]!.split("/").pop() : "";
+  return file ? `${label}: ${decodeURIComponentSafe(file)}` : label;
+}
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** The report; `detailed` (Plus, ADR 074) adds links, sources and campaigns, `leads` the e-mail count. */
+export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts: { leads: boolean; detailed?: boolean }): AnalyticsReport {
+  const detailed = opts.detailed ?? true;
   const from = new Date(r.from);
   const to = new Date(r.to);
   // Counted in quarter hours: every time zone's midnight is on one.
@@ -94,22 +118,25 @@ export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts:
       .where(and(eq(analyticsRollups.userId, userId), eq(analyticsRollups.dimension, "page"), eq(analyticsRollups.grain, "day")))
       .get()?.n ?? 0;
 
-  const clicks = sumsOf(db, userId, "link", parts);
-  const ownLinks = db
-    .select({ id: links.id, title: links.title, url: links.url, isActive: links.isActive })
-    .from(links)
-    .where(eq(links.userId, userId))
-    .orderBy(asc(links.orderIndex))
-    .all();
+  const clicks = detailed ? sumsOf(db, userId, "link", parts) : new Map<string, { clicks: number }>();
+  const ownLinks = detailed
+    ? db
+        .select({ id: links.id, title: links.title, url: links.url, linkType: links.linkType, linkSpecificData: links.linkSpecificData, isActive: links.isActive })
+        .from(links)
+        .where(eq(links.userId, userId))
+        .orderBy(asc(links.orderIndex))
+        .all()
+    : [];
   const linkRows = ownLinks
     .map((l) => {
       const n = clicks.get(l.id)?.clicks ?? 0;
-      return { linkId: l.id, title: l.title, url: l.url, isActive: l.isActive, clicks: n, ctr: clickThroughRate(n, pageViews) };
+      return { linkId: l.id, title: l.title, url: l.url, target: linkTarget(l), isActive: l.isActive, clicks: n, ctr: clickThroughRate(n, pageViews) };
     })
     .sort((a, b) => b.clicks - a.clicks);
 
   const named = (dimension: RollupDimension, group: (key: string) => string = (k) => k) => {
     const views = new Map<string, number>();
+    if (!detailed) return [];
     for (const [key, s] of sumsOf(db, userId, dimension, parts)) views.set(group(key), (views.get(group(key)) ?? 0) + s.views);
     return [...views].map(([name, n]) => ({ name, views: n }));
   };
@@ -157,6 +184,7 @@ export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts:
     range: { from: from.toISOString(), to: to.toISOString() },
     allTimePageViews,
     totals: { pageViews, linkClicks, emailLeads, visitors: page.visitors },
+    detailed,
     links: linkRows,
     sources: { referrers, devices, countries },
     campaigns,

@@ -116,3 +116,56 @@ describe("exports", () => {
     expect(text).not.toContain("theirs");
   });
 });
+
+describe("plan gating (ADR 074)", () => {
+  it("gives Lite the overview and the days, and refuses the detailed parts and exports with the Plus message", async () => {
+    const lite = createApiOwner(t, "lite");
+    const a = addLink(lite, "shop", 0);
+    events(lite, 3, { at: base, referrerDomain: "instagram.com", country: "DE" });
+    events(lite, 1, { at: base, kind: "link_click", linkId: a });
+    const r = await (await lite.call("GET", `/api/analytics?${range(base - DAY, base + DAY)}`)).json();
+    expect(r.detailed).toBe(false);
+    expect(r.totals).toEqual({ pageViews: 3, linkClicks: 1, emailLeads: null, visitors: 0 });
+    expect(r.daily).toEqual([{ date: "2026-03-10", pageViews: 3, linkClicks: 1, visitors: 0 }]);
+    expect(r.links).toEqual([]);
+    expect(r.sources).toEqual({ referrers: [], devices: [], countries: [] });
+    expect(r.campaigns).toEqual([]);
+    for (const format of ["csv", "json"]) {
+      const res = await lite.call("GET", `/api/analytics/export?format=${format}&${range(base - DAY, base + DAY)}`);
+      expect(res.status).toBe(402);
+      expect(await res.json()).toEqual({ error: { code: "payment_required", message: "This feature requires Plinth Plus. Click to upgrade!", details: { feature: "detailed_analytics" } } });
+    }
+    // A trial (or Plus) owner gets every part.
+    const b = addLink(owner, "shop", 0);
+    events(owner, 2, { at: base, referrerDomain: "l.instagram.com", country: "DE" });
+    events(owner, 1, { at: base, kind: "link_click", linkId: b });
+    const plus = await (await owner.call("GET", `/api/analytics?${range(base - DAY, base + DAY)}`)).json();
+    expect(plus.detailed).toBe(true);
+    expect(plus.links.map((l: any) => [l.title, l.clicks])).toEqual([["shop", 1]]);
+    expect(plus.sources.referrers).toEqual([{ domain: "Instagram", views: 2 }]);
+    expect(plus.sources.countries).toEqual([{ country: "DE", views: 2 }]);
+    expect((await owner.call("GET", `/api/analytics/export?format=json&${range(base - DAY, base + DAY)}`)).status).toBe(200);
+  });
+
+  it("names where a link without a web address leads instead of '#'", async () => {
+    const rows = [
+      { title: "card", url: "#", linkType: "vcf" as const, linkSpecificData: {} },
+      { title: "guide", url: "#", linkType: "lead_magnet" as const, linkSpecificData: { fileUrl: "https://files.example/My%20Guide.pdf?x=1" } },
+      { title: "note", url: "", linkType: "text_link" as const, linkSpecificData: {} },
+      { title: "section", url: "#", linkType: "label" as const, linkSpecificData: {} },
+      { title: "site", url: "https://example.com/a", linkType: "standard_url" as const, linkSpecificData: {} },
+    ];
+    rows.forEach((l, i) => t.deps.db.insert(links).values({ id: newId(), userId: owner.userId, orderIndex: i, ...l }).run());
+    const r = await (await owner.call("GET", `/api/analytics?${range(base - DAY, base + DAY)}`)).json();
+    expect(Object.fromEntries(r.links.map((l: any) => [l.title, l.target]))).toEqual({
+      card: "Contact Card",
+      guide: "Lead Magnet: My Guide.pdf",
+      note: "Text Link",
+      section: "Label",
+      site: "https://example.com/a",
+    });
+    const csv = await (await owner.call("GET", `/api/analytics/export?format=csv&${range(base - DAY, base + DAY)}`)).text();
+    expect(csv).toContain(`"card","Contact Card",0,0`);
+    expect(csv).not.toContain(`"#"`);
+  });
+});

@@ -97,7 +97,7 @@ test("the range changes the numbers; exports download the range as CSV and JSON"
   expect(csv.suggestedFilename()).toMatch(new RegExp(`^plinth-analytics-${owner.username}-.*\\.csv$`));
   const text = readFileSync((await csv.path())!, "utf8");
   expect(text).toContain('"Page Views","Link Clicks","Email Leads"');
-  expect(text).toContain('"instagram.com",3');
+  expect(text).toContain('"Instagram",3');
 
   await page.getByRole("button", { name: "Export" }).click();
   const [json] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "Export to JSON" }).click()]);
