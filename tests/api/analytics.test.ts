@@ -148,12 +148,12 @@ describe("plan gating (ADR 074)", () => {
   });
 
   it("names where a link without a web address leads instead of '#'", async () => {
-    const rows = [
-      { title: "card", url: "#", linkType: "vcf" as const, linkSpecificData: {} },
-      { title: "guide", url: "#", linkType: "lead_magnet" as const, linkSpecificData: { fileUrl: "https://files.example/My%20Guide.pdf?x=1" } },
-      { title: "note", url: "", linkType: "text_link" as const, linkSpecificData: {} },
-      { title: "section", url: "#", linkType: "label" as const, linkSpecificData: {} },
-      { title: "site", url: "https://example.com/a", linkType: "standard_url" as const, linkSpecificData: {} },
+    const rows: { title: string; url: string; linkType: "vcf" | "lead_magnet" | "text_link" | "label" | "standard_url"; linkSpecificData: Record<string, string> }[] = [
+      { title: "card", url: "#", linkType: "vcf", linkSpecificData: {} },
+      { title: "guide", url: "#", linkType: "lead_magnet", linkSpecificData: { fileUrl: "https://files.example/My%20Guide.pdf?x=1" } },
+      { title: "note", url: "", linkType: "text_link", linkSpecificData: {} },
+      { title: "section", url: "#", linkType: "label", linkSpecificData: {} },
+      { title: "site", url: "https://example.com/a", linkType: "standard_url", linkSpecificData: {} },
     ];
     rows.forEach((l, i) => t.deps.db.insert(links).values({ id: newId(), userId: owner.userId, orderIndex: i, ...l }).run());
     const r = await (await owner.call("GET", `/api/analytics?${range(base - DAY, base + DAY)}`)).json();
