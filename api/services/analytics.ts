@@ -47,6 +47,16 @@ export function rollupParts(fromQ: number, toQ: number): Part[] {
   ].filter((p): p is Part => p.hi > p.lo);
 }
 
+/** One owner's rollup rows of a dimension in a part: one index range. */
+const inRollups = (userId: string, dimension: RollupDimension, p: Part) =>
+  and(
+    eq(analyticsRollups.userId, userId),
+    eq(analyticsRollups.dimension, dimension),
+    eq(analyticsRollups.grain, p.grain),
+    gte(analyticsRollups.bucket, p.lo),
+    lt(analyticsRollups.bucket, p.hi),
+  );
+
 function sumsOf(db: Db, userId: string, dimension: RollupDimension, parts: Part[]) {
   const sums = new Map<string, { views: number; clicks: number; visitors: number }>();
   for (const p of parts) {
@@ -58,15 +68,7 @@ function sumsOf(db: Db, userId: string, dimension: RollupDimension, parts: Part[
         visitors: sql<number>`sum(${analyticsRollups.visitors})`,
       })
       .from(analyticsRollups)
-      .where(
-        and(
-          eq(analyticsRollups.userId, userId),
-          eq(analyticsRollups.dimension, dimension),
-          eq(analyticsRollups.grain, p.grain),
-          gte(analyticsRollups.bucket, p.lo),
-          lt(analyticsRollups.bucket, p.hi),
-        ),
-      )
+      .where(inRollups(userId, dimension, p))
       .groupBy(analyticsRollups.key)
       .all();
     for (const r of rows) {
@@ -162,15 +164,7 @@ export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts:
       visitors: sql<number>`sum(${analyticsRollups.visitors})`,
     })
     .from(analyticsRollups)
-    .where(
-      and(
-        eq(analyticsRollups.userId, userId),
-        eq(analyticsRollups.dimension, "page"),
-        eq(analyticsRollups.grain, "quarter"),
-        gte(analyticsRollups.bucket, fromQ),
-        lt(analyticsRollups.bucket, toQ),
-      ),
-    )
+    .where(inRollups(userId, "page", { grain: "quarter", lo: fromQ, hi: toQ }))
     .groupBy(localDay)
     .orderBy(localDay)
     .all()
