@@ -5,6 +5,7 @@
 import type { Db } from "#db/client.ts";
 import type { Env } from "./env.server.ts";
 import type { Mailer } from "./mail/mailer.ts";
+import type { EventWriter } from "./services/event-writer.ts";
 
 export interface AppDeps {
   db: Db;
@@ -12,6 +13,8 @@ export interface AppDeps {
   mailer: Mailer;
   /** The time now. Real time in the product; tests pass the real clock too and move data, not time. */
   now: () => Date;
+  /** The analytics batching writer (ADR 072) over `db`; flushed on shutdown. */
+  events: EventWriter;
 }
 
 import type { Session, SessionUser } from "./auth/session.ts";

@@ -53,6 +53,8 @@ const EnvSchema = z
     BILLING_WEBHOOK_SECRET: z.string().min(16).optional(),
     /** The test-mode provider's clock also looks for due renewals this often (it otherwise sleeps until the next one); the job worker retries this often too. */
     BILLING_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+    /** Days raw analytics events are kept for exports and recounts; the daily rollups are kept for good. */
+    ANALYTICS_RAW_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
     /** Where payout requests are sent for processing; CONTACT_TO when unset. */
     PAYOUT_REQUESTS_TO: z.email().optional(),
     /** Log one line per request (off in tests). */

@@ -23,6 +23,8 @@ const STATUS = {
   internal: 500,
   /** The billing provider (or another service we depend on) failed; nothing was changed. */
   bad_gateway: 502,
+  /** Busy for a moment (a full queue); the answer says when to retry. */
+  unavailable: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof STATUS;

@@ -10,6 +10,7 @@ import { startScheduler } from "#renderer/scheduler.ts";
 import { jobsFor, runJobs } from "./jobs/runner.ts";
 import { startBilling } from "./services/billing.ts";
 import { noticeTrialEnded } from "./services/trial-end.ts";
+import { startAnalyticsRetention } from "./services/analytics-store.ts";
 
 function main() {
   const deps = createDeps();
@@ -32,19 +33,25 @@ function main() {
   const jobs = jobsFor(deps);
   jobs.start(env.BILLING_SWEEP_MS);
   void runJobs(deps);
+  const stopRetention = startAnalyticsRetention(deps.db, env.ANALYTICS_RAW_DAYS);
   if (env.NODE_ENV === "production" && env.BILLING_PROVIDER === "test") {
     console.warn("Billing runs on the test-mode provider: checkout takes test cards only and no money is collected (ADR 080).");
   }
   const shutdown = () => {
     scheduler.stop();
+    stopRetention();
     const billingStopped = Promise.all([billing.stop(), jobs.stop()]);
     server.close(() => {
       // A renewal or delivery under way finishes before the database closes.
       void billingStopped.finally(() => {
+        // Every acknowledged beacon is written before the database closes.
+        deps.events.close();
         deps.db.$client.close();
         process.exit(0);
       });
     });
+    // Connections still open: queued beacons, and any that arrive until the exit, are written now.
+    deps.events.close();
     setTimeout(() => process.exit(0), 3000).unref();
   };
   process.on("SIGINT", shutdown);

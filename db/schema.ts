@@ -414,6 +414,12 @@ export const analyticsEvents = sqliteTable(
     occurredAt: time("occurred_at").notNull(),
     referrerDomain: text("referrer_domain"),
     device: text("device", { enum: DEVICE_CLASSES }).notNull().default("other"),
+    /** ISO 3166 two-letter code from the visitor's address (never the address itself). */
+    country: text("country"),
+    /** The page URL's utm_source, utm_medium and utm_campaign, capped and cleaned. */
+    utmSource: text("utm_source"),
+    utmMedium: text("utm_medium"),
+    utmCampaign: text("utm_campaign"),
   },
   (t) => [
     index("analytics_user_time_idx").on(t.userId, t.occurredAt),
@@ -421,6 +427,55 @@ export const analyticsEvents = sqliteTable(
     check("analytics_device", oneOf(t.device, DEVICE_CLASSES)),
     check("analytics_click_has_link", sql`${t.kind} = 'page_view' OR ${t.linkId} IS NOT NULL`),
   ],
+);
+
+export const ROLLUP_DIMENSIONS = ["page", "link", "referrer", "device", "country", "campaign"] as const;
+export const ROLLUP_GRAINS = ["day", "quarter"] as const;
+
+/**
+ * Counted (never bot) views and clicks, summed per owner, dimension and key (a link id, a referrer
+ * site, a device class, ...; "" for the page itself) in UTC days and in UTC quarter hours (ADR 071).
+ * Written in the same transaction as the raw events; reports read only these.
+ */
+export const analyticsRollups = sqliteTable(
+  "analytics_rollups",
+  {
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    dimension: text("dimension", { enum: ROLLUP_DIMENSIONS }).notNull(),
+    grain: text("grain", { enum: ROLLUP_GRAINS }).notNull(),
+    /** Days or quarter hours since 1970-01-01T00:00Z. */
+    bucket: integer("bucket").notNull(),
+    key: text("key").notNull(),
+    views: integer("views").notNull().default(0),
+    clicks: integer("clicks").notNull().default(0),
+    /** Views that were a visitor's first of the UTC day on this page (ADR 073). */
+    visitors: integer("visitors").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.dimension, t.grain, t.bucket, t.key] }),
+    check("analytics_rollups_dimension", oneOf(t.dimension, ROLLUP_DIMENSIONS)),
+    check("analytics_rollups_grain", oneOf(t.grain, ROLLUP_GRAINS)),
+  ],
+);
+
+/**
+ * The day's secret for visitor hashes (ADR 073): one per UTC day, deleted with that day's hashes
+ * when the day ends, so hashes of different days cannot be linked.
+ */
+export const analyticsSalts = sqliteTable("analytics_salts", {
+  /** Days since 1970-01-01 (UTC). */
+  day: integer("day").primaryKey(),
+  salt: text("salt").notNull(),
+});
+
+/** Visitors seen today: SHA-256 of the day's salt, address, user agent and page. */
+export const analyticsVisitors = sqliteTable(
+  "analytics_visitors",
+  {
+    day: integer("day").notNull(),
+    hash: text("hash").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.hash] })],
 );
 
 export const collectedLeads = sqliteTable(

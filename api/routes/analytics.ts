@@ -3,6 +3,7 @@
  * collected leads (Plus: lead_magnets).
  */
 import { Hono, type Context } from "hono";
+import { DASH } from "#core/dashboard-texts.ts";
 import { hasFeature } from "#core/plans.ts";
 import { AnalyticsRangeSchema, csvRows, ExportQuerySchema } from "#core/schemas/analytics.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
@@ -22,28 +23,37 @@ export function reportCsv(r: AnalyticsReport): string {
   return csvRows([
     ["Plinth analytics", `${day(r.range.from)} to ${day(r.range.to)}`],
     [],
-    ["Page Views", "Link Clicks", "Email Leads"],
-    [r.totals.pageViews, r.totals.linkClicks, r.totals.emailLeads],
+    ["Page Views", "Link Clicks", "Email Leads", "Visitors"],
+    [r.totals.pageViews, r.totals.linkClicks, r.totals.emailLeads, r.totals.visitors],
     [],
     ["Link Title", "URL", "Clicks", "CTR (%)"],
-    ...r.links.map((l) => [l.title, l.url, l.clicks, l.ctr]),
+    ...r.links.map((l) => [l.title, l.target, l.clicks, l.ctr]),
     [],
-    ["Date", "Page Views", "Link Clicks"],
-    ...r.daily.map((d) => [d.date, d.pageViews, d.linkClicks]),
+    ["Date", "Page Views", "Link Clicks", "Visitors"],
+    ...r.daily.map((d) => [d.date, d.pageViews, d.linkClicks, d.visitors]),
     [],
     ["Referrer", "Page Views"],
     ...r.sources.referrers.map((s) => [s.domain, s.views]),
     [],
     ["Device", "Page Views"],
     ...r.sources.devices.map((s) => [s.device, s.views]),
+    [],
+    ["Country", "Page Views"],
+    ...r.sources.countries.map((s) => [s.country, s.views]),
+    [],
+    ["Campaign Source", "Campaign Medium", "Campaign", "Page Views"],
+    ...r.campaigns.map((s) => [s.source, s.medium, s.campaign, s.views]),
   ]);
 }
 
 export function analyticsRoutes({ db, now }: AppDeps) {
   const leadsAllowed = (userId: string) => hasFeature(planStateOf(getProfile(db, userId)), "lead_magnets", now());
-  const requireLeads = (userId: string) => {
-    if (!leadsAllowed(userId)) throw new ApiError("payment_required", "This feature requires Plinth Plus. Click to upgrade!", { details: { feature: "lead_magnets" } });
+  const detailedAllowed = (userId: string) => hasFeature(planStateOf(getProfile(db, userId)), "detailed_analytics", now());
+  const requirePlus = (feature: "lead_magnets" | "detailed_analytics", allowed: boolean) => {
+    if (!allowed) throw new ApiError("payment_required", DASH.plusTooltip, { details: { feature } });
   };
+  const requireLeads = (userId: string) => requirePlus("lead_magnets", leadsAllowed(userId));
+  const options = (userId: string) => ({ leads: leadsAllowed(userId), detailed: detailedAllowed(userId) });
 
   return (
     new Hono<AppEnv>()
@@ -51,13 +61,15 @@ export function analyticsRoutes({ db, now }: AppDeps) {
       // GET /api/analytics?from&to&tz - totals, per-link clicks and CTR, sources and days of the range
       .get("/", query(AnalyticsRangeSchema), (c) => {
         const user = currentUser(c);
-        return c.json(analyticsReport(db, user.id, c.req.valid("query"), { leads: leadsAllowed(user.id) }));
+        return c.json(analyticsReport(db, user.id, c.req.valid("query"), options(user.id)));
       })
       // GET /api/analytics/export?format=csv|json&from&to&tz - the same report as a download
       .get("/export", query(ExportQuerySchema), (c) => {
         const user = currentUser(c);
         const q = c.req.valid("query");
-        const report = analyticsReport(db, user.id, q, { leads: leadsAllowed(user.id) });
+        // Exports hold the detailed report: Plus (ADR 074).
+        requirePlus("detailed_analytics", detailedAllowed(user.id));
+        const report = analyticsReport(db, user.id, q, options(user.id));
         const name = `plinth-analytics-${getProfile(db, user.id).username}-${day(report.range.from)}-to-${day(report.range.to)}`;
         return q.format === "json"
           ? attachment(c, JSON.stringify(report, null, 2), "application/json; charset=utf-8", `${name}.json`)

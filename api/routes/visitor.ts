@@ -8,17 +8,22 @@
  * day (ADR 092). Responses may be read cross-origin (a page on a CDN).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import { isbot } from "isbot";
 import { Hono, type Context, type MiddlewareHandler, type Next } from "hono";
 import { cors } from "hono/cors";
 import type { z } from "zod";
+import { campaignOf } from "#core/campaign.ts";
 import { LeadCaptureSchema, PageReportSchema, TrackEventSchema } from "#core/schemas/visitor.ts";
-import { analyticsEvents, collectedLeads, links, pageReports, userProfiles } from "#db/schema.ts";
+import { collectedLeads, pageReports, userProfiles } from "#db/schema.ts";
 import { newId } from "#db/ids.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError, validationError } from "../errors.ts";
 import { createRateLimiter } from "../services/rate-limit.ts";
 import { clientKey } from "../services/client-key.ts";
+import { visitorHash } from "../services/analytics-store.ts";
+import { countryOf } from "../services/country.ts";
+import { createLiveLinks } from "../services/live-links.ts";
 import { leadMailMessage, publishedLeadMagnet, releaseLeadMail, reserveLeadMail } from "../services/lead-mail.ts";
 
 export const VISITOR_PREFIX = "/api/visitor/";
@@ -33,6 +38,7 @@ const TEXTS = {
   rate: "Too many requests. Please try again later.",
   pageNotFound: "Page not found",
   linkNotFound: "Link not found",
+  busy: "Too many requests. Please try again later.",
 };
 
 export function referrerDomain(ref: string | undefined): string | null {
@@ -45,9 +51,12 @@ export function referrerDomain(ref: string | undefined): string | null {
   }
 }
 
+/**
+ * The visitor's device class. No user agent, a known crawler, link-preview fetcher or HTTP library
+ * (the maintained `isbot` list) or a headless browser is a bot: stored, never counted.
+ */
 export function deviceClass(ua: string | undefined): "mobile" | "tablet" | "desktop" | "bot" | "other" {
-  if (!ua) return "other";
-  if (/bot|crawl|spider|slurp|headless/i.test(ua)) return "bot";
+  if (!ua?.trim() || isbot(ua) || /bot|crawl|spider|slurp|headless/i.test(ua)) return "bot";
   if (/ipad|tablet/i.test(ua)) return "tablet";
   if (/mobi|iphone|android/i.test(ua)) return "mobile";
   if (/windows|macintosh|linux|cros/i.test(ua)) return "desktop";
@@ -74,6 +83,7 @@ export function visitorRoutes(deps: AppDeps) {
   // Each lead or report sends an e-mail: a client gets 10 at once, then one every 6 seconds.
   const mailLimiter = createRateLimiter(10, 1 / 6, { now: deps.now });
   const salt = randomBytes(16).toString("hex");
+  const isLive = createLiveLinks(deps.db);
   const ownerOf = (name: string) =>
     deps.db.select({ userId: userProfiles.userId, published: userProfiles.hasPublishedPage }).from(userProfiles).where(eq(userProfiles.username, name)).get();
   const limit = (which: typeof limiter) => async (c: Context, next: Next) => {
@@ -95,20 +105,32 @@ export function visitorRoutes(deps: AppDeps) {
       const body = parse(TrackEventSchema, await readJson(c));
       const owner = ownerOf(body.username);
       if (!owner || !owner.published) throw new ApiError("not_found", TEXTS.pageNotFound);
+      const at = deps.now();
       let linkId: string | null = null;
       if (body.type === "link_click") {
-        const l = deps.db.select({ id: links.id }).from(links).where(and(eq(links.id, body.linkId), eq(links.userId, owner.userId))).get();
-        if (!l) throw new ApiError("not_found", TEXTS.linkNotFound);
-        linkId = l.id;
+        // Only a link the published page shows now could have been clicked there.
+        if (!isLive(owner.userId, body.linkId, at)) throw new ApiError("not_found", TEXTS.linkNotFound);
+        linkId = body.linkId;
       }
-      deps.db.insert(analyticsEvents).values({
+      const userAgent = c.req.header("user-agent") ?? "";
+      const device = deviceClass(userAgent);
+      // The address is used for the country and the day's visitor hash, and never stored.
+      const address = clientKey(c, deps.env.TRUST_PROXY);
+      const campaign = body.type === "page_view" ? campaignOf(body.url) : null;
+      const queued = deps.events.enqueue({
         userId: owner.userId,
         kind: body.type,
         linkId,
-        occurredAt: deps.now(),
+        occurredAt: at,
         referrerDomain: referrerDomain(body.referrer ?? c.req.header("referer")),
-        device: deviceClass(c.req.header("user-agent")),
-      }).run();
+        device,
+        country: device === "bot" ? null : countryOf(address),
+        utmSource: campaign?.source ?? null,
+        utmMedium: campaign?.medium ?? null,
+        utmCampaign: campaign?.campaign ?? null,
+        visitorHash: body.type === "page_view" && device !== "bot" ? visitorHash(deps.db, { userId: owner.userId, address, userAgent, now: at }) : null,
+      });
+      if (!queued) throw new ApiError("unavailable", TEXTS.busy, { headers: { "Retry-After": "1" } });
       return c.body(null, 204);
     })
     .post("/lead", async (c) => {

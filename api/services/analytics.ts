@@ -1,90 +1,174 @@
 /**
- * The owner's analytics from analytics_events and collected_leads, always filtered by owner and by
- * the chosen range. Bots are stored (their share is worth knowing) but never counted as visitors.
+ * The owner's analytics, always filtered by owner and by the chosen range, read from the rollups
+ * (ADR 071): the cost grows with the days in the range, never with the events in it. Bots are stored
+ * as raw events but never counted. The dashboard, the CSV and the JSON export all come from here.
  */
-import { and, asc, count, desc, eq, gte, lt, ne, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, lt, sql } from "drizzle-orm";
 import { clickThroughRate, type AnalyticsRange } from "#core/schemas/analytics.ts";
+import { LINK_TYPE_LABELS, type LinkType } from "#core/link-types.ts";
+import { referrerSite } from "#core/referrer-sites.ts";
 import type { Db } from "#db/client.ts";
-import { analyticsEvents, collectedLeads, links } from "#db/schema.ts";
+import { analyticsRollups, collectedLeads, links } from "#db/schema.ts";
+import { DAY_MS, QUARTER_MS, QUARTERS_PER_DAY, type RollupDimension } from "./analytics-store.ts";
 
 export interface AnalyticsReport {
   range: { from: string; to: string };
   allTimePageViews: number;
-  totals: { pageViews: number; linkClicks: number; emailLeads: number | null };
-  links: { linkId: string; title: string; url: string; isActive: boolean; clicks: number; ctr: number }[];
-  sources: { referrers: { domain: string; views: number }[]; devices: { device: string; views: number }[] };
-  daily: { date: string; pageViews: number; linkClicks: number }[];
+  /** visitors: a visitor counts once per UTC day they viewed the page (ADR 073). */
+  totals: { pageViews: number; linkClicks: number; emailLeads: number | null; visitors: number };
+  /**
+   * Whether the Plus parts (links, sources, campaigns) were computed (ADR 074); without
+   * detailed_analytics they are empty lists.
+   */
+  detailed: boolean;
+  /** target: where the link leads, as a reader would say it: its URL, or "Contact Card", "Lead Magnet: guide.pdf", ... */
+  links: { linkId: string; title: string; url: string; target: string; isActive: boolean; clicks: number; ctr: number }[];
+  /** referrers[].domain is the site (core/referrer-sites.ts): "Instagram", "X", or a host. countries[].country is a code or "Unknown". */
+  sources: {
+    referrers: { domain: string; views: number }[];
+    devices: { device: string; views: number }[];
+    countries: { country: string; views: number }[];
+  };
+  campaigns: { source: string; medium: string; campaign: string; views: number }[];
+  daily: { date: string; pageViews: number; linkClicks: number; visitors: number }[];
 }
 
-const humans = ne(analyticsEvents.device, "bot");
+type Part = { grain: "day" | "quarter"; lo: number; hi: number };
 
-export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts: { leads: boolean }): AnalyticsReport {
+/** [fromQ, toQ) in quarter hours as whole UTC days in the middle and quarter hours at the edges. */
+export function rollupParts(fromQ: number, toQ: number): Part[] {
+  const firstDay = Math.ceil(fromQ / QUARTERS_PER_DAY);
+  const endDay = Math.floor(toQ / QUARTERS_PER_DAY);
+  if (firstDay >= endDay) return [{ grain: "quarter", lo: fromQ, hi: toQ }];
+  return [
+    { grain: "quarter", lo: fromQ, hi: firstDay * QUARTERS_PER_DAY },
+    { grain: "day", lo: firstDay, hi: endDay },
+    { grain: "quarter", lo: endDay * QUARTERS_PER_DAY, hi: toQ },
+  ].filter((p): p is Part => p.hi > p.lo);
+}
+
+/** One owner's rollup rows of a dimension in a part: one index range. */
+const inRollups = (userId: string, dimension: RollupDimension, p: Part) =>
+  and(
+    eq(analyticsRollups.userId, userId),
+    eq(analyticsRollups.dimension, dimension),
+    eq(analyticsRollups.grain, p.grain),
+    gte(analyticsRollups.bucket, p.lo),
+    lt(analyticsRollups.bucket, p.hi),
+  );
+
+function sumsOf(db: Db, userId: string, dimension: RollupDimension, parts: Part[]) {
+  const sums = new Map<string, { views: number; clicks: number; visitors: number }>();
+  for (const p of parts) {
+    const rows = db
+      .select({
+        key: analyticsRollups.key,
+        views: sql<number>`sum(${analyticsRollups.views})`,
+        clicks: sql<number>`sum(${analyticsRollups.clicks})`,
+        visitors: sql<number>`sum(${analyticsRollups.visitors})`,
+      })
+      .from(analyticsRollups)
+      .where(inRollups(userId, dimension, p))
+      .groupBy(analyticsRollups.key)
+      .all();
+    for (const r of rows) {
+      const s = sums.get(r.key) ?? { views: 0, clicks: 0, visitors: 0 };
+      s.views += r.views;
+      s.clicks += r.clicks;
+      s.visitors += r.visitors;
+      sums.set(r.key, s);
+    }
+  }
+  return sums;
+}
+
+const byViews = <T extends { views: number }>(rows: (T & { name: string })[]) =>
+  rows.filter((r) => r.views > 0).sort((a, b) => b.views - a.views || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+/** Where a link leads, for a report: its address, or what the page does for a link without one. */
+export function linkTarget(l: { url: string; linkType: LinkType; linkSpecificData: Record<string, string> }): string {
+  if (l.url.trim() && !l.url.startsWith("#")) return l.url;
+  const label = LINK_TYPE_LABELS[l.linkType];
+  const file = l.linkType === "lead_magnet" ? (l.linkSpecificData.fileUrl ?? "").split(/[?#]/)[0]!.split("/").pop() : "";
+  return file ? `${label}: ${decodeURIComponentSafe(file)}` : label;
+}
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** The report; `detailed` (Plus, ADR 074) adds links, sources and campaigns, `leads` the e-mail count. */
+export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts: { leads: boolean; detailed?: boolean }): AnalyticsReport {
+  const detailed = opts.detailed ?? true;
   const from = new Date(r.from);
   const to = new Date(r.to);
-  const inRange = and(eq(analyticsEvents.userId, userId), gte(analyticsEvents.occurredAt, from), lt(analyticsEvents.occurredAt, to), humans);
+  // Counted in quarter hours: every time zone's midnight is on one.
+  const fromQ = Math.floor(from.getTime() / QUARTER_MS);
+  const toQ = Math.floor(to.getTime() / QUARTER_MS);
+  const parts = rollupParts(fromQ, toQ);
 
-  const byKind = db.select({ kind: analyticsEvents.kind, n: count() }).from(analyticsEvents).where(inRange).groupBy(analyticsEvents.kind).all();
-  const pageViews = byKind.find((k) => k.kind === "page_view")?.n ?? 0;
-  const linkClicks = byKind.find((k) => k.kind === "link_click")?.n ?? 0;
+  const page = sumsOf(db, userId, "page", parts).get("") ?? { views: 0, clicks: 0, visitors: 0 };
+  const pageViews = page.views;
+  const linkClicks = page.clicks;
   const allTimePageViews =
-    db.select({ n: count() }).from(analyticsEvents).where(and(eq(analyticsEvents.userId, userId), eq(analyticsEvents.kind, "page_view"), humans)).get()?.n ?? 0;
-
-  const clicks = new Map(
     db
-      .select({ linkId: analyticsEvents.linkId, n: count() })
-      .from(analyticsEvents)
-      .where(and(inRange, eq(analyticsEvents.kind, "link_click")))
-      .groupBy(analyticsEvents.linkId)
-      .all()
-      .map((c) => [c.linkId, c.n]),
-  );
-  const ownLinks = db
-    .select({ id: links.id, title: links.title, url: links.url, isActive: links.isActive })
-    .from(links)
-    .where(eq(links.userId, userId))
-    .orderBy(asc(links.orderIndex))
-    .all();
+      .select({ n: sql<number>`coalesce(sum(${analyticsRollups.views}), 0)` })
+      .from(analyticsRollups)
+      .where(and(eq(analyticsRollups.userId, userId), eq(analyticsRollups.dimension, "page"), eq(analyticsRollups.grain, "day")))
+      .get()?.n ?? 0;
+
+  const clicks = detailed ? sumsOf(db, userId, "link", parts) : new Map<string, { clicks: number }>();
+  const ownLinks = detailed
+    ? db
+        .select({ id: links.id, title: links.title, url: links.url, linkType: links.linkType, linkSpecificData: links.linkSpecificData, isActive: links.isActive })
+        .from(links)
+        .where(eq(links.userId, userId))
+        .orderBy(asc(links.orderIndex))
+        .all()
+    : [];
   const linkRows = ownLinks
     .map((l) => {
-      const n = clicks.get(l.id) ?? 0;
-      return { linkId: l.id, title: l.title, url: l.url, isActive: l.isActive, clicks: n, ctr: clickThroughRate(n, pageViews) };
+      const n = clicks.get(l.id)?.clicks ?? 0;
+      return { linkId: l.id, title: l.title, url: l.url, target: linkTarget(l), isActive: l.isActive, clicks: n, ctr: clickThroughRate(n, pageViews) };
     })
     .sort((a, b) => b.clicks - a.clicks);
 
-  const views = and(inRange, eq(analyticsEvents.kind, "page_view"));
-  const referrers = db
-    .select({ domain: analyticsEvents.referrerDomain, n: count() })
-    .from(analyticsEvents)
-    .where(views)
-    .groupBy(analyticsEvents.referrerDomain)
-    .orderBy(desc(count()))
-    .all()
-    .map((x) => ({ domain: x.domain ?? "Direct", views: x.n }));
-  const devices = db
-    .select({ device: analyticsEvents.device, n: count() })
-    .from(analyticsEvents)
-    .where(views)
-    .groupBy(analyticsEvents.device)
-    .orderBy(desc(count()))
-    .all()
-    .map((x) => ({ device: x.device, views: x.n }));
+  const named = (dimension: RollupDimension, group: (key: string) => string = (k) => k) => {
+    const views = new Map<string, number>();
+    if (!detailed) return [];
+    for (const [key, s] of sumsOf(db, userId, dimension, parts)) views.set(group(key), (views.get(group(key)) ?? 0) + s.views);
+    return [...views].map(([name, n]) => ({ name, views: n }));
+  };
+  // Rows counted before referrers were grouped by site hold hosts: they join their site here.
+  const referrers = byViews(named("referrer", (k) => referrerSite(k) || "Direct")).map((x) => ({ domain: x.name, views: x.views }));
+  const devices = byViews(named("device")).map((x) => ({ device: x.name, views: x.views }));
+  const countries = byViews(named("country", (k) => k || "Unknown")).map((x) => ({ country: x.name, views: x.views }));
+  const campaigns = byViews(named("campaign")).map((x) => {
+    const [source = "", medium = "", campaign = ""] = JSON.parse(x.name) as string[];
+    return { source, medium, campaign, views: x.views };
+  });
 
-  // Days in the owner's time zone: shift each event by their offset before taking the date.
-  const day = sql<string>`date((${analyticsEvents.occurredAt} - ${r.tz * 60_000}) / 1000, 'unixepoch')`;
-  const dailyRows = db
-    .select({ date: day, kind: analyticsEvents.kind, n: count() })
-    .from(analyticsEvents)
-    .where(inRange)
-    .groupBy(day, analyticsEvents.kind)
-    .orderBy(day)
-    .all();
-  const daily = new Map<string, { date: string; pageViews: number; linkClicks: number }>();
-  for (const row of dailyRows) {
-    const d = daily.get(row.date) ?? { date: row.date, pageViews: 0, linkClicks: 0 };
-    if (row.kind === "page_view") d.pageViews = row.n;
-    else d.linkClicks = row.n;
-    daily.set(row.date, d);
-  }
+  // Days in the owner's time zone: shift each quarter hour by their offset, then group by whole day
+  // (an integer, cheaper than a date per row), and name the few days that result.
+  // Integers written into the SQL (a bound JS number is a REAL, which would not divide whole).
+  const shift = sql.raw(String(Math.trunc(r.tz) * 60));
+  const localDay = sql<number>`(${analyticsRollups.bucket} * ${sql.raw(String(QUARTER_MS / 1000))} - ${shift}) / 86400`;
+  const daily = db
+    .select({
+      day: localDay,
+      pageViews: sql<number>`sum(${analyticsRollups.views})`,
+      linkClicks: sql<number>`sum(${analyticsRollups.clicks})`,
+      visitors: sql<number>`sum(${analyticsRollups.visitors})`,
+    })
+    .from(analyticsRollups)
+    .where(inRollups(userId, "page", { grain: "quarter", lo: fromQ, hi: toQ }))
+    .groupBy(localDay)
+    .orderBy(localDay)
+    .all()
+    .map(({ day, ...counts }) => ({ date: new Date(day * DAY_MS).toISOString().slice(0, 10), ...counts }));
 
   const emailLeads = opts.leads
     ? (db
@@ -97,10 +181,12 @@ export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts:
   return {
     range: { from: from.toISOString(), to: to.toISOString() },
     allTimePageViews,
-    totals: { pageViews, linkClicks, emailLeads },
+    totals: { pageViews, linkClicks, emailLeads, visitors: page.visitors },
+    detailed,
     links: linkRows,
-    sources: { referrers, devices },
-    daily: [...daily.values()],
+    sources: { referrers, devices, countries },
+    campaigns,
+    daily,
   };
 }
 

@@ -25,10 +25,12 @@ export const REPORT_DETAILS_MAX = 2000;
 const pageUsername = z.string().trim().toLowerCase().min(1).max(64);
 const linkId = z.string().trim().min(1).max(64);
 const referrer = z.string().max(LIMITS.URL_MAX).optional();
+/** The page's own URL, for its utm_* campaign parameters (core/campaign.ts). */
+const url = z.string().max(LIMITS.URL_MAX).optional();
 
 export const TrackEventSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("page_view"), username: pageUsername, referrer }),
-  z.object({ type: z.literal("link_click"), username: pageUsername, linkId, referrer }),
+  z.object({ type: z.literal("page_view"), username: pageUsername, referrer, url }),
+  z.object({ type: z.literal("link_click"), username: pageUsername, linkId, referrer, url }),
 ]);
 export type TrackEvent = z.output<typeof TrackEventSchema>;
 

@@ -40,7 +40,7 @@ function beacon(body: Record<string, string>): void {
   if (cfg.preview || !cfg.apiOrigin) return;
   try {
     // text/plain keeps it a simple request: no preflight, no cookies.
-    navigator.sendBeacon(`${cfg.apiOrigin}/api/visitor/track`, JSON.stringify({ ...body, username: cfg.username, referrer: document.referrer }));
+    navigator.sendBeacon(`${cfg.apiOrigin}/api/visitor/track`, JSON.stringify({ ...body, username: cfg.username, referrer: document.referrer, url: location.href }));
   } catch {
     // Analytics never break the page.
   }

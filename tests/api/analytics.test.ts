@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { newId } from "#db/ids.ts";
-import { analyticsEvents, collectedLeads, links } from "#db/schema.ts";
+import { collectedLeads, links } from "#db/schema.ts";
+import { recordEvents, type AnalyticsEventInput } from "#api/services/analytics-store.ts";
 import { createTestApp, type TestApp } from "#tests/support/app.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
 
@@ -15,10 +16,9 @@ function addLink(o: ApiOwner, title: string, orderIndex: number) {
   t.deps.db.insert(links).values({ id, userId: o.userId, title, url: `https://example.com/${title}`, orderIndex }).run();
   return id;
 }
-function events(o: ApiOwner, n: number, e: Partial<typeof analyticsEvents.$inferInsert> & { at: number }) {
-  for (let i = 0; i < n; i++) {
-    t.deps.db.insert(analyticsEvents).values({ userId: o.userId, kind: "page_view", device: "mobile", occurredAt: new Date(e.at), ...e }).run();
-  }
+function events(o: ApiOwner, n: number, e: Partial<AnalyticsEventInput> & { at: number }) {
+  const { at, ...rest } = e;
+  recordEvents(t.deps.db, Array.from({ length: n }, () => ({ userId: o.userId, kind: "page_view" as const, device: "mobile" as const, occurredAt: new Date(at), ...rest })));
 }
 const range = (from: number, to: number, extra = "") =>
   `from=${encodeURIComponent(new Date(from).toISOString())}&to=${encodeURIComponent(new Date(to).toISOString())}${extra}`;
@@ -44,27 +44,27 @@ describe("GET /api/analytics", () => {
     const res = await owner.call("GET", `/api/analytics?${range(base - 30 * DAY, base + DAY)}`);
     expect(res.status).toBe(200);
     const r = await res.json();
-    expect(r.totals).toEqual({ pageViews: 50, linkClicks: 4, emailLeads: 0 });
+    expect(r.totals).toEqual({ pageViews: 50, linkClicks: 4, emailLeads: 0, visitors: 0 });
     expect(r.allTimePageViews).toBe(57);
     expect(r.links.map((l: any) => [l.title, l.clicks, l.ctr])).toEqual([
       ["shop", 3, 6],
       ["blog", 1, 2],
     ]);
     expect(r.sources.referrers).toEqual([
-      { domain: "instagram.com", views: 40 },
+      { domain: "Instagram", views: 40 },
       { domain: "Direct", views: 10 },
     ]);
     expect(r.sources.devices).toEqual([
       { device: "mobile", views: 40 },
       { device: "desktop", views: 10 },
     ]);
-    expect(r.daily).toEqual([{ date: "2026-03-10", pageViews: 50, linkClicks: 4 }]);
+    expect(r.daily).toEqual([{ date: "2026-03-10", pageViews: 50, linkClicks: 4, visitors: 0 }]);
   });
 
   it("buckets days in the owner's time zone", async () => {
     events(owner, 1, { at: Date.UTC(2026, 2, 10, 23, 30) });
     const res = await owner.call("GET", `/api/analytics?${range(base - DAY, base + 2 * DAY, "&tz=-120")}`);
-    expect((await res.json()).daily).toEqual([{ date: "2026-03-11", pageViews: 1, linkClicks: 0 }]);
+    expect((await res.json()).daily).toEqual([{ date: "2026-03-11", pageViews: 1, linkClicks: 0, visitors: 0 }]);
   });
 
   it("gives no lead count to a Lite owner without trial, and the range's count to Plus", async () => {
@@ -103,7 +103,7 @@ describe("exports", () => {
     expect(text).toContain("2,1,0");
     const json = await owner.call("GET", `/api/analytics/export?format=json&${range(base - DAY, base + DAY)}`);
     expect(json.headers.get("content-disposition")).toContain(".json");
-    expect((await json.json()).totals).toEqual({ pageViews: 2, linkClicks: 1, emailLeads: 0 });
+    expect((await json.json()).totals).toEqual({ pageViews: 2, linkClicks: 1, emailLeads: 0, visitors: 0 });
     expect((await owner.call("GET", `/api/analytics/export?format=xml&${range(base - DAY, base + DAY)}`)).status).toBe(400);
   });
 
@@ -114,5 +114,58 @@ describe("exports", () => {
     const text = await res.text();
     expect(text).toContain(`"'+mine@example.com","mine"`);
     expect(text).not.toContain("theirs");
+  });
+});
+
+describe("plan gating (ADR 074)", () => {
+  it("gives Lite the overview and the days, and refuses the detailed parts and exports with the Plus message", async () => {
+    const lite = createApiOwner(t, "lite");
+    const a = addLink(lite, "shop", 0);
+    events(lite, 3, { at: base, referrerDomain: "instagram.com", country: "DE" });
+    events(lite, 1, { at: base, kind: "link_click", linkId: a });
+    const r = await (await lite.call("GET", `/api/analytics?${range(base - DAY, base + DAY)}`)).json();
+    expect(r.detailed).toBe(false);
+    expect(r.totals).toEqual({ pageViews: 3, linkClicks: 1, emailLeads: null, visitors: 0 });
+    expect(r.daily).toEqual([{ date: "2026-03-10", pageViews: 3, linkClicks: 1, visitors: 0 }]);
+    expect(r.links).toEqual([]);
+    expect(r.sources).toEqual({ referrers: [], devices: [], countries: [] });
+    expect(r.campaigns).toEqual([]);
+    for (const format of ["csv", "json"]) {
+      const res = await lite.call("GET", `/api/analytics/export?format=${format}&${range(base - DAY, base + DAY)}`);
+      expect(res.status).toBe(402);
+      expect(await res.json()).toEqual({ error: { code: "payment_required", message: "This feature requires Plinth Plus. Click to upgrade!", details: { feature: "detailed_analytics" } } });
+    }
+    // A trial (or Plus) owner gets every part.
+    const b = addLink(owner, "shop", 0);
+    events(owner, 2, { at: base, referrerDomain: "l.instagram.com", country: "DE" });
+    events(owner, 1, { at: base, kind: "link_click", linkId: b });
+    const plus = await (await owner.call("GET", `/api/analytics?${range(base - DAY, base + DAY)}`)).json();
+    expect(plus.detailed).toBe(true);
+    expect(plus.links.map((l: any) => [l.title, l.clicks])).toEqual([["shop", 1]]);
+    expect(plus.sources.referrers).toEqual([{ domain: "Instagram", views: 2 }]);
+    expect(plus.sources.countries).toEqual([{ country: "DE", views: 2 }]);
+    expect((await owner.call("GET", `/api/analytics/export?format=json&${range(base - DAY, base + DAY)}`)).status).toBe(200);
+  });
+
+  it("names where a link without a web address leads instead of '#'", async () => {
+    const rows: { title: string; url: string; linkType: "vcf" | "lead_magnet" | "text_link" | "label" | "standard_url"; linkSpecificData: Record<string, string> }[] = [
+      { title: "card", url: "#", linkType: "vcf", linkSpecificData: {} },
+      { title: "guide", url: "#", linkType: "lead_magnet", linkSpecificData: { fileUrl: "https://files.example/My%20Guide.pdf?x=1" } },
+      { title: "note", url: "", linkType: "text_link", linkSpecificData: {} },
+      { title: "section", url: "#", linkType: "label", linkSpecificData: {} },
+      { title: "site", url: "https://example.com/a", linkType: "standard_url", linkSpecificData: {} },
+    ];
+    rows.forEach((l, i) => t.deps.db.insert(links).values({ id: newId(), userId: owner.userId, orderIndex: i, ...l }).run());
+    const r = await (await owner.call("GET", `/api/analytics?${range(base - DAY, base + DAY)}`)).json();
+    expect(Object.fromEntries(r.links.map((l: any) => [l.title, l.target]))).toEqual({
+      card: "Contact Card",
+      guide: "Lead Magnet: My Guide.pdf",
+      note: "Text Link",
+      section: "Label",
+      site: "https://example.com/a",
+    });
+    const csv = await (await owner.call("GET", `/api/analytics/export?format=csv&${range(base - DAY, base + DAY)}`)).text();
+    expect(csv).toContain(`"card","Contact Card",0,0`);
+    expect(csv).not.toContain(`"#"`);
   });
 });

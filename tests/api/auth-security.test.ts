@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { recordEvents } from "#api/services/analytics-store.ts";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -249,7 +250,7 @@ describe("the account", () => {
     db.insert(schema.links).values({ id: newId(), userId, title: "Mine", url: "https://example.org" }).run();
     db.insert(schema.socialLinks).values({ id: newId(), userId, platform: "github", url: "https://github.com/me" }).run();
     db.insert(schema.upgradeRequests).values({ id: newId(), userId, featureKey: "scheduling" }).run();
-    db.insert(schema.analyticsEvents).values({ userId, kind: "page_view", occurredAt: new Date() }).run();
+    recordEvents(db, [{ userId, kind: "page_view", device: "mobile", occurredAt: new Date() }]);
     db.insert(schema.collectedLeads).values({ id: newId(), userId, linkTitle: "x", email: "lead@example.com" }).run();
     db.insert(schema.passwordResetTokens).values({ id: newId(), userId, expiresAt: new Date(Date.now() + 60_000) }).run();
     db.insert(schema.uploads).values({ id: newId(), userId, kind: "profile_picture", storageKey: "media/ab/mine.jpg", contentType: "image/jpeg", bytes: 3 }).run();
@@ -277,6 +278,7 @@ describe("the account", () => {
       schema.socialLinks,
       schema.upgradeRequests,
       schema.analyticsEvents,
+      schema.analyticsRollups,
       schema.collectedLeads,
       schema.passwordResetTokens,
       schema.uploads,

@@ -4,6 +4,8 @@ import { analyticsEvents, collectedLeads, links, pageReports, userProfiles } fro
 import { newId } from "#db/ids.ts";
 import { createAccount } from "#api/services/accounts.ts";
 import { createServerApp } from "#api/site.ts";
+import { analyticsReport } from "#api/services/analytics.ts";
+import { AnalyticsRangeSchema } from "#core/schemas/analytics.ts";
 import { publishPage } from "#renderer/publish.ts";
 import { createTestApp as createApp, type TestApp } from "#tests/support/app.ts";
 import { readOutbox } from "#tests/support/mail.ts";
@@ -38,6 +40,12 @@ const addLink = (over: Partial<typeof links.$inferInsert> = {}) => {
   return id;
 };
 
+/** The events written, once the batching writer has written what it queued. */
+const stored = () => {
+  t.deps.events.flush();
+  return t.deps.db.select().from(analyticsEvents).all();
+};
+
 beforeEach(() => {
   t = createTestApp();
   owner = createApiOwner(t, "plus");
@@ -56,7 +64,7 @@ describe("POST /api/visitor/track", () => {
     const id = addLink({ linkType: "standard_url", url: "https://a.example" });
     // sendBeacon sends text/plain
     expect((await post("track", { type: "link_click", username: owner.username, linkId: id }, { "Content-Type": "text/plain;charset=UTF-8" })).status).toBe(204);
-    const rows = t.deps.db.select().from(analyticsEvents).all();
+    const rows = stored();
     expect(rows.map((r) => r.kind)).toEqual(["page_view", "link_click"]);
     expect(rows[0]).toMatchObject({ referrerDomain: "news.example", device: "mobile" });
   });
@@ -70,7 +78,78 @@ describe("POST /api/visitor/track", () => {
     expect((await post("track", "{not json")).status).toBe(400);
     expect((await post("track", { type: "<script>", username: owner.username })).status).toBe(400);
     expect((await post("track", { type: "page_view", username: "x".repeat(100_000) })).status).toBe(413);
-    expect(t.deps.db.select().from(analyticsEvents).all()).toHaveLength(0);
+    expect(stored()).toHaveLength(0);
+  });
+
+  it("stores views and clicks from clients that are not browsers as bots, and never counts them", async () => {
+    const id = addLink({ linkType: "standard_url", url: "https://a.example" });
+    const bots = [
+      "curl/8.5.0",
+      "Wget/1.21.4",
+      "python-requests/2.31.0",
+      "Go-http-client/1.1",
+      "Java/17.0.2",
+      "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
+      "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)",
+      "Twitterbot/1.0",
+      "WhatsApp/2.23.20.0 A",
+      "Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)",
+      "TelegramBot (like TwitterBot)",
+      "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+      "",
+    ];
+    for (const ua of bots) {
+      expect((await post("track", { type: "page_view", username: owner.username }, { "User-Agent": ua })).status, ua).toBe(204);
+      expect((await post("track", { type: "link_click", username: owner.username, linkId: id }, { "User-Agent": ua })).status, ua).toBe(204);
+    }
+    // No User-Agent header at all.
+    const bare = await t.app.request("/api/visitor/track", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Forwarded-For": "10.9.9.9" },
+      body: JSON.stringify({ type: "page_view", username: owner.username }),
+    });
+    expect(bare.status).toBe(204);
+    const rows = stored();
+    expect(rows).toHaveLength(bots.length * 2 + 1);
+    expect(rows.every((r) => r.device === "bot")).toBe(true);
+    // A browser is counted.
+    const safari = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
+    await post("track", { type: "page_view", username: owner.username }, { "User-Agent": safari });
+    t.deps.events.flush();
+    const day = new Date();
+    const q = `from=${encodeURIComponent(new Date(day.getTime() - 86_400_000).toISOString())}&to=${encodeURIComponent(new Date(day.getTime() + 86_400_000).toISOString())}`;
+    const report = analyticsReport(t.deps.db, owner.userId, AnalyticsRangeSchema.parse(Object.fromEntries(new URLSearchParams(q))), { leads: true });
+    expect(report.totals).toMatchObject({ pageViews: 1, linkClicks: 0 });
+    expect(report.allTimePageViews).toBe(1);
+  });
+
+  it("refuses a click on a link the published page does not show: hidden, not yet scheduled, deleted, or unpublished", async () => {
+    const live = addLink({ linkType: "standard_url", url: "https://live.example" });
+    const hidden = addLink({ linkType: "standard_url", url: "https://hidden.example", isActive: false });
+    const later = addLink({ linkType: "standard_url", url: "https://later.example", scheduleStartTime: new Date(Date.now() + 86_400_000) });
+    const deleted = addLink({ linkType: "standard_url", url: "https://deleted.example" });
+    t.deps.db.delete(links).where(eq(links.id, deleted)).run();
+    // In the draft only: added after the last publish.
+    const draftOnly = newId();
+    t.deps.db.insert(links).values({ id: draftOnly, userId: owner.userId, title: "Draft", url: "https://draft.example", orderIndex: 9 }).run();
+    for (const linkId of [hidden, later, deleted, draftOnly]) {
+      const res = await post("track", { type: "link_click", username: owner.username, linkId }, { "User-Agent": "Mozilla/5.0 (iPhone; Mobile)" });
+      expect(res.status, linkId).toBe(404);
+      expect((await res.json()).error.message).toBe("Link not found");
+    }
+    expect(stored()).toHaveLength(0);
+    expect((await post("track", { type: "link_click", username: owner.username, linkId: live })).status).toBe(204);
+    // Its schedule ends: the click is refused from then on.
+    const ends = addLink({ linkType: "standard_url", url: "https://ends.example", scheduleEndTime: new Date(Date.now() + 60_000) });
+    const after = new Date(Date.now() + 120_000);
+    const app = createServerApp({ ...t.deps, now: () => after });
+    const res = await app.request("/api/visitor/track", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Forwarded-For": "10.7.7.7", "User-Agent": "Mozilla/5.0 (iPhone; Mobile)" },
+      body: JSON.stringify({ type: "link_click", username: owner.username, linkId: ends }),
+    });
+    expect(res.status).toBe(404);
+    expect(stored()).toHaveLength(1);
   });
 
   it("answers preflight for any origin without credentials", async () => {

@@ -10,6 +10,7 @@ import { createServerApp } from "#api/site.ts";
 import type { AppDeps } from "#api/context.ts";
 import { parseEnv } from "#api/env.server.ts";
 import { createMailer } from "#api/mail/mailer.ts";
+import { createEventWriter } from "#api/services/event-writer.ts";
 
 let template: string | undefined;
 
@@ -53,7 +54,7 @@ export function createTestApp(overrides: Record<string, string> = {}): TestApp {
   copyFileSync(templateDb(), dbPath);
   const db = openDatabase({ path: dbPath });
   const mailer = createMailer({ from: env.MAIL_FROM, outboxDir: env.OUTBOX_DIR, log: false });
-  const deps: AppDeps = { db, env, mailer, now: () => new Date() };
+  const deps: AppDeps = { db, env, mailer, now: () => new Date(), events: createEventWriter(db) };
   const app = createServerApp(deps);
   return {
     app,
@@ -67,6 +68,7 @@ export function createTestApp(overrides: Record<string, string> = {}): TestApp {
         .map((f) => readFileSync(join(env.OUTBOX_DIR, f), "utf8"));
     },
     close() {
+      deps.events.close();
       closeDatabase(db);
       rmSync(dir, { recursive: true, force: true });
     },

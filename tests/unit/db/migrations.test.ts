@@ -85,3 +85,42 @@ it("pending billing follow-ups become jobs when the billing outbox is retired", 
   expect(q("SELECT name FROM sqlite_master WHERE name = 'billing_jobs'")).toEqual([]);
   closeDatabase(db);
 });
+
+it("events recorded before the rollups are counted into them once, bots left out", () => {
+  const path = databaseAt("0008_flashy_landau");
+  const old = new Database(path);
+  const day = Date.UTC(2026, 2, 3);
+  const at = day + 10 * 3_600_000 + 20 * 60_000; // 10:20 UTC, in the 10:15 quarter hour
+  old.exec(`
+    INSERT INTO users (id, email) VALUES ('u1', 'a@example.com');
+    INSERT INTO analytics_events (user_id, kind, link_id, occurred_at, referrer_domain, device) VALUES
+      ('u1', 'page_view', NULL, ${at}, 'instagram.com', 'mobile'),
+      ('u1', 'page_view', NULL, ${at + 1}, NULL, 'desktop'),
+      ('u1', 'link_click', 'l1', ${at + 2}, NULL, 'mobile'),
+      ('u1', 'page_view', NULL, ${at + 3}, NULL, 'bot'),
+      ('u1', 'link_click', 'l1', ${at + 4}, NULL, 'bot');
+  `);
+  old.close();
+
+  const db = openDatabase({ path });
+  const rows = db.$client
+    .prepare("SELECT dimension, grain, bucket, key, views, clicks FROM analytics_rollups ORDER BY grain, dimension, key")
+    .all();
+  const d = day / 86_400_000;
+  const q = (at - (at % 900_000)) / 900_000;
+  expect(rows).toEqual([
+    { dimension: "device", grain: "day", bucket: d, key: "desktop", views: 1, clicks: 0 },
+    { dimension: "device", grain: "day", bucket: d, key: "mobile", views: 1, clicks: 0 },
+    { dimension: "link", grain: "day", bucket: d, key: "l1", views: 0, clicks: 1 },
+    { dimension: "page", grain: "day", bucket: d, key: "", views: 2, clicks: 1 },
+    { dimension: "referrer", grain: "day", bucket: d, key: "", views: 1, clicks: 0 },
+    { dimension: "referrer", grain: "day", bucket: d, key: "instagram.com", views: 1, clicks: 0 },
+    { dimension: "device", grain: "quarter", bucket: q, key: "desktop", views: 1, clicks: 0 },
+    { dimension: "device", grain: "quarter", bucket: q, key: "mobile", views: 1, clicks: 0 },
+    { dimension: "link", grain: "quarter", bucket: q, key: "l1", views: 0, clicks: 1 },
+    { dimension: "page", grain: "quarter", bucket: q, key: "", views: 2, clicks: 1 },
+    { dimension: "referrer", grain: "quarter", bucket: q, key: "", views: 1, clicks: 0 },
+    { dimension: "referrer", grain: "quarter", bucket: q, key: "instagram.com", views: 1, clicks: 0 },
+  ]);
+  closeDatabase(db);
+});

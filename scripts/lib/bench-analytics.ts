@@ -1,0 +1,193 @@
+/**
+ * The analytics rows of npm run bench (issue 21), each measured against a real server process
+ * (api/server.ts, TRUST_PROXY=1) with a page of BENCH_ANALYTICS_EVENTS (10,000,000) events:
+ *  - ingest: beacons per second over HTTP from many client addresses, beside GET /api/health
+ *    requests per second on the same server with the same clients;
+ *  - a 90-day report of that page (GET /api/analytics): p95;
+ *  - GET /api/health p99 while such reports run back to back;
+ *  - beacons acknowledged vs events stored, counted after a SIGTERM.
+ * The generated database is cached under node_modules/.cache, keyed by the migrations and the
+ * generator, so only the first run (or a schema change) pays for writing ten million events.
+ */
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { eq } from "drizzle-orm";
+import { createSession, SESSION_COOKIE } from "#api/auth/session.ts";
+import { closeDatabase, openDatabase } from "#db/client.ts";
+import { userProfiles } from "#db/schema.ts";
+import { publishPage } from "#renderer/publish.ts";
+import { generateAnalytics } from "../analytics-generate.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const EVENTS = Number(process.env.BENCH_ANALYTICS_EVENTS ?? 10_000_000);
+const DAYS = 90;
+const USERNAME = "big_page";
+const SAFARI = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
+const DAY = 86_400_000;
+
+type Row = (target: string, measured: string, pass: boolean) => void;
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+
+/** The cached database with EVENTS events, and the moment its events end. */
+function cachedDatabase(log: (s: string) => void): { path: string; end: number } {
+  const hash = createHash("sha256");
+  const migrations = join(ROOT, "db", "migrations");
+  for (const f of readdirSync(migrations).sort()) if (f.endsWith(".sql")) hash.update(readFileSync(join(migrations, f)));
+  hash.update(readFileSync(join(ROOT, "scripts", "analytics-generate.ts")));
+  hash.update(String(EVENTS));
+  const dir = join(ROOT, "node_modules", ".cache", "plinth-bench");
+  const key = hash.digest("hex").slice(0, 16);
+  const found = existsSync(dir) ? readdirSync(dir).find((f) => f.startsWith(`analytics-${key}-`) && f.endsWith(".db")) : undefined;
+  if (found) return { path: join(dir, found), end: Number(found.slice(`analytics-${key}-`.length, -3)) };
+  mkdirSync(dir, { recursive: true });
+  for (const f of readdirSync(dir)) if (f.startsWith("analytics-")) rmSync(join(dir, f), { force: true });
+  const end = Math.floor(Date.now() / DAY) * DAY;
+  const tmp = join(dir, `building-${process.pid}.db`);
+  log(`analytics: generating ${EVENTS.toLocaleString("en")} events (cached for later runs)…`);
+  const db = openDatabase({ path: tmp });
+  generateAnalytics(db, { events: EVENTS, days: DAYS, username: USERNAME, now: new Date(end), log: (s) => process.stderr.write(`\r  ${s}   `) });
+  process.stderr.write("\n");
+  db.$client.pragma("wal_checkpoint(TRUNCATE)");
+  db.$client.pragma("journal_mode = DELETE");
+  closeDatabase(db);
+  const path = join(dir, `analytics-${key}-${end}.db`);
+  renameSync(tmp, path);
+  return { path, end };
+}
+
+/** `concurrency` clients sending `request` back to back for `ms`; answers counted by status. */
+async function load(ms: number, concurrency: number, request: (i: number) => Promise<Response>): Promise<{ ok: number; total: number; perSecond: number }> {
+  let ok = 0;
+  let total = 0;
+  let next = 0;
+  const until = performance.now() + ms;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) {
+        const res = await request(next++);
+        await res.arrayBuffer();
+        total++;
+        if (res.status < 300) ok++;
+      }
+    }),
+  );
+  return { ok, total, perSecond: ok / ((performance.now() - t0) / 1000) };
+}
+
+export async function benchAnalytics(row: Row, log: (s: string) => void): Promise<void> {
+  const cache = cachedDatabase(log);
+  const dir = mkdtempSync(join(tmpdir(), "plinth-bench-analytics-"));
+  const data = join(dir, "data");
+  mkdirSync(data, { recursive: true });
+  const dbPath = join(data, "plinth.db");
+  copyFileSync(cache.path, dbPath);
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const origin = `http://127.0.0.1:${port}`;
+  const published = join(dir, "published");
+
+  const db = openDatabase({ path: dbPath });
+  const userId = db.select({ id: userProfiles.userId }).from(userProfiles).where(eq(userProfiles.username, USERNAME)).get()!.id;
+  const published_ = publishPage(db, userId, { publishedDir: published, origin, now: new Date() });
+  if (!published_.ok) throw new Error("could not publish the bench page");
+  db.update(userProfiles).set({ hasPublishedPage: true }).where(eq(userProfiles.userId, userId)).run();
+  const { token } = createSession(db, userId, { persistent: true, now: new Date() });
+  closeDatabase(db);
+  // Beacons are stamped with the real clock; the generated events all end before today.
+  const since = Math.max(Date.now(), cache.end);
+
+  const child = spawn(process.execPath, ["--import", "tsx", "api/server.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), PUBLIC_ORIGIN: origin, DATA_DIR: data, PUBLISHED_DIR: published, SITE_DIR: join(dir, "no-site"), LOG_REQUESTS: "0", TRUST_PROXY: "1", ANALYTICS_RAW_DAYS: "3650" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+  try {
+    await new Promise<void>((ok, fail) => {
+      let out = "";
+      child.stdout!.on("data", (d) => {
+        out += String(d);
+        if (out.includes("Plinth is listening")) ok();
+      });
+      void exited.then(() => fail(new Error("the bench server exited")));
+    });
+    const health = () => fetch(`${origin}/api/health`);
+    const beacon = (i: number) =>
+      fetch(`${origin}/api/visitor/track`, {
+        method: "POST",
+        headers: { "Content-Type": "text/plain;charset=UTF-8", "User-Agent": SAFARI, "X-Forwarded-For": `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` },
+        body: JSON.stringify({ type: "page_view", username: USERNAME, referrer: "https://l.instagram.com/", url: `${origin}/${USERNAME}?utm_source=bench` }),
+      });
+    const from = new Date(cache.end - DAYS * DAY).toISOString();
+    const to = new Date(cache.end).toISOString();
+    const report = () => fetch(`${origin}/api/analytics?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&tz=0`, { headers: { Cookie: `${SESSION_COOKIE}=${token}` } });
+
+    // Warm-up: the country table, the page's snapshot, compiled code.
+    log("analytics: warm-up…");
+    const warm = await load(1000, 16, (i) => beacon(1_000_000 + i));
+    await load(500, 16, health);
+    for (let i = 0; i < 20; i++) await (await report()).arrayBuffer();
+
+    log("analytics: health and ingest…");
+    const h = await load(3000, 32, health);
+    const ingest = await load(3000, 32, (i) => beacon(i));
+    const ratio = ingest.perSecond / h.perSecond;
+    row(
+      "Ingest ≥ 5,000 events/s over HTTP and ≥ 0.8× GET /api/health",
+      `${Math.round(ingest.perSecond)} events/s, ${ratio.toFixed(2)}× health (${Math.round(h.perSecond)} req/s)`,
+      ingest.perSecond >= 5000 && ratio >= 0.8,
+    );
+
+    log("analytics: 90-day reports…");
+    const reportMs: number[] = [];
+    let total = 0;
+    for (let i = 0; i < 100; i++) {
+      const t = performance.now();
+      const res = await report();
+      const body = (await res.json()) as { totals: { pageViews: number } };
+      reportMs.push(performance.now() - t);
+      total = body.totals.pageViews;
+    }
+    row(
+      `90-day report, page with ${(EVENTS / 1e6).toFixed(0)}M events: p95 ≤ 50 ms`,
+      `${pct(reportMs, 0.95).toFixed(1)} ms (p50 ${pct(reportMs, 0.5).toFixed(1)} ms; ${total.toLocaleString("en")} views counted)`,
+      pct(reportMs, 0.95) <= 50,
+    );
+
+    log("analytics: health while reports run…");
+    let running = true;
+    const reports = (async () => {
+      let n = 0;
+      while (running) {
+        await (await report()).arrayBuffer();
+        n++;
+      }
+      return n;
+    })();
+    const healthMs: number[] = [];
+    for (let i = 0; i < 500; i++) {
+      const t = performance.now();
+      await (await health()).arrayBuffer();
+      healthMs.push(performance.now() - t);
+    }
+    running = false;
+    const ran = await reports;
+    row("GET /api/health while 90-day reports run back to back: p99 ≤ 20 ms", `${pct(healthMs, 0.99).toFixed(1)} ms (p50 ${pct(healthMs, 0.5).toFixed(1)} ms; ${ran} reports)`, pct(healthMs, 0.99) <= 20);
+
+    // Acknowledged beacons (warm-up included) against rows stored, after a clean stop.
+    const acknowledged = warm.ok + ingest.ok;
+    child.kill("SIGTERM");
+    await exited;
+    const after = openDatabase({ path: dbPath });
+    const stored = (after.$client.prepare("SELECT count(*) n FROM analytics_events WHERE occurred_at >= ?").get(since) as { n: number }).n;
+    closeDatabase(after);
+    row("Beacons acknowledged = events stored (after SIGTERM)", `${acknowledged.toLocaleString("en")} acknowledged, ${stored.toLocaleString("en")} stored`, acknowledged === stored);
+  } finally {
+    if (child.exitCode === null) child.kill("SIGTERM");
+    await exited;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
