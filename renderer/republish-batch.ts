@@ -6,16 +6,13 @@
 import { join } from "node:path";
 import { PageSnapshotSchema, type PagePlan } from "#core/model.ts";
 import { decodeSnapshot } from "#core/snapshot-codec.ts";
-import { commitStaged, GroupCommit, stageFiles, type PendingWrite, type StagedFile } from "./atomic-write.ts";
-import { fileSystemSync } from "./fs-sync.ts";
+import { commitStaged, stageFiles, type PendingWrite, type StagedFile } from "./atomic-write.ts";
 import { pageWrites } from "./page-writes.ts";
 import { removeCompressedCopies } from "./precompress.ts";
 import type { AssetManifest } from "./types.ts";
 
 /** Batches a thread may have written but not yet made durable while it renders the next. */
 const WRITES_IN_FLIGHT = 2;
-/** The same with syncfs, whose rounds commit every batch waiting at once (ADR 086). */
-const GROUP_IN_FLIGHT = 4;
 
 export interface PageToRender {
   /** The page_versions row's snapshot, as stored. */
@@ -69,40 +66,18 @@ function* renderedWrites(pages: Iterable<PageToRender>, settings: RenderSettings
 }
 
 /**
- * One turn of the event loop. A thread that has its next batch already (a worker asks one ahead)
- * would otherwise stage batch after batch in promise callbacks alone, and the answer of a finished
- * sync (a line on the helper's pipe) or fsync would wait until the thread ran out of room, so a
- * round that had long finished held up the renames behind it (ADR 089).
+ * One turn of the event loop, so the answers of finished fsyncs are taken before the next batch is
+ * staged (a worker asks one batch ahead and would otherwise stage batch after batch in promise
+ * callbacks alone).
  */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * A thread's loop: take a batch, stage its files, hand them to be committed, take the next. With
- * syncfs (ADR 029), one group commit takes every batch staged while its last round synced (ADR 086);
- * without it, each batch's files are fsynced together, at most WRITES_IN_FLIGHT batches at once.
+ * A thread's loop: take a batch, stage its files, hand them to be committed (each file fsynced on
+ * Node's thread pool, ADR 097), take the next; at most WRITES_IN_FLIGHT batches are not yet durable.
  * `finished` is told each batch's number of pages when its files are durable.
  */
-export async function workLoop<T>(
-  publishedDir: string,
-  take: () => Promise<T[] | null>,
-  stage: (batch: T[]) => StagedBatch,
-  finished: (n: number) => void,
-): Promise<void> {
-  // Every file of a republish is under published/, on one file system: one syncfs covers them all.
-  const sync = fileSystemSync();
-  if (sync) {
-    const group = new GroupCommit({ sync, path: publishedDir }, GROUP_IN_FLIGHT);
-    try {
-      for (let batch = await take(); batch; batch = await take()) {
-        const { files, pages } = stage(batch);
-        await group.add(files, () => finished(pages));
-        await nextTurn();
-      }
-    } finally {
-      await group.drain();
-    }
-    return;
-  }
+export async function workLoop<T>(take: () => Promise<T[] | null>, stage: (batch: T[]) => StagedBatch, finished: (n: number) => void): Promise<void> {
   const inflight: Promise<void>[] = [];
   for (;;) {
     const batch = await take();

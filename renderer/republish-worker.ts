@@ -50,7 +50,6 @@ for (;;) {
   send({ want: true });
   send({ want: true });
   await workLoop(
-    setup.settings.publishedDir,
     take,
     (batch) => stageRenderedBatch(streamPublishedBatch(readerOf(setup.database), batch), setup.settings),
     (n) => send({ finished: n }),

@@ -2,14 +2,12 @@
  * Republish all: re-render every published page from its last published snapshot (after a template
  * change) on every core (ADR 025). The main thread hands out batches of owners on demand to worker
  * threads, which read their pages (one query per batch, on a connection of their own), render and
- * write them; with a single thread it does all of that itself. Batches are committed (syncfs, ADR 029, in
- * group-commit rounds, ADR 086) while the next ones render. Every file is swapped in atomically and
- * durably, as a single publish does.
+ * write them; with a single thread it does all of that itself. Batches are committed (per-file fsyncs
+ * on the thread pool) while the next ones render. Every file is a new file swapped in atomically and
+ * durably, as a single publish does (ADR 097).
  */
-import { readdir } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -151,35 +149,17 @@ async function distribute<T>(
   stage: (batch: T[]) => StagedBatch,
   finished: (n: number) => void,
 ): Promise<void> {
-  if (threads <= 1) return workLoop(setup.settings.publishedDir, async () => next(), stage, finished);
+  if (threads <= 1) return workLoop(async () => next(), stage, finished);
   const url = await workerEntry();
   await Promise.all(Array.from({ length: threads }, () => runOnWorker(url, setup, next, finished)));
 }
 
-/** Batches ahead of the last one handed out whose folders are read in advance. */
-const PREFETCH_AHEAD = 2;
 const ignore = () => {};
 
-/**
- * Hands out `batches` in order and, a couple of batches ahead, has the thread pool read each page's
- * folder, so its block is in memory by the time the page is staged. Staging a page renames its
- * spare into place (ADR 028), and a rename reads the folder's block; on a server whose pages have
- * not been touched for a while (the usual case after a template change) that block is on disk, and
- * reading it while staging stalled a render thread for each page (ADR 089). Reading ahead costs a
- * thread-pool call per page and hides that wait behind rendering. A folder that is gone (a page
- * being removed) is simply not read.
- */
-function handOut<T>(batches: T[][], foldersOf: (batch: T[], index: number) => string[]): () => T[] | null {
+/** Hands out `batches` in order, then null. */
+function handOut<T>(batches: T[][]): () => T[] | null {
   let cursor = 0;
-  let prefetched = 0;
-  const prefetchTo = (end: number) => {
-    for (; prefetched < Math.min(end, batches.length); prefetched++) for (const dir of foldersOf(batches[prefetched]!, prefetched)) readdir(dir, ignore);
-  };
-  return () => {
-    if (cursor >= batches.length) return null;
-    prefetchTo(cursor + 1 + PREFETCH_AHEAD);
-    return batches[cursor++]!;
-  };
+  return () => (cursor < batches.length ? batches[cursor++]! : null);
 }
 
 export interface RepublishOptions {
@@ -198,10 +178,7 @@ export interface RepublishOptions {
  */
 export async function republishAll(db: Db, opts: RepublishOptions): Promise<number> {
   const owners = publishedOwners(db);
-  const ownersOf = (index: number) => owners.slice(index * BATCH_SIZE, (index + 1) * BATCH_SIZE);
-  const batches = Array.from({ length: Math.ceil(owners.length / BATCH_SIZE) }, (_, i) => ownersOf(i).map((o) => o.userId));
-  // A batch's folders are named when it is read ahead, while earlier batches render.
-  const foldersOf = (_: string[], index: number) => ownersOf(index).map((o) => join(opts.publishedDir, o.username));
+  const batches = Array.from({ length: Math.ceil(owners.length / BATCH_SIZE) }, (_, i) => owners.slice(i * BATCH_SIZE, (i + 1) * BATCH_SIZE).map((o) => o.userId));
   const database = databaseFile(db);
   const threads = database === null ? 1 : Math.max(1, Math.min(opts.threads ?? availableParallelism(), batches.length));
   // Built here once: workers find every shared asset on disk and never race to write one.
@@ -225,7 +202,7 @@ export async function republishAll(db: Db, opts: RepublishOptions): Promise<numb
   await distribute(
     threads,
     { settings, database: database ?? "" },
-    handOut(batches, foldersOf),
+    handOut(batches),
     (slice) => stageRenderedBatch(streamPublishedBatch(db, slice), settings),
     (n) => {
       done += n;
