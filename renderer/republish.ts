@@ -6,14 +6,10 @@
  * on the thread pool) while the next ones render. Every file is a new file swapped in atomically and
  * durably, as a single publish does (ADR 097).
  */
-import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
-import { setFlagsFromString } from "node:v8";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { databaseFile, type Db } from "#db/client.ts";
 import { ensureSharedAssets } from "./assets.ts";
-import { cachedBundle } from "./bundle-cache.ts";
 import { publishedOwners, streamPublishedBatch } from "./published-pages.ts";
 import { stageRenderedBatch, workLoop, type FromWorker, type RenderSettings, type StagedBatch, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
 import { writeSeoFiles } from "./seo-files.ts";
@@ -24,46 +20,11 @@ export type { PageToRender, RenderSettings } from "./republish-batch.ts";
 export const BATCH_SIZE = 100;
 
 /**
- * The worker's code as one plain JavaScript module, its packages included: bundled with esbuild, a
- * worker starts in about a third of the time it takes to resolve and load each package on its own
- * (and in a fraction of what the TypeScript loader would take). React's production build is chosen
- * at bundle time, as the scripts that republish choose it (scripts/lib/production-mode.ts).
+ * The worker's entry, which loads its TypeScript through tsx as the scripts and the server are
+ * loaded. React's production build follows NODE_ENV, which a worker shares with the process that
+ * starts it.
  */
-let workerFile: Promise<URL> | undefined;
-function workerEntry(): Promise<URL> {
-  workerFile ??= (async () => {
-    const require = createRequire(import.meta.url);
-    const { build } = require("esbuild") as typeof import("esbuild");
-    // Elements are made by React's JSX runtime through renderer/jsx-runtime.ts, which reads its
-    // functions once (the runtime itself still comes from React).
-    const shim = fileURLToPath(new URL("./jsx-runtime.ts", import.meta.url));
-    const out = await build({
-      entryPoints: [fileURLToPath(new URL("./republish-worker.ts", import.meta.url))],
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      define: { "process.env.NODE_ENV": '"production"' },
-      // A native addon finds its binary next to its own package: it is loaded from there.
-      external: ["better-sqlite3"],
-      minifySyntax: true,
-      // CommonJS packages inside an ES module still ask for Node's built-in modules with require().
-      banner: { js: 'import { createRequire as __plinthRequire } from "node:module"; const require = __plinthRequire(import.meta.url);' },
-      plugins: [
-        {
-          name: "plinth-jsx-runtime",
-          setup(b) {
-            b.onResolve({ filter: /^react\/jsx-runtime$/ }, (args) => (args.importer === shim ? undefined : { path: shim }));
-          },
-        },
-      ],
-      write: false,
-      logLevel: "silent",
-    });
-    return pathToFileURL(cachedBundle("republish-worker", out.outputFiles[0]!.contents));
-  })();
-  return workerFile;
-}
+const workerUrl = new URL("./republish-worker.mjs", import.meta.url);
 
 /**
  * Worker threads waiting for a job. They stay loaded and warmed up between republishes in one
@@ -71,26 +32,11 @@ function workerEntry(): Promise<URL> {
  */
 const idleWorkers: Worker[] = [];
 
-/**
- * A worker's young generation, in MB per semi-space, at least. V8 starts a new thread's at 1 MB and
- * shrinks it back whenever the thread idles; a render thread allocates a few kilobytes per page,
- * so with 1 MB it collected every two or three milliseconds, 60 times per thousand pages (a quarter
- * of its time, and more on the helper threads), instead of 8 (ADR 088). V8 reads the flag when it
- * creates a thread's heap; Node has no per-thread setting for the lower bound.
- */
-const WORKER_MIN_SEMI_SPACE_MB = 16;
-let heapFlagSet = false;
-
-function takeWorker(url: URL): Worker {
+function takeWorker(): Worker {
   const idle = idleWorkers.pop();
   if (idle) return idle;
-  if (!heapFlagSet) {
-    setFlagsFromString(`--min-semi-space-size=${WORKER_MIN_SEMI_SPACE_MB}`);
-    heapFlagSet = true;
-  }
-  // A plain JavaScript module needs no loader: a worker of a process started with one (tsx) would
-  // otherwise load it again and send every import through it.
-  const worker = new Worker(url, { execArgv: [] });
+  // The entry registers tsx itself: a parent started by tsx would otherwise pass its loader on too.
+  const worker = new Worker(workerUrl, { execArgv: [] });
   const forget = () => {
     const i = idleWorkers.indexOf(worker);
     if (i >= 0) idleWorkers.splice(i, 1);
@@ -101,8 +47,8 @@ function takeWorker(url: URL): Worker {
 }
 
 /** Run one job on a worker; resolves when the worker has made every batch it took durable. */
-function runOnWorker<T>(url: URL, setup: WorkerSetup, next: () => T[] | null, finished: (n: number) => void): Promise<void> {
-  const worker = takeWorker(url);
+function runOnWorker<T>(setup: WorkerSetup, next: () => T[] | null, finished: (n: number) => void): Promise<void> {
+  const worker = takeWorker();
   worker.ref();
   return new Promise<void>((resolve, reject) => {
     const stop = () => {
@@ -150,8 +96,7 @@ async function distribute<T>(
   finished: (n: number) => void,
 ): Promise<void> {
   if (threads <= 1) return workLoop(async () => next(), stage, finished);
-  const url = await workerEntry();
-  await Promise.all(Array.from({ length: threads }, () => runOnWorker(url, setup, next, finished)));
+  await Promise.all(Array.from({ length: threads }, () => runOnWorker(setup, next, finished)));
 }
 
 const ignore = () => {};
