@@ -5,7 +5,6 @@
  */
 import { join } from "node:path";
 import { PageSnapshotSchema, type PagePlan } from "#core/model.ts";
-import { decodeSnapshot } from "#core/snapshot-codec.ts";
 import { commitStaged, stageFiles, type PendingWrite, type StagedFile } from "./atomic-write.ts";
 import { pageWrites } from "./page-writes.ts";
 import { removeCompressedCopies } from "./precompress.ts";
@@ -58,7 +57,7 @@ export interface StagedBatch {
 function* renderedWrites(pages: Iterable<PageToRender>, settings: RenderSettings, counted: { pages: number }): Generator<PendingWrite> {
   for (const p of pages) {
     counted.pages += 1;
-    const snapshot = PageSnapshotSchema.parse(decodeSnapshot(p.snapshotJson));
+    const snapshot = PageSnapshotSchema.parse(JSON.parse(p.snapshotJson));
     // Without compressed copies (ADR 057): the old ones go before the new page is staged, let alone swapped.
     removeCompressedCopies(join(settings.publishedDir, snapshot.profile.username, "index.html"));
     yield* pageWrites(snapshot, p.plan, { ...settings, now: new Date(), compressedCopies: false });
