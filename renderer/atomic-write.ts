@@ -195,15 +195,8 @@ function swapAll(staged: StagedFile[]): void {
   }
 }
 
-/**
- * Swap staged files in, each atomically and durably, and a crash at any instant leaves each file old
- * or new, never a mix. First every staged file is fsynced, all at once on libuv's thread pool (the
- * journal commits them together). Then each is renamed in the order given (a page's own files before
- * its index.html). Last their directories are fsynced at once, which makes the renames durable.
- * Renaming and closing stay synchronous: a thread-pool round trip each would cost more than the call.
- */
-export async function commitStaged(staged: StagedFile[]): Promise<void> {
-  if (staged.length === 0) return;
+/** Fsync staged files all at once on libuv's thread pool and close them; on failure they are removed. */
+export async function syncStaged(staged: StagedFile[]): Promise<void> {
   try {
     await Promise.all(staged.map((t) => fsyncAsync(t.fd)));
   } catch (err) {
@@ -211,7 +204,15 @@ export async function commitStaged(staged: StagedFile[]): Promise<void> {
     throw err;
   }
   for (const t of staged) closeSync(t.fd);
+}
+
+/** Rename synced staged files over their targets in order; if one fails, the rest are removed and it throws. */
+export function swapStaged(staged: StagedFile[]): void {
   swapAll(staged);
+}
+
+/** Fsync the folders of swapped files, at once, which makes their renames durable. */
+export async function syncFoldersOf(staged: StagedFile[]): Promise<void> {
   const dirs = [...new Set(staged.map((t) => dirname(t.path)))];
   await Promise.all(
     dirs.map(async (d) => {
@@ -223,6 +224,19 @@ export async function commitStaged(staged: StagedFile[]): Promise<void> {
       }
     }),
   );
+}
+
+/**
+ * Swap staged files in, each atomically and durably, and a crash at any instant leaves each file old
+ * or new, never a mix: every file is fsynced (in parallel), then each is renamed in the order given
+ * (a page's own files before its index.html), then their folders are fsynced. Renaming and closing
+ * stay synchronous: a thread-pool round trip each would cost more than the call.
+ */
+export async function commitStaged(staged: StagedFile[]): Promise<void> {
+  if (staged.length === 0) return;
+  await syncStaged(staged);
+  swapAll(staged);
+  await syncFoldersOf(staged);
 }
 
 /** Replace many files, each atomically and durably: stage them all, then commit them together. */

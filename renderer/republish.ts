@@ -10,8 +10,8 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { databaseFile, type Db } from "#db/client.ts";
 import { ensureSharedAssets } from "./assets.ts";
-import { publishedOwners, streamPublishedBatch } from "./published-pages.ts";
-import { stageRenderedBatch, workLoop, type FromWorker, type RenderSettings, type StagedBatch, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
+import { pageLockOf, publishedOwners, streamPublishedBatch } from "./published-pages.ts";
+import { stageRenderedBatch, workLoop, type FromWorker, type RenderSettings, type StagedBatch, type ToWorker, type UnderPageLock, type WorkerSetup } from "./republish-batch.ts";
 import { writeSeoFiles } from "./seo-files.ts";
 
 export type { PageToRender, RenderSettings } from "./republish-batch.ts";
@@ -93,9 +93,10 @@ async function distribute<T>(
   setup: WorkerSetup,
   next: () => T[] | null,
   stage: (batch: T[]) => StagedBatch,
+  lock: UnderPageLock,
   finished: (n: number) => void,
 ): Promise<void> {
-  if (threads <= 1) return workLoop(async () => next(), stage, finished);
+  if (threads <= 1) return workLoop(async () => next(), stage, lock, finished);
   await Promise.all(Array.from({ length: threads }, () => runOnWorker(setup, next, finished)));
 }
 
@@ -149,6 +150,7 @@ export async function republishAll(db: Db, opts: RepublishOptions): Promise<numb
     { settings, database: database ?? "" },
     handOut(batches),
     (slice) => stageRenderedBatch(streamPublishedBatch(db, slice), settings),
+    pageLockOf(db),
     (n) => {
       done += n;
       seo ??= writeSeo();

@@ -102,8 +102,11 @@ describe("a republish thread's loop", () => {
           turned.push(flag);
           flag = false;
           setImmediate(() => (flag = true));
-          return { files: stageFiles([{ path: join(dir, `p${b}`, "index.html"), content: `page ${b}` }]), pages: 1 };
+          const page = join(dir, `p${b}`, "index.html");
+          return { pages: [{ userId: `u${b}`, version: 1, page, files: stageFiles([{ path: page, content: `page ${b}` }]) }] };
         },
+        // Every page is still at its version: all are swapped.
+        (pages, swap) => swap(pages),
         (n) => finished.push(n),
       );
       expect(turned).toEqual([false, true, true, true, true, true]);
