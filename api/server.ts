@@ -6,6 +6,7 @@ import "./runtime-mode.ts";
 import { serve } from "@hono/node-server";
 import { createDeps } from "./deps.ts";
 import { createServerApp, siteIsBuilt } from "./site.ts";
+import { followTemplate } from "#renderer/follow-template.ts";
 import { startScheduler } from "#renderer/scheduler.ts";
 import { isPayingPlus } from "#core/plans.ts";
 import { startBilling } from "./services/billing.ts";
@@ -33,6 +34,10 @@ function main() {
         text: `Your trial has ended, so your page ${env.PUBLIC_ORIGIN}/${username} now shows Plinth Lite features. Upgrade to Plinth Plus to bring the Plus features back.`,
       }),
   });
+  // Pages rendered with an older template are re-rendered in the background (ADR 097).
+  followTemplate(deps.db, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN }).catch((err: unknown) =>
+    console.error("Re-rendering pages for the current template failed; they are tried again at the next start.", err),
+  );
   const billing = startBilling(deps);
   if (env.NODE_ENV === "production" && env.BILLING_PROVIDER === "test") {
     console.warn("Billing runs on the test-mode provider: checkout takes test cards only and no money is collected (ADR 080).");

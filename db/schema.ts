@@ -358,6 +358,8 @@ export const pageVersions = sqliteTable(
     contentHash: text("content_hash").notNull(),
     /** The HTML file this version was written to (relative to PUBLISHED_DIR). */
     htmlFile: text("html_file").notNull(),
+    /** The template fingerprint the page was last rendered with, for the latest version (ADR 097); null when unknown. */
+    templateFingerprint: text("template_fingerprint"),
     publishedAt: time("published_at").notNull(),
   },
   (t) => [uniqueIndex("page_versions_user_version_unique").on(t.userId, t.version)],

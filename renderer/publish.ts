@@ -19,6 +19,7 @@ import { ensureSharedAssets } from "./assets.ts";
 import { pageWrites } from "./page-writes.ts";
 import type { AssetManifest } from "./types.ts";
 import { writeSeoFiles } from "./seo-files.ts";
+import { templateFingerprint } from "./template-fingerprint.ts";
 
 export interface PublishOptions {
   publishedDir: string;
@@ -121,14 +122,18 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions): Publi
   if (!gate.ok) return { ok: false, reason: "blocked", features: gate.features };
   const hash = versionHash(draft.snapshot, draft.plan);
   const pageFile = join(opts.publishedDir, draft.snapshot.profile.username, "index.html");
+  const assets = opts.assets ?? ensureSharedAssets(opts.publishedDir);
   // The page lock (ADR 097): the swap and the version it records are one step under the database's
   // write lock, which every writer of a page takes, in this process or another (a republish).
   const outcome = durably(db, (tx) => {
     const last = lastVersion(tx, userId);
     // Unchanged, and the page is on disk: nothing to do (a page folder lost or moved is rewritten).
     if (last && last.contentHash === hash && existsSync(pageFile)) return { version: last.version, changed: false, first: false };
-    writePage(draft.snapshot, draft.plan, opts);
-    if (last && last.contentHash === hash) return { version: last.version, changed: false, first: false };
+    writePage(draft.snapshot, draft.plan, { ...opts, assets });
+    if (last && last.contentHash === hash) {
+      markRendered(tx, userId, last.version, assets);
+      return { version: last.version, changed: false, first: false };
+    }
     const version = (last?.version ?? 0) + 1;
     tx.insert(pageVersions)
       .values({
@@ -138,6 +143,7 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions): Publi
         snapshot: draft.snapshot,
         contentHash: hash,
         htmlFile: `${draft.snapshot.profile.username}/index.html`,
+        templateFingerprint: templateFingerprint(assets),
         publishedAt: opts.now,
       })
       .run();
@@ -162,9 +168,19 @@ export function rerenderLastVersion(db: Db, userId: string, opts: PublishOptions
     const last = lastPublishedSnapshot(tx, userId);
     const draft = loadDraft(tx, userId);
     if (!last || !draft) return false;
-    writePage(last.snapshot, draft.plan, opts);
+    const assets = opts.assets ?? ensureSharedAssets(opts.publishedDir);
+    writePage(last.snapshot, draft.plan, { ...opts, assets });
+    markRendered(tx, userId, last.version, assets);
     return true;
   });
+}
+
+/** Record that a version's page on disk was rendered with the current template (ADR 097). */
+function markRendered(db: Db, userId: string, version: number, assets: AssetManifest): void {
+  db.update(pageVersions)
+    .set({ templateFingerprint: templateFingerprint(assets) })
+    .where(and(eq(pageVersions.userId, userId), eq(pageVersions.version, version)))
+    .run();
 }
 
 export function lastPublishedSnapshot(db: Db, userId: string): { version: number; snapshot: PageSnapshot } | null {

@@ -129,17 +129,22 @@ const versionStatements = new WeakMap<Db["$client"], Statement<[string], [userId
 /**
  * The page lock for bulk re-renders on this connection (ADR 097): a write transaction (BEGIN
  * IMMEDIATE, which waits for any other writer, in any process) in which each page's latest published
- * version is read again, and only the pages still at the version they were rendered from are swapped.
+ * version is read again, and only the pages still at the version they were rendered from are swapped
+ * and recorded as rendered with `fingerprint`.
  */
-export function pageLockOf(db: Db): UnderPageLock {
+export function pageLockOf(db: Db, fingerprint: string): UnderPageLock {
   const latest = preparedOnce(versionStatements, db, () =>
     db.$client.prepare<[string], [string, number]>(
       "SELECT user_id, max(version) FROM page_versions WHERE user_id IN (SELECT value FROM json_each(?)) GROUP BY user_id",
     ),
   );
+  const mark = db.$client.prepare<[string, string, number]>("UPDATE page_versions SET template_fingerprint = ? WHERE user_id = ? AND version = ?");
   return (pages, swap) =>
     transaction(db, () => {
       const now = new Map(latest.all(JSON.stringify(pages.map((p) => p.userId))));
-      swap(pages.filter((p) => now.get(p.userId) === p.version));
+      const current = pages.filter((p) => now.get(p.userId) === p.version);
+      swap(current);
+      // Each page swapped in now follows the template it was rendered with.
+      for (const p of current) mark.run(fingerprint, p.userId, p.version);
     });
 }

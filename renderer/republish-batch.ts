@@ -27,6 +27,8 @@ export interface RenderSettings {
   origin: string;
   apiOrigin: string;
   assets: AssetManifest;
+  /** The template's fingerprint (ADR 097), recorded for each page swapped in. */
+  fingerprint: string;
 }
 
 /**

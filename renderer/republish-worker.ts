@@ -53,7 +53,7 @@ for (;;) {
   await workLoop(
     take,
     (batch) => stageRenderedBatch(streamPublishedBatch(connectionTo(setup.database), batch), setup.settings),
-    pageLockOf(connectionTo(setup.database)),
+    pageLockOf(connectionTo(setup.database), setup.settings.fingerprint),
     (n) => send({ finished: n }),
   );
   send({ jobDone: true });

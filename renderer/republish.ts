@@ -13,6 +13,7 @@ import { ensureSharedAssets } from "./assets.ts";
 import { pageLockOf, publishedOwners, streamPublishedBatch } from "./published-pages.ts";
 import { stageRenderedBatch, workLoop, type FromWorker, type RenderSettings, type StagedBatch, type ToWorker, type UnderPageLock, type WorkerSetup } from "./republish-batch.ts";
 import { writeSeoFiles } from "./seo-files.ts";
+import { templateFingerprint } from "./template-fingerprint.ts";
 
 export type { PageToRender, RenderSettings } from "./republish-batch.ts";
 
@@ -85,7 +86,7 @@ function runOnWorker<T>(setup: WorkerSetup, next: () => T[] | null, finished: (n
 /**
  * Hand out `next()` batches until none is left: to `threads` workers, the main thread only answering
  * them (a main thread that also rendered would keep a worker waiting for its next batch while it
- * finished its own); with one thread, to the main thread alone, which stages them with `stage`.
+ * finished its own); with 0, to the main thread alone, which stages them with `stage`.
  * Resolves when every batch is durable.
  */
 async function distribute<T>(
@@ -96,7 +97,7 @@ async function distribute<T>(
   lock: UnderPageLock,
   finished: (n: number) => void,
 ): Promise<void> {
-  if (threads <= 1) return workLoop(async () => next(), stage, lock, finished);
+  if (threads === 0) return workLoop(async () => next(), stage, lock, finished);
   await Promise.all(Array.from({ length: threads }, () => runOnWorker(setup, next, finished)));
 }
 
@@ -114,6 +115,10 @@ export interface RepublishOptions {
   apiOrigin?: string;
   /** Threads rendering at once: worker threads, or the main thread alone when 1 (default: every core). */
   threads?: number;
+  /** Render on worker threads even with one thread, leaving the main thread to serve requests. */
+  offMainThread?: boolean;
+  /** The owners to re-render, in this order (default: every published owner, by username). */
+  owners?: { userId: string; username: string }[];
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -123,16 +128,19 @@ export interface RepublishOptions {
  * connection sees, is republished on the main thread.
  */
 export async function republishAll(db: Db, opts: RepublishOptions): Promise<number> {
-  const owners = publishedOwners(db);
+  const owners = opts.owners ?? publishedOwners(db);
   const batches = Array.from({ length: Math.ceil(owners.length / BATCH_SIZE) }, (_, i) => owners.slice(i * BATCH_SIZE, (i + 1) * BATCH_SIZE).map((o) => o.userId));
   const database = databaseFile(db);
   const threads = database === null ? 1 : Math.max(1, Math.min(opts.threads ?? availableParallelism(), batches.length));
+  const onWorkers = database !== null && (threads > 1 || opts.offMainThread === true);
   // Built here once: workers find every shared asset on disk and never race to write one.
+  const assets = ensureSharedAssets(opts.publishedDir);
   const settings: RenderSettings = {
     publishedDir: opts.publishedDir,
     origin: opts.origin,
     apiOrigin: opts.apiOrigin ?? opts.origin,
-    assets: ensureSharedAssets(opts.publishedDir),
+    assets,
+    fingerprint: templateFingerprint(assets),
   };
   // sitemap.xml and robots.txt are rewritten while the pages render, once the first batch is in
   // place (the threads have their next batches by then): the main thread only hands out batches
@@ -146,11 +154,11 @@ export async function republishAll(db: Db, opts: RepublishOptions): Promise<numb
   };
   let done = 0;
   await distribute(
-    threads,
+    onWorkers ? threads : 0,
     { settings, database: database ?? "" },
     handOut(batches),
     (slice) => stageRenderedBatch(streamPublishedBatch(db, slice), settings),
-    pageLockOf(db),
+    pageLockOf(db, settings.fingerprint),
     (n) => {
       done += n;
       seo ??= writeSeo();
