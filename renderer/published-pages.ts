@@ -18,7 +18,7 @@ export function publishedUserIds(db: Db): string[] {
 /**
  * A statement prepared once per connection and `cache`, its rows read as arrays: the bulk reads here
  * run thousands of times a republish, and drizzle's query building and row mapping cost more than
- * the queries themselves (ADR 089).
+ * the queries themselves (ADR 097).
  */
 function preparedOnce<P extends unknown[], R>(cache: WeakMap<Db["$client"], Statement<P, R>>, db: Db, prepare: () => Statement<P, R>): Statement<P, R> {
   let stmt = cache.get(db.$client);
@@ -62,7 +62,7 @@ export interface PublishedPage {
  * The last published snapshot and the current plan of each of a batch of owners, as one statement
  * prepared once per connection: the owners' ids go in as one JSON array parameter, so the SQL text
  * is the same for every batch. (Building the query anew for each batch cost every republish thread
- * its query builder's time and, as that code warmed up, its compilation; ADR 089.)
+ * its query builder's time and, as that code warmed up, its compilation; ADR 097.)
  */
 function latestPublishedSql(db: Db): string {
   const latest = db

@@ -33,7 +33,7 @@ export interface RenderSettings {
 
 /**
  * Messages between the main thread and a worker. A render job's batches are owners' ids: the worker
- * reads their pages itself (ADR 025), so no snapshot is read or copied on the main thread.
+ * reads their pages itself (ADR 097), so no snapshot is read or copied on the main thread.
  */
 export type ToWorker = { job: WorkerSetup } | { batch: string[] } | { done: true };
 export type FromWorker = { want: true } | { finished: number } | { jobDone: true };

@@ -1,6 +1,6 @@
 /**
  * Republish all: re-render every published page from its last published snapshot (after a template
- * change) on every core (ADR 025). The main thread hands out batches of owners on demand to worker
+ * change) on every core (ADR 097). The main thread hands out batches of owners on demand to worker
  * threads, which read their pages (one query per batch, on a connection of their own), render and
  * write them; with a single thread it does all of that itself. Batches are committed (per-file fsyncs
  * on the thread pool) while the next ones render. Every file is a new file swapped in atomically and
@@ -144,7 +144,7 @@ export async function republishAll(db: Db, opts: RepublishOptions): Promise<numb
   };
   // sitemap.xml and robots.txt are rewritten while the pages render, once the first batch is in
   // place (the threads have their next batches by then): the main thread only hands out batches
-  // meanwhile, and a republish that ended with them waited 10-15 ms more on a busy machine (ADR 089).
+  // meanwhile, and a republish that ended with them waited 10-15 ms more on a busy machine (ADR 097).
   let seo: Promise<void> | null = null;
   const writeSeo = () => {
     const p = new Promise((resolve) => setImmediate(resolve)).then(() => writeSeoFiles(db, opts.publishedDir, opts.origin));

@@ -69,7 +69,7 @@ describe("republish all", () => {
   }, 120_000);
 
   it("reports a sitemap it could not write, after every page is in place", async () => {
-    // The sitemap is written while the pages render (ADR 089): its failure still fails the republish,
+    // The sitemap is written while the pages render (ADR 097): its failure still fails the republish,
     // and waits for the pages, which are all written.
     rmSync(join(publishedDir, "sitemap.xml"));
     mkdirSync(join(publishedDir, "sitemap.xml", "blocked"), { recursive: true });
