@@ -6,6 +6,7 @@ import "./runtime-mode.ts";
 import { serve } from "@hono/node-server";
 import { createDeps } from "./deps.ts";
 import { createServerApp, siteIsBuilt } from "./site.ts";
+import { followTemplate } from "#renderer/follow-template.ts";
 import { startScheduler } from "#renderer/scheduler.ts";
 import { jobsFor, runJobs } from "./jobs/runner.ts";
 import { startBilling } from "./services/billing.ts";
@@ -28,6 +29,10 @@ function main() {
     origin: env.PUBLIC_ORIGIN,
     onTrialEnded: (owner) => noticeTrialEnded(deps, owner),
   });
+  // Pages rendered with an older template are re-rendered in the background (ADR 097).
+  followTemplate(deps.db, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN }).catch((err: unknown) =>
+    console.error("Re-rendering pages for the current template failed; they are tried again at the next start.", err),
+  );
   const billing = startBilling(deps);
   // Jobs left from before a restart run now; failed ones are retried on this interval.
   const jobs = jobsFor(deps);

@@ -187,7 +187,7 @@ function respond(
   headers.set("Content-Length", String(size));
   if (opts.method === "HEAD" || size === 0) return new Response(opts.method === "HEAD" ? null : "", { status, headers });
   if ("bytes" in body) return new Response(new Uint8Array(body.bytes), { status, headers });
-  // Exactly the bytes counted: a file refilled later (ADR 028) cannot lengthen the answer.
+  // Exactly the bytes counted.
   const stream = Readable.toWeb(createReadStream("", { fd: body.fd, start: 0, end: size - 1 })) as ReadableStream;
   return new Response(stream, { status, headers });
 }

@@ -1,7 +1,7 @@
 /**
  * The page model: what an owner edits (the draft) and what a published version freezes (the
- * snapshot). The renderer draws a PageSnapshot; page_versions stores one as core/snapshot-codec.ts
- * writes it, checked with this schema when it is read back. Field names follow spec section 3 in
+ * snapshot). The renderer draws a PageSnapshot; page_versions stores one as JSON, checked with this
+ * schema when it is read back. Field names follow spec section 3 in
  * camelCase; times are ISO strings so a snapshot survives JSON unchanged.
  */
 import { z } from "zod";

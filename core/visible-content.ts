@@ -50,7 +50,7 @@ const bySocialOrder = (a: PageSocialLink, b: PageSocialLink) => a.displayOrder -
 // Written as plain loops over arrays built with push, not filter/map/find chains: bulk republish
 // runs this for every page, and an array made by map() has a different hidden class when the call
 // is optimized than when it is not, so optimized code elsewhere kept meeting arrays it had not seen
-// and was thrown away and compiled again (ADR 089).
+// and was thrown away and compiled again (ADR 097).
 
 /** The links of `links` for which `keep` holds, in order, sorted. */
 function sortedWhere(links: PageLink[], keep: (l: PageLink) => boolean): PageLink[] {

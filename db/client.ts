@@ -11,9 +11,6 @@ import * as schema from "./schema.ts";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
-/** How much of the database file a reader maps (address space, not memory). */
-const READER_MMAP_BYTES = 256 * 1024 * 1024;
-
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL("./migrations", import.meta.url));
 
 export interface OpenOptions {
@@ -54,19 +51,6 @@ function migrateSafely(db: Db): void {
   } finally {
     sqlite.pragma("foreign_keys = ON");
   }
-}
-
-/**
- * A second, read-only connection to a database file another connection opened (and migrated):
- * bulk republish's worker threads read their pages through one each. It reads the file through a
- * memory map: a page's snapshot spans overflow pages, and reading each with its own pread cost a
- * render thread about 6 µs per page in a republish (ADR 089).
- */
-export function openReader(path: string): Db {
-  const sqlite = new Database(path, { readonly: true, fileMustExist: true });
-  sqlite.pragma("busy_timeout = 5000");
-  sqlite.pragma(`mmap_size = ${READER_MMAP_BYTES}`);
-  return drizzle(sqlite, { schema }) as Db;
 }
 
 /** The file a connection reads, or null for an in-memory database. */

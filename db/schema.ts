@@ -10,10 +10,8 @@ import { sql, type SQL } from "drizzle-orm";
 import { type AnySQLiteColumn, check, customType, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { LINK_TYPES } from "#core/link-types.ts";
 import { REPORT_REASONS } from "#core/limits.ts";
-import { PageSnapshotSchema } from "#core/model.ts";
 import { PLAN_TYPES, SUBSCRIPTION_STATUSES } from "#core/plans.ts";
 import { PLATFORM_IDS } from "#core/platforms.ts";
-import { decodeSnapshot, encodeSnapshot } from "#core/snapshot-codec.ts";
 import { BUTTON_STYLES, FONT_PAIRING_IDS, FULLWIDTH_SUBTYPES, ICON_SUBTYPES, PICTURE_STYLES, SOCIAL_POSITIONS, THEME_IDS } from "#core/themes.ts";
 
 /** `column IN ('a','b',…)` for a CHECK constraint; values come from core's constant lists only. */
@@ -347,20 +345,6 @@ export const socialLinks = sqliteTable(
   ],
 );
 
-/**
- * A PageSnapshot in its stored form (core/snapshot-codec.ts, ADR 090), read back as the snapshot's
- * plain object form, unchecked: readers check it with PageSnapshotSchema. A value that is not a
- * snapshot is stored as plain JSON, which decodes to itself, so the check refuses it on the way out.
- */
-const snapshotText = customType<{ data: unknown; driverData: string }>({
-  dataType: () => "text",
-  toDriver: (value) => {
-    const checked = PageSnapshotSchema.safeParse(value);
-    return checked.success ? encodeSnapshot(checked.data) : JSON.stringify(value);
-  },
-  fromDriver: (text) => decodeSnapshot(text),
-});
-
 /** The snapshot of every published version: discard and rollback restore from here exactly. */
 export const pageVersions = sqliteTable(
   "page_versions",
@@ -368,12 +352,14 @@ export const pageVersions = sqliteTable(
     id: text("id").primaryKey(),
     userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
     version: integer("version").notNull(),
-    /** PageSnapshot (core/model.ts), stored as core/snapshot-codec.ts writes it. */
-    snapshot: snapshotText("snapshot").notNull(),
+    /** PageSnapshot (core/model.ts) as JSON, unchecked here: readers check it with PageSnapshotSchema (ADR 097). */
+    snapshot: text("snapshot", { mode: "json" }).$type<unknown>().notNull(),
     /** SHA-256 of the canonical snapshot JSON: a publish of an unchanged draft is a no-op. */
     contentHash: text("content_hash").notNull(),
     /** The HTML file this version was written to (relative to PUBLISHED_DIR). */
     htmlFile: text("html_file").notNull(),
+    /** The template fingerprint the page was last rendered with, for the latest version (ADR 097); null when unknown. */
+    templateFingerprint: text("template_fingerprint"),
     publishedAt: time("published_at").notNull(),
   },
   (t) => [uniqueIndex("page_versions_user_version_unique").on(t.userId, t.version)],

@@ -1,6 +1,6 @@
 /**
  * Per-page files written at publish time, beside index.html: the QR code (qrcode, error correction M)
- * and a .vcf contact card per contact link. Both are named by their content (ADR 027), so a file
+ * and a .vcf contact card per contact link. Both are named by their content (ADR 097), so a file
  * that exists is already right and is never rewritten.
  */
 import QRCode from "qrcode";

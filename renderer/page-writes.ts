@@ -40,8 +40,7 @@ export function pageWrites(snapshot: PageSnapshot, plan: PagePlan, opts: PageWri
     // Named by its content: when it exists, its copies were swapped in before it.
     if (!fileIsCurrent(path, file)) writes.push(...withCopies({ path, content: contentOf(file), mtime: opts.now }));
   }
-  // The page itself is rewritten on every publish: it recycles the file it replaces (ADR 028); its
-  // compressed copies are new files every time.
-  writes.push(...withCopies({ path: join(dir, "index.html"), content: page.html, mtime: opts.now, recycle: true }));
+  // The page itself is a new file on every publish, as are its compressed copies (ADR 097).
+  writes.push(...withCopies({ path: join(dir, "index.html"), content: page.html, mtime: opts.now }));
   return writes;
 }

@@ -10,7 +10,7 @@ import { LIMITS } from "#core/limits.ts";
 import { PageSnapshotSchema, type PagePlan, type PageSnapshot } from "#core/model.ts";
 import { publishGate } from "#core/publish-gate.ts";
 import type { FeatureKey } from "#core/plans.ts";
-import { durably, type Db } from "#db/client.ts";
+import { durably, transaction, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { pageVersions, userProfiles } from "#db/schema.ts";
 import { replaceFilesSync } from "./atomic-write.ts";
@@ -19,6 +19,7 @@ import { ensureSharedAssets } from "./assets.ts";
 import { pageWrites } from "./page-writes.ts";
 import type { AssetManifest } from "./types.ts";
 import { writeSeoFiles } from "./seo-files.ts";
+import { templateFingerprint } from "./template-fingerprint.ts";
 
 export interface PublishOptions {
   publishedDir: string;
@@ -120,15 +121,20 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions): Publi
   const gate = publishGate(draft.snapshot, draft.plan, opts.now);
   if (!gate.ok) return { ok: false, reason: "blocked", features: gate.features };
   const hash = versionHash(draft.snapshot, draft.plan);
-  const last = lastVersion(db, userId);
   const pageFile = join(opts.publishedDir, draft.snapshot.profile.username, "index.html");
-  // Unchanged, and the page is on disk: nothing to do (a page folder lost or moved is rewritten).
-  if (last && last.contentHash === hash && existsSync(pageFile)) return { ok: true, version: last.version, changed: false };
-
-  writePage(draft.snapshot, draft.plan, opts);
-  if (last && last.contentHash === hash) return { ok: true, version: last.version, changed: false };
-  const version = (last?.version ?? 0) + 1;
-  durably(db, (tx) => {
+  const assets = opts.assets ?? ensureSharedAssets(opts.publishedDir);
+  // The page lock (ADR 097): the swap and the version it records are one step under the database's
+  // write lock, which every writer of a page takes, in this process or another (a republish).
+  const outcome = durably(db, (tx) => {
+    const last = lastVersion(tx, userId);
+    // Unchanged, and the page is on disk: nothing to do (a page folder lost or moved is rewritten).
+    if (last && last.contentHash === hash && existsSync(pageFile)) return { version: last.version, changed: false, first: false };
+    writePage(draft.snapshot, draft.plan, { ...opts, assets });
+    if (last && last.contentHash === hash) {
+      markRendered(tx, userId, last.version, assets);
+      return { version: last.version, changed: false, first: false };
+    }
+    const version = (last?.version ?? 0) + 1;
     tx.insert(pageVersions)
       .values({
         id: newId(),
@@ -137,16 +143,44 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions): Publi
         snapshot: draft.snapshot,
         contentHash: hash,
         htmlFile: `${draft.snapshot.profile.username}/index.html`,
+        templateFingerprint: templateFingerprint(assets),
         publishedAt: opts.now,
       })
       .run();
     tx.update(userProfiles).set({ hasPublishedPage: true, lastPublishedAt: opts.now }).where(eq(userProfiles.userId, userId)).run();
     pruneVersions(tx, userId);
+    return { version, changed: true, first: !last };
   });
+  if (!outcome.changed) return { ok: true, version: outcome.version, changed: false };
   // The sitemap lists published pages: it changes when a page is published for the first time.
-  if (!last || !existsSync(join(opts.publishedDir, "sitemap.xml"))) writeSeoFiles(db, opts.publishedDir, opts.origin);
+  if (outcome.first || !existsSync(join(opts.publishedDir, "sitemap.xml"))) writeSeoFiles(db, opts.publishedDir, opts.origin);
   for (const fn of listeners) fn({ userId, snapshot: draft.snapshot, plan: draft.plan, renderedAt: opts.now });
-  return { ok: true, version, changed: true };
+  return { ok: true, version: outcome.version, changed: true };
+}
+
+/**
+ * Re-render the owner's last published version under the plan as it is now, reading the version and
+ * swapping the file under the page lock, so a newer publish in another process is never replaced by
+ * an older render (ADR 097). False when the owner has never published.
+ */
+export function rerenderLastVersion(db: Db, userId: string, opts: PublishOptions): boolean {
+  return transaction(db, (tx) => {
+    const last = lastPublishedSnapshot(tx, userId);
+    const draft = loadDraft(tx, userId);
+    if (!last || !draft) return false;
+    const assets = opts.assets ?? ensureSharedAssets(opts.publishedDir);
+    writePage(last.snapshot, draft.plan, { ...opts, assets });
+    markRendered(tx, userId, last.version, assets);
+    return true;
+  });
+}
+
+/** Record that a version's page on disk was rendered with the current template (ADR 097). */
+function markRendered(db: Db, userId: string, version: number, assets: AssetManifest): void {
+  db.update(pageVersions)
+    .set({ templateFingerprint: templateFingerprint(assets) })
+    .where(and(eq(pageVersions.userId, userId), eq(pageVersions.version, version)))
+    .run();
 }
 
 export function lastPublishedSnapshot(db: Db, userId: string): { version: number; snapshot: PageSnapshot } | null {

@@ -6,7 +6,8 @@
 import type { Statement } from "better-sqlite3";
 import { and, asc, eq, max, sql } from "drizzle-orm";
 import type { PagePlan } from "#core/model.ts";
-import type { Db } from "#db/client.ts";
+import { transaction, type Db } from "#db/client.ts";
+import type { UnderPageLock } from "./republish-batch.ts";
 import { pageVersions, userProfiles } from "#db/schema.ts";
 import { planOf } from "./draft.ts";
 
@@ -17,7 +18,7 @@ export function publishedUserIds(db: Db): string[] {
 /**
  * A statement prepared once per connection and `cache`, its rows read as arrays: the bulk reads here
  * run thousands of times a republish, and drizzle's query building and row mapping cost more than
- * the queries themselves (ADR 089).
+ * the queries themselves (ADR 097).
  */
 function preparedOnce<P extends unknown[], R>(cache: WeakMap<Db["$client"], Statement<P, R>>, db: Db, prepare: () => Statement<P, R>): Statement<P, R> {
   let stmt = cache.get(db.$client);
@@ -50,6 +51,8 @@ export function publishedOwners(db: Db): { userId: string; username: string }[] 
 
 export interface PublishedPage {
   userId: string;
+  /** The published version the snapshot is. */
+  version: number;
   /** The page_versions row's snapshot, as stored: whoever renders or reads the page parses and checks it. */
   snapshotJson: string;
   plan: PagePlan;
@@ -59,7 +62,7 @@ export interface PublishedPage {
  * The last published snapshot and the current plan of each of a batch of owners, as one statement
  * prepared once per connection: the owners' ids go in as one JSON array parameter, so the SQL text
  * is the same for every batch. (Building the query anew for each batch cost every republish thread
- * its query builder's time and, as that code warmed up, its compilation; ADR 089.)
+ * its query builder's time and, as that code warmed up, its compilation; ADR 097.)
  */
 function latestPublishedSql(db: Db): string {
   const latest = db
@@ -71,6 +74,7 @@ function latestPublishedSql(db: Db): string {
   return db
     .select({
       userId: latest.userId,
+      version: latest.version,
       snapshotJson: sql<string>`${pageVersions.snapshot}`,
       planType: userProfiles.planType,
       subscriptionStatus: userProfiles.subscriptionStatus,
@@ -83,7 +87,7 @@ function latestPublishedSql(db: Db): string {
     .toSQL().sql;
 }
 
-type LatestRow = [userId: string, snapshotJson: string, planType: PagePlan["planType"], subscriptionStatus: PagePlan["subscriptionStatus"], periodEnd: number | null, trialEnd: number | null];
+type LatestRow = [userId: string, version: number, snapshotJson: string, planType: PagePlan["planType"], subscriptionStatus: PagePlan["subscriptionStatus"], periodEnd: number | null, trialEnd: number | null];
 
 const statements = new WeakMap<Db["$client"], Statement<[string], LatestRow>>();
 function latestPublished(db: Db): Statement<[string], LatestRow> {
@@ -91,8 +95,9 @@ function latestPublished(db: Db): Statement<[string], LatestRow> {
 }
 
 const date = (ms: number | null) => (ms === null ? null : new Date(ms));
-const pageOf = ([userId, snapshotJson, planType, subscriptionStatus, periodEnd, trialEnd]: LatestRow): PublishedPage => ({
+const pageOf = ([userId, version, snapshotJson, planType, subscriptionStatus, periodEnd, trialEnd]: LatestRow): PublishedPage => ({
   userId,
+  version,
   snapshotJson,
   plan: planOf({ planType, subscriptionStatus, currentPeriodEndDate: date(periodEnd), trialEndsAt: date(trialEnd) }),
 });
@@ -117,4 +122,29 @@ export function loadPublishedBatch(db: Db, userIds: string[]): PublishedPage[] {
 export function* streamPublishedBatch(db: Db, userIds: string[]): Generator<PublishedPage> {
   if (userIds.length === 0) return;
   for (const row of latestPublished(db).iterate(JSON.stringify(userIds))) yield pageOf(row);
+}
+
+const versionStatements = new WeakMap<Db["$client"], Statement<[string], [userId: string, version: number]>>();
+
+/**
+ * The page lock for bulk re-renders on this connection (ADR 097): a write transaction (BEGIN
+ * IMMEDIATE, which waits for any other writer, in any process) in which each page's latest published
+ * version is read again, and only the pages still at the version they were rendered from are swapped
+ * and recorded as rendered with `fingerprint`.
+ */
+export function pageLockOf(db: Db, fingerprint: string): UnderPageLock {
+  const latest = preparedOnce(versionStatements, db, () =>
+    db.$client.prepare<[string], [string, number]>(
+      "SELECT user_id, max(version) FROM page_versions WHERE user_id IN (SELECT value FROM json_each(?)) GROUP BY user_id",
+    ),
+  );
+  const mark = db.$client.prepare<[string, string, number]>("UPDATE page_versions SET template_fingerprint = ? WHERE user_id = ? AND version = ?");
+  return (pages, swap) =>
+    transaction(db, () => {
+      const now = new Map(latest.all(JSON.stringify(pages.map((p) => p.userId))));
+      const current = pages.filter((p) => now.get(p.userId) === p.version);
+      swap(current);
+      // Each page swapped in now follows the template it was rendered with.
+      for (const p of current) mark.run(fingerprint, p.userId, p.version);
+    });
 }

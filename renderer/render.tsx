@@ -2,12 +2,12 @@
  * render(model): a page snapshot to a complete HTML document and its per-page files.
  */
 import { createHash } from "node:crypto";
+import { renderToStaticMarkup } from "react-dom/server";
 import { visibleContentOf } from "#core/visible-content.ts";
 import { PageBody, PageChrome, pictureSrcOf } from "./components/Page.tsx";
 import { imageOrigin, safeSrc } from "./components/safe-href.ts";
 import { pageCss, pageStyleOf, type PageStylesheet } from "./css.ts";
 import { escapeXml as attr } from "./escape.ts";
-import { renderMarkupInto } from "./markup.ts";
 import { pageFiles } from "./page-files.ts";
 import { CONSENT_KEY } from "./visitor/consent-key.ts";
 import type { RenderedPage, RenderInput } from "./types.ts";
@@ -117,12 +117,13 @@ export function renderPage(input: RenderInput): RenderedPage {
       `<script type="application/json" id="plinth-config">${config}</script>` +
       `<script src="${attr(script.src)}" integrity="${script.integrity}" defer></script></head><body>`,
   ];
-  renderMarkupInto(
-    <>
-      <PageBody snapshot={snapshot} plan={plan} now={now} mode={mode} origin={origin} content={v} />
-      <PageChrome origin={origin} />
-    </>,
-    out,
+  out.push(
+    renderToStaticMarkup(
+      <>
+        <PageBody snapshot={snapshot} plan={plan} now={now} mode={mode} origin={origin} content={v} />
+        <PageChrome origin={origin} />
+      </>,
+    ),
   );
   out.push("</body></html>");
   const html = out.join("");

@@ -5,19 +5,18 @@
  */
 import { join } from "node:path";
 import { PageSnapshotSchema, type PagePlan } from "#core/model.ts";
-import { decodeSnapshot } from "#core/snapshot-codec.ts";
-import { commitStaged, GroupCommit, stageFiles, type PendingWrite, type StagedFile } from "./atomic-write.ts";
-import { fileSystemSync } from "./fs-sync.ts";
+import { discardStaged, stageFiles, swapStaged, syncFoldersOf, syncStaged, type StagedFile } from "./atomic-write.ts";
 import { pageWrites } from "./page-writes.ts";
 import { removeCompressedCopies } from "./precompress.ts";
 import type { AssetManifest } from "./types.ts";
 
 /** Batches a thread may have written but not yet made durable while it renders the next. */
 const WRITES_IN_FLIGHT = 2;
-/** The same with syncfs, whose rounds commit every batch waiting at once (ADR 086). */
-const GROUP_IN_FLIGHT = 4;
 
 export interface PageToRender {
+  userId: string;
+  /** The published version the snapshot is, which must still be the latest when the page is swapped in. */
+  version: number;
   /** The page_versions row's snapshot, as stored. */
   snapshotJson: string;
   plan: PagePlan;
@@ -28,11 +27,13 @@ export interface RenderSettings {
   origin: string;
   apiOrigin: string;
   assets: AssetManifest;
+  /** The template's fingerprint (ADR 097), recorded for each page swapped in. */
+  fingerprint: string;
 }
 
 /**
  * Messages between the main thread and a worker. A render job's batches are owners' ids: the worker
- * reads their pages itself (ADR 025), so no snapshot is read or copied on the main thread.
+ * reads their pages itself (ADR 097), so no snapshot is read or copied on the main thread.
  */
 export type ToWorker = { job: WorkerSetup } | { batch: string[] } | { done: true };
 export type FromWorker = { want: true } | { finished: number } | { jobDone: true };
@@ -42,73 +43,92 @@ export interface WorkerSetup {
   database: string;
 }
 
+/** A page rendered into staged files, for the version it was rendered from. */
+export interface StagedPage {
+  userId: string;
+  version: number;
+  /** The page's index.html, whose compressed copies go before it is swapped (ADR 057). */
+  page: string;
+  files: StagedFile[];
+}
+
+/** A batch's staged pages. */
+export interface StagedBatch {
+  pages: StagedPage[];
+}
+
+/**
+ * The page lock (ADR 097): runs `swap` inside the database's write lock, which every writer of a page
+ * takes in any process, with those of `pages` whose version is still the latest published.
+ */
+export type UnderPageLock = (pages: StagedPage[], swap: (current: StagedPage[]) => void) => void;
+
 /**
  * A batch's files, staged: each page is rendered and its files written to their temporary names at
- * once, so its HTML never outlives it (a batch of rendered pages held until the last one is done
- * would be copied by every garbage collection meanwhile). `pages` may be a stream, read as it goes.
+ * once, so its HTML never outlives it. `pages` may be a stream, read as it goes.
  */
 export function stageRenderedBatch(pages: Iterable<PageToRender>, settings: RenderSettings): StagedBatch {
-  const counted = { pages: 0 };
-  return { files: stageFiles(renderedWrites(pages, settings, counted)), pages: counted.pages };
-}
-
-/** A batch's staged files, and how many pages they make. */
-export interface StagedBatch {
-  files: StagedFile[];
-  pages: number;
-}
-
-function* renderedWrites(pages: Iterable<PageToRender>, settings: RenderSettings, counted: { pages: number }): Generator<PendingWrite> {
-  for (const p of pages) {
-    counted.pages += 1;
-    const snapshot = PageSnapshotSchema.parse(decodeSnapshot(p.snapshotJson));
-    // Without compressed copies (ADR 057): the old ones go before the new page is staged, let alone swapped.
-    removeCompressedCopies(join(settings.publishedDir, snapshot.profile.username, "index.html"));
-    yield* pageWrites(snapshot, p.plan, { ...settings, now: new Date(), compressedCopies: false });
+  const staged: StagedPage[] = [];
+  try {
+    for (const p of pages) {
+      const snapshot = PageSnapshotSchema.parse(JSON.parse(p.snapshotJson));
+      const writes = pageWrites(snapshot, p.plan, { ...settings, now: new Date(), compressedCopies: false });
+      staged.push({ userId: p.userId, version: p.version, page: join(settings.publishedDir, snapshot.profile.username, "index.html"), files: stageFiles(writes) });
+    }
+  } catch (err) {
+    for (const s of staged) discardStaged(s.files);
+    throw err;
   }
+  return { pages: staged };
 }
 
 /**
- * One turn of the event loop. A thread that has its next batch already (a worker asks one ahead)
- * would otherwise stage batch after batch in promise callbacks alone, and the answer of a finished
- * sync (a line on the helper's pipe) or fsync would wait until the thread ran out of room, so a
- * round that had long finished held up the renames behind it (ADR 089).
+ * Make a batch durable: fsync every file, then under the page lock swap in the pages still at the
+ * version they were rendered from (a page published meanwhile keeps its newer file, and the render
+ * is dropped), then fsync their folders.
+ */
+async function commitBatch(batch: StagedBatch, lock: UnderPageLock): Promise<void> {
+  const all = batch.pages.flatMap((p) => p.files);
+  if (all.length === 0) return;
+  await syncStaged(all);
+  let swapped: StagedFile[] = [];
+  try {
+    lock(batch.pages, (current) => {
+      for (const p of current) {
+        // Without compressed copies (ADR 057): the old ones go before the new page is swapped in.
+        removeCompressedCopies(p.page);
+        swapStaged(p.files);
+        swapped = swapped.concat(p.files);
+      }
+    });
+  } finally {
+    // Whatever was not swapped (a page published meanwhile, a failure) is removed.
+    const left = new Set(swapped);
+    discardStaged(all.filter((t) => !left.has(t)));
+  }
+  await syncFoldersOf(swapped);
+}
+
+/**
+ * One turn of the event loop, so the answers of finished fsyncs are taken before the next batch is
+ * staged (a worker asks one batch ahead and would otherwise stage batch after batch in promise
+ * callbacks alone).
  */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * A thread's loop: take a batch, stage its files, hand them to be committed, take the next. With
- * syncfs (ADR 029), one group commit takes every batch staged while its last round synced (ADR 086);
- * without it, each batch's files are fsynced together, at most WRITES_IN_FLIGHT batches at once.
- * `finished` is told each batch's number of pages when its files are durable.
+ * A thread's loop: take a batch, stage its files, hand them to be committed (each file fsynced on
+ * Node's thread pool, the swaps under the page lock; ADR 097), take the next; at most
+ * WRITES_IN_FLIGHT batches are not yet durable. `finished` is told each batch's number of pages when
+ * it is done.
  */
-export async function workLoop<T>(
-  publishedDir: string,
-  take: () => Promise<T[] | null>,
-  stage: (batch: T[]) => StagedBatch,
-  finished: (n: number) => void,
-): Promise<void> {
-  // Every file of a republish is under published/, on one file system: one syncfs covers them all.
-  const sync = fileSystemSync();
-  if (sync) {
-    const group = new GroupCommit({ sync, path: publishedDir }, GROUP_IN_FLIGHT);
-    try {
-      for (let batch = await take(); batch; batch = await take()) {
-        const { files, pages } = stage(batch);
-        await group.add(files, () => finished(pages));
-        await nextTurn();
-      }
-    } finally {
-      await group.drain();
-    }
-    return;
-  }
+export async function workLoop<T>(take: () => Promise<T[] | null>, stage: (batch: T[]) => StagedBatch, lock: UnderPageLock, finished: (n: number) => void): Promise<void> {
   const inflight: Promise<void>[] = [];
   for (;;) {
     const batch = await take();
     if (!batch) break;
-    const { files, pages } = stage(batch);
-    inflight.push(commitStaged(files).then(() => finished(pages)));
+    const staged = stage(batch);
+    inflight.push(commitBatch(staged, lock).then(() => finished(staged.pages.length)));
     if (inflight.length >= WRITES_IN_FLIGHT) await inflight.shift();
     await nextTurn();
   }

@@ -1,12 +1,12 @@
 /**
  * A republish worker thread. It stays up between jobs (a job is one republish), so a process that
  * republishes again finds it loaded and warmed up. In a job it asks the main thread for batches (one
- * ahead, so it never waits for an answer), reads their pages through a read-only connection of its
- * own, renders them and writes them durably.
+ * ahead, so it never waits for an answer), reads their pages through a connection of its own,
+ * renders them and swaps them in durably under the page lock.
  */
 import { parentPort } from "node:worker_threads";
-import { openReader, type Db } from "#db/client.ts";
-import { streamPublishedBatch } from "./published-pages.ts";
+import { openDatabase, type Db } from "#db/client.ts";
+import { pageLockOf, streamPublishedBatch } from "./published-pages.ts";
 import { stageRenderedBatch, workLoop, type FromWorker, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
 
 const port = parentPort!;
@@ -22,14 +22,15 @@ port.on("message", (m: ToWorker) => {
 });
 const receive = () => queue.shift() ?? new Promise<ToWorker>((resolve) => (waiting = resolve));
 
-// Kept open between jobs, like the thread itself.
-let reader: { path: string; db: Db } | undefined;
-function readerOf(path: string): Db {
-  if (reader?.path !== path) {
-    reader?.db.$client.close();
-    reader = { path, db: openReader(path) };
+// Kept open between jobs, like the thread itself. It writes nothing, but takes the write lock to
+// swap pages in (the page lock, ADR 097), which a read-only connection cannot.
+let connection: { path: string; db: Db } | undefined;
+function connectionTo(path: string): Db {
+  if (connection?.path !== path) {
+    connection?.db.$client.close();
+    connection = { path, db: openDatabase({ path, migrate: false }) };
   }
-  return reader.db;
+  return connection.db;
 }
 
 for (;;) {
@@ -50,9 +51,9 @@ for (;;) {
   send({ want: true });
   send({ want: true });
   await workLoop(
-    setup.settings.publishedDir,
     take,
-    (batch) => stageRenderedBatch(streamPublishedBatch(readerOf(setup.database), batch), setup.settings),
+    (batch) => stageRenderedBatch(streamPublishedBatch(connectionTo(setup.database), batch), setup.settings),
+    pageLockOf(connectionTo(setup.database), setup.settings.fingerprint),
     (n) => send({ finished: n }),
   );
   send({ jobDone: true });

@@ -1,24 +1,19 @@
 /**
  * Republish all: re-render every published page from its last published snapshot (after a template
- * change) on every core (ADR 025). The main thread hands out batches of owners on demand to worker
+ * change) on every core (ADR 097). The main thread hands out batches of owners on demand to worker
  * threads, which read their pages (one query per batch, on a connection of their own), render and
- * write them; with a single thread it does all of that itself. Batches are committed (syncfs, ADR 029, in
- * group-commit rounds, ADR 086) while the next ones render. Every file is swapped in atomically and
- * durably, as a single publish does.
+ * write them; with a single thread it does all of that itself. Batches are committed (per-file fsyncs
+ * on the thread pool) while the next ones render. Every file is a new file swapped in atomically and
+ * durably, as a single publish does (ADR 097).
  */
-import { readdir } from "node:fs";
-import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
-import { setFlagsFromString } from "node:v8";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { databaseFile, type Db } from "#db/client.ts";
 import { ensureSharedAssets } from "./assets.ts";
-import { cachedBundle } from "./bundle-cache.ts";
-import { publishedOwners, streamPublishedBatch } from "./published-pages.ts";
-import { stageRenderedBatch, workLoop, type FromWorker, type RenderSettings, type StagedBatch, type ToWorker, type WorkerSetup } from "./republish-batch.ts";
+import { pageLockOf, publishedOwners, streamPublishedBatch } from "./published-pages.ts";
+import { stageRenderedBatch, workLoop, type FromWorker, type RenderSettings, type StagedBatch, type ToWorker, type UnderPageLock, type WorkerSetup } from "./republish-batch.ts";
 import { writeSeoFiles } from "./seo-files.ts";
+import { templateFingerprint } from "./template-fingerprint.ts";
 
 export type { PageToRender, RenderSettings } from "./republish-batch.ts";
 
@@ -26,46 +21,11 @@ export type { PageToRender, RenderSettings } from "./republish-batch.ts";
 export const BATCH_SIZE = 100;
 
 /**
- * The worker's code as one plain JavaScript module, its packages included: bundled with esbuild, a
- * worker starts in about a third of the time it takes to resolve and load each package on its own
- * (and in a fraction of what the TypeScript loader would take). React's production build is chosen
- * at bundle time, as the scripts that republish choose it (scripts/lib/production-mode.ts).
+ * The worker's entry, which loads its TypeScript through tsx as the scripts and the server are
+ * loaded. React's production build follows NODE_ENV, which a worker shares with the process that
+ * starts it.
  */
-let workerFile: Promise<URL> | undefined;
-function workerEntry(): Promise<URL> {
-  workerFile ??= (async () => {
-    const require = createRequire(import.meta.url);
-    const { build } = require("esbuild") as typeof import("esbuild");
-    // Elements are made by React's JSX runtime through renderer/jsx-runtime.ts, which reads its
-    // functions once (the runtime itself still comes from React).
-    const shim = fileURLToPath(new URL("./jsx-runtime.ts", import.meta.url));
-    const out = await build({
-      entryPoints: [fileURLToPath(new URL("./republish-worker.ts", import.meta.url))],
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      define: { "process.env.NODE_ENV": '"production"' },
-      // A native addon finds its binary next to its own package: it is loaded from there.
-      external: ["better-sqlite3"],
-      minifySyntax: true,
-      // CommonJS packages inside an ES module still ask for Node's built-in modules with require().
-      banner: { js: 'import { createRequire as __plinthRequire } from "node:module"; const require = __plinthRequire(import.meta.url);' },
-      plugins: [
-        {
-          name: "plinth-jsx-runtime",
-          setup(b) {
-            b.onResolve({ filter: /^react\/jsx-runtime$/ }, (args) => (args.importer === shim ? undefined : { path: shim }));
-          },
-        },
-      ],
-      write: false,
-      logLevel: "silent",
-    });
-    return pathToFileURL(cachedBundle("republish-worker", out.outputFiles[0]!.contents));
-  })();
-  return workerFile;
-}
+const workerUrl = new URL("./republish-worker.mjs", import.meta.url);
 
 /**
  * Worker threads waiting for a job. They stay loaded and warmed up between republishes in one
@@ -73,26 +33,11 @@ function workerEntry(): Promise<URL> {
  */
 const idleWorkers: Worker[] = [];
 
-/**
- * A worker's young generation, in MB per semi-space, at least. V8 starts a new thread's at 1 MB and
- * shrinks it back whenever the thread idles; a render thread allocates a few kilobytes per page,
- * so with 1 MB it collected every two or three milliseconds, 60 times per thousand pages (a quarter
- * of its time, and more on the helper threads), instead of 8 (ADR 088). V8 reads the flag when it
- * creates a thread's heap; Node has no per-thread setting for the lower bound.
- */
-const WORKER_MIN_SEMI_SPACE_MB = 16;
-let heapFlagSet = false;
-
-function takeWorker(url: URL): Worker {
+function takeWorker(): Worker {
   const idle = idleWorkers.pop();
   if (idle) return idle;
-  if (!heapFlagSet) {
-    setFlagsFromString(`--min-semi-space-size=${WORKER_MIN_SEMI_SPACE_MB}`);
-    heapFlagSet = true;
-  }
-  // A plain JavaScript module needs no loader: a worker of a process started with one (tsx) would
-  // otherwise load it again and send every import through it.
-  const worker = new Worker(url, { execArgv: [] });
+  // The entry registers tsx itself: a parent started by tsx would otherwise pass its loader on too.
+  const worker = new Worker(workerUrl, { execArgv: [] });
   const forget = () => {
     const i = idleWorkers.indexOf(worker);
     if (i >= 0) idleWorkers.splice(i, 1);
@@ -103,8 +48,8 @@ function takeWorker(url: URL): Worker {
 }
 
 /** Run one job on a worker; resolves when the worker has made every batch it took durable. */
-function runOnWorker<T>(url: URL, setup: WorkerSetup, next: () => T[] | null, finished: (n: number) => void): Promise<void> {
-  const worker = takeWorker(url);
+function runOnWorker<T>(setup: WorkerSetup, next: () => T[] | null, finished: (n: number) => void): Promise<void> {
+  const worker = takeWorker();
   worker.ref();
   return new Promise<void>((resolve, reject) => {
     const stop = () => {
@@ -141,7 +86,7 @@ function runOnWorker<T>(url: URL, setup: WorkerSetup, next: () => T[] | null, fi
 /**
  * Hand out `next()` batches until none is left: to `threads` workers, the main thread only answering
  * them (a main thread that also rendered would keep a worker waiting for its next batch while it
- * finished its own); with one thread, to the main thread alone, which stages them with `stage`.
+ * finished its own); with 0, to the main thread alone, which stages them with `stage`.
  * Resolves when every batch is durable.
  */
 async function distribute<T>(
@@ -149,37 +94,19 @@ async function distribute<T>(
   setup: WorkerSetup,
   next: () => T[] | null,
   stage: (batch: T[]) => StagedBatch,
+  lock: UnderPageLock,
   finished: (n: number) => void,
 ): Promise<void> {
-  if (threads <= 1) return workLoop(setup.settings.publishedDir, async () => next(), stage, finished);
-  const url = await workerEntry();
-  await Promise.all(Array.from({ length: threads }, () => runOnWorker(url, setup, next, finished)));
+  if (threads === 0) return workLoop(async () => next(), stage, lock, finished);
+  await Promise.all(Array.from({ length: threads }, () => runOnWorker(setup, next, finished)));
 }
 
-/** Batches ahead of the last one handed out whose folders are read in advance. */
-const PREFETCH_AHEAD = 2;
 const ignore = () => {};
 
-/**
- * Hands out `batches` in order and, a couple of batches ahead, has the thread pool read each page's
- * folder, so its block is in memory by the time the page is staged. Staging a page renames its
- * spare into place (ADR 028), and a rename reads the folder's block; on a server whose pages have
- * not been touched for a while (the usual case after a template change) that block is on disk, and
- * reading it while staging stalled a render thread for each page (ADR 089). Reading ahead costs a
- * thread-pool call per page and hides that wait behind rendering. A folder that is gone (a page
- * being removed) is simply not read.
- */
-function handOut<T>(batches: T[][], foldersOf: (batch: T[], index: number) => string[]): () => T[] | null {
+/** Hands out `batches` in order, then null. */
+function handOut<T>(batches: T[][]): () => T[] | null {
   let cursor = 0;
-  let prefetched = 0;
-  const prefetchTo = (end: number) => {
-    for (; prefetched < Math.min(end, batches.length); prefetched++) for (const dir of foldersOf(batches[prefetched]!, prefetched)) readdir(dir, ignore);
-  };
-  return () => {
-    if (cursor >= batches.length) return null;
-    prefetchTo(cursor + 1 + PREFETCH_AHEAD);
-    return batches[cursor++]!;
-  };
+  return () => (cursor < batches.length ? batches[cursor++]! : null);
 }
 
 export interface RepublishOptions {
@@ -188,6 +115,10 @@ export interface RepublishOptions {
   apiOrigin?: string;
   /** Threads rendering at once: worker threads, or the main thread alone when 1 (default: every core). */
   threads?: number;
+  /** Render on worker threads even with one thread, leaving the main thread to serve requests. */
+  offMainThread?: boolean;
+  /** The owners to re-render, in this order (default: every published owner, by username). */
+  owners?: { userId: string; username: string }[];
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -197,23 +128,23 @@ export interface RepublishOptions {
  * connection sees, is republished on the main thread.
  */
 export async function republishAll(db: Db, opts: RepublishOptions): Promise<number> {
-  const owners = publishedOwners(db);
-  const ownersOf = (index: number) => owners.slice(index * BATCH_SIZE, (index + 1) * BATCH_SIZE);
-  const batches = Array.from({ length: Math.ceil(owners.length / BATCH_SIZE) }, (_, i) => ownersOf(i).map((o) => o.userId));
-  // A batch's folders are named when it is read ahead, while earlier batches render.
-  const foldersOf = (_: string[], index: number) => ownersOf(index).map((o) => join(opts.publishedDir, o.username));
+  const owners = opts.owners ?? publishedOwners(db);
+  const batches = Array.from({ length: Math.ceil(owners.length / BATCH_SIZE) }, (_, i) => owners.slice(i * BATCH_SIZE, (i + 1) * BATCH_SIZE).map((o) => o.userId));
   const database = databaseFile(db);
   const threads = database === null ? 1 : Math.max(1, Math.min(opts.threads ?? availableParallelism(), batches.length));
+  const onWorkers = database !== null && (threads > 1 || opts.offMainThread === true);
   // Built here once: workers find every shared asset on disk and never race to write one.
+  const assets = ensureSharedAssets(opts.publishedDir);
   const settings: RenderSettings = {
     publishedDir: opts.publishedDir,
     origin: opts.origin,
     apiOrigin: opts.apiOrigin ?? opts.origin,
-    assets: ensureSharedAssets(opts.publishedDir),
+    assets,
+    fingerprint: templateFingerprint(assets),
   };
   // sitemap.xml and robots.txt are rewritten while the pages render, once the first batch is in
   // place (the threads have their next batches by then): the main thread only hands out batches
-  // meanwhile, and a republish that ended with them waited 10-15 ms more on a busy machine (ADR 089).
+  // meanwhile, and a republish that ended with them waited 10-15 ms more on a busy machine (ADR 097).
   let seo: Promise<void> | null = null;
   const writeSeo = () => {
     const p = new Promise((resolve) => setImmediate(resolve)).then(() => writeSeoFiles(db, opts.publishedDir, opts.origin));
@@ -223,10 +154,11 @@ export async function republishAll(db: Db, opts: RepublishOptions): Promise<numb
   };
   let done = 0;
   await distribute(
-    threads,
+    onWorkers ? threads : 0,
     { settings, database: database ?? "" },
-    handOut(batches, foldersOf),
+    handOut(batches),
     (slice) => stageRenderedBatch(streamPublishedBatch(db, slice), settings),
+    pageLockOf(db, settings.fingerprint),
     (n) => {
       done += n;
       seo ??= writeSeo();

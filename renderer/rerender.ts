@@ -4,16 +4,9 @@
  * the scheduler's rebuild at a trial end.
  */
 import type { Db } from "#db/client.ts";
-import { loadDraft } from "./draft.ts";
-import { lastPublishedSnapshot, withPageLock, writePage } from "./publish.ts";
+import { rerenderLastVersion, withPageLock } from "./publish.ts";
 
 /** False when the owner has never published. */
 export function rerenderPublishedPage(db: Db, userId: string, opts: { publishedDir: string; origin: string; now: Date }): Promise<boolean> {
-  return withPageLock(userId, () => {
-    const last = lastPublishedSnapshot(db, userId);
-    const draft = loadDraft(db, userId);
-    if (!last || !draft) return false;
-    writePage(last.snapshot, draft.plan, opts);
-    return true;
-  });
+  return withPageLock(userId, () => rerenderLastVersion(db, userId, opts));
 }

@@ -13,7 +13,6 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { PageSnapshotSchema, type PagePlan, type PageSnapshot } from "#core/model.ts";
-import { decodeSnapshot } from "#core/snapshot-codec.ts";
 import type { Db } from "#db/client.ts";
 import { users } from "#db/schema.ts";
 import { loadDraft } from "./draft.ts";
@@ -28,7 +27,7 @@ const SCAN_BATCH = 500;
 /** A stored snapshot's object form, or undefined (which the schema refuses) for text that is not JSON. */
 function safeDecode(text: string): unknown {
   try {
-    return decodeSnapshot(text);
+    return JSON.parse(text);
   } catch {
     return undefined;
   }

@@ -10,7 +10,6 @@ import { REPORT_REASONS } from "#core/limits.ts";
 import { linkAddressOf } from "#core/url-rule.ts";
 import { visibleContentOf, type VisibleContent } from "#core/visible-content.ts";
 import { BrandIcon, Icon, type UiIcon } from "./icons.tsx";
-import { template } from "./template.ts";
 import { isMailable, safeHref, safeSrc } from "./safe-href.ts";
 import { qrFileName, vcardFields, vcfFileName } from "./vcard.ts";
 
@@ -75,16 +74,14 @@ export function initialsOf(initialsText: string, name: string): string {
 }
 
 // Below, the data decisions (what is shown, which URLs survive, which variant) are made by plain
-// functions, and the markup is drawn by template components (./template.ts): the bulk path has
-// React render each of them once per variant and reuses the markup (renderer/markup.ts, ADR 088).
-// A template component only places its string props; the ones it branches on are listed.
+// functions, and the markup is drawn by small components.
 
 type PictureKind = "initials" | "icon" | "full_width";
 
 // Inside <picture>, React adds no preload of its own for the image (it would hoist one to the start
 // of whatever it renders); the document's <head> preloads the picture instead (render.tsx).
 
-const Picture = template(function Picture(p: { kind: PictureKind; sub: string; src: string; name: string; initials: string }) {
+function Picture(p: { kind: PictureKind; sub: string; src: string; name: string; initials: string }) {
   if (p.kind === "initials") {
     return (
       <div className="pic ini" aria-hidden="true">
@@ -105,7 +102,7 @@ const Picture = template(function Picture(p: { kind: PictureKind; sub: string; s
       <img className={`pic ic ic-${p.sub}`} src={p.src} alt={p.name} width={96} height={96} />
     </picture>
   );
-}, ["kind", "sub"]);
+}
 
 /** The picture's URL when the page shows one (not hidden, not initials, and a URL we accept). */
 export function pictureSrcOf(profile: PageSnapshot["profile"]): string | null {
@@ -121,7 +118,7 @@ function pictureOf(snapshot: PageSnapshot, name: string): ReactNode {
   return <Picture kind={full ? "full_width" : "icon"} sub={full ? p.profilePictureFullwidthSubtype : p.profilePictureIconSubtype} src={src} name={name} initials="" />;
 }
 
-const SocialItem = template(function SocialItem({ href, name, platform }: { href: string; name: string; platform: PlatformId }) {
+function SocialItem({ href, name, platform }: { href: string; name: string; platform: PlatformId }) {
   return (
     <li>
       <a href={href} rel="noopener" aria-label={name} title={name} data-social={platform}>
@@ -129,9 +126,9 @@ const SocialItem = template(function SocialItem({ href, name, platform }: { href
       </a>
     </li>
   );
-}, ["platform"]);
+}
 
-const SocialList = template(function SocialList({ position, qr, children }: { position: string; qr: boolean; children: ReactNode }) {
+function SocialList({ position, qr, children }: { position: string; qr: boolean; children: ReactNode }) {
   return (
     <ul className={`soc soc-${position}`} aria-label="Social links">
       {children}
@@ -144,7 +141,7 @@ const SocialList = template(function SocialList({ position, qr, children }: { po
       ) : null}
     </ul>
   );
-}, ["position"]);
+}
 
 function socialsOf(socials: PageSocialLink[], qr: boolean, position: string): ReactNode {
   // Arrays here are built with push, never map(): see core/visible-content.ts.
@@ -185,15 +182,15 @@ function ButtonInner({ thumb, icon, title }: Pick<ButtonFace, "thumb" | "icon" |
 
 const btnClass = (main: boolean) => (main ? "btn main" : "btn");
 
-const LabelItem = template(function LabelItem({ title }: { title: string }) {
+function LabelItem({ title }: { title: string }) {
   return (
     <li>
       <h2 className="lbl">{title}</h2>
     </li>
   );
-});
+}
 
-const TextItem = template(function TextItem({ href, id, text }: { href: string | null; id: string; text: string }) {
+function TextItem({ href, id, text }: { href: string | null; id: string; text: string }) {
   return (
     <li>
       <p className="txt">
@@ -207,9 +204,9 @@ const TextItem = template(function TextItem({ href, id, text }: { href: string |
       </p>
     </li>
   );
-});
+}
 
-const LeadItem = template(function LeadItem(f: ButtonFace & { description: string }) {
+function LeadItem(f: ButtonFace & { description: string }) {
   return (
     <li>
       <button type="button" className={btnClass(f.main)} data-act="lead" data-link={f.id} data-title={f.title} data-desc={f.description}>
@@ -217,10 +214,10 @@ const LeadItem = template(function LeadItem(f: ButtonFace & { description: strin
       </button>
     </li>
   );
-}, ["icon"]);
+}
 
 // Without the script the link still downloads the card.
-const CardItem = template(function CardItem(f: ButtonFace & { href: string; dialog: string | undefined }) {
+function CardItem(f: ButtonFace & { href: string; dialog: string | undefined }) {
   return (
     <li>
       <a className={btnClass(f.main)} href={f.href} download data-act="vcf" data-dlg={f.dialog} data-link={f.id}>
@@ -228,9 +225,9 @@ const CardItem = template(function CardItem(f: ButtonFace & { href: string; dial
       </a>
     </li>
   );
-}, ["icon"]);
+}
 
-const QrItem = template(function QrItem(f: ButtonFace) {
+function QrItem(f: ButtonFace) {
   return (
     <li>
       <button type="button" className={btnClass(f.main)} data-act="qr" data-link={f.id}>
@@ -238,9 +235,9 @@ const QrItem = template(function QrItem(f: ButtonFace) {
       </button>
     </li>
   );
-}, ["icon"]);
+}
 
-const LinkItem = template(function LinkItem(f: ButtonFace & { href: string; message: string | null }) {
+function LinkItem(f: ButtonFace & { href: string; message: string | null }) {
   return (
     <li>
       <a className={btnClass(f.main)} href={f.href} rel="noopener" data-link={f.id}>
@@ -249,7 +246,7 @@ const LinkItem = template(function LinkItem(f: ButtonFace & { href: string; mess
       {f.message ? <p className="msg">{f.message}</p> : null}
     </li>
   );
-}, ["icon"]);
+}
 
 /** A contact link's card: its dialog's id and its .vcf file's address. */
 interface CardRef {
@@ -286,11 +283,11 @@ function linkItem(link: PageLink, card: CardRef | undefined): ReactNode {
   }
 }
 
-const LinkList = template(function LinkList({ children }: { children: ReactNode }) {
+function LinkList({ children }: { children: ReactNode }) {
   return <ul className="ls">{children}</ul>;
-});
+}
 
-const LinkGroup = template(function LinkGroup({ labelId, title, children }: { labelId: string; title: string; children: ReactNode }) {
+function LinkGroup({ labelId, title, children }: { labelId: string; title: string; children: ReactNode }) {
   return (
     <section className="grp" aria-labelledby={labelId}>
       <h2 className="lbl" id={labelId}>
@@ -299,9 +296,9 @@ const LinkGroup = template(function LinkGroup({ labelId, title, children }: { la
       <ul className="ls">{children}</ul>
     </section>
   );
-});
+}
 
-const ContactDialog = template(function ContactDialog(c: {
+function ContactDialog(c: {
   dialogId: string;
   name: string;
   organization: string;
@@ -347,7 +344,7 @@ const ContactDialog = template(function ContactDialog(c: {
       </div>
     </dialog>
   );
-});
+}
 
 function contactDialog(link: PageLink, card: CardRef): ReactNode {
   const f = vcardFields(link);
@@ -384,7 +381,7 @@ interface LayoutProps {
   cards: ReactNode;
 }
 
-const PageLayout = template(function PageLayout(p: LayoutProps) {
+function PageLayout(p: LayoutProps) {
   return (
     <>
       {p.preview ? (
@@ -442,7 +439,7 @@ const PageLayout = template(function PageLayout(p: LayoutProps) {
       {p.cards}
     </>
   );
-}, ["position"]);
+}
 
 /** The part of the page that changes from page to page. */
 export function PageBody({ snapshot, plan, now, mode = "published", origin = "", content }: PageProps) {
@@ -516,7 +513,7 @@ function FormEnd({ submit }: { submit: string }) {
 }
 
 /** The part every page shares for one origin: report and lead dialogs, cookie banner, toast. */
-export const PageChrome = template(function PageChrome({ origin = "" }: { origin?: string }) {
+export function PageChrome({ origin = "" }: { origin?: string }) {
   return (
     <>
       <dialog id="d-report" aria-labelledby="d-report-t">
@@ -604,7 +601,7 @@ export const PageChrome = template(function PageChrome({ origin = "" }: { origin
       <div id="toast" role="status" aria-live="polite" />
     </>
   );
-});
+}
 
 /** The whole page body, for callers that render it in one go (the live preview). */
 export function Page(props: PageProps) {

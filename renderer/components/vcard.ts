@@ -65,7 +65,7 @@ export function vcfFileName(link: PageLink): string {
 /** Bump when the QR code's drawing changes (renderer/page-files.ts), so every page gets a new file. */
 export const QR_FORMAT = 1;
 
-/** The QR code's file, named by what it draws: the page address, in this drawing's format (ADR 027). */
+/** The QR code's file, named by what it draws: the page address, in this drawing's format (ADR 097). */
 export function qrFileName(pageUrl: string): string {
   // A render asks twice for the same page (its button and its file): the last answer is kept.
   if (lastQr[0] !== pageUrl) lastQr = [pageUrl, `qr-${shortHash(`${QR_FORMAT}:${pageUrl}`)}.svg`];

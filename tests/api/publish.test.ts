@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -166,12 +166,45 @@ describe("files on disk", () => {
     expect(readFileSync(join(dir, "index.html"), "utf8")).toContain(secondCard);
   });
 
-  it("keeps the previous version as a spare file that is never served (ADR 028)", async () => {
+  it("never writes into a file a reader holds: the old page reads byte for byte across later publishes, a discard and a rollback (ADR 097)", async () => {
+    const base = Date.now();
+    let minutes = 0;
+    // Far apart in the server's clock (the old file reuse waited 10 s), and within the write budget (ADR 093).
+    t.deps.now = () => new Date(base + minutes * 60_000);
+    await owner.call("POST", "/api/publish");
+    const page = join(dirOf(owner.username), "index.html");
+    const held = [page, `${page}.br`].map((f) => ({ fd: openSync(f, "r"), bytes: readFileSync(f) }));
+    const readHeld = (fd: number, size: number) => {
+      const buf = Buffer.alloc(size + 1);
+      return buf.subarray(0, readSync(fd, buf, 0, buf.length, 0));
+    };
+    try {
+      for (let i = 0; i < 8; i++) {
+        minutes += 1;
+        t.deps.db.update(userProfiles).set({ displayName: `Version ${i}` }).where(eq(userProfiles.userId, owner.userId)).run();
+        expect((await owner.call("POST", "/api/publish")).status).toBe(200);
+        for (const h of held) expect(readHeld(h.fd, h.bytes.length).equals(h.bytes)).toBe(true);
+      }
+      minutes += 1;
+      t.deps.db.update(userProfiles).set({ displayName: "Unpublished" }).where(eq(userProfiles.userId, owner.userId)).run();
+      expect((await owner.call("POST", "/api/publish/discard")).status).toBe(200);
+      minutes += 1;
+      expect((await owner.call("POST", "/api/publish/rollback", { version: 2 })).status).toBe(200);
+      expect(readFileSync(page, "utf8")).toContain("Version 0");
+      for (const h of held) expect(readHeld(h.fd, h.bytes.length).equals(h.bytes)).toBe(true);
+    } finally {
+      for (const h of held) closeSync(h.fd);
+    }
+  });
+
+  it("leaves no file behind but the page, and never serves a dot file such as an interrupted swap's temporary file", async () => {
     await owner.call("POST", "/api/publish");
     t.deps.db.update(userProfiles).set({ displayName: "Second Version" }).where(eq(userProfiles.userId, owner.userId)).run();
     await owner.call("POST", "/api/publish");
-    expect(readdirSync(dirOf(owner.username))).toContain(".spare-index.html");
-    for (const path of [`/${owner.username}/.spare-index.html`, `/${owner.username}/.spare-index.html/`, `/${owner.username}/%2Espare-index.html`]) {
+    expect(readdirSync(dirOf(owner.username)).filter((f) => f.startsWith("."))).toEqual([]);
+    // What a swap killed half-way leaves: a temporary dot file beside the page.
+    writeFileSync(join(dirOf(owner.username), ".tmp-left"), "Second Version");
+    for (const path of [`/${owner.username}/.tmp-left`, `/${owner.username}/.tmp-left/`, `/${owner.username}/%2Etmp-left`]) {
       const res = await t.app.request(path);
       expect(res.status, path).toBe(404);
       expect(await res.text()).not.toContain("Second Version");

@@ -147,7 +147,7 @@ describe("published pages", () => {
       expect(res.headers.get("content-type"), path).toContain(type);
     }
     // Only names the renderer gives: anything else in a page's folder stays private.
-    for (const path of ["/cardowner/qr.svg", "/cardowner/qr-ABC.svg", "/cardowner/.spare-index.html"]) expect((await t.app.request(path)).status, path).toBe(404);
+    for (const path of ["/cardowner/qr.svg", "/cardowner/qr-ABC.svg", "/cardowner/.tmp-index.html"]) expect((await t.app.request(path)).status, path).toBe(404);
   });
 });
 

@@ -1,13 +1,28 @@
 /**
  * A TypeScript entry point as one plain JavaScript module for child processes that tests start
  * many times: `node file.mjs` starts in a fraction of the time `node --import tsx` takes, since
- * nothing is compiled at startup. Packages stay imports (renderer/bundle-cache.ts).
+ * nothing is compiled at startup. Packages stay imports: the bundle is written once under
+ * node_modules/.cache/plinth/ (where they resolve), named by its content hash.
  */
-import { readFileSync } from "node:fs";
-import { basename } from "node:path";
-import { pathToFileURL } from "node:url";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
-import { cachedBundle } from "#renderer/bundle-cache.ts";
+
+const CACHE_DIR = fileURLToPath(new URL("../../node_modules/.cache/plinth/", import.meta.url));
+
+/** The file's path; written under a temporary name first, so a concurrent reader never sees half of it. */
+function cachedBundle(name: string, code: Uint8Array): string {
+  const path = join(CACHE_DIR, `${name}.${createHash("sha256").update(code).digest("hex").slice(0, 12)}.mjs`);
+  if (!existsSync(path)) {
+    mkdirSync(CACHE_DIR, { recursive: true });
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, code);
+    renameSync(tmp, path);
+  }
+  return path;
+}
 
 /**
  * Our modules find their neighbours (migrations, the visitor script, the republish worker) through

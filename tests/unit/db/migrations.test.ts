@@ -10,7 +10,9 @@ import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { PageLinkListSchema, PageLinkSchema, PageProfileSchema, PageSocialLinkSchema, type PageSnapshot } from "#core/model.ts";
 import { closeDatabase, MIGRATIONS_FOLDER, openDatabase } from "#db/client.ts";
+import { randomPage } from "../renderer/random-pages.ts";
 
 let dir: string;
 beforeEach(() => {
@@ -122,5 +124,54 @@ it("events recorded before the rollups are counted into them once, bots left out
     { dimension: "referrer", grain: "quarter", bucket: q, key: "", views: 1, clicks: 0 },
     { dimension: "referrer", grain: "quarter", bucket: q, key: "instagram.com", views: 1, clicks: 0 },
   ]);
+  closeDatabase(db);
+});
+
+/** Format 1 of the positional snapshot form (ADR 090), as stored before 0007: each record an array of its values. */
+const FORMAT_1_FIELDS = {
+  profile: ["username", "displayName", "bio", "seoTitle", "seoDescription", "longFormText", "profilePictureUrl", "profilePictureStyle", "profilePictureIconSubtype",
+    "profilePictureFullwidthSubtype", "initialsText", "initialsBgColor", "selectedThemeName", "customPageBackgroundColor", "customButtonBackgroundColor",
+    "customButtonBorderColor", "buttonShapeStyle", "socialLinksPosition", "customFontPairingName", "hidePlatformBranding", "removeBranding", "qrCodeVisible", "referralId"],
+  link: ["id", "title", "url", "linkType", "data", "isMainButton", "isActive", "orderIndex", "thumbnailUrl", "scheduleStartTime", "scheduleEndTime", "parentListId"],
+  list: ["id", "title", "orderIndex"],
+  socialLink: ["id", "platform", "url", "displayOrder", "isVisible"],
+} as const;
+const positional = (s: PageSnapshot) => {
+  const values = (fields: readonly string[], o: object) => fields.map((f) => (o as Record<string, unknown>)[f]);
+  const f = FORMAT_1_FIELDS;
+  return JSON.stringify([1, values(f.profile, s.profile), s.links.map((l) => values(f.link, l)), s.lists.map((l) => values(f.list, l)), s.socialLinks.map((l) => values(f.socialLink, l))]);
+};
+
+it("turns every snapshot stored in the positional form into the same snapshot as plain JSON, and leaves JSON snapshots alone (ADR 097)", () => {
+  // The field lists name every field of the model, so a snapshot comes back whole.
+  expect([...FORMAT_1_FIELDS.profile].sort()).toEqual(Object.keys(PageProfileSchema.shape).sort());
+  expect([...FORMAT_1_FIELDS.link].sort()).toEqual(Object.keys(PageLinkSchema.shape).sort());
+  expect([...FORMAT_1_FIELDS.list].sort()).toEqual(Object.keys(PageLinkListSchema.shape).sort());
+  expect([...FORMAT_1_FIELDS.socialLink].sort()).toEqual(Object.keys(PageSocialLinkSchema.shape).sort());
+  const path = databaseAt("0006_colorful_harrier");
+  const old = new Database(path);
+  old.exec("INSERT INTO users (id, email) VALUES ('u1', 'a@example.com')");
+  const insert = old.prepare("INSERT INTO page_versions (id, user_id, version, snapshot, content_hash, html_file, published_at) VALUES (?, 'u1', ?, ?, 'h', 'x/index.html', 0)");
+  const snapshots: PageSnapshot[] = [];
+  for (let seed = 1; seed <= 300; seed++) {
+    const { s } = randomPage(seed);
+    s.links.forEach((l, i) => {
+      if (i % 3 === 0) l.scheduleStartTime = "2026-06-01T12:00:00.000Z";
+      if (i % 4 === 1) l.scheduleEndTime = null;
+    });
+    snapshots.push(s);
+    // Every third one was stored as an object already (before the positional form).
+    insert.run(`v${seed}`, seed, seed % 3 === 0 ? JSON.stringify(s) : positional(s));
+  }
+  old.close();
+
+  const db = openDatabase({ path });
+  const rows = db.$client.prepare<[], { version: number; snapshot: string }>("SELECT version, snapshot FROM page_versions ORDER BY version").all();
+  expect(rows).toHaveLength(300);
+  for (const r of rows) {
+    const expected = snapshots[r.version - 1]!;
+    // The same keys in the same order as the model's own JSON, and nothing lost.
+    if (r.snapshot !== JSON.stringify(expected)) expect({ version: r.version, stored: JSON.parse(r.snapshot) }).toEqual({ version: r.version, stored: expected });
+  }
   closeDatabase(db);
 });

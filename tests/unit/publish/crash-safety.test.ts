@@ -75,8 +75,6 @@ function spawnAndKill(args: string[], delayMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       stdio: ["ignore", "pipe", "pipe"],
-      // Spares are filled as soon as they exist, so kills also land while a spare is being refilled.
-      env: { ...process.env, PLINTH_SPARE_REST_MS: "0" },
       cwd: join(import.meta.dirname, "../../.."),
     });
     let stderr = "";
@@ -101,7 +99,7 @@ describe("crash safety", () => {
       const which = expected.indexOf(html);
       expect(which, `trial ${trial}: page on disk is not a complete version`).toBeGreaterThanOrEqual(0);
       seen.add(which);
-      // Leftover temporary files and the spare are dot files, which are never served.
+      // Leftover temporary files are dot files, which are never served.
       for (const f of readdirSync(join(publishedDir, username))) {
         if (f !== "index.html" && f.endsWith(".html")) expect(f.startsWith(".")).toBe(true);
       }

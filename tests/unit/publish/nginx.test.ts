@@ -26,12 +26,11 @@ beforeAll(async () => {
   db = openDatabase({ path: join(host.root, "..", "db.sqlite") });
   const { userId } = createAccount(db, { email: "static@example.com", username: "statichost", passwordHash: null, emailVerified: true, now: new Date() });
   db.insert(links).values({ id: newId(), userId, title: "Card", url: "#", linkType: "vcf", linkSpecificData: { name: "Static Card" } }).run();
-  // Published twice, so the page folder also holds the previous version's spare file (ADR 028).
+  // Published twice: the second version is a new file swapped in over the first (ADR 097).
   for (const displayName of ["An Earlier Version", "Served By Nginx"]) {
     db.update(userProfiles).set({ displayName, customFontPairingName: "elegant-serif" }).where(eq(userProfiles.userId, userId)).run();
     expect(publishPage(db, userId, { publishedDir: host.root, origin: host.origin, apiOrigin: API_ORIGIN, now: new Date() })).toMatchObject({ ok: true });
   }
-  expect(existsSync(join(host.root, "statichost", ".spare-index.html"))).toBe(true);
   writeFileSync(join(host.root, "404.html"), "<!doctype html><title>Page Not Found</title><h1>Page Not Found</h1>");
 }, 30_000);
 
@@ -79,7 +78,7 @@ describe("published pages on nginx", () => {
   });
 
   it("answers 404 with the 404 page for unknown pages, dot files and paths outside the layout", async () => {
-    for (const path of ["/nobodyhere", "/statichost/.tmp-abc", "/statichost/.spare-index.html", "/statichost/index.html/x", "/_p/nothing.js", "/a/b/c", "/statichost/../db.sqlite"]) {
+    for (const path of ["/nobodyhere", "/statichost/.tmp-abc", "/statichost/.tmp-index.html", "/statichost/index.html/x", "/_p/nothing.js", "/a/b/c", "/statichost/../db.sqlite"]) {
       const res = await fetch(host.origin + path);
       expect(res.status, path).toBe(404);
       expect(await res.text()).toContain("Page Not Found");
@@ -122,7 +121,7 @@ describe("published pages on nginx", () => {
   it("forbids framing on every answer: pages, files, assets and the 404 page", async () => {
     const html = await (await fetch(`${host.origin}/statichost`)).text();
     const files = [...html.matchAll(/(?:src|href)="(\/(?:statichost|_p)\/[^"]+)"/g)].map((m) => m[1]!);
-    for (const path of ["/statichost", "/statichost/", ...new Set(files), "/sitemap.xml", "/robots.txt", "/nobodyhere", "/statichost/.spare-index.html"]) {
+    for (const path of ["/statichost", "/statichost/", ...new Set(files), "/sitemap.xml", "/robots.txt", "/nobodyhere", "/statichost/.tmp-index.html"]) {
       const res = await fetch(host.origin + path);
       expect(res.headers.get("x-frame-options"), path).toBe("DENY");
       expect(res.headers.get("content-security-policy"), path).toBe("frame-ancestors 'none'; object-src 'none'; base-uri 'none'");

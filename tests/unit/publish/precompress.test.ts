@@ -57,7 +57,7 @@ describe("publishing", () => {
     expect(statSync(join(pageDir, "index.html.br")).mtime.toISOString()).toBe(now.toISOString());
     for (const n of ["sitemap.xml", "robots.txt"]) expectCopiesOf(join(publishedDir, n));
     // Nothing is left under a temporary name, and temporary names are dot files.
-    expect(readdirSync(pageDir).filter((n) => n.startsWith(".") && n !== ".spare-index.html")).toEqual([]);
+    expect(readdirSync(pageDir).filter((n) => n.startsWith("."))).toEqual([]);
   });
 
   it("puts each copy in place before the file it belongs to", () => {
@@ -70,8 +70,6 @@ describe("publishing", () => {
     }
     expect(order.at(-1)).toBe("index.html");
     expect(order.filter((n) => n.startsWith("index.html"))).toEqual(["index.html.br", "index.html.gz", "index.html"]);
-    // Copies are new files: only the page itself fills a spare (ADR 028).
-    expect(writes.filter((w) => w.recycle).map((w) => w.path)).toEqual([join(publishedDir, "ordered", "index.html")]);
   });
 
   it("replaces the copies with new files, never writing into the ones a reader may hold", () => {

@@ -8,8 +8,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createAccount } from "#api/services/accounts.ts";
 import { PageSnapshotSchema } from "#core/model.ts";
-import { decodeSnapshot } from "#core/snapshot-codec.ts";
-import { databaseFile, openDatabase, openReader } from "#db/client.ts";
+import { databaseFile, openDatabase } from "#db/client.ts";
 import { userProfiles } from "#db/schema.ts";
 import { discardDraft, draftState, lastPublishedSnapshot, publishPage } from "#renderer/publish.ts";
 import { republishAll } from "#renderer/republish.ts";
@@ -45,39 +44,39 @@ describe("published pages in bulk", () => {
     const whole = loadPublishedBatch(db, [a, b, never]);
     expect(whole.map((p) => p.userId).sort()).toEqual([a, b].sort());
     const pageA = whole.find((p) => p.userId === a)!;
-    expect(PageSnapshotSchema.parse(decodeSnapshot(pageA.snapshotJson)).profile.displayName).toBe("Second A");
+    expect(PageSnapshotSchema.parse(JSON.parse(pageA.snapshotJson)).profile.displayName).toBe("Second A");
     expect(pageA.plan).toMatchObject({ planType: "plus", subscriptionStatus: "active_plus", currentPeriodEndDate: "2031-01-02T03:04:05.678Z" });
     expect(whole.find((p) => p.userId === b)!.plan.trialEndsAt).toMatch(/^\d{4}-\d\d-\d\dT/);
 
-    // A worker's read-only connection sees the same pages, one at a time.
-    const reader = openReader(databaseFile(db)!);
+    // A worker's own connection sees the same pages, one at a time.
+    const other = openDatabase({ path: databaseFile(db)!, migrate: false });
     try {
-      expect([...streamPublishedBatch(reader, [a, b, never])].sort((x, y) => x.userId.localeCompare(y.userId))).toEqual(
+      expect([...streamPublishedBatch(other, [a, b, never])].sort((x, y) => x.userId.localeCompare(y.userId))).toEqual(
         [...whole].sort((x, y) => x.userId.localeCompare(y.userId)),
       );
-      expect([...streamPublishedBatch(reader, [])]).toEqual([]);
-      expect(() => reader.$client.prepare("DELETE FROM page_versions").run()).toThrow(/readonly/);
-      // It reads through a memory map (ADR 089).
-      expect(reader.$client.pragma("mmap_size", { simple: true })).toBe(256 * 1024 * 1024);
+      expect([...streamPublishedBatch(other, [])]).toEqual([]);
     } finally {
-      reader.$client.close();
+      other.$client.close();
     }
     expect(databaseFile(openDatabase({ path: ":memory:" }))).toBeNull();
   });
 
-  it("stores snapshots in format 1, and still reads, republishes and discards to a version stored as an object", async () => {
+  it("stores snapshots as plain JSON, checked by the schema when read, and republishes and discards from them (ADR 097)", async () => {
     const id = owner("pagesold", false);
     db.update(userProfiles).set({ displayName: "Stored long ago" }).where(eq(userProfiles.userId, id)).run();
     expect(publishPage(db, id, { publishedDir, origin: "https://plinth.example", now: new Date() }).ok).toBe(true);
     const raw = db.$client.prepare<[string], { snapshot: string }>("SELECT snapshot FROM page_versions WHERE user_id = ?");
     const stored = raw.get(id)!.snapshot;
-    expect(stored.startsWith('[1,["pagesold","Stored long ago",')).toBe(true);
-
-    // The row as a version published before the format was written: the snapshot's object form.
-    const objectForm = JSON.stringify(PageSnapshotSchema.parse(decodeSnapshot(stored)));
-    db.$client.prepare("UPDATE page_versions SET snapshot = ? WHERE user_id = ?").run(objectForm, id);
+    expect(PageSnapshotSchema.parse(JSON.parse(stored)).profile).toMatchObject({ username: "pagesold", displayName: "Stored long ago" });
     expect(lastPublishedSnapshot(db, id)!.snapshot.profile.displayName).toBe("Stored long ago");
     expect(draftState(db, id, new Date())!.hasUnpublishedChanges).toBe(false);
+
+    // A row the schema refuses is never drawn: reading it fails instead.
+    const broken = JSON.parse(stored) as { profile: Record<string, unknown> };
+    broken.profile.selectedThemeName = 42;
+    db.$client.prepare("UPDATE page_versions SET snapshot = ? WHERE user_id = ?").run(JSON.stringify(broken), id);
+    expect(() => lastPublishedSnapshot(db, id)).toThrow();
+    db.$client.prepare("UPDATE page_versions SET snapshot = ? WHERE user_id = ?").run(stored, id);
 
     const file = join(publishedDir, "pagesold", "index.html");
     writeFileSync(file, "stale");

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } fr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createAccount } from "#api/services/accounts.ts";
 import { userProfiles } from "#db/schema.ts";
 import { publishPage } from "#renderer/publish.ts";
@@ -28,8 +28,7 @@ describe("republish all", () => {
       db.update(userProfiles).set({ displayName: `Unpublished draft ${username}` }).where(eq(userProfiles.userId, userId)).run();
     }
     rmSync(join(publishedDir, "rep0", "index.html"));
-    // A page whose whole folder is gone: the folder read ahead of its batch finds nothing, and the
-    // republish makes the folder again.
+    // A page whose whole folder is gone: the republish makes the folder again.
     rmSync(join(publishedDir, "rep2"), { recursive: true });
     createAccount(db, { email: "never@example.com", username: "neverpub", passwordHash: null, emailVerified: true, now: new Date() });
     const qrBefore = join(publishedDir, "rep1", qrFileName("http://old.example/rep1"));
@@ -58,25 +57,19 @@ describe("republish all", () => {
     expect(readFileSync(join(publishedDir, "sitemap.xml"), "utf8")).toContain("<loc>http://new.example/rep0</loc>");
   }, 120_000);
 
-  it("fsyncs batch by batch where there is no syncfs, on the main thread alone", async () => {
-    // Asked once per thread: this file's main thread has not asked yet (the test above used workers).
-    vi.stubEnv("PLINTH_NO_SYNCFS", "1");
-    try {
-      const progress: number[] = [];
-      const done = await republishAll(db, { publishedDir, origin: "http://third.example", threads: 1, onProgress: (n) => progress.push(n) });
-      expect(done).toBe(BATCH_SIZE + 30);
-      expect(progress).toEqual([BATCH_SIZE, BATCH_SIZE + 30]);
-      for (const username of ["rep0", "rep1", `rep${BATCH_SIZE + 29}`]) {
-        expect(readFileSync(join(publishedDir, username, "index.html"), "utf8")).toContain(`<link rel="canonical" href="http://third.example/${username}">`);
-      }
-      expect(readFileSync(join(publishedDir, "sitemap.xml"), "utf8")).toContain("<loc>http://third.example/rep0</loc>");
-    } finally {
-      vi.unstubAllEnvs();
+  it("fsyncs batch by batch on the main thread alone", async () => {
+    const progress: number[] = [];
+    const done = await republishAll(db, { publishedDir, origin: "http://third.example", threads: 1, onProgress: (n) => progress.push(n) });
+    expect(done).toBe(BATCH_SIZE + 30);
+    expect(progress).toEqual([BATCH_SIZE, BATCH_SIZE + 30]);
+    for (const username of ["rep0", "rep1", `rep${BATCH_SIZE + 29}`]) {
+      expect(readFileSync(join(publishedDir, username, "index.html"), "utf8")).toContain(`<link rel="canonical" href="http://third.example/${username}">`);
     }
+    expect(readFileSync(join(publishedDir, "sitemap.xml"), "utf8")).toContain("<loc>http://third.example/rep0</loc>");
   }, 120_000);
 
   it("reports a sitemap it could not write, after every page is in place", async () => {
-    // The sitemap is written while the pages render (ADR 089): its failure still fails the republish,
+    // The sitemap is written while the pages render (ADR 097): its failure still fails the republish,
     // and waits for the pages, which are all written.
     rmSync(join(publishedDir, "sitemap.xml"));
     mkdirSync(join(publishedDir, "sitemap.xml", "blocked"), { recursive: true });
@@ -94,24 +87,26 @@ describe("republish all", () => {
 });
 
 describe("a republish thread's loop", () => {
-  it("lets the event loop turn between batches, so a finished sync is answered while later batches stage", async () => {
+  it("lets the event loop turn between batches, so a finished fsync is answered while later batches stage", async () => {
     const dir = mkdtempSync(join(tmpdir(), "plinth-loop-"));
     try {
       // Every batch is ready at once, as for a worker that asked ahead: without a turn of the event
-      // loop between them, nothing queued with setImmediate (or a helper's answer) would run.
+      // loop between them, nothing queued with setImmediate (or an fsync's answer) would run.
       const batches = [0, 1, 2, 3, 4, 5].map((b) => [b]);
       const turned: boolean[] = [];
       let flag = false;
       const finished: number[] = [];
       await workLoop(
-        dir,
         async () => batches.shift() ?? null,
         ([b]) => {
           turned.push(flag);
           flag = false;
           setImmediate(() => (flag = true));
-          return { files: stageFiles([{ path: join(dir, `p${b}`, "index.html"), content: `page ${b}`, recycle: true }]), pages: 1 };
+          const page = join(dir, `p${b}`, "index.html");
+          return { pages: [{ userId: `u${b}`, version: 1, page, files: stageFiles([{ path: page, content: `page ${b}` }]) }] };
         },
+        // Every page is still at its version: all are swapped.
+        (pages, swap) => swap(pages),
         (n) => finished.push(n),
       );
       expect(turned).toEqual([false, true, true, true, true, true]);

@@ -1,0 +1,11 @@
+ALTER TABLE `page_versions` ADD `template_fingerprint` text;--> statement-breakpoint
+-- Snapshots stored in the positional form of ADR 090 (`[1, profile, links, lists, socialLinks]`,
+-- each record an array of its values in format 1's order) become plain JSON objects (ADR 097).
+-- Custom migration: the data moves, the schema does not change.
+UPDATE page_versions SET snapshot = json_object(
+  'profile', json_object('username', snapshot->'$[1][0]', 'displayName', snapshot->'$[1][1]', 'bio', snapshot->'$[1][2]', 'seoTitle', snapshot->'$[1][3]', 'seoDescription', snapshot->'$[1][4]', 'longFormText', snapshot->'$[1][5]', 'profilePictureUrl', snapshot->'$[1][6]', 'profilePictureStyle', snapshot->'$[1][7]', 'profilePictureIconSubtype', snapshot->'$[1][8]', 'profilePictureFullwidthSubtype', snapshot->'$[1][9]', 'initialsText', snapshot->'$[1][10]', 'initialsBgColor', snapshot->'$[1][11]', 'selectedThemeName', snapshot->'$[1][12]', 'customPageBackgroundColor', snapshot->'$[1][13]', 'customButtonBackgroundColor', snapshot->'$[1][14]', 'customButtonBorderColor', snapshot->'$[1][15]', 'buttonShapeStyle', snapshot->'$[1][16]', 'socialLinksPosition', snapshot->'$[1][17]', 'customFontPairingName', snapshot->'$[1][18]', 'hidePlatformBranding', snapshot->'$[1][19]', 'removeBranding', snapshot->'$[1][20]', 'qrCodeVisible', snapshot->'$[1][21]', 'referralId', snapshot->'$[1][22]'),
+  'links', (SELECT json_group_array(json_object('id', value->'$[0]', 'title', value->'$[1]', 'url', value->'$[2]', 'linkType', value->'$[3]', 'data', value->'$[4]', 'isMainButton', value->'$[5]', 'isActive', value->'$[6]', 'orderIndex', value->'$[7]', 'thumbnailUrl', value->'$[8]', 'scheduleStartTime', value->'$[9]', 'scheduleEndTime', value->'$[10]', 'parentListId', value->'$[11]')) FROM json_each(page_versions.snapshot, '$[2]')),
+  'lists', (SELECT json_group_array(json_object('id', value->'$[0]', 'title', value->'$[1]', 'orderIndex', value->'$[2]')) FROM json_each(page_versions.snapshot, '$[3]')),
+  'socialLinks', (SELECT json_group_array(json_object('id', value->'$[0]', 'platform', value->'$[1]', 'url', value->'$[2]', 'displayOrder', value->'$[3]', 'isVisible', value->'$[4]')) FROM json_each(page_versions.snapshot, '$[4]'))
+)
+WHERE json_valid(snapshot) AND json_type(snapshot) = 'array' AND snapshot->>'$[0]' = 1 AND json_array_length(snapshot) = 5;
