@@ -15,9 +15,8 @@ import { eq } from "drizzle-orm";
 import { PageSnapshotSchema, type PagePlan, type PageSnapshot } from "#core/model.ts";
 import type { Db } from "#db/client.ts";
 import { users } from "#db/schema.ts";
-import { loadDraft } from "./draft.ts";
 import { loadPublishedBatch, publishedUserIds } from "./published-pages.ts";
-import { lastPublishedSnapshot, onPublished, writePage, withPageLock } from "./publish.ts";
+import { onPublished, rerenderLastVersion, withPageLock } from "./publish.ts";
 
 /** The longest sleep: also how often the full scan runs (plan changes made outside a publish). */
 export const MAX_SLEEP_MS = 60 * 60 * 1000;
@@ -99,14 +98,11 @@ export function startScheduler(opts: SchedulerOptions): Scheduler {
   let running: Promise<string[]> | null = null;
 
   const rebuild = async (userId: string, username: string, trialEnded: boolean): Promise<boolean> => {
-    const done = await withPageLock(userId, () => {
-      const last = lastPublishedSnapshot(db, userId);
-      const draft = loadDraft(db, userId);
-      if (!last || !draft) return false;
-      // The last published snapshot, not the draft, under the owner's plan as it is now.
-      writePage(last.snapshot, draft.plan, { publishedDir: opts.publishedDir, origin: opts.origin, apiOrigin: opts.apiOrigin, now: now() });
-      return true;
-    });
+    // The last published snapshot, not the draft, under the owner's plan as it is now, swapped
+    // under the lock every page writer takes (ADR 097).
+    const done = await withPageLock(userId, () =>
+      rerenderLastVersion(db, userId, { publishedDir: opts.publishedDir, origin: opts.origin, apiOrigin: opts.apiOrigin, now: now() }),
+    );
     if (done && trialEnded && opts.onTrialEnded) {
       const email = db.select({ email: users.email }).from(users).where(eq(users.id, userId)).get()?.email;
       try {
