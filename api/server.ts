@@ -12,6 +12,7 @@ import { jobsFor, runJobs } from "./jobs/runner.ts";
 import { startBilling } from "./services/billing.ts";
 import { noticeTrialEnded } from "./services/trial-end.ts";
 import { startAnalyticsRetention } from "./services/analytics-store.ts";
+import { warmCountryTables } from "./services/country.ts";
 
 function main() {
   const deps = createDeps();
@@ -23,6 +24,7 @@ function main() {
   const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
     console.log(`Plinth is listening on ${env.PUBLIC_ORIGIN} (port ${info.port})`);
   });
+  warmCountryTables();
   const scheduler = startScheduler({
     db: deps.db,
     publishedDir: env.PUBLISHED_DIR,
