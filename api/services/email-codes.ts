@@ -8,7 +8,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import { LIMITS } from "#core/limits.ts";
 import { AUTH_LIMITS } from "#core/schemas/auth.ts";
-import type { Db } from "#db/client.ts";
+import { transaction, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { emailVerificationCodes } from "#db/schema.ts";
 import { constantTimeEqual, sha256Hex } from "../auth/session.ts";
@@ -25,7 +25,7 @@ export function issueSignupCode(db: Db, attempt: { id: string; email: string }, 
   const id = newId();
   const code = randomSixDigitCode();
   const stored = opts.decoy ? hashCode(id, randomToken()) : hashCode(id, code);
-  db.$client.transaction(() => {
+  transaction(db, () => {
     db.delete(emailVerificationCodes).where(eq(emailVerificationCodes.signupAttemptId, attempt.id)).run();
     db.insert(emailVerificationCodes)
       .values({
@@ -39,7 +39,7 @@ export function issueSignupCode(db: Db, attempt: { id: string; email: string }, 
         sentAt: now,
       })
       .run();
-  })();
+  });
   return code;
 }
 
@@ -81,7 +81,7 @@ export function checkSignupCode(db: Db, attemptId: string, input: string, now: D
 /** A new single-use link token for the user; earlier ones die. Returns the token for the e-mail. */
 export function issueVerifyLink(db: Db, user: { id: string; email: string }, now: Date): string {
   const token = randomToken();
-  db.$client.transaction(() => {
+  transaction(db, () => {
     db.delete(emailVerificationCodes)
       .where(and(eq(emailVerificationCodes.userId, user.id), eq(emailVerificationCodes.purpose, "verify_email")))
       .run();
@@ -96,7 +96,7 @@ export function issueVerifyLink(db: Db, user: { id: string; email: string }, now
         sentAt: now,
       })
       .run();
-  })();
+  });
   return token;
 }
 

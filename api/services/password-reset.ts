@@ -5,19 +5,19 @@
  */
 import { eq } from "drizzle-orm";
 import { AUTH_LIMITS } from "#core/schemas/auth.ts";
-import type { Db } from "#db/client.ts";
+import { transaction, type Db } from "#db/client.ts";
 import { passwordResetTokens, users } from "#db/schema.ts";
 import { invalidateUserSessions, sha256Hex } from "../auth/session.ts";
 import { randomToken } from "../auth/tokens.ts";
 
 export function issueResetToken(db: Db, userId: string, now: Date): string {
   const token = randomToken();
-  db.$client.transaction(() => {
+  transaction(db, () => {
     db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, userId)).run();
     db.insert(passwordResetTokens)
       .values({ id: sha256Hex(token), userId, expiresAt: new Date(now.getTime() + AUTH_LIMITS.RESET_TTL_MS), createdAt: now })
       .run();
-  })();
+  });
   return token;
 }
 
@@ -34,12 +34,12 @@ export function resetTokenOwner(db: Db, token: string, now: Date): string | null
  * not (or no longer) valid, so a replay or a race with another tab changes nothing.
  */
 export function completeReset(db: Db, token: string, passwordHash: string, now: Date): { userId: string } | null {
-  return db.$client.transaction(() => {
+  return transaction(db, () => {
     const userId = resetTokenOwner(db, token, now);
     if (!userId) return null;
     db.update(users).set({ passwordHash, emailVerified: true, updatedAt: now }).where(eq(users.id, userId)).run();
     db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, userId)).run();
     invalidateUserSessions(db, userId);
     return { userId };
-  })();
+  });
 }

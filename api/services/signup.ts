@@ -6,7 +6,7 @@
  */
 import { and, eq, lte } from "drizzle-orm";
 import { AUTH_LIMITS, AUTH_TEXT } from "#core/schemas/auth.ts";
-import type { Db } from "#db/client.ts";
+import { transaction, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { emailVerificationCodes, signupAttempts, users } from "#db/schema.ts";
 import { sha256Hex } from "../auth/session.ts";
@@ -53,7 +53,7 @@ export function holdSignup(
   now: Date,
 ): { attempt: SignupAttempt; token: string; emailChanged: boolean } {
   try {
-    return db.$client.transaction(() => {
+    return transaction(db, () => {
       pruneExpiredAttempts(db, now);
       const existing = findAttempt(db, input.token, now);
       // A Google attempt that switches to a typed address becomes an ordinary signup.
@@ -83,7 +83,7 @@ export function holdSignup(
       };
       db.insert(signupAttempts).values(attempt).run();
       return { attempt, token, emailChanged: true };
-    })();
+    });
   } catch (err) {
     // The unique index on the held username is the last word when two requests race.
     if (isUniqueViolation(err)) throw new ApiError("conflict", "Username is already taken", { fields: { username: "Username is already taken" } });
@@ -94,11 +94,11 @@ export function holdSignup(
 /** A Google signup picks (or changes) its username. */
 export function holdUsername(db: Db, attempt: SignupAttempt, rawUsername: string, now: Date): SignupAttempt {
   try {
-    return db.$client.transaction(() => {
+    return transaction(db, () => {
       const username = assertAvailable(db, rawUsername, now, attempt.id);
       db.update(signupAttempts).set({ username, expiresAt: holdUntil(now) }).where(eq(signupAttempts.id, attempt.id)).run();
       return db.select().from(signupAttempts).where(eq(signupAttempts.id, attempt.id)).get()!;
-    })();
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw new ApiError("conflict", "Username is already taken", { fields: { username: "Username is already taken" } });
     throw err;
@@ -111,7 +111,7 @@ export function createProviderAttempt(
   input: { email: string; googleSub: string; username?: string | null },
   now: Date,
 ): { attempt: SignupAttempt; token: string } {
-  return db.$client.transaction(() => {
+  return transaction(db, () => {
     pruneExpiredAttempts(db, now);
     db.delete(signupAttempts).where(eq(signupAttempts.googleSub, input.googleSub)).run();
     let username: string | null = null;
@@ -132,7 +132,7 @@ export function createProviderAttempt(
     };
     db.insert(signupAttempts).values(attempt).run();
     return { attempt, token };
-  })();
+  });
 }
 
 export function touchAttempt(db: Db, attemptId: string, now: Date, set: Partial<Pick<SignupAttempt, "emailVerifiedAt">> = {}): void {

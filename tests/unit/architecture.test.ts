@@ -144,4 +144,22 @@ describe("what may import what (docs/architecture.md)", () => {
   it("the job queue knows nothing of the services that use it", () => {
     expect([...reach("api/jobs/queue.ts")].filter((f) => !f.startsWith("db/") && !f.startsWith("core/"))).toEqual([]);
   });
+
+  it("every transaction of the server and the renderer takes the write lock at BEGIN (db/client.ts), so one that reads first is never refused SQLITE_BUSY by another connection's write", () => {
+    const deferred = ["api", "renderer", "db"].flatMap(sources).filter((file) => {
+      const text = readFileSync(join(ROOT, file), "utf8");
+      // A better-sqlite3 transaction called plainly runs deferred; .immediate() takes the lock.
+      return [...text.matchAll(/\.transaction\(/g)].some((m) => {
+        let depth = 0;
+        let i = m.index + ".transaction".length;
+        do {
+          if (text[i] === "(") depth++;
+          else if (text[i] === ")") depth--;
+          i++;
+        } while (depth > 0 && i < text.length);
+        return !/^\s*\.immediate\(/.test(text.slice(i));
+      });
+    });
+    expect(deferred).toEqual([]);
+  });
 });
