@@ -4,9 +4,9 @@
  * the scheduler's rebuild at a trial end.
  */
 import type { Db } from "#db/client.ts";
-import { rerenderLastVersion, withPageLock } from "./publish.ts";
+import { rerenderLastVersion, withPageLock, type PublishOptions } from "./publish.ts";
 
 /** False when the owner has never published. */
-export function rerenderPublishedPage(db: Db, userId: string, opts: { publishedDir: string; origin: string; now: Date }): Promise<boolean> {
+export function rerenderPublishedPage(db: Db, userId: string, opts: Omit<PublishOptions, "assets">): Promise<boolean> {
   return withPageLock(userId, () => rerenderLastVersion(db, userId, opts));
 }

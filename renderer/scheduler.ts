@@ -16,7 +16,8 @@ import { PageSnapshotSchema, type PagePlan, type PageSnapshot } from "#core/mode
 import type { Db } from "#db/client.ts";
 import { users } from "#db/schema.ts";
 import { loadPublishedBatch, publishedUserIds } from "./published-pages.ts";
-import { onPublished, rerenderLastVersion, withPageLock } from "./publish.ts";
+import { onPublished } from "./publish.ts";
+import { rerenderPublishedPage } from "./rerender.ts";
 
 /** The longest sleep: also how often the full scan runs (plan changes made outside a publish). */
 export const MAX_SLEEP_MS = 60 * 60 * 1000;
@@ -100,9 +101,7 @@ export function startScheduler(opts: SchedulerOptions): Scheduler {
   const rebuild = async (userId: string, username: string, trialEnded: boolean): Promise<boolean> => {
     // The last published snapshot, not the draft, under the owner's plan as it is now, swapped
     // under the lock every page writer takes (ADR 097).
-    const done = await withPageLock(userId, () =>
-      rerenderLastVersion(db, userId, { publishedDir: opts.publishedDir, origin: opts.origin, apiOrigin: opts.apiOrigin, now: now() }),
-    );
+    const done = await rerenderPublishedPage(db, userId, { publishedDir: opts.publishedDir, origin: opts.origin, apiOrigin: opts.apiOrigin, now: now() });
     if (done && trialEnded && opts.onTrialEnded) {
       const email = db.select({ email: users.email }).from(users).where(eq(users.id, userId)).get()?.email;
       try {
