@@ -28,35 +28,23 @@ ALTER TABLE `analytics_events` ADD `country` text;--> statement-breakpoint
 ALTER TABLE `analytics_events` ADD `utm_source` text;--> statement-breakpoint
 ALTER TABLE `analytics_events` ADD `utm_medium` text;--> statement-breakpoint
 ALTER TABLE `analytics_events` ADD `utm_campaign` text;--> statement-breakpoint
--- Existing events, counted into the rollups once (data moved by hand).
+-- Existing events, counted into the rollups once, by day and by quarter hour (data moved by hand).
 INSERT INTO `analytics_rollups` (`user_id`, `dimension`, `grain`, `bucket`, `key`, `views`, `clicks`)
-SELECT `user_id`, 'page', 'day', `occurred_at` / 86400000, '', sum(`kind` = 'page_view'), sum(`kind` = 'link_click')
-FROM `analytics_events` WHERE `device` <> 'bot' AND 1 GROUP BY 1, 4, 5;
+SELECT `user_id`, 'page', g.grain, `occurred_at` / g.ms, '', sum(`kind` = 'page_view'), sum(`kind` = 'link_click')
+FROM `analytics_events`, (SELECT 'day' AS grain, 86400000 AS ms UNION ALL SELECT 'quarter', 900000) AS g
+WHERE `device` <> 'bot' AND 1 GROUP BY 1, 3, 4, 5;
 --> statement-breakpoint
 INSERT INTO `analytics_rollups` (`user_id`, `dimension`, `grain`, `bucket`, `key`, `views`, `clicks`)
-SELECT `user_id`, 'link', 'day', `occurred_at` / 86400000, link_id, sum(`kind` = 'page_view'), sum(`kind` = 'link_click')
-FROM `analytics_events` WHERE `device` <> 'bot' AND kind = 'link_click' GROUP BY 1, 4, 5;
+SELECT `user_id`, 'link', g.grain, `occurred_at` / g.ms, link_id, sum(`kind` = 'page_view'), sum(`kind` = 'link_click')
+FROM `analytics_events`, (SELECT 'day' AS grain, 86400000 AS ms UNION ALL SELECT 'quarter', 900000) AS g
+WHERE `device` <> 'bot' AND kind = 'link_click' GROUP BY 1, 3, 4, 5;
 --> statement-breakpoint
 INSERT INTO `analytics_rollups` (`user_id`, `dimension`, `grain`, `bucket`, `key`, `views`, `clicks`)
-SELECT `user_id`, 'referrer', 'day', `occurred_at` / 86400000, coalesce(referrer_domain, ''), sum(`kind` = 'page_view'), sum(`kind` = 'link_click')
-FROM `analytics_events` WHERE `device` <> 'bot' AND kind = 'page_view' GROUP BY 1, 4, 5;
+SELECT `user_id`, 'referrer', g.grain, `occurred_at` / g.ms, coalesce(referrer_domain, ''), sum(`kind` = 'page_view'), sum(`kind` = 'link_click')
+FROM `analytics_events`, (SELECT 'day' AS grain, 86400000 AS ms UNION ALL SELECT 'quarter', 900000) AS g
+WHERE `device` <> 'bot' AND kind = 'page_view' GROUP BY 1, 3, 4, 5;
 --> statement-breakpoint
 INSERT INTO `analytics_rollups` (`user_id`, `dimension`, `grain`, `bucket`, `key`, `views`, `clicks`)
-SELECT `user_id`, 'device', 'day', `occurred_at` / 86400000, device, sum(`kind` = 'page_view'), sum(`kind` = 'link_click')
-FROM `analytics_events` WHERE `device` <> 'bot' AND kind = 'page_view' GROUP BY 1, 4, 5;
---> statement-breakpoint
-INSERT INTO `analytics_rollups` (`user_id`, `dimension`, `grain`, `bucket`, `key`, `views`, `clicks`)
-SELECT `user_id`, 'page', 'quarter', `occurred_at` / 900000, '', sum(`kind` = 'page_view'), sum(`kind` = 'link_click')
-FROM `analytics_events` WHERE `device` <> 'bot' AND 1 GROUP BY 1, 4, 5;
---> statement-breakpoint
-INSERT INTO `analytics_rollups` (`user_id`, `dimension`, `grain`, `bucket`, `key`, `views`, `clicks`)
-SELECT `user_id`, 'link', 'quarter', `occurred_at` / 900000, link_id, sum(`kind` = 'page_view'), sum(`kind` = 'link_click')
-FROM `analytics_events` WHERE `device` <> 'bot' AND kind = 'link_click' GROUP BY 1, 4, 5;
---> statement-breakpoint
-INSERT INTO `analytics_rollups` (`user_id`, `dimension`, `grain`, `bucket`, `key`, `views`, `clicks`)
-SELECT `user_id`, 'referrer', 'quarter', `occurred_at` / 900000, coalesce(referrer_domain, ''), sum(`kind` = 'page_view'), sum(`kind` = 'link_click')
-FROM `analytics_events` WHERE `device` <> 'bot' AND kind = 'page_view' GROUP BY 1, 4, 5;
---> statement-breakpoint
-INSERT INTO `analytics_rollups` (`user_id`, `dimension`, `grain`, `bucket`, `key`, `views`, `clicks`)
-SELECT `user_id`, 'device', 'quarter', `occurred_at` / 900000, device, sum(`kind` = 'page_view'), sum(`kind` = 'link_click')
-FROM `analytics_events` WHERE `device` <> 'bot' AND kind = 'page_view' GROUP BY 1, 4, 5;
+SELECT `user_id`, 'device', g.grain, `occurred_at` / g.ms, device, sum(`kind` = 'page_view'), sum(`kind` = 'link_click')
+FROM `analytics_events`, (SELECT 'day' AS grain, 86400000 AS ms UNION ALL SELECT 'quarter', 900000) AS g
+WHERE `device` <> 'bot' AND kind = 'page_view' GROUP BY 1, 3, 4, 5;
