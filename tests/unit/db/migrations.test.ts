@@ -127,6 +127,31 @@ it("events recorded before the rollups are counted into them once, bots left out
   closeDatabase(db);
 });
 
+it("keeps the rollups in key order (WITHOUT ROWID) with every count, and the checks still hold", () => {
+  const path = databaseAt("0010_public_excalibur");
+  const old = new Database(path);
+  old.exec(`
+    INSERT INTO users (id, email) VALUES ('u1', 'a@example.com');
+    INSERT INTO analytics_rollups (user_id, dimension, grain, bucket, key, views, clicks, visitors) VALUES
+      ('u1', 'page', 'day', 20500, '', 7, 3, 5),
+      ('u1', 'country', 'quarter', 1968000, 'DE', 2, 0, 1);
+  `);
+  old.close();
+
+  const db = openDatabase({ path });
+  const q = (sql: string) => db.$client.prepare(sql).all();
+  expect(q("SELECT user_id, dimension, grain, bucket, key, views, clicks, visitors FROM analytics_rollups ORDER BY dimension")).toEqual([
+    { user_id: "u1", dimension: "country", grain: "quarter", bucket: 1968000, key: "DE", views: 2, clicks: 0, visitors: 1 },
+    { user_id: "u1", dimension: "page", grain: "day", bucket: 20500, key: "", views: 7, clicks: 3, visitors: 5 },
+  ]);
+  const [table] = q("SELECT sql FROM sqlite_master WHERE name = 'analytics_rollups'") as { sql: string }[];
+  expect(table!.sql).toMatch(/WITHOUT ROWID\s*$/);
+  expect(() => db.$client.exec("INSERT INTO analytics_rollups (user_id, dimension, grain, bucket, key) VALUES ('u1', 'nope', 'day', 1, '')")).toThrow(/CHECK/);
+  db.$client.exec("DELETE FROM users WHERE id = 'u1'");
+  expect(q("SELECT count(*) n FROM analytics_rollups")).toEqual([{ n: 0 }]);
+  closeDatabase(db);
+});
+
 /** Format 1 of the positional snapshot form (ADR 090), as stored before 0007: each record an array of its values. */
 const FORMAT_1_FIELDS = {
   profile: ["username", "displayName", "bio", "seoTitle", "seoDescription", "longFormText", "profilePictureUrl", "profilePictureStyle", "profilePictureIconSubtype",
