@@ -8,7 +8,7 @@
  * day (ADR 092). Responses may be read cross-origin (a page on a CDN).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { isbot } from "isbot";
 import { Hono, type Context, type MiddlewareHandler, type Next } from "hono";
 import { cors } from "hono/cors";
@@ -84,8 +84,13 @@ export function visitorRoutes(deps: AppDeps) {
   const mailLimiter = createRateLimiter(10, 1 / 6, { now: deps.now });
   const salt = randomBytes(16).toString("hex");
   const isLive = createLiveLinks(deps.db);
-  const ownerOf = (name: string) =>
-    deps.db.select({ userId: userProfiles.userId, published: userProfiles.hasPublishedPage }).from(userProfiles).where(eq(userProfiles.username, name)).get();
+  // Prepared once: every beacon asks it, and building the statement cost more than running it.
+  const ownerByName = deps.db
+    .select({ userId: userProfiles.userId, published: userProfiles.hasPublishedPage })
+    .from(userProfiles)
+    .where(eq(userProfiles.username, sql.placeholder("name")))
+    .prepare();
+  const ownerOf = (name: string) => ownerByName.get({ name });
   const limit = (which: typeof limiter) => async (c: Context, next: Next) => {
     if (!which.take(clientKey(c, deps.env.TRUST_PROXY))) throw new ApiError("rate_limited", TEXTS.rate);
     await next();
