@@ -27,6 +27,7 @@ import { eventRoutes } from "./routes/events.ts";
 import { publishRoutes } from "./routes/publish.ts";
 import { isPictureUpload, profileRoutes } from "./routes/profile.ts";
 import { billingRoutes } from "./routes/billing.ts";
+import { adminRoutes } from "./routes/admin.ts";
 import { affiliateRoutes } from "./routes/affiliate.ts";
 import { exceptVisitorRoutes, visitorRoutes } from "./routes/visitor.ts";
 
@@ -73,7 +74,8 @@ export function createApi(deps: AppDeps) {
     .route("/profile", profileRoutes(deps))
     .route("/billing", billingRoutes(deps))
     .route("/affiliate", affiliateRoutes(deps))
-    .route("/visitor", visitorRoutes(deps));
+    .route("/visitor", visitorRoutes(deps))
+    .route("/admin", adminRoutes(deps));
 
   // A sub-app's notFound is not consulted once it is mounted with app.route(), so unknown API paths
   // get an explicit catch-all, registered last, instead of falling through to the site's 404 page.

@@ -29,6 +29,8 @@ const revision = (name: string) => integer(name).notNull().default(0);
 // ---------------------------------------------------------------------------------------------
 // Accounts
 
+export const USER_ROLES = ["owner", "admin"] as const;
+
 export const users = sqliteTable(
   "users",
   {
@@ -40,6 +42,8 @@ export const users = sqliteTable(
     emailVerified: bool("email_verified").notNull().default(false),
     /** OpenID Connect subject of a linked Google account. */
     googleSub: text("google_sub"),
+    /** "admin" opens the operator's console (ADR 105); granted only from the shell. */
+    role: text("role", { enum: USER_ROLES }).notNull().default("owner"),
     createdAt: createdAt(),
     updatedAt: time("updated_at").notNull().default(sql`(unixepoch('subsec') * 1000)`),
   },
@@ -47,6 +51,7 @@ export const users = sqliteTable(
     uniqueIndex("users_email_unique").on(t.email),
     uniqueIndex("users_google_sub_unique").on(t.googleSub),
     check("users_email_lowercase", sql`${t.email} = lower(${t.email})`),
+    check("users_role", oneOf(t.role, USER_ROLES)),
   ],
 );
 
@@ -794,4 +799,34 @@ export const testBillingEvents = sqliteTable(
     lastError: text("last_error"),
   },
   (t) => [uniqueIndex("test_billing_events_id_unique").on(t.id), index("test_billing_events_pending_idx").on(t.deliveredAt, t.seq)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// The operator's record
+
+/**
+ * Every admin action and every use of the admin shell command (ADR 105). Append-only: triggers made
+ * by the migration refuse any UPDATE or DELETE, and nothing points at users, so the record outlives
+ * the accounts it names.
+ */
+export const adminAuditLog = sqliteTable(
+  "admin_audit_log",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    at: time("at").notNull(),
+    /** The admin's user id, or null for the shell. */
+    actorId: text("actor_id"),
+    /** The admin's e-mail at the time, or "shell (user@host)". */
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id").notNull(),
+    /** What the target was called then (an e-mail, a username), for reading the record later. */
+    targetLabel: text("target_label").notNull().default(""),
+    reason: text("reason").notNull().default(""),
+    /** JSON objects of the fields changed, before and after. */
+    before: text("before").notNull().default("{}"),
+    after: text("after").notNull().default("{}"),
+  },
+  (t) => [index("admin_audit_log_at_idx").on(t.at), index("admin_audit_log_target_idx").on(t.targetType, t.targetId)],
 );

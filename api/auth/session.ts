@@ -7,6 +7,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { and, eq, ne } from "drizzle-orm";
 import type { Context } from "hono";
+import { ADMIN_SESSION_MS } from "#core/admin.ts";
 import { SIGNED_IN_HINT_COOKIE, SIGNED_IN_HINT_VALUE } from "#core/signed-in-hint.ts";
 import type { Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
@@ -56,6 +57,7 @@ export interface SessionUser {
   id: string;
   email: string;
   emailVerified: boolean;
+  role: "owner" | "admin";
 }
 
 /** A new token: 32 base32 characters of secret (160 bits) behind a random id. */
@@ -101,20 +103,23 @@ export function validateSessionToken(db: Db, token: string, now: Date): Validati
   const id = token.slice(0, dot);
   const secret = token.slice(dot + 1);
   const row = db
-    .select({ session: sessions, user: { id: users.id, email: users.email, emailVerified: users.emailVerified } })
+    .select({ session: sessions, user: { id: users.id, email: users.email, emailVerified: users.emailVerified, role: users.role } })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.id, id))
     .get();
   if (!row) return null;
   if (!constantTimeEqual(sha256Hex(secret), row.session.secretHash)) return null;
-  if (now.getTime() >= row.session.expiresAt.getTime()) {
+  // An admin's sign-in lasts ADMIN_SESSION_MS from when it was made, and is never renewed (ADR 105).
+  const admin = row.user.role === "admin";
+  const end = admin ? Math.min(row.session.expiresAt.getTime(), row.session.createdAt.getTime() + ADMIN_SESSION_MS) : row.session.expiresAt.getTime();
+  if (now.getTime() >= end) {
     db.delete(sessions).where(eq(sessions.id, id)).run();
     return null;
   }
-  let expiresAt = row.session.expiresAt;
+  let expiresAt = new Date(end);
   let renewed = false;
-  if (expiresAt.getTime() - now.getTime() < SESSION_RENEW_BELOW_MS) {
+  if (!admin && expiresAt.getTime() - now.getTime() < SESSION_RENEW_BELOW_MS) {
     expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
     renewed = true;
     db.update(sessions).set({ expiresAt, lastSeenAt: now }).where(eq(sessions.id, id)).run();

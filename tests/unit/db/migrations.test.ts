@@ -152,6 +152,25 @@ it("keeps the rollups in key order (WITHOUT ROWID) with every count, and the che
   closeDatabase(db);
 });
 
+it("gives every existing account the owner role, keeping what points at it, and makes the audit log append-only", () => {
+  const path = databaseAt("0011_rollups_without_rowid");
+  const old = new Database(path);
+  old.exec(`
+    INSERT INTO users (id, email) VALUES ('u1', 'a@example.com');
+    INSERT INTO sessions (id, secret_hash, user_id, expires_at) VALUES ('s1', 'h', 'u1', 1);
+  `);
+  old.close();
+  const db = openDatabase({ path });
+  const q = (sql: string) => db.$client.prepare(sql).all();
+  expect(q("SELECT id, role FROM users")).toEqual([{ id: "u1", role: "owner" }]);
+  expect(q("SELECT id FROM sessions")).toEqual([{ id: "s1" }]);
+  expect(() => db.$client.exec("UPDATE users SET role = 'root'")).toThrow(/CHECK/);
+  db.$client.exec("INSERT INTO admin_audit_log (at, actor, action, target_type, target_id) VALUES (1, 'shell', 'role.grant', 'user', 'u1')");
+  expect(() => db.$client.exec("UPDATE admin_audit_log SET reason = 'x'")).toThrow(/append-only/);
+  expect(() => db.$client.exec("DELETE FROM admin_audit_log")).toThrow(/append-only/);
+  closeDatabase(db);
+});
+
 /** Format 1 of the positional snapshot form (ADR 090), as stored before 0007: each record an array of its values. */
 const FORMAT_1_FIELDS = {
   profile: ["username", "displayName", "bio", "seoTitle", "seoDescription", "longFormText", "profilePictureUrl", "profilePictureStyle", "profilePictureIconSubtype",

@@ -1,0 +1,53 @@
+/**
+ * The operator's console API (ADR 105). Every route answers 404 to anyone but an admin with
+ * two-factor on (api/auth/admin.ts), exactly as an unknown path does.
+ */
+import { Hono } from "hono";
+import { AUDIT_PAGE_SIZE } from "#core/admin.ts";
+import { AuditQuerySchema, type AuditQuery } from "#core/schemas/admin.ts";
+import { csvRows } from "#core/schemas/analytics.ts";
+import { requireAdmin } from "../auth/admin.ts";
+import { currentUser } from "../auth/middleware.ts";
+import type { AppDeps, AppEnv } from "../context.ts";
+import { auditEntries } from "../services/admin-audit.ts";
+import { query } from "../validate.ts";
+
+/** The largest export: far above any real record, and still a bounded answer. */
+const EXPORT_MAX_ROWS = 100_000;
+
+const filterOf = (q: AuditQuery) => ({
+  action: q.action,
+  actor: q.actor,
+  target: q.target,
+  from: q.from ? new Date(q.from) : undefined,
+  to: q.to ? new Date(q.to) : undefined,
+  before: q.before,
+});
+
+export function adminRoutes(deps: AppDeps) {
+  const { db } = deps;
+  return (
+    new Hono<AppEnv>()
+      .use("*", requireAdmin(deps))
+      // GET /api/admin/session - who is signed in to the console, and when that sign-in ends
+      .get("/session", (c) => {
+        const user = currentUser(c);
+        return c.json({ email: user.email, expiresAt: c.get("session")!.expiresAt.toISOString() });
+      })
+      // GET /api/admin/audit?action&actor&target&from&to&before - the record, newest first, a page at a time
+      .get("/audit", query(AuditQuerySchema), (c) => {
+        const entries = auditEntries(db, { ...filterOf(c.req.valid("query")), limit: AUDIT_PAGE_SIZE + 1 });
+        const more = entries.length > AUDIT_PAGE_SIZE;
+        return c.json({ entries: entries.slice(0, AUDIT_PAGE_SIZE), next: more ? entries[AUDIT_PAGE_SIZE - 1]!.seq : null });
+      })
+      // GET /api/admin/audit.csv - the same filters, every matching entry
+      .get("/audit.csv", query(AuditQuerySchema), (c) => {
+        const entries = auditEntries(db, { ...filterOf(c.req.valid("query")), limit: EXPORT_MAX_ROWS });
+        const body = csvRows([
+          ["When (UTC)", "Actor", "Action", "Target type", "Target id", "Target", "Reason", "Before", "After"],
+          ...entries.map((e) => [e.at, e.actor, e.action, e.targetType, e.targetId, e.targetLabel, e.reason, JSON.stringify(e.before), JSON.stringify(e.after)]),
+        ]);
+        return c.body(body, 200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": 'attachment; filename="plinth-audit-log.csv"' });
+      })
+  );
+}
