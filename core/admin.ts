@@ -7,8 +7,19 @@
 export const ADMIN_SESSION_MS = 12 * 3_600_000;
 
 /** Every action the record names; the shell's are role grants and revocations. */
-export const ADMIN_ACTIONS = ["role.grant", "role.revoke"] as const;
+export const ADMIN_ACTIONS = ["role.grant", "role.revoke", "payout.paid", "payout.rejected"] as const;
 export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 
 /** How many entries one page of the record shows. */
 export const AUDIT_PAGE_SIZE = 50;
+
+/** The console's messages. */
+export const ADMIN_TEXTS = {
+  payoutNotFound: "Payout request not found",
+  payoutDecided: "This payout request has already been decided. Reload to see its status.",
+  referenceRequired: "Please enter the payment reference",
+  referenceTooLong: "Please keep the payment reference to 200 characters",
+  reasonRequired: "Please give the reason the owner will read",
+  reasonTooLong: "Please keep the reason to 1,000 characters",
+  pageOfRecord: "Please open the record from its first page",
+} as const;

@@ -553,10 +553,18 @@ export const payoutRequests = sqliteTable(
     status: text("status", { enum: PAYOUT_STATUSES }).notNull().default("pending"),
     /** The dialog's random key: a double submit finds the first request instead of making a second. */
     requestKey: text("request_key"),
+    /** The owner's payout eligibility when they asked (JSON), for the admin who pays it; null before 0013. */
+    eligibilityAtRequest: text("eligibility_at_request"),
+    /** Set once, by the admin who decides (ADR 106): the payment's reference, or why it was rejected. */
+    paymentReference: text("payment_reference"),
+    rejectionReason: text("rejection_reason"),
+    decidedAt: time("decided_at"),
+    decidedBy: text("decided_by"),
     createdAt: createdAt(),
   },
   (t) => [
     index("payout_requests_user_idx").on(t.userId, t.createdAt),
+    index("payout_requests_status_idx").on(t.status, t.createdAt),
     uniqueIndex("payout_requests_request_key_unique").on(t.userId, t.requestKey),
     check("payout_requests_method", oneOf(t.payoutMethod, ["paypal"])),
     check("payout_requests_status", oneOf(t.status, PAYOUT_STATUSES)),

@@ -3,14 +3,20 @@
  * two-factor on (api/auth/admin.ts), exactly as an unknown path does.
  */
 import { Hono } from "hono";
-import { AUDIT_PAGE_SIZE } from "#core/admin.ts";
-import { AuditQuerySchema, type AuditQuery } from "#core/schemas/admin.ts";
+import { ADMIN_TEXTS, AUDIT_PAGE_SIZE } from "#core/admin.ts";
+import { z } from "zod";
+import { AuditQuerySchema, PayoutDecisionSchema, type AuditQuery } from "#core/schemas/admin.ts";
 import { csvRows } from "#core/schemas/analytics.ts";
 import { requireAdmin } from "../auth/admin.ts";
 import { currentUser } from "../auth/middleware.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
+import { ApiError } from "../errors.ts";
 import { auditEntries } from "../services/admin-audit.ts";
-import { query } from "../validate.ts";
+import { adminPayout, decidePayout, payoutQueue } from "../services/admin-payouts.ts";
+import { jsonBody, params, query } from "../validate.ts";
+
+const PayoutIdSchema = z.object({ id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/) });
+const PayoutListSchema = z.object({ status: z.enum(["pending", "decided"], { error: "Please choose pending or decided" }).default("pending") });
 
 /** The largest export: far above any real record, and still a bounded answer. */
 const EXPORT_MAX_ROWS = 100_000;
@@ -48,6 +54,20 @@ export function adminRoutes(deps: AppDeps) {
           ...entries.map((e) => [e.at, e.actor, e.action, e.targetType, e.targetId, e.targetLabel, e.reason, JSON.stringify(e.before), JSON.stringify(e.after)]),
         ]);
         return c.body(body, 200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": 'attachment; filename="plinth-audit-log.csv"' });
+      })
+      // GET /api/admin/payouts?status=pending|decided - cash payout requests to pay, or decided lately
+      .get("/payouts", query(PayoutListSchema), (c) => c.json({ payouts: payoutQueue(db, c.req.valid("query").status) }))
+      // GET /api/admin/payouts/:id - one request with the owner's balance history
+      .get("/payouts/:id", params(PayoutIdSchema), (c) => {
+        const payout = adminPayout(db, c.req.valid("param").id);
+        if (!payout) throw new ApiError("not_found", ADMIN_TEXTS.payoutNotFound);
+        return c.json({ payout });
+      })
+      // POST /api/admin/payouts/:id/decision {decision: "paid", reference} | {decision: "rejected", reason}
+      .post("/payouts/:id/decision", params(PayoutIdSchema), jsonBody(PayoutDecisionSchema), async (c) => {
+        const user = currentUser(c);
+        const payout = await decidePayout(deps, { id: user.id, email: user.email }, c.req.valid("param").id, c.req.valid("json"));
+        return c.json({ payout });
       })
   );
 }

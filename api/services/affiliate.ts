@@ -152,6 +152,11 @@ export async function requestPayout(deps: AppDeps, userId: string, body: unknown
       payoutMethod: "paypal",
       status: "pending",
       requestKey,
+      eligibilityAtRequest: JSON.stringify(eligibility),
+      paymentReference: null,
+      rejectionReason: null,
+      decidedAt: null,
+      decidedBy: null,
       createdAt: at,
     };
     tx.insert(payoutRequests).values(row).run();

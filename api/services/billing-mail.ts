@@ -128,6 +128,37 @@ export function payoutConfirmationMail(to: string, p: PayoutMailFacts): MailMess
   };
 }
 
+/** To the owner once an admin has sent the money (ADR 106). */
+export function payoutPaidMail(to: string, p: { requestedCents: number; netCents: number; payoutEmail: string; reference: string }): MailMessage {
+  return {
+    to,
+    subject: "Your payout has been sent",
+    text: [
+      `Your payout of ${formatMoney(p.requestedCents)} from your Plinth rewards balance has been sent.`,
+      "",
+      `Amount sent: ${formatMoney(p.netCents)}`,
+      `To PayPal account: ${p.payoutEmail}`,
+      `Payment reference: ${p.reference}`,
+    ].join("\n"),
+  };
+}
+
+/** To the owner when an admin rejects a payout: the amount is back in their balance (ADR 106). */
+export function payoutRejectedMail(to: string, p: { requestedCents: number; reason: string; balanceCents: number }): MailMessage {
+  return {
+    to,
+    subject: "Your payout request was not approved",
+    text: [
+      `Your payout request of ${formatMoney(p.requestedCents)} was not approved, and the amount is back in your rewards balance.`,
+      "",
+      "The reason given:",
+      ...p.reason.split("\n").map((line) => `> ${line}`),
+      "",
+      `Your rewards balance is now ${formatMoney(p.balanceCents)}.`,
+    ].join("\n"),
+  };
+}
+
 export function trialEndedMail(to: string, origin: string, username: string): MailMessage {
   return {
     to,
