@@ -7,7 +7,7 @@
 export const ADMIN_SESSION_MS = 12 * 3_600_000;
 
 /** Every action the record names; the shell's are role grants and revocations. */
-export const ADMIN_ACTIONS = ["role.grant", "role.revoke", "payout.paid", "payout.rejected"] as const;
+export const ADMIN_ACTIONS = ["role.grant", "role.revoke", "payout.paid", "payout.rejected", "account.sign_out_everywhere"] as const;
 export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 
 /** How many entries one page of the record shows. */
@@ -22,4 +22,6 @@ export const ADMIN_TEXTS = {
   reasonRequired: "Please give the reason the owner will read",
   reasonTooLong: "Please keep the reason to 1,000 characters",
   pageOfRecord: "Please open the record from its first page",
+  accountNotFound: "Account not found",
+  searchTooShort: "Please enter at least 2 characters of an e-mail address or username",
 } as const;

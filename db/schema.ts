@@ -44,6 +44,8 @@ export const users = sqliteTable(
     googleSub: text("google_sub"),
     /** "admin" opens the operator's console (ADR 105); granted only from the shell. */
     role: text("role", { enum: USER_ROLES }).notNull().default("owner"),
+    /** When the newest session was made (every sign-in makes one); shown in the operator's console. */
+    lastSignInAt: time("last_sign_in_at"),
     createdAt: createdAt(),
     updatedAt: time("updated_at").notNull().default(sql`(unixepoch('subsec') * 1000)`),
   },

@@ -92,6 +92,7 @@ export function createSession(
       lastSeenAt: opts.now,
     })
     .run();
+  db.update(users).set({ lastSignInAt: opts.now }).where(eq(users.id, userId)).run();
   return { token, session };
 }
 

@@ -5,7 +5,7 @@
 import { Hono } from "hono";
 import { ADMIN_TEXTS, AUDIT_PAGE_SIZE } from "#core/admin.ts";
 import { z } from "zod";
-import { AuditQuerySchema, PayoutDecisionSchema, type AuditQuery } from "#core/schemas/admin.ts";
+import { AdminReasonSchema, AuditQuerySchema, PayoutDecisionSchema, PeopleQuerySchema, type AuditQuery } from "#core/schemas/admin.ts";
 import { csvRows } from "#core/schemas/analytics.ts";
 import { requireAdmin } from "../auth/admin.ts";
 import { currentUser } from "../auth/middleware.ts";
@@ -13,9 +13,10 @@ import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { auditEntries } from "../services/admin-audit.ts";
 import { adminPayout, decidePayout, payoutQueue } from "../services/admin-payouts.ts";
+import { personOf, searchPeople, signOutEverywhere } from "../services/admin-people.ts";
 import { jsonBody, params, query } from "../validate.ts";
 
-const PayoutIdSchema = z.object({ id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/) });
+const IdSchema = z.object({ id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/) });
 const PayoutListSchema = z.object({ status: z.enum(["pending", "decided"], { error: "Please choose pending or decided" }).default("pending") });
 
 /** The largest export: far above any real record, and still a bounded answer. */
@@ -58,13 +59,22 @@ export function adminRoutes(deps: AppDeps) {
       // GET /api/admin/payouts?status=pending|decided - cash payout requests to pay, or decided lately
       .get("/payouts", query(PayoutListSchema), (c) => c.json({ payouts: payoutQueue(db, c.req.valid("query").status) }))
       // GET /api/admin/payouts/:id - one request with the owner's balance history
-      .get("/payouts/:id", params(PayoutIdSchema), (c) => {
+      .get("/payouts/:id", params(IdSchema), (c) => {
         const payout = adminPayout(db, c.req.valid("param").id);
         if (!payout) throw new ApiError("not_found", ADMIN_TEXTS.payoutNotFound);
         return c.json({ payout });
       })
+      // GET /api/admin/people?q - accounts whose e-mail or username contains q
+      .get("/people", query(PeopleQuerySchema), (c) => c.json({ people: searchPeople(db, c.req.valid("query").q) }))
+      // GET /api/admin/people/:id - one account's plan, subscription, dates, two-factor, balance and reports
+      .get("/people/:id", params(IdSchema), (c) => c.json({ person: personOf(db, c.req.valid("param").id) }))
+      // POST /api/admin/people/:id/sign-out-everywhere {reason} - end every session of the account
+      .post("/people/:id/sign-out-everywhere", params(IdSchema), jsonBody(AdminReasonSchema), (c) => {
+        const user = currentUser(c);
+        return c.json(signOutEverywhere(db, { id: user.id, email: user.email }, c.req.valid("param").id, c.req.valid("json").reason, deps.now()));
+      })
       // POST /api/admin/payouts/:id/decision {decision: "paid", reference} | {decision: "rejected", reason}
-      .post("/payouts/:id/decision", params(PayoutIdSchema), jsonBody(PayoutDecisionSchema), async (c) => {
+      .post("/payouts/:id/decision", params(IdSchema), jsonBody(PayoutDecisionSchema), async (c) => {
         const user = currentUser(c);
         const payout = await decidePayout(deps, { id: user.id, email: user.email }, c.req.valid("param").id, c.req.valid("json"));
         return c.json({ payout });

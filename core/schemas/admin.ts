@@ -43,3 +43,12 @@ export const PayoutDecisionSchema = z.discriminatedUnion(
   { error: "Please choose to mark the payout paid or reject it" },
 );
 export type PayoutDecision = z.output<typeof PayoutDecisionSchema>;
+
+/** An admin action on an account says why, for the record. */
+export const AdminReasonSchema = z.object({
+  reason: multiLine(ADMIN_TEXTS.reasonRequired).min(1, ADMIN_TEXTS.reasonRequired).max(1000, ADMIN_TEXTS.reasonTooLong),
+});
+
+export const PeopleQuerySchema = z.object({
+  q: singleLine(ADMIN_TEXTS.searchTooShort).min(2, ADMIN_TEXTS.searchTooShort).max(254, "Please enter at most 254 characters"),
+});
