@@ -8,6 +8,7 @@ import { Hono, type Context } from "hono";
 import { proxy } from "hono/proxy";
 import { isReservedUsername } from "#core/reserved.ts";
 import { createApi } from "./app.ts";
+import { isConsoleRequest } from "./auth/admin.ts";
 import type { AppDeps } from "./context.ts";
 import { FRAME_OPTIONS, htmlSecurityHeaders, PAGE_HEADERS, sitePolicyOf } from "./content-security.ts";
 import { fileInside, fileResponse, type ServeOptions } from "./static-files.ts";
@@ -71,6 +72,15 @@ export function createServerApp(deps: AppDeps) {
     const path = c.req.path;
     // What every file answer takes from the request: HEAD, a revalidation, the encodings (ADR 054).
     const req = { method: c.req.method, ifNoneMatch: c.req.header("if-none-match"), acceptEncoding: c.req.header("accept-encoding") };
+
+    // The operator's console: its page only for an admin with two-factor on; for anyone else the
+    // site's 404, exactly as a path that does not exist (ADR 105).
+    if (path === "/admin" || path.startsWith("/admin/")) {
+      if (!isConsoleRequest(deps, c)) return notFound(c);
+      if (devSite) return proxy(`${devSite}/admin/`, { headers: c.req.header() });
+      const shell = fileInside(env.SITE_DIR, "/admin/index.html");
+      return shell ? siteFile(shell, { cacheControl: "no-store", ...req }) : notFound(c);
+    }
 
     // 0. The owner's draft preview, and the published pages' sitemap.xml and robots.txt.
     const previewed = await preview(c);

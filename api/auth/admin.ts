@@ -2,15 +2,24 @@
  * The console's guard (ADR 105): only a signed-in admin with two-factor on gets past; everyone else
  * gets the same 404 as a path that does not exist, so the console cannot be found by probing.
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { isTwoFactorEnabled } from "../services/two-factor.ts";
+import { isSecureOrigin } from "./cookies.ts";
+import { readSessionCookie, validateSessionToken, type SessionUser } from "./session.ts";
+
+const mayUseConsole = (db: AppDeps["db"], user: SessionUser | null) => !!user && user.role === "admin" && isTwoFactorEnabled(db, user.id);
+
+/** Outside /api (the console's page itself): whether this request's session may see the console. */
+export function isConsoleRequest({ db, env, now }: AppDeps, c: Context): boolean {
+  const token = readSessionCookie(c, isSecureOrigin(env.PUBLIC_ORIGIN));
+  return !!token && mayUseConsole(db, validateSessionToken(db, token, now())?.user ?? null);
+}
 
 export function requireAdmin({ db }: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const user = c.get("user");
-    if (!user || user.role !== "admin" || !isTwoFactorEnabled(db, user.id)) throw new ApiError("not_found", "Not found");
+    if (!mayUseConsole(db, c.get("user"))) throw new ApiError("not_found", "Not found");
     await next();
   };
 }

@@ -7,8 +7,8 @@ const FILTER_MAX = "Please enter at most 254 characters";
 const optionalFilter = () =>
   singleLine()
     .max(254, FILTER_MAX)
-    .optional()
-    .transform((s) => (s ? s : undefined));
+    .transform((s) => (s ? s : undefined))
+    .optional();
 
 export const AuditQuerySchema = z
   .object({
