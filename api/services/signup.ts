@@ -1,6 +1,7 @@
 /**
- * Signups in progress. An attempt holds its username from the moment the e-mail step is sent until
- * 30 minutes after its last step, so two people can never both reach the end with one name: the
+ * Signups in progress. An attempt holds its username from the moment the e-mail step is sent: for 10
+ * minutes after its last step until its e-mail is verified, then 30 (ADR 107), and never against its
+ * own e-mail address. Two people can never both reach the end with one name: the
  * availability check and the hold are one transaction, and a unique index backs it up. The browser
  * holds a random token for its attempt (an HttpOnly cookie); the row keeps the token's SHA-256.
  */
@@ -12,7 +13,7 @@ import { emailVerificationCodes, signupAttempts, users } from "#db/schema.ts";
 import { sha256Hex } from "../auth/session.ts";
 import { randomToken } from "../auth/tokens.ts";
 import { ApiError } from "../errors.ts";
-import { usernameAvailability } from "./usernames.ts";
+import { releaseUsername, usernameAvailability } from "./usernames.ts";
 
 export type SignupAttempt = typeof signupAttempts.$inferSelect;
 
@@ -37,8 +38,9 @@ export function pruneExpiredAttempts(db: Db, now: Date): void {
   db.delete(signupAttempts).where(lte(signupAttempts.expiresAt, now)).run();
 }
 
-function assertAvailable(db: Db, username: string, now: Date, exceptAttemptId?: string): string {
-  const availability = usernameAvailability(db, username, now, { exceptAttemptId });
+function assertAvailable(db: Db, username: string, now: Date, exceptAttemptId: string | undefined, email: string | null): string {
+  releaseUsername(db, username, now, { exceptAttemptId, email });
+  const availability = usernameAvailability(db, username, now, { exceptAttemptId, email });
   if (!availability.available) throw new ApiError("conflict", availability.message, { fields: { username: availability.message } });
   return availability.username;
 }
@@ -59,7 +61,7 @@ export function holdSignup(
       // A Google attempt that switches to a typed address becomes an ordinary signup.
       const current = existing && existing.googleSub && existing.email !== input.email ? null : existing;
       if (existing && !current) db.delete(signupAttempts).where(eq(signupAttempts.id, existing.id)).run();
-      const username = assertAvailable(db, input.username, now, current?.id);
+      const username = assertAvailable(db, input.username, now, current?.id, input.email);
       if (current) {
         const emailChanged = current.email !== input.email;
         db.update(signupAttempts)
@@ -95,7 +97,7 @@ export function holdSignup(
 export function holdUsername(db: Db, attempt: SignupAttempt, rawUsername: string, now: Date): SignupAttempt {
   try {
     return transaction(db, () => {
-      const username = assertAvailable(db, rawUsername, now, attempt.id);
+      const username = assertAvailable(db, rawUsername, now, attempt.id, attempt.email);
       db.update(signupAttempts).set({ username, expiresAt: holdUntil(now) }).where(eq(signupAttempts.id, attempt.id)).run();
       return db.select().from(signupAttempts).where(eq(signupAttempts.id, attempt.id)).get()!;
     });
@@ -116,7 +118,8 @@ export function createProviderAttempt(
     db.delete(signupAttempts).where(eq(signupAttempts.googleSub, input.googleSub)).run();
     let username: string | null = null;
     if (input.username) {
-      const a = usernameAvailability(db, input.username, now);
+      releaseUsername(db, input.username, now, { email: input.email });
+      const a = usernameAvailability(db, input.username, now, { email: input.email });
       if (a.available) username = a.username;
     }
     const token = randomToken();

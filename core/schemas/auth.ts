@@ -11,8 +11,10 @@ const MINUTE = 60_000;
 
 /** Limits of the account flows that section 9 does not name (our choices, ADR 040). */
 export const AUTH_LIMITS = {
-  /** How long a signup in progress holds its username after its last step. */
+  /** How long a signup in progress lasts after its last step (and holds its username once its e-mail is verified). */
   SIGNUP_HOLD_MS: 30 * MINUTE,
+  /** Before its e-mail is verified, a signup holds its username against other people only this long (ADR 107). */
+  SIGNUP_UNVERIFIED_HOLD_MS: 10 * MINUTE,
   /** A password-reset link is valid for one hour. */
   RESET_TTL_MS: 60 * MINUTE,
   /** An e-mail verification link (accounts created unverified) is valid for one day. */

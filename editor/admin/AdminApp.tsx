@@ -7,6 +7,7 @@ import { BrowserRouter, Navigate, NavLink, Route, Routes } from "react-router";
 import { Toaster } from "sonner";
 import { api, unwrap } from "../app/api.ts";
 import { AppErrorBoundary } from "../app/components/AppErrorBoundary.tsx";
+import { SkipLink } from "../app/components/ui.tsx";
 import { AuditScreen } from "./AuditScreen.tsx";
 import { PayoutsScreen } from "./PayoutsScreen.tsx";
 import { PeopleScreen, PersonScreen } from "./PeopleScreen.tsx";
@@ -25,9 +26,7 @@ export default function AdminApp() {
   return (
     <AppErrorBoundary>
       <BrowserRouter>
-        <a href="#content" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
-          Skip to content
-        </a>
+        <SkipLink to="content" />
         <header className="border-b border-slate-200 bg-white">
           <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-2 px-4 py-3">
             <p className="text-lg font-bold">Plinth Console</p>
@@ -47,7 +46,7 @@ export default function AdminApp() {
             ))}
           </nav>
         </header>
-        <main id="content" tabIndex={-1} className="mx-auto max-w-6xl px-4 py-6">
+        <main id="content" tabIndex={-1} className="mx-auto max-w-6xl px-4 py-6 outline-none">
           <Routes>
             <Route path="/admin" element={<Navigate to="/admin/payouts" replace />} />
             <Route path="/admin/payouts" element={<PayoutsScreen />} />

@@ -4,3 +4,19 @@ export function fieldsOf(issues: readonly { path: readonly PropertyKey[]; messag
   for (const issue of issues) f[String(issue.path[0])] ??= issue.message;
   return f;
 }
+
+/**
+ * The errors still shown after an edit: an error leaves as soon as its field is valid (with the
+ * field's current message while it is not), and typing never adds one; submitting does.
+ */
+export function clearFixed(shown: Record<string, string>, now: Record<string, string>): Record<string, string> {
+  const left: Record<string, string> = {};
+  for (const key of Object.keys(shown)) if (now[key]) left[key] = now[key];
+  return left;
+}
+
+/** A schema's messages for `value`, by field; none when it is valid. */
+export function messagesOf(schema: { safeParse(v: unknown): { success: boolean; error?: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } } }, value: unknown): Record<string, string> {
+  const r = schema.safeParse(value);
+  return r.success ? {} : fieldsOf(r.error!.issues);
+}

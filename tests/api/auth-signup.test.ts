@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AUTH_TEXT } from "#core/schemas/auth.ts";
+import { AUTH_LIMITS, AUTH_TEXT } from "#core/schemas/auth.ts";
 import { emailVerificationCodes, sessions, signupAttempts, upgradeRequests, userProfiles, users } from "#db/schema.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
 import { browser, type Browser } from "#tests/support/auth-client.ts";
@@ -262,6 +262,39 @@ describe("the username hold", () => {
     expect(await check()).toMatchObject({ available: true });
     const other = browser(t);
     expect((await other.json("POST", "/api/auth/signup/start", { username: who.username, email: "other@example.com" })).status).toBe(200);
+  });
+
+  it("an abandoned unverified signup lets its name go 10 minutes after its last step; that browser starts over (ADR 107)", async () => {
+    const b = browser(t);
+    const who = fresh();
+    await b.json("POST", "/api/auth/signup/start", who);
+    const other = browser(t);
+    const take = () => other.json("POST", "/api/auth/signup/start", { username: who.username, email: "other@example.com" });
+    expect((await take()).status).toBe(409);
+    // Its last step was just over 10 minutes ago.
+    t.deps.db.update(signupAttempts).set({ expiresAt: new Date(Date.now() + AUTH_LIMITS.SIGNUP_HOLD_MS - AUTH_LIMITS.SIGNUP_UNVERIFIED_HOLD_MS - 1) }).where(eq(signupAttempts.email, who.email)).run();
+    expect((await take()).status).toBe(200);
+    expect(t.deps.db.select().from(signupAttempts).all().map((a) => a.email)).toEqual(["other@example.com"]);
+    expect((await b.json("POST", "/api/auth/signup/verify", { code: codeFor(who.email) })).status).toBe(410);
+  });
+
+  it("a verified signup keeps its name for 30 minutes after its last step", async () => {
+    const b = browser(t);
+    const who = fresh();
+    await b.json("POST", "/api/auth/signup/start", who);
+    expect((await b.json("POST", "/api/auth/signup/verify", { code: codeFor(who.email) })).status).toBe(200);
+    t.deps.db.update(signupAttempts).set({ expiresAt: new Date(Date.now() + 60_000) }).run();
+    expect((await browser(t).json("POST", "/api/auth/signup/start", { username: who.username, email: "other@example.com" })).status).toBe(409);
+  });
+
+  it("never holds a name against its own e-mail address: the same person in another browser takes it over", async () => {
+    const first = browser(t);
+    const who = fresh();
+    await first.json("POST", "/api/auth/signup/start", who);
+    const second = browser(t);
+    expect((await second.json("POST", "/api/auth/signup/start", { username: who.username, email: who.email.toUpperCase() })).status).toBe(200);
+    expect(t.deps.db.select().from(signupAttempts).all()).toHaveLength(1);
+    expect((await second.json("POST", "/api/auth/signup/verify", { code: codeFor(who.email) })).status).toBe(200);
   });
 
   it("going Back to change the name moves this signup's hold", async () => {

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { AUTH_LIMITS } from "#core/schemas/auth.ts";
 import { newId } from "#db/ids.ts";
 import { signupAttempts } from "#db/schema.ts";
 import { createTestApp, type TestApp } from "#tests/support/app.ts";
@@ -38,11 +39,18 @@ describe("GET /api/auth/username-availability", () => {
     }
   });
 
-  it("refuses a name held by a signup in progress until the hold expires", async () => {
+  it("refuses a name held by a signup in progress: 10 minutes after its last step while unverified, 30 once verified (ADR 107)", async () => {
     const now = Date.now();
-    t.deps.db.insert(signupAttempts).values({ id: newId(), tokenHash: newId(), username: "held_name", expiresAt: new Date(now + 60_000) }).run();
-    t.deps.db.insert(signupAttempts).values({ id: newId(), tokenHash: newId(), username: "lapsed_name", expiresAt: new Date(now - 1) }).run();
-    expect((await check("held_name")).body.available).toBe(false);
+    const lastStep = (minutesAgo: number) => new Date(now - minutesAgo * 60_000 + AUTH_LIMITS.SIGNUP_HOLD_MS);
+    const attempt = (username: string, minutesAgo: number, verified: boolean) =>
+      t.deps.db.insert(signupAttempts).values({ id: newId(), tokenHash: newId(), username, emailVerifiedAt: verified ? new Date(now) : null, expiresAt: lastStep(minutesAgo) }).run();
+    attempt("fresh_name", 9, false);
+    attempt("idle_name", 11, false);
+    attempt("verified_name", 29, true);
+    attempt("lapsed_name", 31, true);
+    expect((await check("fresh_name")).body.available).toBe(false);
+    expect((await check("idle_name")).body.available).toBe(true);
+    expect((await check("verified_name")).body.available).toBe(false);
     expect((await check("lapsed_name")).body.available).toBe(true);
   });
 

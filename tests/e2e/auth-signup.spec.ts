@@ -32,6 +32,8 @@ test("claim on the landing page, then all four steps with every message and Back
   await page.getByLabel("Email").fill(`${"a".repeat(250)}@example.com`);
   await continueButton.click();
   await expect(page.getByText("Email address is too long")).toBeVisible();
+  await page.getByLabel("Email").fill("fixed@example.com");
+  await expect(page.getByText("Email address is too long")).toBeHidden();
 
   // Back from the e-mail step: the username again, still ours.
   await page.getByRole("button", { name: "Back" }).click();
@@ -98,7 +100,10 @@ test("claim on the landing page, then all four steps with every message and Back
   await expect(page.getByText("Password must include uppercase, lowercase, number, and special character")).toBeVisible();
   await pw.fill(PASSWORD);
   await expect(meter).toHaveAttribute("aria-valuetext", "Strong");
+  // An error leaves as soon as its field is valid, without another submit; typing never adds one.
+  await expect(page.getByText("Password must include uppercase, lowercase, number, and special character")).toBeHidden();
   await confirm.fill(`${PASSWORD}-typo`);
+  await expect(page.getByText("Passwords do not match")).toBeHidden();
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByText("Passwords do not match")).toBeVisible();
   await page.getByRole("button", { name: "Show password", exact: true }).click();
@@ -106,6 +111,7 @@ test("claim on the landing page, then all four steps with every message and Back
   await page.getByRole("button", { name: "Hide password", exact: true }).click();
   await expect(pw).toHaveAttribute("type", "password");
   await confirm.fill(PASSWORD);
+  await expect(page.getByText("Passwords do not match")).toBeHidden();
 
   // Back from the password step: the code step, already verified.
   await page.getByRole("button", { name: "Back" }).click();

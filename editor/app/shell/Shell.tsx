@@ -12,7 +12,7 @@ import { AUTH_TEXT } from "#core/schemas/auth.ts";
 import { api, setSigningOut, unwrap } from "../api.ts";
 import { useDashboard, isLite } from "../store.ts";
 import { StatusBar } from "./StatusBar.tsx";
-import { MenuItem } from "../components/ui.tsx";
+import { MenuItem, SkipLink } from "../components/ui.tsx";
 
 export const NAV = [
   { to: "/dashboard/analytics", label: "Analytics", icon: BarChart3 },
@@ -142,6 +142,7 @@ function MobileMenu() {
 export function Shell({ children }: { children: ReactNode }) {
   return (
     <div className="min-h-screen bg-white">
+      <SkipLink to="main" />
       <header className="flex items-center gap-2 border-b border-slate-200 px-4 py-2">
         <MobileMenu />
         <a href="/" className="text-xl font-bold text-brand-700">
@@ -158,7 +159,7 @@ export function Shell({ children }: { children: ReactNode }) {
             <NavItems />
           </nav>
         </aside>
-        <main id="main" className="min-w-0 flex-1 p-4 sm:p-6">
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 p-4 outline-none sm:p-6">
           {children}
         </main>
       </div>

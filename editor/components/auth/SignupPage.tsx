@@ -17,7 +17,7 @@ import GoogleButton from "./GoogleButton.tsx";
 import OtpInput from "./OtpInput.tsx";
 import PasswordStrength from "./PasswordStrength.tsx";
 import ErrorBoundary from "../ErrorBoundary.tsx";
-import { fieldsOf } from "../field-errors.ts";
+import { clearFixed, fieldsOf, messagesOf } from "../field-errors.ts";
 
 type Step = "loading" | "claim" | "email" | "otp" | "password" | "plan";
 const PROGRESS: Partial<Record<Step, number>> = { email: 25, otp: 50, password: 75, plan: 100 };
@@ -329,7 +329,20 @@ function SignupForm() {
         <Form key="email" onSubmit={sendEmail} className="space-y-4">
           <Heading title={`@${username} is available`} subtitle="Claim it now for free!" />
           {alerts}
-          <TextField label="Email" type="email" autoComplete="email" autoFocus value={email} onChange={(e) => setEmail(e.target.value)} error={fields.email} maxLength={LIMITS.EMAIL_MAX + 20} />
+          <TextField
+            label="Email"
+            type="email"
+            autoComplete="email"
+            autoFocus
+            value={email}
+            onChange={(e) => {
+              const checked = EmailSchema.safeParse(e.target.value);
+              setEmail(e.target.value);
+              setFields((f) => clearFixed(f, checked.success ? {} : { email: checked.error.issues[0]!.message }));
+            }}
+            error={fields.email}
+            maxLength={LIMITS.EMAIL_MAX + 20}
+          />
           <PrimaryButton busy={busy}>{busy ? "Sending code..." : "Continue"}</PrimaryButton>
           <GoogleButton username={username} />
           <div className="flex flex-wrap items-center justify-between gap-3">
@@ -388,7 +401,10 @@ function SignupForm() {
             autoFocus
             value={password}
             maxLength={LIMITS.PASSWORD_MAX}
-            onChange={(e) => setPassword(e.target.value)}
+            onChange={(e) => {
+              setPassword(e.target.value);
+              setFields((f) => clearFixed(f, messagesOf(NewPasswordFormSchema, { password: e.target.value, confirmPassword })));
+            }}
             error={fields.password}
             hint={<PasswordStrength password={password} />}
           />
@@ -400,7 +416,10 @@ function SignupForm() {
             autoComplete="new-password"
             value={confirmPassword}
             maxLength={LIMITS.PASSWORD_MAX}
-            onChange={(e) => setConfirmPassword(e.target.value)}
+            onChange={(e) => {
+              setConfirmPassword(e.target.value);
+              setFields((f) => clearFixed(f, messagesOf(NewPasswordFormSchema, { password, confirmPassword: e.target.value })));
+            }}
             error={fields.confirmPassword}
           />
           <PrimaryButton>Continue</PrimaryButton>
