@@ -9,7 +9,7 @@ import { createServerApp, siteIsBuilt } from "./site.ts";
 import { followTemplate } from "#renderer/follow-template.ts";
 import { startScheduler } from "#renderer/scheduler.ts";
 import { jobsFor, runJobs } from "./jobs/runner.ts";
-import { startBilling } from "./services/billing.ts";
+import { billingFor } from "./services/billing.ts";
 import { noticeTrialEnded } from "./services/trial-end.ts";
 import { startAnalyticsRetention } from "./services/analytics-store.ts";
 import { warmCountryTables } from "./services/country.ts";
@@ -35,8 +35,9 @@ function main() {
   followTemplate(deps.db, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN }).catch((err: unknown) =>
     console.error("Re-rendering pages for the current template failed; they are tried again at the next start.", err),
   );
-  const billing = startBilling(deps);
-  // Jobs left from before a restart run now; failed ones are retried on this interval.
+  // Jobs left from before a restart run now (mails, re-renders, the test billing provider's renewals
+  // and deliveries); what comes due later, and failed jobs' retries, run on this interval.
+  billingFor(deps).testMode?.requeue();
   const jobs = jobsFor(deps);
   jobs.start(env.BILLING_SWEEP_MS);
   void runJobs(deps);
@@ -47,10 +48,10 @@ function main() {
   const shutdown = () => {
     scheduler.stop();
     stopRetention();
-    const billingStopped = Promise.all([billing.stop(), jobs.stop()]);
+    const jobsStopped = jobs.stop();
     server.close(() => {
-      // A renewal or delivery under way finishes before the database closes.
-      void billingStopped.finally(() => {
+      // A job under way (a renewal, a delivery, a mail) finishes before the database closes.
+      void jobsStopped.finally(() => {
         // Every acknowledged beacon is written before the database closes.
         deps.events.close();
         deps.db.$client.close();

@@ -8,7 +8,7 @@
  * The worker reads the time only through its injected `now`; `tick()` runs what is due and is what
  * tests call. `start()` adds a real interval for the server.
  */
-import { and, asc, eq, lte } from "drizzle-orm";
+import { and, asc, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { jobs, type JOB_KINDS } from "#db/schema.ts";
@@ -71,12 +71,24 @@ export function createJobWorker(opts: JobWorkerOptions): JobWorker {
 
   const runDue = async (): Promise<TickResult> => {
     const result: TickResult = { done: 0, retried: 0, failed: 0 };
-    const due = db
-      .select()
-      .from(jobs)
-      .where(and(eq(jobs.state, "pending"), lte(jobs.runAfter, now())))
-      .orderBy(asc(jobs.runAfter), asc(jobs.createdAt))
-      .all();
+    const seen = new Set<string>();
+    // Work a job enqueues that is due at once (a mail after a re-render, an event delivery after a
+    // renewal) runs in the same tick; a job runs at most once per tick.
+    for (;;) {
+      const due = db
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.state, "pending"), lte(jobs.runAfter, now())))
+        .orderBy(asc(jobs.runAfter), asc(jobs.createdAt), asc(sql`rowid`))
+        .all()
+        .filter((job) => !seen.has(job.id));
+      if (due.length === 0) return result;
+      for (const job of due) seen.add(job.id);
+      await runBatch(due, result);
+    }
+  };
+
+  const runBatch = async (due: (typeof jobs.$inferSelect)[], result: TickResult): Promise<void> => {
     for (const job of due) {
       try {
         await handlers[job.kind](job.payload);
@@ -101,7 +113,6 @@ export function createJobWorker(opts: JobWorkerOptions): JobWorker {
         result.retried++;
       }
     }
-    return result;
   };
 
   const tick = (): Promise<TickResult> => {
