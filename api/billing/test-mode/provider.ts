@@ -29,7 +29,7 @@ const DAY_MS = 86_400_000;
 export const RETRY_AFTER_DAYS = [3, 5, 7] as const;
 export const CHECKOUT_SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 export const PORTAL_SESSION_TTL_MS = 60 * 60 * 1000;
-/** Periods renewed at one wake-up at most (a server that was off for years does not loop forever). */
+/** Periods renewed by one due job at most (a server that was off for years does not loop forever). */
 const MAX_RENEWALS_PER_WAKE = 24;
 
 type CustomerRow = typeof testBillingCustomers.$inferSelect;
@@ -208,87 +208,80 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
     });
   }
 
-  /** What is due for the subscription now. True when something changed. */
-  function advance(tx: Db, subId: string): boolean {
-    {
-      let changed = false;
-      for (let i = 0; i < MAX_RENEWALS_PER_WAKE; i++) {
-        const s = subscription(tx, subId);
-        if (!s) return changed;
-        const at = now();
-        const c = customer(tx, s.customerId)!;
-        if (s.status === "active" && s.currentPeriodEnd.getTime() <= at.getTime()) {
-          if (s.cancelAtPeriodEnd) {
-            tx.update(testBillingSubscriptions).set({ status: "canceled", endedAt: s.currentPeriodEnd }).where(eq(testBillingSubscriptions.id, s.id)).run();
-            emitSubscription(tx, "customer.subscription.deleted", s.id);
-            return true;
-          }
-          // Renewal: the next period is invoiced and charged to the card on file.
-          const periodStart = s.currentPeriodEnd;
-          const periodEnd = addMonths(periodStart, 1);
-          const paid = charges(c, "subscription_cycle");
-          const invoice: InvoiceRow = {
-            id: `in_test_${newId()}`,
-            customerId: c.id,
-            subscriptionId: s.id,
-            number: nextInvoiceNumber(tx),
-            amountCents: s.amountCents,
-            status: paid ? "paid" : "open",
-            billingReason: "subscription_cycle",
-            periodStart,
-            periodEnd,
-            attemptCount: 1,
-            paidAt: paid ? at : null,
-            cardBrand: c.cardBrand,
-            cardLast4: c.cardLast4,
-            createdAt: at,
-          };
-          tx.insert(testBillingInvoices).values(invoice).run();
-          if (paid) {
-            tx.update(testBillingSubscriptions).set({ currentPeriodStart: periodStart, currentPeriodEnd: periodEnd }).where(eq(testBillingSubscriptions.id, s.id)).run();
-            emit(tx, "invoice.paid", invoiceObject(invoice, null));
-            emitSubscription(tx, "customer.subscription.updated", s.id);
-            changed = true;
-            continue;
-          }
-          const retryAt = new Date(at.getTime() + RETRY_AFTER_DAYS[0] * DAY_MS);
-          tx.update(testBillingSubscriptions).set({ status: "past_due", nextAttemptAt: retryAt }).where(eq(testBillingSubscriptions.id, s.id)).run();
-          emit(tx, "invoice.payment_failed", invoiceObject(invoice, retryAt));
+  /** What is due for the subscription now: renewals (a few at most), a retry, or its end. */
+  function advance(tx: Db, subId: string): void {
+    for (let i = 0; i < MAX_RENEWALS_PER_WAKE; i++) {
+      const s = subscription(tx, subId);
+      if (!s) return;
+      const at = now();
+      const c = customer(tx, s.customerId)!;
+      if (s.status === "active" && s.currentPeriodEnd.getTime() <= at.getTime()) {
+        if (s.cancelAtPeriodEnd) {
+          tx.update(testBillingSubscriptions).set({ status: "canceled", endedAt: s.currentPeriodEnd }).where(eq(testBillingSubscriptions.id, s.id)).run();
+          emitSubscription(tx, "customer.subscription.deleted", s.id);
+          return;
+        }
+        // Renewal: the next period is invoiced and charged to the card on file.
+        const periodStart = s.currentPeriodEnd;
+        const periodEnd = addMonths(periodStart, 1);
+        const paid = charges(c, "subscription_cycle");
+        const invoice: InvoiceRow = {
+          id: `in_test_${newId()}`,
+          customerId: c.id,
+          subscriptionId: s.id,
+          number: nextInvoiceNumber(tx),
+          amountCents: s.amountCents,
+          status: paid ? "paid" : "open",
+          billingReason: "subscription_cycle",
+          periodStart,
+          periodEnd,
+          attemptCount: 1,
+          paidAt: paid ? at : null,
+          cardBrand: c.cardBrand,
+          cardLast4: c.cardLast4,
+          createdAt: at,
+        };
+        tx.insert(testBillingInvoices).values(invoice).run();
+        if (paid) {
+          tx.update(testBillingSubscriptions).set({ currentPeriodStart: periodStart, currentPeriodEnd: periodEnd }).where(eq(testBillingSubscriptions.id, s.id)).run();
+          emit(tx, "invoice.paid", invoiceObject(invoice, null));
           emitSubscription(tx, "customer.subscription.updated", s.id);
-          return true;
+          continue;
         }
-        if (s.status === "past_due" && s.nextAttemptAt && s.nextAttemptAt.getTime() <= at.getTime()) {
-          const open = openInvoiceOf(tx, s.id);
-          if (!open) {
-            tx.update(testBillingSubscriptions).set({ status: "active", nextAttemptAt: null }).where(eq(testBillingSubscriptions.id, s.id)).run();
-            emitSubscription(tx, "customer.subscription.updated", s.id);
-            changed = true;
-            continue;
-          }
-          const attempts = open.attemptCount + 1;
-          if (charges(c, open.billingReason)) {
-            settle(tx, open, c, at);
-            changed = true;
-            continue;
-          }
-          const retry = RETRY_AFTER_DAYS[attempts - 1];
-          if (retry === undefined) {
-            // Out of retries: the invoice is written off and the subscription ends.
-            tx.update(testBillingInvoices).set({ status: "uncollectible", attemptCount: attempts }).where(eq(testBillingInvoices.id, open.id)).run();
-            emit(tx, "invoice.marked_uncollectible", invoiceObject({ ...open, status: "uncollectible", attemptCount: attempts }, null));
-            tx.update(testBillingSubscriptions).set({ status: "canceled", endedAt: at, nextAttemptAt: null }).where(eq(testBillingSubscriptions.id, s.id)).run();
-            emitSubscription(tx, "customer.subscription.deleted", s.id);
-            return true;
-          }
-          const retryAt = new Date(open.createdAt.getTime() + retry * DAY_MS);
-          tx.update(testBillingInvoices).set({ attemptCount: attempts }).where(eq(testBillingInvoices.id, open.id)).run();
-          tx.update(testBillingSubscriptions).set({ nextAttemptAt: retryAt }).where(eq(testBillingSubscriptions.id, s.id)).run();
-          emit(tx, "invoice.payment_failed", invoiceObject({ ...open, attemptCount: attempts }, retryAt));
-          return true;
-        }
-        return changed;
+        const retryAt = new Date(at.getTime() + RETRY_AFTER_DAYS[0] * DAY_MS);
+        tx.update(testBillingSubscriptions).set({ status: "past_due", nextAttemptAt: retryAt }).where(eq(testBillingSubscriptions.id, s.id)).run();
+        emit(tx, "invoice.payment_failed", invoiceObject(invoice, retryAt));
+        emitSubscription(tx, "customer.subscription.updated", s.id);
+        return;
       }
-      return changed;
+      if (s.status === "past_due" && s.nextAttemptAt && s.nextAttemptAt.getTime() <= at.getTime()) {
+        const open = openInvoiceOf(tx, s.id);
+        if (!open) {
+          tx.update(testBillingSubscriptions).set({ status: "active", nextAttemptAt: null }).where(eq(testBillingSubscriptions.id, s.id)).run();
+          emitSubscription(tx, "customer.subscription.updated", s.id);
+          continue;
+        }
+        const attempts = open.attemptCount + 1;
+        if (charges(c, open.billingReason)) {
+          settle(tx, open, c, at);
+          continue;
+        }
+        const retry = RETRY_AFTER_DAYS[attempts - 1];
+        if (retry === undefined) {
+          // Out of retries: the invoice is written off and the subscription ends.
+          tx.update(testBillingInvoices).set({ status: "uncollectible", attemptCount: attempts }).where(eq(testBillingInvoices.id, open.id)).run();
+          emit(tx, "invoice.marked_uncollectible", invoiceObject({ ...open, status: "uncollectible", attemptCount: attempts }, null));
+          tx.update(testBillingSubscriptions).set({ status: "canceled", endedAt: at, nextAttemptAt: null }).where(eq(testBillingSubscriptions.id, s.id)).run();
+          emitSubscription(tx, "customer.subscription.deleted", s.id);
+          return;
+        }
+        const retryAt = new Date(open.createdAt.getTime() + retry * DAY_MS);
+        tx.update(testBillingInvoices).set({ attemptCount: attempts }).where(eq(testBillingInvoices.id, open.id)).run();
+        tx.update(testBillingSubscriptions).set({ nextAttemptAt: retryAt }).where(eq(testBillingSubscriptions.id, s.id)).run();
+        emit(tx, "invoice.payment_failed", invoiceObject({ ...open, attemptCount: attempts }, retryAt));
+        return;
+      }
+      return;
     }
   }
 
