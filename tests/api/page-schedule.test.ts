@@ -9,6 +9,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AppDeps } from "#api/context.ts";
 import { requeuePageBoundaries } from "#api/jobs/page-schedule.ts";
+import { publishInitialPage } from "#api/services/accounts.ts";
 import { jobsFor } from "#api/jobs/runner.ts";
 import { newId } from "#db/ids.ts";
 import { jobs, links, userProfiles } from "#db/schema.ts";
@@ -148,6 +149,16 @@ describe("scheduled re-renders", () => {
     // A restart queues nothing for the past, and the mail is never sent again.
     clock += MINUTE;
     await requeuePageBoundaries(t.deps.db, later.now);
+    await tick();
+    expect(trialMails(owner)).toHaveLength(1);
+  });
+
+  it("the page published at signup is re-rendered at the end of the new owner's trial", async () => {
+    const owner = createApiOwner(t, "trial");
+    publishInitialPage(t.deps.db, owner.userId, { publishedDir: t.deps.env.PUBLISHED_DIR, origin: t.deps.env.PUBLIC_ORIGIN, now: new Date() });
+    const trialEnd = t.deps.db.select().from(userProfiles).where(eq(userProfiles.userId, owner.userId)).get()!.trialEndsAt!;
+    expect(boundaryJobs().map((j) => j.runAfter.getTime())).toEqual([trialEnd.getTime()]);
+    clock = trialEnd.getTime();
     await tick();
     expect(trialMails(owner)).toHaveLength(1);
   });
