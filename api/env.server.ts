@@ -51,7 +51,7 @@ const EnvSchema = z
     BILLING_PROVIDER: z.enum(["test"]).default("test"),
     /** The webhook signing secret; without it a random one is made at each start. */
     BILLING_WEBHOOK_SECRET: z.string().min(16).optional(),
-    /** The test-mode provider's clock also looks for due renewals this often (it otherwise sleeps until the next one); the job worker retries this often too. */
+    /** The longest the job worker sleeps; it otherwise wakes when the next job is due (ADR 102). */
     BILLING_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
     /** Days raw analytics events are kept for exports and recounts; the daily rollups are kept for good. */
     ANALYTICS_RAW_DAYS: z.coerce.number().int().min(1).max(3650).default(90),

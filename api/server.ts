@@ -7,10 +7,9 @@ import { serve } from "@hono/node-server";
 import { createDeps } from "./deps.ts";
 import { createServerApp, siteIsBuilt } from "./site.ts";
 import { followTemplate } from "#renderer/follow-template.ts";
-import { startScheduler } from "#renderer/scheduler.ts";
+import { requeuePageBoundaries } from "./jobs/page-schedule.ts";
 import { jobsFor, runJobs } from "./jobs/runner.ts";
-import { startBilling } from "./services/billing.ts";
-import { noticeTrialEnded } from "./services/trial-end.ts";
+import { billingFor } from "./services/billing.ts";
 import { startAnalyticsRetention } from "./services/analytics-store.ts";
 import { warmCountryTables } from "./services/country.ts";
 
@@ -25,32 +24,30 @@ function main() {
     console.log(`Plinth is listening on ${env.PUBLIC_ORIGIN} (port ${info.port})`);
   });
   warmCountryTables();
-  const scheduler = startScheduler({
-    db: deps.db,
-    publishedDir: env.PUBLISHED_DIR,
-    origin: env.PUBLIC_ORIGIN,
-    onTrialEnded: (owner) => noticeTrialEnded(deps, owner),
-  });
   // Pages rendered with an older template are re-rendered in the background (ADR 097).
   followTemplate(deps.db, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN }).catch((err: unknown) =>
     console.error("Re-rendering pages for the current template failed; they are tried again at the next start.", err),
   );
-  const billing = startBilling(deps);
-  // Jobs left from before a restart run now; failed ones are retried on this interval.
+  // Jobs left from before a restart run now (mails, re-renders, the test billing provider's renewals
+  // and deliveries); what comes due later, and failed jobs' retries, run on this interval.
+  billingFor(deps).testMode?.requeue();
   const jobs = jobsFor(deps);
   jobs.start(env.BILLING_SWEEP_MS);
   void runJobs(deps);
+  // Scheduled re-renders of pages published before the queue, or whose plan changed outside a publish.
+  requeuePageBoundaries(deps.db, deps.now)
+    .then(() => runJobs(deps))
+    .catch((err: unknown) => console.error("Queueing scheduled re-renders failed; they are queued again at the next start.", err));
   const stopRetention = startAnalyticsRetention(deps.db, env.ANALYTICS_RAW_DAYS);
   if (env.NODE_ENV === "production" && env.BILLING_PROVIDER === "test") {
     console.warn("Billing runs on the test-mode provider: checkout takes test cards only and no money is collected (ADR 080).");
   }
   const shutdown = () => {
-    scheduler.stop();
     stopRetention();
-    const billingStopped = Promise.all([billing.stop(), jobs.stop()]);
+    const jobsStopped = jobs.stop();
     server.close(() => {
-      // A renewal or delivery under way finishes before the database closes.
-      void billingStopped.finally(() => {
+      // A job under way (a renewal, a delivery, a mail) finishes before the database closes.
+      void jobsStopped.finally(() => {
         // Every acknowledged beacon is written before the database closes.
         deps.events.close();
         deps.db.$client.close();

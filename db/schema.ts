@@ -683,7 +683,7 @@ export const balanceRenewals = sqliteTable(
   (t) => [uniqueIndex("balance_renewals_request_key_unique").on(t.userId, t.requestKey), check("balance_renewals_months", sql`${t.months} >= 1`)],
 );
 
-export const JOB_KINDS = ["mail", "rerender"] as const;
+export const JOB_KINDS = ["mail", "rerender", "page-boundary", "provider-due", "provider-events"] as const;
 export const JOB_STATES = ["pending", "done", "failed"] as const;
 
 /**
@@ -794,7 +794,10 @@ export const testBillingInvoices = sqliteTable(
   (t) => [uniqueIndex("test_billing_invoices_number_unique").on(t.number), check("test_billing_invoices_status", oneOf(t.status, INVOICE_STATUSES))],
 );
 
-/** Events waiting for (or done with) delivery to the webhook, in the order they happened. */
+/**
+ * Events waiting for (or done with) delivery to the webhook, in the order they happened (seq). Their
+ * delivery and its retries are jobs (`provider-events`), so this table only records what was sent.
+ */
 export const testBillingEvents = sqliteTable(
   "test_billing_events",
   {
@@ -804,9 +807,6 @@ export const testBillingEvents = sqliteTable(
     payload: text("payload").notNull(),
     createdAt: time("created_at").notNull(),
     deliveredAt: time("delivered_at"),
-    attempts: integer("attempts").notNull().default(0),
-    nextAttemptAt: time("next_attempt_at"),
-    lastError: text("last_error"),
   },
   (t) => [uniqueIndex("test_billing_events_id_unique").on(t.id), index("test_billing_events_pending_idx").on(t.deliveredAt, t.seq)],
 );

@@ -94,7 +94,7 @@ function tryUnlink(path: string): void {
 }
 
 export interface WriteOptions {
-  /** The file's modification time: the instant the content was rendered for (the scheduler reads it). */
+  /** The file's modification time: the instant the content was rendered for (its Last-Modified; compressed copies share it). */
   mtime?: Date;
 }
 

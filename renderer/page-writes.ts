@@ -1,6 +1,6 @@
 /**
  * A rendered page as the files to write, in order: per-page files whose content changed, then
- * index.html, whose mtime is the instant it was rendered for (the scheduler reads it). Each text
+ * index.html, whose mtime is the instant it was rendered for (its Last-Modified). Each text
  * file is preceded by its compressed copies (ADR 054), so a page's copies are in place before the
  * page is swapped in; a bulk re-render writes none (ADR 057). Shared by publish (one page) and republish (many pages, in worker threads):
  * no database here.

@@ -28,6 +28,11 @@ export interface PublishOptions {
   now: Date;
   /** Shared assets already ensured (bulk republish ensures them once per worker). */
   assets?: AssetManifest;
+  /**
+   * Called inside the transaction that records a new version, so work that follows a publish (the
+   * API queues the page's scheduled re-renders) commits with it or not at all.
+   */
+  onPublished?: (tx: Db, page: PublishedEvent) => void;
 }
 
 export type PublishResult =
@@ -78,15 +83,6 @@ export interface PublishedEvent {
   userId: string;
   snapshot: PageSnapshot;
   plan: PagePlan;
-  /** The instant the page was rendered for. */
-  renderedAt: Date;
-}
-type PublishListener = (event: PublishedEvent) => void;
-const listeners = new Set<PublishListener>();
-/** Be told after each publish that changed a page (the scheduler re-arms its timer). */
-export function onPublished(fn: PublishListener): () => void {
-  listeners.add(fn);
-  return () => listeners.delete(fn);
 }
 
 function lastVersion(db: Db, userId: string) {
@@ -149,12 +145,12 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions): Publi
       .run();
     tx.update(userProfiles).set({ hasPublishedPage: true, lastPublishedAt: opts.now }).where(eq(userProfiles.userId, userId)).run();
     pruneVersions(tx, userId);
+    opts.onPublished?.(tx, { userId, snapshot: draft.snapshot, plan: draft.plan });
     return { version, changed: true, first: !last };
   });
   if (!outcome.changed) return { ok: true, version: outcome.version, changed: false };
   // The sitemap lists published pages: it changes when a page is published for the first time.
   if (outcome.first || !existsSync(join(opts.publishedDir, "sitemap.xml"))) writeSeoFiles(db, opts.publishedDir, opts.origin);
-  for (const fn of listeners) fn({ userId, snapshot: draft.snapshot, plan: draft.plan, renderedAt: opts.now });
   return { ok: true, version: outcome.version, changed: true };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Published pages read in bulk: every published owner's id, and for a batch of them the last
  * published snapshot with the owner's plan as it is now, in one query. Bulk republish and the
- * scheduler's full scan read pages through here.
+ * start-up pass that queues scheduled re-renders read pages through here.
  */
 import type { Statement } from "better-sqlite3";
 import { and, asc, eq, max, sql } from "drizzle-orm";
@@ -117,7 +117,8 @@ export function loadPublishedBatch(db: Db, userIds: string[]): PublishedPage[] {
  * The same pages, one at a time as the query yields them, for bulk republish: each snapshot's text
  * is garbage as soon as its page is rendered, instead of a batch of them outliving a garbage
  * collection and being copied by it. The connection is busy until the iteration ends: nothing else
- * may use it meanwhile (the scheduler, which publishes as it reads, takes the batch whole).
+ * may use it meanwhile (the start-up pass of scheduled re-renders, which writes as it reads, takes
+ * the batch whole).
  */
 export function* streamPublishedBatch(db: Db, userIds: string[]): Generator<PublishedPage> {
   if (userIds.length === 0) return;

@@ -1,7 +1,7 @@
 /**
  * Re-render one published page from its last published snapshot under the owner's plan as it is
- * now: for a plan change that happens outside a publish (a subscription that starts or ends), like
- * the scheduler's rebuild at a trial end.
+ * now: for a plan change that happens outside a publish (a subscription that starts or ends), and
+ * at a schedule boundary (api/jobs/page-schedule.ts).
  */
 import type { Db } from "#db/client.ts";
 import { rerenderLastVersion, withPageLock, type PublishOptions } from "./publish.ts";

@@ -15,7 +15,7 @@ Object.assign(process.env, {
   PUBLIC_ORIGIN: E2E.origin,
   DEMO_PASSWORD: E2E.demoPassword,
   LOG_REQUESTS: "0",
-  // The billing clock looks for renewals the tests make due (a period end moved into the past) often.
+  // The job worker looks often for jobs the tests make due (a period end or a boundary moved into the past).
   BILLING_SWEEP_MS: "500",
 });
 

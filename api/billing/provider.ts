@@ -104,11 +104,6 @@ export interface BillingProvider {
    * start of the unpaid period.
    */
   extendPeriod(subscriptionId: string, months: number): Promise<SubscriptionObject>;
-  /**
-   * Start what runs on the provider's side in this process (the test-mode provider's clock). stop()
-   * resolves once work already under way has finished, so the database can be closed after it.
-   */
-  start(): { ready: Promise<void>; stop(): Promise<void> };
 }
 
 /** The webhook signature header (the scheme hosted providers use: t=timestamp,v1=hex HMAC). */

@@ -8,7 +8,7 @@
  * The worker reads the time only through its injected `now`; `tick()` runs what is due and is what
  * tests call. `start()` adds a real interval for the server.
  */
-import { and, asc, eq, lte } from "drizzle-orm";
+import { and, asc, eq, lte, min, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { jobs, type JOB_KINDS } from "#db/schema.ts";
@@ -52,7 +52,11 @@ export interface TickResult {
 export interface JobWorker {
   /** Runs every job due now, one at a time, oldest first. Calls made while one runs queue behind it. */
   tick(): Promise<TickResult>;
-  /** Runs `tick()` every `everyMs` of real time (the server); `stop()` ends that and waits for a run. */
+  /**
+   * Runs `tick()` by itself (the server): when the next pending job is due, and at least every
+   * `everyMs` of real time for jobs queued meanwhile by a caller that did not tick. `stop()` ends
+   * that and waits for a run.
+   */
   start(everyMs: number): void;
   stop(): Promise<void>;
 }
@@ -68,15 +72,28 @@ export function createJobWorker(opts: JobWorkerOptions): JobWorker {
   const maxAttempts = opts.maxAttempts ?? JOB_MAX_ATTEMPTS;
   let last: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
+  let sleepMs: number | undefined;
 
   const runDue = async (): Promise<TickResult> => {
     const result: TickResult = { done: 0, retried: 0, failed: 0 };
-    const due = db
-      .select()
-      .from(jobs)
-      .where(and(eq(jobs.state, "pending"), lte(jobs.runAfter, now())))
-      .orderBy(asc(jobs.runAfter), asc(jobs.createdAt))
-      .all();
+    const seen = new Set<string>();
+    // Work a job enqueues that is due at once (a mail after a re-render, an event delivery after a
+    // renewal) runs in the same tick; a job runs at most once per tick.
+    for (;;) {
+      const due = db
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.state, "pending"), lte(jobs.runAfter, now())))
+        .orderBy(asc(jobs.runAfter), asc(jobs.createdAt), asc(sql`rowid`))
+        .all()
+        .filter((job) => !seen.has(job.id));
+      if (due.length === 0) return result;
+      for (const job of due) seen.add(job.id);
+      await runBatch(due, result);
+    }
+  };
+
+  const runBatch = async (due: (typeof jobs.$inferSelect)[], result: TickResult): Promise<void> => {
     for (const job of due) {
       try {
         await handlers[job.kind](job.payload);
@@ -101,11 +118,21 @@ export function createJobWorker(opts: JobWorkerOptions): JobWorker {
         result.retried++;
       }
     }
-    return result;
+  };
+
+  /** When started: sleep until the next pending job is due, or `sleepMs` at most. */
+  const arm = () => {
+    if (sleepMs === undefined) return;
+    if (timer) clearTimeout(timer);
+    const next = db.select({ at: min(jobs.runAfter) }).from(jobs).where(eq(jobs.state, "pending")).get()?.at;
+    // A few ms past the instant, so the instant itself counts as passed.
+    const wait = next ? Math.min(Math.max(0, next.getTime() - now().getTime()) + 5, sleepMs) : sleepMs;
+    timer = setTimeout(() => void tick().catch(() => undefined), wait);
+    timer.unref?.();
   };
 
   const tick = (): Promise<TickResult> => {
-    const run = last.then(runDue);
+    const run = last.then(runDue).finally(arm);
     last = run.catch((err) => console.error("Jobs failed", err));
     return run;
   };
@@ -113,12 +140,13 @@ export function createJobWorker(opts: JobWorkerOptions): JobWorker {
   return {
     tick,
     start(everyMs) {
-      if (timer) return;
-      timer = setInterval(() => void tick().catch(() => undefined), everyMs);
-      timer.unref?.();
+      if (sleepMs !== undefined) return;
+      sleepMs = everyMs;
+      arm();
     },
     async stop() {
-      if (timer) clearInterval(timer);
+      sleepMs = undefined;
+      if (timer) clearTimeout(timer);
       timer = undefined;
       await last;
     },

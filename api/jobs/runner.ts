@@ -5,7 +5,10 @@
  */
 import { rerenderPublishedPage } from "#renderer/rerender.ts";
 import type { AppDeps } from "../context.ts";
+import type { ProviderDueJob } from "../billing/test-mode/provider.ts";
 import type { MailMessage } from "../mail/mailer.ts";
+import { runPageBoundary, type PageBoundaryJob } from "./page-schedule.ts";
+import { billingFor } from "../services/billing.ts";
 import { createJobWorker, type JobWorker, type TickResult } from "./queue.ts";
 
 const workers = new WeakMap<AppDeps, JobWorker>();
@@ -24,6 +27,10 @@ export function jobsFor(deps: AppDeps): JobWorker {
             origin: deps.env.PUBLIC_ORIGIN,
             now: deps.now(),
           }),
+        "page-boundary": (payload) => runPageBoundary(deps, payload as PageBoundaryJob),
+        // The test-mode billing provider's timed work (api/billing/test-mode/provider.ts).
+        "provider-due": (payload) => billingFor(deps).testMode?.runDue((payload as ProviderDueJob).subscriptionId),
+        "provider-events": () => billingFor(deps).testMode?.deliverPending(),
       },
     });
     workers.set(deps, worker);

@@ -6,6 +6,8 @@ import { z } from "zod";
 import { PUBLISH_TEXTS } from "#core/publish-gate.ts";
 import { discardDraft, draftState, listVersions, publishPage, rollbackTo, withPageLock, type PublishResult } from "#renderer/publish.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
+import { withSchedule } from "../jobs/page-schedule.ts";
+import { runJobs } from "../jobs/runner.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { jsonBody } from "../validate.ts";
@@ -23,8 +25,14 @@ function answer(result: PublishResult | { ok: false; reason: "no_version" }) {
   throw new ApiError("not_found", "Profile not found");
 }
 
-export function publishRoutes({ db, env, now }: AppDeps) {
-  const opts = () => ({ publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, now: now() });
+export function publishRoutes(deps: AppDeps) {
+  const { db, env, now } = deps;
+  const opts = () => withSchedule({ publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, now: now() });
+  /** A publish queued the page's scheduled re-renders: the worker wakes for the first of them. */
+  const answered = (result: Parameters<typeof answer>[0]) => {
+    if (result.ok && result.changed) void runJobs(deps);
+    return answer(result);
+  };
   return (
     new Hono<AppEnv>()
       .use(requireUser)
@@ -32,7 +40,7 @@ export function publishRoutes({ db, env, now }: AppDeps) {
       .post("/", async (c) => {
         const user = currentUser(c);
         const result = await withPageLock(user.id, () => publishPage(db, user.id, opts()));
-        return c.json(answer(result));
+        return c.json(answered(result));
       })
       // GET /api/publish/state - unpublished changes, last publish, blocked Plus-only features
       .get("/state", (c) => {
@@ -54,7 +62,7 @@ export function publishRoutes({ db, env, now }: AppDeps) {
         const user = currentUser(c);
         const { version } = c.req.valid("json");
         const result = await withPageLock(user.id, () => rollbackTo(db, user.id, version, opts()));
-        return c.json(answer(result));
+        return c.json(answered(result));
       })
   );
 }

@@ -13,6 +13,7 @@ import { newId } from "#db/ids.ts";
 import { signupAttempts, userProfiles, users } from "#db/schema.ts";
 import { publishPage } from "#renderer/publish.ts";
 import { ApiError } from "../errors.ts";
+import { withSchedule } from "../jobs/page-schedule.ts";
 
 export interface NewAccount {
   email: string;
@@ -83,7 +84,7 @@ export function accountConflict(err: unknown): ApiError | null {
  */
 export function publishInitialPage(db: Db, userId: string, opts: { publishedDir: string; origin: string; now: Date }): void {
   try {
-    const result = publishPage(db, userId, opts);
+    const result = publishPage(db, userId, withSchedule(opts));
     if (!result.ok) console.error("Error in initial page generation", userId, result.reason);
   } catch (err) {
     console.error("Error in initial page generation", userId, err);

@@ -48,24 +48,16 @@ export function billingFor(deps: AppDeps): Billing {
     db: deps.db,
     origin: deps.env.PUBLIC_ORIGIN,
     now: deps.now,
-    sweepMs: deps.env.BILLING_SWEEP_MS,
     secret: webhookSecret,
+    // Delivery runs inside a job: the follow-up jobs it queues run in the same tick of the worker.
     deliver: async (body, signature) => {
-      await receiveWebhook(deps, body, signature);
+      applyWebhook(deps, body, signature);
     },
+    runJobs: () => runJobs(deps),
   });
   billing = { provider: testMode, testMode, webhookSecret };
   registry.set(deps, billing);
   return billing;
-}
-
-/** The provider's clock, for the server (api/server.ts); the job worker is started beside it. */
-export function startBilling(deps: AppDeps): { ready: Promise<void>; stop(): Promise<void> } {
-  const clock = billingFor(deps).provider.start();
-  return {
-    ready: clock.ready,
-    stop: () => clock.stop(),
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -287,8 +279,15 @@ export async function extendSubscriptionFromBalance(deps: AppDeps, userId: strin
 // ---------------------------------------------------------------------------------------------
 // The webhook
 
-/** Verifies, parses and applies one event. Throws a 400 for a bad signature or body. */
+/** Verifies, parses and applies one event, then runs the jobs it queued. Throws a 400 for a bad signature or body. */
 export async function receiveWebhook(deps: AppDeps, body: string, signature: string | undefined): Promise<{ duplicate: boolean }> {
+  const result = applyWebhook(deps, body, signature);
+  if (!result.duplicate) await runJobs(deps);
+  return result;
+}
+
+/** receiveWebhook without running the jobs: for a caller that is itself a job. */
+function applyWebhook(deps: AppDeps, body: string, signature: string | undefined): { duplicate: boolean } {
   const billing = billingFor(deps);
   if (verifySignature(billing.webhookSecret, body, signature, deps.now()) !== "ok") throw new ApiError("bad_request", BILLING_MESSAGES.webhookSignature);
   let json: unknown;
@@ -306,7 +305,6 @@ export async function receiveWebhook(deps: AppDeps, body: string, signature: str
     tx.insert(billingWebhookEvents).values({ id: event.id, type: event.type, receivedAt: deps.now() }).run();
     return false;
   });
-  if (!duplicate) await runJobs(deps);
   return { duplicate };
 }
 

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BILLING_MESSAGES } from "#core/schemas/billing.ts";
 import { billingWebhookEvents, invoices, referralEarnings, testBillingEvents, userProfiles } from "#db/schema.ts";
 import { createTestApp, type TestApp } from "#tests/support/app.ts";
-import { endPeriodNow, profileOf, providerSubscription, signed, subscribe, tick } from "#tests/support/billing.ts";
+import { deliveryRetriesDueNow, endPeriodNow, profileOf, providerSubscription, signed, subscribe, tick } from "#tests/support/billing.ts";
 import { createApiOwner } from "#tests/support/owner.ts";
 
 let t: TestApp;
@@ -135,7 +135,7 @@ describe("delivery", () => {
     const pending = t.deps.db.select().from(testBillingEvents).all().filter((e) => !e.deliveredAt);
     expect(pending.map((e) => e.type)).toEqual(["invoice.paid", "customer.subscription.updated"]);
     t.deps.db.$client.exec("DROP TRIGGER block_invoices");
-    t.deps.db.update(testBillingEvents).set({ nextAttemptAt: new Date(Date.now() - 1) }).run();
+    deliveryRetriesDueNow(t.deps.db);
     await tick(t);
     expect(t.deps.db.select().from(testBillingEvents).all().every((e) => e.deliveredAt)).toBe(true);
     expect(t.deps.db.select().from(invoices).where(eq(invoices.userId, owner.userId)).all()).toHaveLength(2);

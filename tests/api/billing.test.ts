@@ -2,16 +2,18 @@
  * Billing through the real test-mode provider: checkout with test cards, the subscription's life
  * (renewal, a declined renewal, retries, the end), cancelling with a reason and resuming, the
  * customer portal, invoices, and every refusal with its message. Renewals are driven by moving the
- * period end into the past in the database and letting the provider's clock run, never by a fake
- * clock.
+ * period end (and the job due then) into the past in the database and running the job queue, or by
+ * the app's injected clock, never by waiting.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { billingCustomer } from "#api/services/billing.ts";
+import type { AppDeps } from "#api/context.ts";
+import { jobsFor } from "#api/jobs/runner.ts";
+import { billingCustomer, billingFor } from "#api/services/billing.ts";
 import { BILLING_MESSAGES, CARD_MESSAGES, addMonths } from "#core/schemas/billing.ts";
-import { invoices, subscriptionCancellations, testBillingInvoices, upgradeRequests, userProfiles } from "#db/schema.ts";
+import { invoices, jobs, subscriptionCancellations, testBillingEvents, testBillingInvoices, upgradeRequests, userProfiles } from "#db/schema.ts";
 import { createTestApp, type TestApp } from "#tests/support/app.ts";
 import { CARDS, cardForm, checkoutSession, endPeriodNow, pay, profileOf, providerSubscription, retryNow, subscribe, tick } from "#tests/support/billing.ts";
 import { mailsTo } from "#tests/support/mail.ts";
@@ -231,24 +233,45 @@ describe("renewal at the period end", () => {
     expect(profileOf(t, owner.userId).subscriptionStatus).toBe("active_plus");
   });
 
-  it("catches up on start what came due while the server was off, and the timer fires by itself", async () => {
+  it("renews when the injected clock reaches the period end, whenever the worker next runs (also after a restart)", async () => {
     const owner = createApiOwner(t, "lite");
     await subscribe(owner);
     const sub = providerSubscription(t, owner.userId);
-    endPeriodNow(t.deps.db, sub.id);
-    const { billingFor } = await import("#api/services/billing.ts");
-    const clock = billingFor(t.deps).provider.start();
-    try {
-      await clock.ready;
-      expect(t.deps.db.select().from(invoices).where(eq(invoices.userId, owner.userId)).all()).toHaveLength(2);
-      // A period ending a moment from now: the clock's own timer renews it with nobody calling.
-      endPeriodNow(t.deps.db, sub.id, -300);
-      await billingFor(t.deps).testMode!.tick();
-      await expect.poll(() => t.deps.db.select().from(invoices).where(eq(invoices.userId, owner.userId)).all().length, { timeout: 20_000 }).toBe(3);
-    } finally {
-      await clock.stop();
-    }
-  }, 30_000);
+    // The same app seen by a worker whose clock the test moves: nothing in the database is edited.
+    let clock = sub.currentPeriodEnd.getTime() - 1000;
+    const later: AppDeps = { ...t.deps, now: () => new Date(clock) };
+    await jobsFor(later).tick();
+    expect(t.deps.db.select().from(invoices).where(eq(invoices.userId, owner.userId)).all()).toHaveLength(1);
+    // A day after the period end, as for a server that was off when it came.
+    clock += 86_400_000;
+    await jobsFor(later).tick();
+    expect(t.deps.db.select().from(invoices).where(eq(invoices.userId, owner.userId)).all()).toHaveLength(2);
+    expect(providerSubscription(t, owner.userId).currentPeriodEnd.getTime()).toBe(addMonths(sub.currentPeriodEnd, 1).getTime());
+    expect(profileOf(t, owner.userId).currentPeriodEndDate!.getTime()).toBe(addMonths(sub.currentPeriodEnd, 1).getTime());
+    // The next period's renewal is queued for its own end, and runs then, once.
+    await jobsFor(later).tick();
+    expect(t.deps.db.select().from(invoices).where(eq(invoices.userId, owner.userId)).all()).toHaveLength(2);
+    clock = addMonths(sub.currentPeriodEnd, 1).getTime();
+    await jobsFor(later).tick();
+    await jobsFor(later).tick();
+    expect(t.deps.db.select().from(invoices).where(eq(invoices.userId, owner.userId)).all()).toHaveLength(3);
+  });
+
+  it("queues again at start the due work of a database without its jobs (from before the queue, or restored)", async () => {
+    const owner = createApiOwner(t, "lite");
+    await subscribe(owner);
+    const sub = providerSubscription(t, owner.userId);
+    t.deps.db.delete(jobs).run();
+    const clock = sub.currentPeriodEnd.getTime() + 1000;
+    const later: AppDeps = { ...t.deps, now: () => new Date(clock) };
+    await jobsFor(later).tick();
+    expect(t.deps.db.select().from(invoices).where(eq(invoices.userId, owner.userId)).all()).toHaveLength(1);
+    billingFor(later).testMode!.requeue();
+    billingFor(later).testMode!.requeue();
+    await jobsFor(later).tick();
+    expect(t.deps.db.select().from(invoices).where(eq(invoices.userId, owner.userId)).all()).toHaveLength(2);
+    expect(t.deps.db.select().from(testBillingEvents).all().every((e) => e.deliveredAt)).toBe(true);
+  });
 });
 
 describe("cancelling", () => {

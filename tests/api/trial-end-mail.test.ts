@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AppDeps } from "#api/context.ts";
 import { jobsFor } from "#api/jobs/runner.ts";
-import { noticeTrialEnded } from "#api/services/trial-end.ts";
+import { queueTrialEndedMail } from "#api/services/trial-end.ts";
 import { jobs, userProfiles } from "#db/schema.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { mailsTo } from "../support/mail.ts";
@@ -42,6 +42,13 @@ function trialOwner() {
   const owner = createApiOwner(t, "trial");
   t.deps.db.update(userProfiles).set({ trialEndsAt: new Date(clock - 1000) }).where(eq(userProfiles.userId, owner.userId)).run();
   return { userId: owner.userId, username: owner.username, email: `${owner.username}@example.com` };
+}
+
+/** What a page-boundary job at the owner's trial end does after the re-render: the mail queued, then the worker's tick. */
+async function noticeTrialEnded(d: AppDeps, owner: { userId: string }) {
+  const trialEnd = t.deps.db.select().from(userProfiles).where(eq(userProfiles.userId, owner.userId)).get()!.trialEndsAt!.getTime();
+  queueTrialEndedMail(d, owner.userId, trialEnd);
+  await jobsFor(d).tick();
 }
 
 const trialMails = (to: string) => mailsTo(t.deps.env.OUTBOX_DIR, to).filter((m) => m.subject === "Your Plinth Plus trial has ended");

@@ -1,11 +1,13 @@
 /**
  * Helpers of the billing browser tests: paying on the hosted test checkout as a person would,
  * subscribing through the same API calls the checkout page makes, and moving a subscription's
- * period end into the past in the test server's database so its real billing clock renews it.
+ * period end (and the job that renews it) into the past in the test server's database, so the
+ * server's job worker renews it.
  */
 import { expect, type BrowserContext, type Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
-import { billingCustomers, testBillingSubscriptions, userProfiles } from "#db/schema.ts";
+import { billingCustomers, userProfiles } from "#db/schema.ts";
+import { endPeriodNow as endPeriodInDb } from "#tests/support/provider-due.ts";
 import { createOwner, e2eDb, signInAs, type TestOwner } from "./fixtures.ts";
 
 export const CARD_OK = "4242 4242 4242 4242";
@@ -48,13 +50,9 @@ export function subscriptionIdOf(userId: string): string {
   return id;
 }
 
-/** As if the paid month were over: the test server's billing clock does the rest. */
+/** As if the paid month were over: the test server's job worker does the rest. */
 export function endPeriodNow(userId: string) {
-  e2eDb()
-    .update(testBillingSubscriptions)
-    .set({ currentPeriodEnd: new Date(Date.now() - 1000) })
-    .where(eq(testBillingSubscriptions.id, subscriptionIdOf(userId)))
-    .run();
+  endPeriodInDb(e2eDb(), subscriptionIdOf(userId));
 }
 
 export function profileOf(userId: string) {

@@ -4,7 +4,7 @@
  * a declined renewal and a new card in the customer portal, the billing history with its printable
  * invoices, the failure messages, and all of it at 320 px by keyboard.
  * Renewals happen because a period end is moved into the past in the test server's database and
- * its real billing clock runs; the assertions wait for what the owner would see.
+ * its job worker runs; the assertions wait for what the owner would see.
  */
 import { eq } from "drizzle-orm";
 import { addMonths } from "#core/schemas/billing.ts";
@@ -159,7 +159,7 @@ test("a cancelled subscription ends at the period end: Lite, and the page re-ren
   await expect(panel.getByRole("button", { name: "Resume Subscription" })).toBeVisible();
   expect(e2eDb().select().from(subscriptionCancellations).where(eq(subscriptionCancellations.userId, owner.userId)).get()!.reason).toBe("Moving to a paper notebook");
 
-  // The paid month ends: the billing clock ends the subscription and the page is re-rendered as Lite.
+  // The paid month ends: the job worker ends the subscription and the page is re-rendered as Lite.
   endPeriodNow(owner.userId);
   await expect.poll(() => profileOf(owner.userId).planType, { timeout: 20_000 }).toBe("lite");
   await expect.poll(async () => (await (await page.request.get(`/${owner.username}`)).text()).includes("Powered by"), { timeout: 20_000 }).toBe(true);

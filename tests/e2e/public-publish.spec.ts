@@ -1,7 +1,9 @@
 /**
  * The publish pipeline seen from a browser: preview access, scheduled links and a trial's end
  * re-rendered by the server with nobody publishing, and a page served by nginx whose visitor script
- * calls the API on another origin.
+ * calls the API on another origin. A boundary is made to come by moving it, and the job due then,
+ * into the past in the database (tests/support/page-boundary.ts); when each one runs on the clock is
+ * tested against the job queue's injected clock (tests/api/page-schedule.test.ts).
  */
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -12,6 +14,7 @@ import { newId } from "#db/ids.ts";
 import { PLATFORM_IDS } from "#core/platforms.ts";
 import { publishPage } from "#renderer/publish.ts";
 import { startStaticHost, type StaticHost } from "#tests/support/nginx.ts";
+import { linkBoundaryNow, trialEndNow } from "#tests/support/page-boundary.ts";
 import { E2E } from "./env.ts";
 import { createOwner, e2eDb, expect, signInAs, test, type TestOwner } from "./fixtures.ts";
 
@@ -27,7 +30,7 @@ async function publishViaApi(context: BrowserContext, owner: TestOwner) {
   return res.json();
 }
 
-/** Reload until the page shows (or stops showing) a text; the server re-renders on its own clock. */
+/** Reload until the page shows (or stops showing) a text; the server's job worker re-renders it. */
 async function eventually(page: Page, path: string, check: () => Promise<void>) {
   await expect(async () => {
     await page.goto(path);
@@ -70,14 +73,16 @@ test.describe("preview", () => {
 test.describe("scheduled rebuilds by the server", () => {
   test("a scheduled link appears at its start and disappears at its end, with nobody publishing", async ({ page, context }) => {
     const owner = await createOwner();
-    const start = Date.now() + 4000;
+    const start = Date.now() + 3_600_000;
     addLink(owner, { title: "Always here", orderIndex: 0 });
-    addLink(owner, { title: "Flash sale", url: "https://example.com/sale", orderIndex: 1, scheduleStartTime: new Date(start), scheduleEndTime: new Date(start + 4000) });
+    addLink(owner, { title: "Flash sale", url: "https://example.com/sale", orderIndex: 1, scheduleStartTime: new Date(start), scheduleEndTime: new Date(start + 3_600_000) });
     await publishViaApi(context, owner);
     await page.goto(`/${owner.username}`);
     await expect(page.getByRole("link", { name: "Always here" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Flash sale" })).toHaveCount(0);
+    linkBoundaryNow(e2eDb(), owner.userId, "Flash sale", "scheduleStartTime");
     await eventually(page, `/${owner.username}`, () => expect(page.getByRole("link", { name: "Flash sale" })).toBeVisible({ timeout: 1000 }));
+    linkBoundaryNow(e2eDb(), owner.userId, "Flash sale", "scheduleEndTime");
     await eventually(page, `/${owner.username}`, () => expect(page.getByRole("link", { name: "Flash sale" })).toHaveCount(0, { timeout: 1000 }));
     await expect(page.getByRole("link", { name: "Always here" })).toBeVisible();
   });
@@ -85,7 +90,7 @@ test.describe("scheduled rebuilds by the server", () => {
   test("when the trial ends the page shows what Plinth Lite shows, and the owner is told", async ({ page, context }) => {
     const owner = await createOwner();
     const db = e2eDb();
-    db.update(userProfiles).set({ trialEndsAt: new Date(Date.now() + 4000), removeBranding: true, longFormText: "Trial-only about text" }).where(eq(userProfiles.userId, owner.userId)).run();
+    db.update(userProfiles).set({ trialEndsAt: new Date(Date.now() + 3_600_000), removeBranding: true, longFormText: "Trial-only about text" }).where(eq(userProfiles.userId, owner.userId)).run();
     for (let i = 0; i < 9; i++) addLink(owner, { title: `Trial link ${i}`, url: `https://example.com/${i}`, orderIndex: i });
     PLATFORM_IDS.slice(0, 6).forEach((platform, i) => db.insert(socialLinks).values({ id: newId(), userId: owner.userId, platform, url: `https://example.com/${platform}`, displayOrder: i + 1 }).run());
     await publishViaApi(context, owner);
@@ -94,6 +99,7 @@ test.describe("scheduled rebuilds by the server", () => {
     await expect(page.getByRole("list", { name: "Social links" }).getByRole("link")).toHaveCount(6);
     await expect(page.getByText("Powered by Plinth")).toHaveCount(0);
 
+    trialEndNow(db, owner.userId);
     await eventually(page, `/${owner.username}`, () => expect(page.getByText("Powered by Plinth")).toBeVisible({ timeout: 1000 }));
     await expect(page.getByRole("link", { name: /^Trial link/ })).toHaveCount(7);
     await expect(page.getByRole("list", { name: "Social links" }).getByRole("link")).toHaveCount(4);

@@ -1,17 +1,19 @@
 /**
  * Billing in tests: subscribing through the test-mode provider's real checkout API, moving a
- * subscription's period end into the past in the database (never the clock), and signing webhook
- * bodies the way the provider does.
+ * subscription's period end into the past in the database (provider-due.ts), running the job queue
+ * that does the provider's due work, and signing webhook bodies the way the provider does.
  */
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { signPayload } from "#api/billing/signature.ts";
+import { jobsFor } from "#api/jobs/runner.ts";
 import { billingFor, billingCustomer } from "#api/services/billing.ts";
 import { addMonths } from "#core/schemas/billing.ts";
-import type { Db } from "#db/client.ts";
 import { testBillingSubscriptions, userProfiles } from "#db/schema.ts";
 import type { TestApp } from "./app.ts";
 import { createApiOwner, type ApiOwner } from "./owner.ts";
+
+export { deliveryRetriesDueNow, endPeriodNow, retryNow } from "./provider-due.ts";
 
 export const CARDS = {
   ok: "4242 4242 4242 4242",
@@ -57,19 +59,9 @@ export function providerSubscription(t: TestApp, userId: string) {
   return t.deps.db.select().from(testBillingSubscriptions).where(eq(testBillingSubscriptions.id, id)).get()!;
 }
 
-/** Moves the period end (and a pending retry) into the past, as if the time had come. */
-export function endPeriodNow(db: Db, subscriptionId: string, msAgo = 1000): void {
-  const at = new Date(Date.now() - msAgo);
-  db.update(testBillingSubscriptions).set({ currentPeriodEnd: at }).where(eq(testBillingSubscriptions.id, subscriptionId)).run();
-}
-
-export function retryNow(db: Db, subscriptionId: string): void {
-  db.update(testBillingSubscriptions).set({ nextAttemptAt: new Date(Date.now() - 1000) }).where(eq(testBillingSubscriptions.id, subscriptionId)).run();
-}
-
-/** The provider's clock, one wake-up: what a timer firing now would do. */
-export function tick(t: TestApp): Promise<void> {
-  return billingFor(t.deps).testMode!.tick();
+/** One tick of the job worker: what the server's interval does when it fires now. */
+export async function tick(t: TestApp): Promise<void> {
+  await jobsFor(t.deps).tick();
 }
 
 export function profileOf(t: TestApp, userId: string) {

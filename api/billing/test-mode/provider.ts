@@ -2,19 +2,25 @@
  * The embedded test-mode billing provider (ADR 080): a real provider in all but money. It keeps its
  * own records (test_billing_* tables), hosts a checkout page and a payment-method page
  * (editor/pages/billing/), takes the published test card numbers, renews subscriptions at each
- * period end with a real timer, retries a declined renewal on a schedule and ends the subscription
- * when the retries run out, and reports every outcome as a signed event to the product's webhook,
- * in order, retrying a delivery that fails.
+ * period end, retries a declined renewal on a schedule and ends the subscription when the retries
+ * run out, and reports every outcome as a signed event to the product's webhook, in order, retrying
+ * a delivery that fails.
  *
- * Restart safety comes from the database alone: what is due (a period end or a retry in the past, an
- * event not yet delivered) is found again at start.
+ * Its timed work rides the product's one job queue (ADR 100, 102), written in the same transaction as
+ * the change that makes it due: a `provider-due` job at each subscription's next period end or retry
+ * (keyed by the subscription and the instant, so it is queued once), and a `provider-events` job for
+ * each event, which delivers every undelivered event in `seq` order and stops at the first refusal,
+ * so a failed event holds the ones after it back until the queue retries it. The due job reads the
+ * subscription as it is when it runs: a period moved since (a resume, months paid from the balance)
+ * has its own job, and the old one does nothing.
  */
-import { and, asc, count, desc, eq, inArray, isNull, lte, or } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull } from "drizzle-orm";
 import { addMonths, CARD_MESSAGES, PLUS_INVOICE_DESCRIPTION, TEST_CARDS, type TestCardOutcome } from "#core/schemas/billing.ts";
 import { durably, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { testBillingCustomers, testBillingEvents, testBillingInvoices, testBillingSessions, testBillingSubscriptions } from "#db/schema.ts";
 import { ApiError } from "../../errors.ts";
+import { enqueueJob } from "../../jobs/queue.ts";
 import type { BillingEventType, BillingProvider, CardSummary, CheckoutSessionObject, InvoiceObject, SubscriptionObject } from "../provider.ts";
 import { signPayload } from "../signature.ts";
 
@@ -23,10 +29,7 @@ const DAY_MS = 86_400_000;
 export const RETRY_AFTER_DAYS = [3, 5, 7] as const;
 export const CHECKOUT_SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 export const PORTAL_SESSION_TTL_MS = 60 * 60 * 1000;
-/** A failed delivery waits this long, doubling per attempt up to the cap. */
-const DELIVERY_BACKOFF_MS = 1000;
-const DELIVERY_BACKOFF_MAX_MS = 60 * 60 * 1000;
-/** Periods renewed at one wake-up at most (a server that was off for years does not loop forever). */
+/** Periods renewed by one due job at most (a server that was off for years does not loop forever). */
 const MAX_RENEWALS_PER_WAKE = 24;
 
 type CustomerRow = typeof testBillingCustomers.$inferSelect;
@@ -39,11 +42,14 @@ export interface TestProviderOptions {
   /** Where the hosted pages live (the product's own origin). */
   origin: string;
   now: () => Date;
-  /** The longest the clock sleeps before looking for due work again. */
-  sweepMs: number;
   secret: string;
-  /** Hands one signed event to the product's webhook handler; throws when it was not accepted. */
+  /**
+   * Hands one signed event to the product's webhook handler; throws when it was not accepted. It
+   * runs inside a job, so it must not wait for the job queue itself.
+   */
   deliver(body: string, signature: string): Promise<void>;
+  /** Runs the jobs due now (the queue's worker): what a change made due happens at once. */
+  runJobs(): Promise<unknown>;
 }
 
 export interface HostedSession {
@@ -66,8 +72,19 @@ export interface TestModeProvider extends BillingProvider {
   pay(sessionId: string, userId: string, card: { number: string; name: string }): Promise<{ redirectUrl: string }>;
   /** The payment-method page: a new card, and a past-due invoice tried again with it at once. */
   updatePaymentMethod(sessionId: string, userId: string, card: { number: string; name: string }): Promise<{ card: CardSummary; settledCents: number | null }>;
-  /** Run what is due now (renewals, retries, period ends, deliveries). */
-  tick(): Promise<void>;
+  /** The `provider-due` job: a subscription's period end or retry, if it is due now. */
+  runDue(subscriptionId: string): void;
+  /** The `provider-events` job: every undelivered event, in order; throws at the first refusal. */
+  deliverPending(): Promise<void>;
+  /**
+   * At start: the due job of every live subscription, and a delivery if an event waits, queued
+   * unless they already are (a database from before the job queue, or one restored from a backup).
+   */
+  requeue(): void;
+}
+
+export interface ProviderDueJob {
+  subscriptionId: string;
 }
 
 const cardOf = (row: { cardBrand: string | null; cardLast4: string | null }): CardSummary | null =>
@@ -128,6 +145,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
     const created = ms();
     const payload = JSON.stringify({ id, created, type, data: { object } });
     tx.insert(testBillingEvents).values({ id, type, payload, createdAt: new Date(created) }).run();
+    enqueueJob(tx, { kind: "provider-events", payload: {} }, new Date(created));
   }
 
   const customer = (tx: Db, id: string) => tx.select().from(testBillingCustomers).where(eq(testBillingCustomers.id, id)).get();
@@ -170,88 +188,101 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
 
   // ---- the clock's work
 
-  /** One subscription's due work, in one transaction. True when something changed. */
-  function advance(subId: string): boolean {
-    return durably(db, (tx) => {
-      let changed = false;
-      for (let i = 0; i < MAX_RENEWALS_PER_WAKE; i++) {
-        const s = subscription(tx, subId);
-        if (!s) return changed;
-        const at = now();
-        const c = customer(tx, s.customerId)!;
-        if (s.status === "active" && s.currentPeriodEnd.getTime() <= at.getTime()) {
-          if (s.cancelAtPeriodEnd) {
-            tx.update(testBillingSubscriptions).set({ status: "canceled", endedAt: s.currentPeriodEnd }).where(eq(testBillingSubscriptions.id, s.id)).run();
-            emitSubscription(tx, "customer.subscription.deleted", s.id);
-            return true;
-          }
-          // Renewal: the next period is invoiced and charged to the card on file.
-          const periodStart = s.currentPeriodEnd;
-          const periodEnd = addMonths(periodStart, 1);
-          const paid = charges(c, "subscription_cycle");
-          const invoice: InvoiceRow = {
-            id: `in_test_${newId()}`,
-            customerId: c.id,
-            subscriptionId: s.id,
-            number: nextInvoiceNumber(tx),
-            amountCents: s.amountCents,
-            status: paid ? "paid" : "open",
-            billingReason: "subscription_cycle",
-            periodStart,
-            periodEnd,
-            attemptCount: 1,
-            paidAt: paid ? at : null,
-            cardBrand: c.cardBrand,
-            cardLast4: c.cardLast4,
-            createdAt: at,
-          };
-          tx.insert(testBillingInvoices).values(invoice).run();
-          if (paid) {
-            tx.update(testBillingSubscriptions).set({ currentPeriodStart: periodStart, currentPeriodEnd: periodEnd }).where(eq(testBillingSubscriptions.id, s.id)).run();
-            emit(tx, "invoice.paid", invoiceObject(invoice, null));
-            emitSubscription(tx, "customer.subscription.updated", s.id);
-            changed = true;
-            continue;
-          }
-          const retryAt = new Date(at.getTime() + RETRY_AFTER_DAYS[0] * DAY_MS);
-          tx.update(testBillingSubscriptions).set({ status: "past_due", nextAttemptAt: retryAt }).where(eq(testBillingSubscriptions.id, s.id)).run();
-          emit(tx, "invoice.payment_failed", invoiceObject(invoice, retryAt));
-          emitSubscription(tx, "customer.subscription.updated", s.id);
-          return true;
-        }
-        if (s.status === "past_due" && s.nextAttemptAt && s.nextAttemptAt.getTime() <= at.getTime()) {
-          const open = openInvoiceOf(tx, s.id);
-          if (!open) {
-            tx.update(testBillingSubscriptions).set({ status: "active", nextAttemptAt: null }).where(eq(testBillingSubscriptions.id, s.id)).run();
-            emitSubscription(tx, "customer.subscription.updated", s.id);
-            changed = true;
-            continue;
-          }
-          const attempts = open.attemptCount + 1;
-          if (charges(c, open.billingReason)) {
-            settle(tx, open, c, at);
-            changed = true;
-            continue;
-          }
-          const retry = RETRY_AFTER_DAYS[attempts - 1];
-          if (retry === undefined) {
-            // Out of retries: the invoice is written off and the subscription ends.
-            tx.update(testBillingInvoices).set({ status: "uncollectible", attemptCount: attempts }).where(eq(testBillingInvoices.id, open.id)).run();
-            emit(tx, "invoice.marked_uncollectible", invoiceObject({ ...open, status: "uncollectible", attemptCount: attempts }, null));
-            tx.update(testBillingSubscriptions).set({ status: "canceled", endedAt: at, nextAttemptAt: null }).where(eq(testBillingSubscriptions.id, s.id)).run();
-            emitSubscription(tx, "customer.subscription.deleted", s.id);
-            return true;
-          }
-          const retryAt = new Date(open.createdAt.getTime() + retry * DAY_MS);
-          tx.update(testBillingInvoices).set({ attemptCount: attempts }).where(eq(testBillingInvoices.id, open.id)).run();
-          tx.update(testBillingSubscriptions).set({ nextAttemptAt: retryAt }).where(eq(testBillingSubscriptions.id, s.id)).run();
-          emit(tx, "invoice.payment_failed", invoiceObject({ ...open, attemptCount: attempts }, retryAt));
-          return true;
-        }
-        return changed;
-      }
-      return changed;
+  /**
+   * The job for the subscription's next due instant (the period end, or the retry while past due),
+   * written with the change that set it. The key makes a second call for the same instant a no-op.
+   */
+  function queueDue(tx: Db, subId: string): void {
+    const s = subscription(tx, subId);
+    const at = s?.status === "active" ? s.currentPeriodEnd : s?.status === "past_due" ? s.nextAttemptAt : null;
+    if (!s || !at) return;
+    const job: ProviderDueJob = { subscriptionId: s.id };
+    enqueueJob(tx, { kind: "provider-due", payload: job, onceKey: `provider-due:${s.id}:${at.getTime()}` }, now(), at);
+  }
+
+  /** One subscription's due work, in one transaction, and the job for what is due next. */
+  function runDue(subId: string): void {
+    durably(db, (tx) => {
+      advance(tx, subId);
+      queueDue(tx, subId);
     });
+  }
+
+  /** What is due for the subscription now: renewals (a few at most), a retry, or its end. */
+  function advance(tx: Db, subId: string): void {
+    for (let i = 0; i < MAX_RENEWALS_PER_WAKE; i++) {
+      const s = subscription(tx, subId);
+      if (!s) return;
+      const at = now();
+      const c = customer(tx, s.customerId)!;
+      if (s.status === "active" && s.currentPeriodEnd.getTime() <= at.getTime()) {
+        if (s.cancelAtPeriodEnd) {
+          tx.update(testBillingSubscriptions).set({ status: "canceled", endedAt: s.currentPeriodEnd }).where(eq(testBillingSubscriptions.id, s.id)).run();
+          emitSubscription(tx, "customer.subscription.deleted", s.id);
+          return;
+        }
+        // Renewal: the next period is invoiced and charged to the card on file.
+        const periodStart = s.currentPeriodEnd;
+        const periodEnd = addMonths(periodStart, 1);
+        const paid = charges(c, "subscription_cycle");
+        const invoice: InvoiceRow = {
+          id: `in_test_${newId()}`,
+          customerId: c.id,
+          subscriptionId: s.id,
+          number: nextInvoiceNumber(tx),
+          amountCents: s.amountCents,
+          status: paid ? "paid" : "open",
+          billingReason: "subscription_cycle",
+          periodStart,
+          periodEnd,
+          attemptCount: 1,
+          paidAt: paid ? at : null,
+          cardBrand: c.cardBrand,
+          cardLast4: c.cardLast4,
+          createdAt: at,
+        };
+        tx.insert(testBillingInvoices).values(invoice).run();
+        if (paid) {
+          tx.update(testBillingSubscriptions).set({ currentPeriodStart: periodStart, currentPeriodEnd: periodEnd }).where(eq(testBillingSubscriptions.id, s.id)).run();
+          emit(tx, "invoice.paid", invoiceObject(invoice, null));
+          emitSubscription(tx, "customer.subscription.updated", s.id);
+          continue;
+        }
+        const retryAt = new Date(at.getTime() + RETRY_AFTER_DAYS[0] * DAY_MS);
+        tx.update(testBillingSubscriptions).set({ status: "past_due", nextAttemptAt: retryAt }).where(eq(testBillingSubscriptions.id, s.id)).run();
+        emit(tx, "invoice.payment_failed", invoiceObject(invoice, retryAt));
+        emitSubscription(tx, "customer.subscription.updated", s.id);
+        return;
+      }
+      if (s.status === "past_due" && s.nextAttemptAt && s.nextAttemptAt.getTime() <= at.getTime()) {
+        const open = openInvoiceOf(tx, s.id);
+        if (!open) {
+          tx.update(testBillingSubscriptions).set({ status: "active", nextAttemptAt: null }).where(eq(testBillingSubscriptions.id, s.id)).run();
+          emitSubscription(tx, "customer.subscription.updated", s.id);
+          continue;
+        }
+        const attempts = open.attemptCount + 1;
+        if (charges(c, open.billingReason)) {
+          settle(tx, open, c, at);
+          continue;
+        }
+        const retry = RETRY_AFTER_DAYS[attempts - 1];
+        if (retry === undefined) {
+          // Out of retries: the invoice is written off and the subscription ends.
+          tx.update(testBillingInvoices).set({ status: "uncollectible", attemptCount: attempts }).where(eq(testBillingInvoices.id, open.id)).run();
+          emit(tx, "invoice.marked_uncollectible", invoiceObject({ ...open, status: "uncollectible", attemptCount: attempts }, null));
+          tx.update(testBillingSubscriptions).set({ status: "canceled", endedAt: at, nextAttemptAt: null }).where(eq(testBillingSubscriptions.id, s.id)).run();
+          emitSubscription(tx, "customer.subscription.deleted", s.id);
+          return;
+        }
+        const retryAt = new Date(open.createdAt.getTime() + retry * DAY_MS);
+        tx.update(testBillingInvoices).set({ attemptCount: attempts }).where(eq(testBillingInvoices.id, open.id)).run();
+        tx.update(testBillingSubscriptions).set({ nextAttemptAt: retryAt }).where(eq(testBillingSubscriptions.id, s.id)).run();
+        emit(tx, "invoice.payment_failed", invoiceObject({ ...open, attemptCount: attempts }, retryAt));
+        return;
+      }
+      return;
+    }
   }
 
   /** An open invoice paid now with the card on file: the subscription is active for its period. */
@@ -270,107 +301,29 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
     return open.amountCents;
   }
 
-  function dueSubscriptionIds(at: Date): string[] {
-    return db
-      .select({ id: testBillingSubscriptions.id })
-      .from(testBillingSubscriptions)
-      .where(
-        or(
-          and(eq(testBillingSubscriptions.status, "active"), lte(testBillingSubscriptions.currentPeriodEnd, at)),
-          and(eq(testBillingSubscriptions.status, "past_due"), lte(testBillingSubscriptions.nextAttemptAt, at)),
-        ),
-      )
-      .all()
-      .map((r) => r.id);
+  function requeue(): void {
+    durably(db, (tx) => {
+      const live = tx.select({ id: testBillingSubscriptions.id }).from(testBillingSubscriptions).where(inArray(testBillingSubscriptions.status, ["active", "past_due"])).all();
+      for (const { id } of live) queueDue(tx, id);
+      const waiting = tx.select({ seq: testBillingEvents.seq }).from(testBillingEvents).where(isNull(testBillingEvents.deliveredAt)).limit(1).get();
+      if (waiting) enqueueJob(tx, { kind: "provider-events", payload: {} }, now());
+    });
   }
 
   // ---- delivery, one event at a time and in order
 
-  let delivering: Promise<void> = Promise.resolve();
-
-  function deliverPending(): Promise<void> {
-    const run = delivering.then(async () => {
-      for (;;) {
-        const at = ms();
-        const next = db
-          .select()
-          .from(testBillingEvents)
-          .where(isNull(testBillingEvents.deliveredAt))
-          .orderBy(asc(testBillingEvents.seq))
-          .limit(1)
-          .get();
-        if (!next) return;
-        // Order matters (a renewal before the end of the subscription), so a failed event holds the
-        // ones after it back until its retry.
-        if (next.nextAttemptAt && next.nextAttemptAt.getTime() > at) return;
-        try {
-          await opts.deliver(next.payload, signPayload(opts.secret, next.payload, new Date(at)));
-          db.update(testBillingEvents).set({ deliveredAt: new Date(ms()), attempts: next.attempts + 1, lastError: null }).where(eq(testBillingEvents.seq, next.seq)).run();
-        } catch (err) {
-          const wait = Math.min(DELIVERY_BACKOFF_MS * 2 ** next.attempts, DELIVERY_BACKOFF_MAX_MS);
-          db.update(testBillingEvents)
-            .set({ attempts: next.attempts + 1, nextAttemptAt: new Date(ms() + wait), lastError: String(err instanceof Error ? err.message : err).slice(0, 500) })
-            .where(eq(testBillingEvents.seq, next.seq))
-            .run();
-          console.error("Billing event delivery failed; it will be retried", next.type, next.id, err);
-          return;
-        }
-      }
-    });
-    delivering = run.catch(() => undefined);
-    return run;
-  }
-
-  // ---- the clock
-
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = true;
-  let running: Promise<void> | null = null;
-
-  function nextWake(at: number): number {
-    let next = at + opts.sweepMs;
-    const s = db
-      .select({ end: testBillingSubscriptions.currentPeriodEnd, retry: testBillingSubscriptions.nextAttemptAt, status: testBillingSubscriptions.status })
-      .from(testBillingSubscriptions)
-      .where(inArray(testBillingSubscriptions.status, ["active", "past_due"]))
-      .all();
-    for (const r of s) {
-      const t = r.status === "active" ? r.end.getTime() : (r.retry?.getTime() ?? Infinity);
-      if (t < next) next = t;
+  /**
+   * Every undelivered event, oldest first. Order matters (a renewal before the end of the
+   * subscription), so a refused event stops the run: the queue retries this job later, and the
+   * events after it wait.
+   */
+  async function deliverPending(): Promise<void> {
+    for (;;) {
+      const next = db.select().from(testBillingEvents).where(isNull(testBillingEvents.deliveredAt)).orderBy(asc(testBillingEvents.seq)).limit(1).get();
+      if (!next) return;
+      await opts.deliver(next.payload, signPayload(opts.secret, next.payload, now()));
+      db.update(testBillingEvents).set({ deliveredAt: now() }).where(eq(testBillingEvents.seq, next.seq)).run();
     }
-    const e = db.select({ t: testBillingEvents.nextAttemptAt }).from(testBillingEvents).where(isNull(testBillingEvents.deliveredAt)).orderBy(asc(testBillingEvents.seq)).limit(1).get();
-    if (e) next = Math.min(next, e.t?.getTime() ?? at);
-    return next;
-  }
-
-  function arm(): void {
-    if (stopped) return;
-    if (timer) clearTimeout(timer);
-    const at = ms();
-    // A few ms past the instant, so the instant itself counts as passed.
-    const wait = Math.min(Math.max(0, nextWake(at) - at) + 5, opts.sweepMs);
-    timer = setTimeout(() => void tick().catch((err) => console.error("Billing clock failed", err)), wait);
-    timer.unref?.();
-  }
-
-  async function runDue(): Promise<void> {
-    for (const id of dueSubscriptionIds(now())) advance(id);
-    await deliverPending();
-  }
-
-  function tick(): Promise<void> {
-    if (running) return running.then(() => tick());
-    running = runDue().finally(() => {
-      running = null;
-      arm();
-    });
-    return running;
-  }
-
-  /** After a change made outside the clock: deliver its events and re-plan the next wake-up. */
-  async function afterChange(): Promise<void> {
-    await deliverPending();
-    arm();
   }
 
   // ---- sessions
@@ -427,7 +380,8 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
     },
 
     async setCancelAtPeriodEnd(subscriptionId, cancel) {
-      await tick();
+      // A period end that passed is settled first.
+      await opts.runJobs();
       const result = durably(db, (tx) => {
         const s = subscription(tx, subscriptionId);
         if (!s || s.status !== "active") return null;
@@ -437,7 +391,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
         }
         return subscriptionObject(subscription(tx, s.id)!, customer(tx, s.customerId)!);
       });
-      await afterChange();
+      await opts.runJobs();
       if (!result) throw new ApiError("conflict", "This subscription can no longer be changed.");
       return result;
     },
@@ -456,7 +410,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
         emitSubscription(tx, "customer.subscription.deleted", s.id);
         return subscriptionObject(subscription(tx, s.id)!, customer(tx, s.customerId)!);
       });
-      await afterChange();
+      await opts.runJobs();
       if (!result) throw new ApiError("conflict", "This subscription has already ended.");
       return result;
     },
@@ -480,26 +434,12 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
           tx.update(testBillingSubscriptions).set({ currentPeriodEnd: addMonths(s.currentPeriodEnd, months) }).where(eq(testBillingSubscriptions.id, s.id)).run();
         }
         emitSubscription(tx, "customer.subscription.updated", s.id);
+        queueDue(tx, s.id);
         return subscriptionObject(subscription(tx, s.id)!, customer(tx, s.customerId)!);
       });
-      await afterChange();
+      await opts.runJobs();
       if (!result) throw new ApiError("conflict", "This subscription has ended.");
       return result;
-    },
-
-    start() {
-      stopped = false;
-      const ready = tick();
-      return {
-        ready,
-        async stop() {
-          stopped = true;
-          if (timer) clearTimeout(timer);
-          // A wake-up already running still writes to the database: let it finish.
-          while (running) await running.catch(() => undefined);
-          await delivering;
-        },
-      };
     },
 
     session(sessionId, userId) {
@@ -524,7 +464,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
 
     async pay(sessionId, userId, form) {
       // A period end that passed is settled first, so a subscription that just ended does not block a new one.
-      await tick();
+      await opts.runJobs();
       const card = testCard(form.number);
       const result = durably(db, (tx) => {
         const { session, customer: c } = ownSession(tx, sessionId, userId);
@@ -558,12 +498,13 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
         };
         tx.insert(testBillingInvoices).values(invoice).run();
         tx.update(testBillingSessions).set({ status: "complete", completedAt: at, subscriptionId: subId }).where(eq(testBillingSessions.id, session.id)).run();
+        queueDue(tx, subId);
         emitSubscription(tx, "customer.subscription.created", subId);
         emit(tx, "invoice.paid", invoiceObject(invoice, null));
         emit(tx, "checkout.session.completed", { object: "checkout.session", id: session.id, customer: c.id, subscription: subId, client_reference_id: userId });
         return { redirectUrl: session.successUrl };
       });
-      await afterChange();
+      await opts.runJobs();
       return result;
     },
 
@@ -587,15 +528,18 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
               throw new ApiError("payment_required", CARD_MESSAGES.declined, { fields: { number: CARD_MESSAGES.declined } });
             }
             settledCents = settle(tx, open, updated, now());
+            queueDue(tx, live.id);
           }
         }
         return { card: { brand: card.brand, last4: card.last4 }, settledCents };
       });
-      await afterChange();
+      await opts.runJobs();
       return result;
     },
 
-    tick,
+    runDue,
+    deliverPending,
+    requeue,
   };
 
   /** The live subscription, else the most recent one (the portal shows how it ended). */

@@ -9,7 +9,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createJobWorker, enqueueJob, type JobHandlers } from "#api/jobs/queue.ts";
 import { closeDatabase, openDatabase, type Db } from "#db/client.ts";
-import { jobs } from "#db/schema.ts";
+import { JOB_KINDS, jobs } from "#db/schema.ts";
 
 let dir: string;
 let db: Db;
@@ -38,9 +38,11 @@ function recording(failures = 0) {
     runs.push(payload);
     if (left-- > 0) throw new Error("SMTP server unavailable");
   };
-  const handlers: JobHandlers = { mail: run, rerender: run };
-  return { runs, handlers };
+  return { runs, handlers: every(run) };
 }
+
+/** The same handler for every kind. */
+const every = (run: (payload: unknown) => unknown) => Object.fromEntries(JOB_KINDS.map((kind) => [kind, run])) as JobHandlers;
 
 describe("job queue", () => {
   it("runs a due job once and forgets it; a job due later waits for the clock", async () => {
@@ -113,10 +115,28 @@ describe("job queue", () => {
 
   it("runs a job once when ticks overlap", async () => {
     const runs: unknown[] = [];
-    const handlers: JobHandlers = { mail: async (p) => void runs.push(p), rerender: () => undefined };
+    const handlers: JobHandlers = every(async (p) => void runs.push(p));
     const worker = createJobWorker({ db, now, handlers });
     enqueueJob(db, { kind: "mail", payload: "once" }, now());
     await Promise.all([worker.tick(), worker.tick(), worker.tick()]);
     expect(runs).toEqual(["once"]);
+  });
+
+  it("runs in the same tick the work a job queued for now, in the order it was queued, and a failing job once per tick", async () => {
+    const runs: unknown[] = [];
+    const handlers: JobHandlers = every(async (p) => {
+      runs.push(p);
+      if (p === "renewal") {
+        enqueueJob(db, { kind: "provider-events", payload: "event 1" }, now());
+        enqueueJob(db, { kind: "provider-events", payload: "event 2" }, now());
+        enqueueJob(db, { kind: "provider-due", payload: "next renewal" }, now(), new Date(clock + 60_000));
+      }
+      if (p === "event 2") throw new Error("webhook refused");
+    });
+    const worker = createJobWorker({ db, now, handlers });
+    enqueueJob(db, { kind: "provider-due", payload: "renewal" }, now());
+    expect(await worker.tick()).toMatchObject({ done: 2, retried: 1 });
+    expect(runs).toEqual(["renewal", "event 1", "event 2"]);
+    expect(logged).toHaveLength(1);
   });
 });
