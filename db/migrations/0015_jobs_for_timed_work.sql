@@ -21,4 +21,15 @@ CREATE INDEX `jobs_state_run_after_idx` ON `jobs` (`state`,`run_after`);--> stat
 CREATE UNIQUE INDEX `jobs_once_key_unique` ON `jobs` (`once_key`);--> statement-breakpoint
 ALTER TABLE `test_billing_events` DROP COLUMN `attempts`;--> statement-breakpoint
 ALTER TABLE `test_billing_events` DROP COLUMN `next_attempt_at`;--> statement-breakpoint
-ALTER TABLE `test_billing_events` DROP COLUMN `last_error`;
+ALTER TABLE `test_billing_events` DROP COLUMN `last_error`;--> statement-breakpoint
+-- By hand: a page published before its boundaries were jobs has none queued, so a boundary that
+-- passed while the server was down for this upgrade would wait for the page's next publish. Pages
+-- that have a scheduled link, or whose trial ended in the last week, get one re-render now (ADR 102).
+INSERT INTO `jobs` (`id`, `kind`, `payload`, `run_after`)
+SELECT lower(hex(randomblob(16))), 'rerender', json_object('userId', p.`user_id`), CAST(unixepoch('subsec') * 1000 AS INTEGER)
+FROM `user_profiles` p
+WHERE p.`has_published_page` = 1
+  AND (
+    EXISTS (SELECT 1 FROM `links` l WHERE l.`user_id` = p.`user_id` AND (l.`schedule_start_time` IS NOT NULL OR l.`schedule_end_time` IS NOT NULL))
+    OR (p.`trial_ends_at` IS NOT NULL AND p.`trial_ends_at` <= unixepoch('subsec') * 1000 AND p.`trial_ends_at` > unixepoch('subsec') * 1000 - 7 * 86400000)
+  );

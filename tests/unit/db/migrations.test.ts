@@ -171,6 +171,27 @@ it("gives every existing account the owner role, keeping what points at it, and 
   closeDatabase(db);
 });
 
+it("pages published before their boundaries were jobs get one catch-up re-render when they have a schedule or a trial that just ended", () => {
+  const path = databaseAt("0014_last_sign_in");
+  const old = new Database(path);
+  const now = Date.now();
+  old.exec(`
+    INSERT INTO users (id, email) VALUES ('sched', 's@example.com'), ('trial', 't@example.com'), ('plain', 'p@example.com'), ('draft', 'd@example.com'), ('oldtrial', 'o@example.com');
+    INSERT INTO user_profiles (user_id, username, referral_id, has_published_page, trial_ends_at) VALUES
+      ('sched', 'sched', 'r1', 1, NULL), ('trial', 'trial', 'r2', 1, ${now - 3_600_000}), ('plain', 'plain', 'r3', 1, ${now + 86_400_000}),
+      ('draft', 'draft', 'r4', 0, NULL), ('oldtrial', 'oldtrial', 'r5', 1, ${now - 30 * 86_400_000});
+    INSERT INTO links (id, user_id, title, url, schedule_start_time) VALUES ('l1', 'sched', 'Soon', 'https://example.com', ${now + 3_600_000}), ('l2', 'draft', 'Soon', 'https://example.com', ${now + 3_600_000});
+  `);
+  old.close();
+  const db = openDatabase({ path });
+  const jobs = db.$client.prepare("SELECT kind, payload, state FROM jobs ORDER BY payload").all();
+  expect(jobs).toEqual([
+    { kind: "rerender", payload: '{"userId":"sched"}', state: "pending" },
+    { kind: "rerender", payload: '{"userId":"trial"}', state: "pending" },
+  ]);
+  closeDatabase(db);
+});
+
 /** Format 1 of the positional snapshot form (ADR 090), as stored before 0007: each record an array of its values. */
 const FORMAT_1_FIELDS = {
   profile: ["username", "displayName", "bio", "seoTitle", "seoDescription", "longFormText", "profilePictureUrl", "profilePictureStyle", "profilePictureIconSubtype",
