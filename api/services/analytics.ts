@@ -4,6 +4,7 @@
  * as raw events but never counted. The dashboard, the CSV and the JSON export all come from here.
  */
 import { and, asc, count, desc, eq, gte, lt, sql } from "drizzle-orm";
+import { rangeDays } from "#core/analytics-range.ts";
 import { clickThroughRate, type AnalyticsRange } from "#core/schemas/analytics.ts";
 import { LINK_TYPE_LABELS, type LinkType } from "#core/link-types.ts";
 import { referrerSite } from "#core/referrer-sites.ts";
@@ -12,7 +13,8 @@ import { analyticsRollups, collectedLeads, links } from "#db/schema.ts";
 import { DAY_MS, QUARTER_MS, QUARTERS_PER_DAY, type RollupDimension } from "./analytics-store.ts";
 
 export interface AnalyticsReport {
-  range: { from: string; to: string };
+  /** first and last: the owner's first and last day of the range, both included (core/analytics-range.ts). */
+  range: { from: string; to: string; first: string; last: string };
   allTimePageViews: number;
   /** visitors: a visitor counts once per UTC day they viewed the page (ADR 073). */
   totals: { pageViews: number; linkClicks: number; emailLeads: number | null; visitors: number };
@@ -21,8 +23,11 @@ export interface AnalyticsReport {
    * detailed_analytics they are empty lists.
    */
   detailed: boolean;
-  /** target: where the link leads, as a reader would say it: its URL, or "Contact Card", "Lead Magnet: guide.pdf", ... */
-  links: { linkId: string; title: string; url: string; target: string; isActive: boolean; clicks: number; ctr: number }[];
+  /**
+   * target: where the link leads, as a reader would say it: its URL, or "Contact Card", "Lead Magnet: guide.pdf", ...
+   * daily: the link's clicks on the owner's days that have any, in date order.
+   */
+  links: { linkId: string; title: string; url: string; target: string; isActive: boolean; clicks: number; ctr: number; daily: { date: string; clicks: number }[] }[];
   /** referrers[].domain is the site (core/referrer-sites.ts): "Instagram", "X", or a host. countries[].country is a code or "Unknown". */
   sources: {
     referrers: { domain: string; views: number }[];
@@ -100,6 +105,42 @@ function decodeURIComponentSafe(s: string): string {
   }
 }
 
+const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * A dimension's counts per key and per day in the owner's time zone: each quarter hour shifted by
+ * their offset, then grouped by whole day (an integer, cheaper than a date per row).
+ */
+function dailyOf(db: Db, userId: string, dimension: RollupDimension, fromQ: number, toQ: number, tz: number) {
+  // Integers written into the SQL (a bound JS number is a REAL, which would not divide whole).
+  const shift = sql.raw(String(Math.trunc(tz) * 60));
+  const localDay = sql<number>`(${analyticsRollups.bucket} * ${sql.raw(String(QUARTER_MS / 1000))} - ${shift}) / 86400`;
+  return db
+    .select({
+      key: analyticsRollups.key,
+      day: localDay,
+      pageViews: sql<number>`sum(${analyticsRollups.views})`,
+      linkClicks: sql<number>`sum(${analyticsRollups.clicks})`,
+      visitors: sql<number>`sum(${analyticsRollups.visitors})`,
+    })
+    .from(analyticsRollups)
+    .where(inRollups(userId, dimension, { grain: "quarter", lo: fromQ, hi: toQ }))
+    .groupBy(analyticsRollups.key, localDay)
+    .orderBy(analyticsRollups.key, localDay)
+    .all();
+}
+
+/** Each link's clicks per day of the range (Plus: the clicks-over-time chart). */
+function linkDaily(db: Db, userId: string, fromQ: number, toQ: number, tz: number) {
+  const byLink = new Map<string, { date: string; clicks: number }[]>();
+  for (const r of dailyOf(db, userId, "link", fromQ, toQ, tz)) {
+    const list = byLink.get(r.key) ?? [];
+    list.push({ date: dateOf(r.day), clicks: r.linkClicks });
+    byLink.set(r.key, list);
+  }
+  return byLink;
+}
+
 /** The report; `detailed` (Plus, ADR 074) adds links, sources and campaigns, `leads` the e-mail count. */
 export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts: { leads: boolean; detailed?: boolean }): AnalyticsReport {
   const detailed = opts.detailed ?? true;
@@ -121,6 +162,7 @@ export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts:
       .get()?.n ?? 0;
 
   const clicks = detailed ? sumsOf(db, userId, "link", parts) : new Map<string, { clicks: number }>();
+  const linkDays = detailed ? linkDaily(db, userId, fromQ, toQ, r.tz) : new Map<string, { date: string; clicks: number }[]>();
   const ownLinks = detailed
     ? db
         .select({ id: links.id, title: links.title, url: links.url, linkType: links.linkType, linkSpecificData: links.linkSpecificData, isActive: links.isActive })
@@ -132,7 +174,7 @@ export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts:
   const linkRows = ownLinks
     .map((l) => {
       const n = clicks.get(l.id)?.clicks ?? 0;
-      return { linkId: l.id, title: l.title, url: l.url, target: linkTarget(l), isActive: l.isActive, clicks: n, ctr: clickThroughRate(n, pageViews) };
+      return { linkId: l.id, title: l.title, url: l.url, target: linkTarget(l), isActive: l.isActive, clicks: n, ctr: clickThroughRate(n, pageViews), daily: linkDays.get(l.id) ?? [] };
     })
     .sort((a, b) => b.clicks - a.clicks);
 
@@ -151,24 +193,7 @@ export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts:
     return { source, medium, campaign, views: x.views };
   });
 
-  // Days in the owner's time zone: shift each quarter hour by their offset, then group by whole day
-  // (an integer, cheaper than a date per row), and name the few days that result.
-  // Integers written into the SQL (a bound JS number is a REAL, which would not divide whole).
-  const shift = sql.raw(String(Math.trunc(r.tz) * 60));
-  const localDay = sql<number>`(${analyticsRollups.bucket} * ${sql.raw(String(QUARTER_MS / 1000))} - ${shift}) / 86400`;
-  const daily = db
-    .select({
-      day: localDay,
-      pageViews: sql<number>`sum(${analyticsRollups.views})`,
-      linkClicks: sql<number>`sum(${analyticsRollups.clicks})`,
-      visitors: sql<number>`sum(${analyticsRollups.visitors})`,
-    })
-    .from(analyticsRollups)
-    .where(inRollups(userId, "page", { grain: "quarter", lo: fromQ, hi: toQ }))
-    .groupBy(localDay)
-    .orderBy(localDay)
-    .all()
-    .map(({ day, ...counts }) => ({ date: new Date(day * DAY_MS).toISOString().slice(0, 10), ...counts }));
+  const daily = dailyOf(db, userId, "page", fromQ, toQ, r.tz).map(({ day, key: _, ...counts }) => ({ date: dateOf(day), ...counts }));
 
   const emailLeads = opts.leads
     ? (db
@@ -179,7 +204,7 @@ export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts:
     : null;
 
   return {
-    range: { from: from.toISOString(), to: to.toISOString() },
+    range: { from: from.toISOString(), to: to.toISOString(), ...rangeDays(r) },
     allTimePageViews,
     totals: { pageViews, linkClicks, emailLeads, visitors: page.visitors },
     detailed,
