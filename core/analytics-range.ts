@@ -12,11 +12,18 @@ export function localDate(at: number, tz: number): string {
   return new Date(at - tz * 60_000).toISOString().slice(0, 10);
 }
 
-/** The first and the last day of the range as the owner sees them, the last day included. */
+/** Across a daylight-saving change the end's midnight is up to two hours off the start's offset. */
+const END_SLACK_MS = 3 * 3_600_000;
+
+/**
+ * The first and the last day of the range as the owner sees them, the last day included. `tz` is the
+ * offset at the start; the end is a local midnight, so the last day is the one a few hours before it
+ * whatever the offset there.
+ */
 export function rangeDays(r: { from: string | Date; to: string | Date; tz: number }): { first: string; last: string } {
   const from = new Date(r.from).getTime();
   const to = new Date(r.to).getTime();
-  return { first: localDate(from, r.tz), last: localDate(Math.max(from, to - 1), r.tz) };
+  return { first: localDate(from, r.tz), last: localDate(Math.max(from, to - END_SLACK_MS), r.tz) };
 }
 
 /** Every day from `first` to `last`, both included (yyyy-mm-dd). */

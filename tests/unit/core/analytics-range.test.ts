@@ -9,6 +9,12 @@ describe("rangeDays", () => {
     expect(rangeDays({ from: "2026-11-20T05:00:00.000Z", to: "2026-11-27T05:00:00.000Z", tz: 300 })).toEqual({ first: "2026-11-20", last: "2026-11-26" });
     expect(rangeDays({ from: "2026-11-20T00:00:00.000Z", to: "2026-11-27T00:00:00.000Z", tz: 0 })).toEqual({ first: "2026-11-20", last: "2026-11-26" });
   });
+  it("ends on the right day across a daylight-saving change", () => {
+    // Oct 20 (CEST, UTC+2) to Oct 26 (CET, UTC+1): the end's midnight is an hour later than the start's offset says.
+    expect(rangeDays({ from: "2026-10-19T22:00:00.000Z", to: "2026-10-26T23:00:00.000Z", tz: -120 })).toEqual({ first: "2026-10-20", last: "2026-10-26" });
+    // Mar 23 (CET) to Mar 29 (CEST).
+    expect(rangeDays({ from: "2026-03-22T23:00:00.000Z", to: "2026-03-29T22:00:00.000Z", tz: -60 })).toEqual({ first: "2026-03-23", last: "2026-03-29" });
+  });
   it("keeps a range shorter than a day on its one day", () => {
     expect(rangeDays({ from: "2026-11-20T00:00:00.000Z", to: "2026-11-20T00:15:00.000Z", tz: 0 })).toEqual({ first: "2026-11-20", last: "2026-11-20" });
   });
