@@ -4,7 +4,7 @@
 import type { FeatureKey } from "./plans.ts";
 
 export const FEATURE_LABELS: Record<FeatureKey, string> = {
-  basic_analytics: "Basic analytics",
+  basic_analytics: "Analytics overview",
   standard_links: "Standard links",
   basic_themes: "Basic themes",
   profile_picture: "Profile picture",
@@ -28,4 +28,10 @@ export const FEATURE_LABELS: Record<FeatureKey, string> = {
   custom_fonts: "Custom fonts",
   long_form_text: "Long-form text",
   billing_history: "Billing history",
+};
+
+/** What a label alone does not say, shown under it on /pricing (ADR 074: which analytics are Lite, which Plus). */
+export const FEATURE_NOTES: Partial<Record<FeatureKey, string>> = {
+  basic_analytics: "Page views, visitors and link clicks, day by day",
+  detailed_analytics: "Clicks and click-through rate per link, traffic sources, countries, campaigns, CSV and JSON export",
 };

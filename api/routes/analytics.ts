@@ -4,6 +4,7 @@
  */
 import { Hono, type Context } from "hono";
 import { DASH } from "#core/dashboard-texts.ts";
+import { rangeDays } from "#core/analytics-range.ts";
 import { hasFeature } from "#core/plans.ts";
 import { AnalyticsRangeSchema, csvRows, ExportQuerySchema } from "#core/schemas/analytics.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
@@ -13,7 +14,8 @@ import { analyticsReport, leadsOf, type AnalyticsReport } from "../services/anal
 import { getProfile, planStateOf } from "../services/profile.ts";
 import { query } from "../validate.ts";
 
-const day = (iso: string) => iso.slice(0, 10);
+/** A download's name: the owner and the range's first and last day, as the picker shows them. */
+const fileName = (kind: string, username: string, days: { first: string; last: string }) => `plinth-${kind}-${username}-${days.first}-to-${days.last}`;
 
 function attachment(c: Context, body: string, type: string, name: string) {
   return c.body(body, 200, { "Content-Type": type, "Content-Disposition": `attachment; filename="${name}"` });
@@ -21,7 +23,7 @@ function attachment(c: Context, body: string, type: string, name: string) {
 
 export function reportCsv(r: AnalyticsReport): string {
   return csvRows([
-    ["Plinth analytics", `${day(r.range.from)} to ${day(r.range.to)}`],
+    ["Plinth analytics", `${r.range.first} to ${r.range.last}`],
     [],
     ["Page Views", "Link Clicks", "Email Leads", "Visitors"],
     [r.totals.pageViews, r.totals.linkClicks, r.totals.emailLeads, r.totals.visitors],
@@ -70,7 +72,7 @@ export function analyticsRoutes({ db, now }: AppDeps) {
         // Exports hold the detailed report: Plus (ADR 074).
         requirePlus("detailed_analytics", detailedAllowed(user.id));
         const report = analyticsReport(db, user.id, q, options(user.id));
-        const name = `plinth-analytics-${getProfile(db, user.id).username}-${day(report.range.from)}-to-${day(report.range.to)}`;
+        const name = fileName("analytics", getProfile(db, user.id).username, report.range);
         return q.format === "json"
           ? attachment(c, JSON.stringify(report, null, 2), "application/json; charset=utf-8", `${name}.json`)
           : attachment(c, reportCsv(report), "text/csv; charset=utf-8", `${name}.csv`);
@@ -88,7 +90,7 @@ export function analyticsRoutes({ db, now }: AppDeps) {
         const q = c.req.valid("query");
         const leads = leadsOf(db, user.id, { from: new Date(q.from), to: new Date(q.to) });
         const body = csvRows([["Email", "Link", "Date"], ...leads.map((l) => [l.email, l.linkTitle, l.createdAt])]);
-        return attachment(c, body, "text/csv; charset=utf-8", `plinth-leads-${getProfile(db, user.id).username}-${day(q.from)}-to-${day(q.to)}.csv`);
+        return attachment(c, body, "text/csv; charset=utf-8", `${fileName("leads", getProfile(db, user.id).username, rangeDays(q))}.csv`);
       })
   );
 }

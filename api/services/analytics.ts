@@ -4,6 +4,7 @@
  * as raw events but never counted. The dashboard, the CSV and the JSON export all come from here.
  */
 import { and, asc, count, desc, eq, gte, lt, sql } from "drizzle-orm";
+import { rangeDays } from "#core/analytics-range.ts";
 import { clickThroughRate, type AnalyticsRange } from "#core/schemas/analytics.ts";
 import { LINK_TYPE_LABELS, type LinkType } from "#core/link-types.ts";
 import { referrerSite } from "#core/referrer-sites.ts";
@@ -12,7 +13,8 @@ import { analyticsRollups, collectedLeads, links } from "#db/schema.ts";
 import { DAY_MS, QUARTER_MS, QUARTERS_PER_DAY, type RollupDimension } from "./analytics-store.ts";
 
 export interface AnalyticsReport {
-  range: { from: string; to: string };
+  /** first and last: the owner's first and last day of the range, both included (core/analytics-range.ts). */
+  range: { from: string; to: string; first: string; last: string };
   allTimePageViews: number;
   /** visitors: a visitor counts once per UTC day they viewed the page (ADR 073). */
   totals: { pageViews: number; linkClicks: number; emailLeads: number | null; visitors: number };
@@ -21,8 +23,11 @@ export interface AnalyticsReport {
    * detailed_analytics they are empty lists.
    */
   detailed: boolean;
-  /** target: where the link leads, as a reader would say it: its URL, or "Contact Card", "Lead Magnet: guide.pdf", ... */
-  links: { linkId: string; title: string; url: string; target: string; isActive: boolean; clicks: number; ctr: number }[];
+  /**
+   * target: where the link leads, as a reader would say it: its URL, or "Contact Card", "Lead Magnet: guide.pdf", ...
+   * daily: the link's clicks on the owner's days that have any, in date order.
+   */
+  links: { linkId: string; title: string; url: string; target: string; isActive: boolean; clicks: number; ctr: number; daily: { date: string; clicks: number }[] }[];
   /** referrers[].domain is the site (core/referrer-sites.ts): "Instagram", "X", or a host. countries[].country is a code or "Unknown". */
   sources: {
     referrers: { domain: string; views: number }[];
@@ -100,6 +105,97 @@ function decodeURIComponentSafe(s: string): string {
   }
 }
 
+const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * A dimension's counts per key and per day in the owner's time zone: each quarter hour shifted by
+ * their offset, then grouped by whole day (an integer, cheaper than a date per row).
+ */
+function dailyOf(db: Db, userId: string, dimension: RollupDimension, fromQ: number, toQ: number, tz: number) {
+  // Integers written into the SQL (a bound JS number is a REAL, which would not divide whole).
+  const shift = sql.raw(String(Math.trunc(tz) * 60));
+  const localDay = sql<number>`(${analyticsRollups.bucket} * ${sql.raw(String(QUARTER_MS / 1000))} - ${shift}) / 86400`;
+  return db
+    .select({
+      key: analyticsRollups.key,
+      day: localDay,
+      pageViews: sql<number>`sum(${analyticsRollups.views})`,
+      linkClicks: sql<number>`sum(${analyticsRollups.clicks})`,
+      visitors: sql<number>`sum(${analyticsRollups.visitors})`,
+    })
+    .from(analyticsRollups)
+    .where(inRollups(userId, dimension, { grain: "quarter", lo: fromQ, hi: toQ }))
+    .groupBy(analyticsRollups.key, localDay)
+    .orderBy(analyticsRollups.key, localDay)
+    .all();
+}
+
+/**
+ * Each link's clicks per day of the range in the owner's time zone (Plus: the clicks-over-time chart),
+ * without reading every quarter hour of every link: a whole local day is its UTC day's count, less the
+ * quarter hours before the owner's midnight that day, plus those before it the next day (or the same
+ * with the quarter hours after it, whichever are fewer). Partial days at the range's edges, and an
+ * offset that is not whole quarter hours, count their quarter hours directly.
+ */
+function linkDaily(db: Db, userId: string, fromQ: number, toQ: number, tz: number) {
+  const perDay = new Map<string, Map<number, number>>();
+  const add = (key: string, day: number, n: number) => {
+    const days = perDay.get(key) ?? new Map<number, number>();
+    days.set(day, (days.get(day) ?? 0) + n);
+    perDay.set(key, days);
+  };
+  const direct = (lo: number, hi: number) => {
+    if (hi > lo) for (const r of dailyOf(db, userId, "link", lo, hi, tz)) add(r.key, r.day, r.linkClicks);
+  };
+  const offset = tz / 15; // the owner's local day L is quarter hours [L * 96 + offset, (L + 1) * 96 + offset)
+  const firstDay = Math.ceil((fromQ - offset) / QUARTERS_PER_DAY);
+  const endDay = Math.floor((toQ - offset) / QUARTERS_PER_DAY);
+  if (!Number.isInteger(offset) || endDay <= firstDay) {
+    direct(fromQ, toQ);
+  } else {
+    const start = firstDay * QUARTERS_PER_DAY + offset;
+    const end = endDay * QUARTERS_PER_DAY + offset;
+    direct(fromQ, start);
+    direct(end, toQ);
+    // Local day L starts `head` quarter hours into UTC day L + shift.
+    const head = ((offset % QUARTERS_PER_DAY) + QUARTERS_PER_DAY) % QUARTERS_PER_DAY;
+    const shift = (offset - head) / QUARTERS_PER_DAY;
+    const heads = head <= QUARTERS_PER_DAY / 2;
+    // heads: L = day(L + shift) - before(L + shift) + before(L + shift + 1), "before" the quarter hours
+    // of a UTC day before `head`; tails: L = after(L + shift) + day(L + shift + 1) - after(L + shift + 1).
+    const [lo, hi] = heads ? [0, head] : [head, QUARTERS_PER_DAY];
+    const dayOf = heads ? 0 : 1;
+    const c = db.$client;
+    const days = c.prepare(
+      "SELECT key, bucket, clicks FROM analytics_rollups WHERE user_id = ? AND dimension = 'link' AND grain = 'day' AND bucket >= ? AND bucket < ?",
+    );
+    for (const [key, utc, n] of days.raw().iterate(userId, firstDay + shift + dayOf, endDay + shift + dayOf) as Iterable<[string, number, number]>) {
+      add(key, utc - shift - dayOf, n);
+    }
+    if (hi > lo) {
+      // Each UTC day's window of quarter hours, read once: one index range per day.
+      const window = c.prepare(
+        "SELECT key, clicks FROM analytics_rollups WHERE user_id = ? AND dimension = 'link' AND grain = 'quarter' AND bucket >= ? AND bucket < ?",
+      );
+      const sign = heads ? 1 : -1;
+      for (let day = firstDay; day <= endDay; day++) {
+        // The window of UTC day `day + shift` counts against local day `day` and for local day `day - 1`.
+        const utc = (day + shift) * QUARTERS_PER_DAY;
+        for (const [key, n] of window.raw().iterate(userId, utc + lo, utc + hi) as Iterable<[string, number]>) {
+          if (day < endDay) add(key, day, -sign * n);
+          if (day > firstDay) add(key, day - 1, sign * n);
+        }
+      }
+    }
+  }
+  const byLink = new Map<string, { date: string; clicks: number }[]>();
+  for (const [key, days] of perDay) {
+    const list = [...days].filter(([, n]) => n > 0).sort(([a], [b]) => a - b);
+    byLink.set(key, list.map(([day, clicks]) => ({ date: dateOf(day), clicks })));
+  }
+  return byLink;
+}
+
 /** The report; `detailed` (Plus, ADR 074) adds links, sources and campaigns, `leads` the e-mail count. */
 export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts: { leads: boolean; detailed?: boolean }): AnalyticsReport {
   const detailed = opts.detailed ?? true;
@@ -121,6 +217,7 @@ export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts:
       .get()?.n ?? 0;
 
   const clicks = detailed ? sumsOf(db, userId, "link", parts) : new Map<string, { clicks: number }>();
+  const linkDays = detailed ? linkDaily(db, userId, fromQ, toQ, r.tz) : new Map<string, { date: string; clicks: number }[]>();
   const ownLinks = detailed
     ? db
         .select({ id: links.id, title: links.title, url: links.url, linkType: links.linkType, linkSpecificData: links.linkSpecificData, isActive: links.isActive })
@@ -132,7 +229,7 @@ export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts:
   const linkRows = ownLinks
     .map((l) => {
       const n = clicks.get(l.id)?.clicks ?? 0;
-      return { linkId: l.id, title: l.title, url: l.url, target: linkTarget(l), isActive: l.isActive, clicks: n, ctr: clickThroughRate(n, pageViews) };
+      return { linkId: l.id, title: l.title, url: l.url, target: linkTarget(l), isActive: l.isActive, clicks: n, ctr: clickThroughRate(n, pageViews), daily: linkDays.get(l.id) ?? [] };
     })
     .sort((a, b) => b.clicks - a.clicks);
 
@@ -151,24 +248,7 @@ export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts:
     return { source, medium, campaign, views: x.views };
   });
 
-  // Days in the owner's time zone: shift each quarter hour by their offset, then group by whole day
-  // (an integer, cheaper than a date per row), and name the few days that result.
-  // Integers written into the SQL (a bound JS number is a REAL, which would not divide whole).
-  const shift = sql.raw(String(Math.trunc(r.tz) * 60));
-  const localDay = sql<number>`(${analyticsRollups.bucket} * ${sql.raw(String(QUARTER_MS / 1000))} - ${shift}) / 86400`;
-  const daily = db
-    .select({
-      day: localDay,
-      pageViews: sql<number>`sum(${analyticsRollups.views})`,
-      linkClicks: sql<number>`sum(${analyticsRollups.clicks})`,
-      visitors: sql<number>`sum(${analyticsRollups.visitors})`,
-    })
-    .from(analyticsRollups)
-    .where(inRollups(userId, "page", { grain: "quarter", lo: fromQ, hi: toQ }))
-    .groupBy(localDay)
-    .orderBy(localDay)
-    .all()
-    .map(({ day, ...counts }) => ({ date: new Date(day * DAY_MS).toISOString().slice(0, 10), ...counts }));
+  const daily = dailyOf(db, userId, "page", fromQ, toQ, r.tz).map(({ day, key: _, ...counts }) => ({ date: dateOf(day), ...counts }));
 
   const emailLeads = opts.leads
     ? (db
@@ -179,7 +259,7 @@ export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts:
     : null;
 
   return {
-    range: { from: from.toISOString(), to: to.toISOString() },
+    range: { from: from.toISOString(), to: to.toISOString(), ...rangeDays(r) },
     allTimePageViews,
     totals: { pageViews, linkClicks, emailLeads, visitors: page.visitors },
     detailed,

@@ -44,6 +44,14 @@ function recount(userId: string, from: number, to: number, tz: number) {
        FROM analytics_events WHERE ${where} GROUP BY date ORDER BY date`,
     )
     .all(tz * 60_000, ...args);
+  const linkDaily: Record<string, { date: string; clicks: number }[]> = {};
+  const perLink = c
+    .prepare(
+      `SELECT link_id lid, date((occurred_at - ?) / 1000, 'unixepoch') day, count(*) clicks
+       FROM analytics_events WHERE ${where} AND kind = 'link_click' GROUP BY lid, day ORDER BY lid, day`,
+    )
+    .all(tz * 60_000, ...args) as { lid: string; day: string; clicks: number }[];
+  for (const r of perLink) (linkDaily[r.lid] ??= []).push({ date: r.day, clicks: r.clicks });
   return {
     pageViews: n("kind = 'page_view'"),
     linkClicks: n("kind = 'link_click'"),
@@ -54,6 +62,7 @@ function recount(userId: string, from: number, to: number, tz: number) {
     campaigns: groups("utm_source || '/' || utm_medium || '/' || utm_campaign", "kind = 'page_view' AND utm_campaign IS NOT NULL"),
     visitors: n("kind = 'page_view' AND utm_medium = 'first'"),
     daily,
+    linkDaily,
   };
 }
 
@@ -124,7 +133,22 @@ describe("reports from rollups", () => {
         expect(Object.fromEntries(report.sources.countries.map((d) => [d.country === "Unknown" ? "" : d.country, d.views])), label).toEqual(raw.countries);
         expect(Object.fromEntries(report.campaigns.map((d) => [`${d.source}/${d.medium}/${d.campaign}`, d.views])), label).toEqual(raw.campaigns);
         expect(report.daily, label).toEqual(raw.daily);
+        expect(Object.fromEntries(report.links.map((l) => [l.linkId, l.daily])), label).toEqual(
+          Object.fromEntries(linkIds.map((id) => [id, raw.linkDaily[id] ?? []])),
+        );
         expect(raw.pageViews, label).toBeGreaterThan(0);
+      }
+    });
+    it(`counts each link's clicks per day of a range that starts and ends mid-day (on quarter hours) for tz=${tz}`, () => {
+      for (const [lo, hi] of [[5.25, 9.5], [0.75, 1.25], [2.125, 2.25]] as const) {
+        const from = start + lo * DAY + tz * 60_000;
+        const to = start + hi * DAY + tz * 60_000;
+        const range = AnalyticsRangeSchema.parse({ from: new Date(from).toISOString(), to: new Date(to).toISOString(), tz: String(tz) });
+        const report = analyticsReport(t.deps.db, owner.userId, range, { leads: false });
+        const raw = recount(owner.userId, from, to, tz);
+        expect(Object.fromEntries(report.links.map((l) => [l.linkId, l.daily])), `tz=${tz} ${lo}-${hi}`).toEqual(
+          Object.fromEntries(linkIds.map((id) => [id, raw.linkDaily[id] ?? []])),
+        );
       }
     });
   }

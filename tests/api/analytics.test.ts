@@ -107,6 +107,23 @@ describe("exports", () => {
     expect((await owner.call("GET", `/api/analytics/export?format=xml&${range(base - DAY, base + DAY)}`)).status).toBe(400);
   });
 
+  it("names the range by its first and last day as the picker shows them, in the dashboard, CSV, JSON and file names", async () => {
+    // Nov 20 to Nov 26 for an owner in UTC+1: [local midnight Nov 20, local midnight Nov 27).
+    const from = Date.UTC(2026, 10, 19, 23);
+    const to = Date.UTC(2026, 10, 26, 23);
+    const q = `${range(from, to)}&tz=-60`;
+    const days = { first: "2026-11-20", last: "2026-11-26" };
+    expect((await (await owner.call("GET", `/api/analytics?${q}`)).json()).range).toMatchObject(days);
+    const csv = await owner.call("GET", `/api/analytics/export?format=csv&${q}`);
+    expect(csv.headers.get("content-disposition")).toMatch(/filename="plinth-analytics-owner_\w+-2026-11-20-to-2026-11-26\.csv"/);
+    expect(await csv.text()).toContain(`"Plinth analytics","2026-11-20 to 2026-11-26"`);
+    const json = await owner.call("GET", `/api/analytics/export?format=json&${q}`);
+    expect(json.headers.get("content-disposition")).toMatch(/-2026-11-20-to-2026-11-26\.json"/);
+    expect((await json.json()).range).toMatchObject(days);
+    const leads = await owner.call("GET", `/api/analytics/leads.csv?${q}`);
+    expect(leads.headers.get("content-disposition")).toMatch(/-2026-11-20-to-2026-11-26\.csv"/);
+  });
+
   it("downloads leads as CSV for Plus, never another owner's", async () => {
     t.deps.db.insert(collectedLeads).values({ id: newId(), userId: other.userId, linkTitle: "theirs", email: "theirs@example.com", createdAt: new Date(base) }).run();
     t.deps.db.insert(collectedLeads).values({ id: newId(), userId: owner.userId, linkTitle: "mine", email: "+mine@example.com", createdAt: new Date(base) }).run();
@@ -145,6 +162,25 @@ describe("plan gating (ADR 074)", () => {
     expect(plus.sources.referrers).toEqual([{ domain: "Instagram", views: 2 }]);
     expect(plus.sources.countries).toEqual([{ country: "DE", views: 2 }]);
     expect((await owner.call("GET", `/api/analytics/export?format=json&${range(base - DAY, base + DAY)}`)).status).toBe(200);
+  });
+
+  it("gives each link its clicks per day in the owner's time zone, for Plus only", async () => {
+    const a = addLink(owner, "shop", 0);
+    const b = addLink(owner, "blog", 1);
+    events(owner, 2, { at: base, kind: "link_click", linkId: a });
+    events(owner, 1, { at: base + DAY, kind: "link_click", linkId: a });
+    // 23:30 UTC on Mar 10 is Mar 11 in UTC+1.
+    events(owner, 1, { at: Date.UTC(2026, 2, 10, 23, 30), kind: "link_click", linkId: b });
+    const q = `${range(Date.UTC(2026, 2, 9, 23), Date.UTC(2026, 2, 12, 23))}&tz=-60`;
+    const r = await (await owner.call("GET", `/api/analytics?${q}`)).json();
+    expect(Object.fromEntries(r.links.map((l: any) => [l.title, l.daily]))).toEqual({
+      shop: [{ date: "2026-03-10", clicks: 2 }, { date: "2026-03-11", clicks: 1 }],
+      blog: [{ date: "2026-03-11", clicks: 1 }],
+    });
+    const lite = createApiOwner(t, "lite");
+    const c = addLink(lite, "shop", 0);
+    events(lite, 1, { at: base, kind: "link_click", linkId: c });
+    expect((await (await lite.call("GET", `/api/analytics?${q}`)).json()).links).toEqual([]);
   });
 
   it("names where a link without a web address leads instead of '#'", async () => {

@@ -1,6 +1,8 @@
 /**
  * Analytics as an owner meets it: the share prompt before the first visit, then real counts from real
- * visits to the published page, the range, the tabs, the lead gate and the exports.
+ * visits to the published page, the range and its labels, a refused range, the tabs and the exports.
+ * dashboard-analytics-charts.spec.ts walks the charts and the detailed parts, dashboard-analytics-plans.spec.ts
+ * what Lite and Plus see.
  */
 import { readFileSync } from "node:fs";
 import { newId } from "#db/ids.ts";
@@ -8,7 +10,7 @@ import { links } from "#db/schema.ts";
 import { recordEvents } from "#api/services/analytics-store.ts";
 import { publishPage } from "#renderer/publish.ts";
 import { E2E } from "./env.ts";
-import { createOwner, e2eDb, expect, signInAs, test } from "./fixtures.ts";
+import { e2eDb, expect, test } from "./fixtures.ts";
 
 const DAY = 86_400_000;
 /** A visitor's browser: headless Chromium names itself in its user agent and would count as a bot. */
@@ -82,40 +84,51 @@ test("the range changes the numbers; exports download the range as CSV and JSON"
   await page.getByRole("button", { name: "Last 90 days" }).click();
   await expect(views).toContainText("3");
 
-  // A chosen range reads 'MMM dd - MMM dd' on its button, days with two digits.
-  await page.getByRole("button", { name: /Date range/ }).click();
-  await page.getByLabel("From").fill("2026-03-05");
-  await page.getByLabel("To").fill("2026-03-09");
-  await page.getByRole("button", { name: "Apply" }).click();
-  await expect(page.getByRole("button", { name: /Date range/ })).toHaveText("Mar 05 - Mar 09");
-  await page.getByRole("button", { name: /Date range/ }).click();
+  // A chosen range reads 'MMM dd - MMM dd' on its button, days with two digits, and adds the year
+  // when the range is not in the current year.
+  const picker = page.getByRole("button", { name: /Date range/ });
+  const choose = async (from: string, to: string) => {
+    await picker.click();
+    await page.getByLabel("From").fill(from);
+    await page.getByLabel("To").fill(to);
+    await page.getByRole("button", { name: "Apply" }).click();
+  };
+  const year = new Date().getFullYear();
+  await choose(`${year}-03-05`, `${year}-03-09`);
+  await expect(picker).toHaveText("Mar 05 - Mar 09");
+  await choose(`${year - 1}-12-20`, `${year}-01-02`);
+  await expect(picker).toHaveText(`Dec 20, ${year - 1} - Jan 02, ${year}`);
+
+  // Over the longest range the server answers, the screen says so and the old numbers go.
+  await picker.click();
+  await page.getByRole("button", { name: "Last 90 days" }).click();
+  await expect(views).toContainText("3");
+  await choose(`${year - 2}-01-01`, `${year}-01-10`);
+  await expect(page.getByRole("alert")).toHaveText("Choose a range of at most 367 days");
+  await expect(page.getByText("Page Views", { exact: true })).toHaveCount(0);
+  await expect(picker).toHaveText(`Jan 01, ${year - 2} - Jan 10, ${year}`);
+  await picker.click();
   await page.getByRole("button", { name: "Last 90 days" }).click();
   await expect(views).toContainText("3");
 
+  // The export names the range as the picker shows it: the last day included is today.
+  const [first, today] = await page.evaluate(() => {
+    const d = (x: Date) => `${x.getFullYear()}-${String(x.getMonth() + 1).padStart(2, "0")}-${String(x.getDate()).padStart(2, "0")}`;
+    const now = new Date();
+    return [d(new Date(now.getFullYear(), now.getMonth(), now.getDate() - 89)), d(now)];
+  });
   await page.getByRole("button", { name: "Export" }).click();
   const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "Export to CSV" }).click()]);
-  expect(csv.suggestedFilename()).toMatch(new RegExp(`^plinth-analytics-${owner.username}-.*\\.csv$`));
+  expect(csv.suggestedFilename()).toBe(`plinth-analytics-${owner.username}-${first}-to-${today}.csv`);
   const text = readFileSync((await csv.path())!, "utf8");
+  expect(text).toContain(`"Plinth analytics","${first} to ${today}"`);
   expect(text).toContain('"Page Views","Link Clicks","Email Leads"');
   expect(text).toContain('"Instagram",3');
 
   await page.getByRole("button", { name: "Export" }).click();
   const [json] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name: "Export to JSON" }).click()]);
-  expect(JSON.parse(readFileSync((await json.path())!, "utf8")).totals.pageViews).toBe(3);
-});
-
-test("a Lite owner without trial sees a dash for leads and the Plus Feature prompt", async ({ page, context }) => {
-  const lite = await createOwner({ trial: false });
-  await context.clearCookies();
-  await signInAs(context, lite);
-  recordEvents(e2eDb(), [{ userId: lite.userId, kind: "page_view", device: "desktop", occurredAt: new Date() }]);
-  await page.goto("/dashboard/analytics");
-  const leads = page.getByText("Email Leads", { exact: true }).locator("..");
-  await expect(leads).toContainText("—");
-  await leads.getByRole("button", { name: "Plus Feature" }).click();
-  await expect(page.getByRole("dialog", { name: "Upgrade to Plinth Plus" })).toContainText("Lead magnets is a Plinth Plus feature");
-  await page.getByRole("button", { name: "Not Now" }).click();
-  await page.getByRole("tab", { name: "Link Performance" }).click();
-  await expect(page.getByText("No link data available yet.")).toBeVisible();
-  await expect(page.getByText("Add links to your page to see detailed analytics.")).toBeVisible();
+  expect(json.suggestedFilename()).toBe(`plinth-analytics-${owner.username}-${first}-to-${today}.json`);
+  const report = JSON.parse(readFileSync((await json.path())!, "utf8"));
+  expect(report.totals.pageViews).toBe(3);
+  expect(report.range).toMatchObject({ first, last: today });
 });
