@@ -68,13 +68,22 @@ export const SUBSCRIPTION_TAB_PATH = "/dashboard/account-settings?tab=subscripti
  * day (Jan 31 + 1 month = Feb 28 or 29), as subscription billing usually works.
  */
 export function addMonths(date: Date, months: number): Date {
-  const d = new Date(date.getTime());
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() + months);
-  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, last));
-  return d;
+  return renewalDate(date, months, date);
+}
+
+/**
+ * The date `months` after `from` on the subscription's billing day: the day of the month its billing
+ * started (`anchor`), or the month's last day when the month is shorter. A subscription started on
+ * Jan 31 renews on Feb 28, Mar 31 and Apr 30, where chaining addMonths would drift to the 28th for
+ * good. The time of day is `from`'s.
+ */
+export function renewalDate(from: Date, months: number, anchor: Date): Date {
+  const start = new Date(from.getTime());
+  start.setUTCDate(1);
+  start.setUTCMonth(start.getUTCMonth() + months);
+  const last = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 0)).getUTCDate();
+  start.setUTCDate(Math.min(anchor.getUTCDate(), last));
+  return start;
 }
 
 export type SubscriptionBadge = "Active" | "Past Due" | "Cancelled" | "Trial Active" | "Lite";

@@ -10,7 +10,7 @@
  * event not yet delivered) is found again at start.
  */
 import { and, asc, count, desc, eq, inArray, isNull, lte, or } from "drizzle-orm";
-import { addMonths, CARD_MESSAGES, PLUS_INVOICE_DESCRIPTION, TEST_CARDS, type TestCardOutcome } from "#core/schemas/billing.ts";
+import { CARD_MESSAGES, renewalDate, PLUS_INVOICE_DESCRIPTION, TEST_CARDS, type TestCardOutcome } from "#core/schemas/billing.ts";
 import { durably, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { testBillingCustomers, testBillingEvents, testBillingInvoices, testBillingSessions, testBillingSubscriptions } from "#db/schema.ts";
@@ -69,6 +69,9 @@ export interface TestModeProvider extends BillingProvider {
   /** Run what is due now (renewals, retries, period ends, deliveries). */
   tick(): Promise<void>;
 }
+
+/** Periods end on the subscription's billing day, the day it started (the billing cycle anchor). */
+const periodEndAfter = (s: Pick<SubscriptionRow, "createdAt">, from: Date, months: number) => renewalDate(from, months, s.createdAt);
 
 const cardOf = (row: { cardBrand: string | null; cardLast4: string | null }): CardSummary | null =>
   row.cardBrand && row.cardLast4 ? { brand: row.cardBrand, last4: row.cardLast4 } : null;
@@ -187,7 +190,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
           }
           // Renewal: the next period is invoiced and charged to the card on file.
           const periodStart = s.currentPeriodEnd;
-          const periodEnd = addMonths(periodStart, 1);
+          const periodEnd = periodEndAfter(s, periodStart, 1);
           const paid = charges(c, "subscription_cycle");
           const invoice: InvoiceRow = {
             id: `in_test_${newId()}`,
@@ -473,11 +476,11 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
             emit(tx, "invoice.voided", invoiceObject({ ...open, status: "void" }, null));
           }
           tx.update(testBillingSubscriptions)
-            .set({ status: "active", nextAttemptAt: null, currentPeriodStart: from, currentPeriodEnd: addMonths(from, months) })
+            .set({ status: "active", nextAttemptAt: null, currentPeriodStart: from, currentPeriodEnd: periodEndAfter(s, from, months) })
             .where(eq(testBillingSubscriptions.id, s.id))
             .run();
         } else {
-          tx.update(testBillingSubscriptions).set({ currentPeriodEnd: addMonths(s.currentPeriodEnd, months) }).where(eq(testBillingSubscriptions.id, s.id)).run();
+          tx.update(testBillingSubscriptions).set({ currentPeriodEnd: periodEndAfter(s, s.currentPeriodEnd, months) }).where(eq(testBillingSubscriptions.id, s.id)).run();
         }
         emitSubscription(tx, "customer.subscription.updated", s.id);
         return subscriptionObject(subscription(tx, s.id)!, customer(tx, s.customerId)!);
@@ -536,7 +539,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
         const at = now();
         putCardOnFile(tx, c.id, card);
         const subId = `sub_test_${newId()}`;
-        const periodEnd = addMonths(at, 1);
+        const periodEnd = renewalDate(at, 1, at);
         tx.insert(testBillingSubscriptions)
           .values({ id: subId, customerId: c.id, status: "active", amountCents: session.amountCents, currentPeriodStart: at, currentPeriodEnd: periodEnd, createdAt: at })
           .run();
