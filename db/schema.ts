@@ -575,7 +575,7 @@ export const invoices = sqliteTable(
     status: text("status", { enum: INVOICE_STATUSES }).notNull(),
     description: text("description").notNull(),
     invoiceUrl: text("invoice_url"),
-    /** The invoice number printed on it, e.g. PLN-0001-0003. */
+    /** The invoice number printed on it, PLN-000001 onwards: one gap-free sequence (invoiceSequence, ADR 103). */
     number: text("number"),
     subscriptionId: text("subscription_id"),
     periodStart: time("period_start"),
@@ -587,9 +587,37 @@ export const invoices = sqliteTable(
     billedEmail: text("billed_email"),
     billedUsername: text("billed_username"),
     billedName: text("billed_name"),
+    /**
+     * The seller and the tax as they were when the invoice was issued (ADR 103): an issued invoice
+     * does not change when the operator's configuration does. Null on invoices from before they
+     * were kept; those print the configuration of the day. amount_cents is the gross, tax included.
+     */
+    sellerName: text("seller_name"),
+    /** The address lines joined with LF. */
+    sellerAddress: text("seller_address"),
+    sellerTaxId: text("seller_tax_id"),
+    /** The tax rate included in amount_cents, in hundredths of a percent (2000 is 20%); net and tax follow from it (core/invoice.ts). */
+    taxRateBp: integer("tax_rate_bp"),
     createdAt: createdAt(),
   },
-  (t) => [index("invoices_user_idx").on(t.userId, t.createdAt), check("invoices_status", oneOf(t.status, INVOICE_STATUSES))],
+  (t) => [
+    index("invoices_user_idx").on(t.userId, t.createdAt),
+    uniqueIndex("invoices_number_unique").on(t.number),
+    check("invoices_status", oneOf(t.status, INVOICE_STATUSES)),
+  ],
+);
+
+/**
+ * The last invoice number given (one row). It is raised in the same IMMEDIATE transaction that
+ * writes the invoice, so numbers are never skipped or given twice, whatever runs at once (ADR 103).
+ */
+export const invoiceSequence = sqliteTable(
+  "invoice_sequence",
+  {
+    id: integer("id").primaryKey(),
+    last: integer("last").notNull(),
+  },
+  (t) => [check("invoice_sequence_one_row", sql`${t.id} = 1`), check("invoice_sequence_last", sql`${t.last} >= 0`)],
 );
 
 /** Commission earned from a referred owner's payment (20%). */

@@ -13,6 +13,7 @@ import { currentUser, requireUser } from "../auth/middleware.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { cancelSubscription, getInvoice, listInvoices, portalUrl, receiveWebhook, resumeSubscription, startCheckout, subscriptionView } from "../services/billing.ts";
+import { invoicePdf, invoicePdfFileName } from "../services/invoice-pdf.ts";
 import { schemaJson } from "../services/json-input.ts";
 import { jsonBody, params } from "../validate.ts";
 
@@ -45,6 +46,15 @@ export function billingRoutes(deps: AppDeps) {
       .get("/invoices", requireUser, (c) => c.json({ invoices: listInvoices(deps, currentUser(c).id) }))
       // GET /api/billing/invoices/:id - one of the owner's invoices, for its printable page
       .get("/invoices/:id", requireUser, params(InvoiceParamSchema), (c) => c.json(getInvoice(deps, currentUser(c).id, c.req.valid("param").id)))
+      // GET /api/billing/invoices/:id/pdf - one of the owner's invoices as a PDF download
+      .get("/invoices/:id/pdf", requireUser, params(InvoiceParamSchema), async (c) => {
+        const data = getInvoice(deps, currentUser(c).id, c.req.valid("param").id);
+        const pdf = await invoicePdf(data);
+        return c.body(new Uint8Array(pdf), 200, {
+          "Content-Type": "application/pdf",
+          "Content-Disposition": `attachment; filename="${invoicePdfFileName(data)}"`,
+        });
+      })
       // POST /api/billing/webhook - the provider's signed events (no session: the signature is the proof)
       .post("/webhook", async (c) => {
         const signature = c.req.header(SIGNATURE_HEADER);

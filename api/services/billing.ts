@@ -25,6 +25,7 @@ import { ApiError, plusRequired } from "../errors.ts";
 import { enqueueJob } from "../jobs/queue.ts";
 import { runJobs } from "../jobs/runner.ts";
 import { cancelledMail, commissionMail, paymentFailedMail, receiptMail, subscriptionEndedMail } from "./billing-mail.ts";
+import { invoiceParties, issueInvoice } from "./invoices.ts";
 import { getProfile, planStateOf, type ProfileRow } from "./profile.ts";
 import { creditCommission } from "./rewards-balance.ts";
 
@@ -139,7 +140,8 @@ export function getInvoice(deps: AppDeps, userId: string, invoiceId: string) {
   if (!row) throw new ApiError("not_found", BILLING_MESSAGES.invoiceNotFound);
   const p = getProfile(deps.db, userId);
   const email = emailOf(deps.db, userId) ?? "";
-  return { invoice: invoiceView(row), billedTo: { email, username: p.username, displayName: p.displayName }, testMode: billingFor(deps).provider.testMode };
+  const { seller, totals } = invoiceParties(row, deps.env.SELLER);
+  return { invoice: invoiceView(row), seller, totals, billedTo: { email, username: p.username, displayName: p.displayName }, testMode: billingFor(deps).provider.testMode };
 }
 
 export const invoicePageUrl = (origin: string, invoiceId: string) => `${origin}/billing/invoice?id=${encodeURIComponent(invoiceId)}`;
@@ -394,15 +396,16 @@ function applyInvoice(deps: AppDeps, tx: Db, inv: InvoiceObject, type: BillingEv
     status: inv.status,
     description: inv.description || PLUS_INVOICE_DESCRIPTION,
     invoiceUrl: url,
-    number: inv.number,
     subscriptionId: inv.subscription,
     periodStart: new Date(inv.period_start),
     periodEnd: new Date(inv.period_end),
     paidAt: inv.paid_at ? new Date(inv.paid_at) : null,
     paymentMethod: inv.status === "paid" ? paymentMethodText(inv) : null,
   };
+  // The provider's own number is not ours: every invoice takes the next of the one sequence (ADR 103).
+  let number = prev?.number ?? null;
   if (prev) tx.update(invoices).set(values).where(eq(invoices.id, inv.id)).run();
-  else tx.insert(invoices).values({ id: inv.id, userId, createdAt: new Date(inv.created), ...values }).run();
+  else number = issueInvoice(tx, deps.env.SELLER, { id: inv.id, userId, createdAt: new Date(inv.created), ...values });
 
   const email = emailOf(tx, userId);
   if (inv.status === "paid" && prev?.status !== "paid") {
@@ -417,7 +420,7 @@ function applyInvoice(deps: AppDeps, tx: Db, inv: InvoiceObject, type: BillingEv
     if (email) {
       enqueueJob(
         tx,
-        { kind: "mail", payload: receiptMail(email, origin, { number: inv.number, amountCents: inv.amount_cents, description: values.description, paymentMethod: paymentMethodText(inv), periodEnd: values.periodEnd, url }) },
+        { kind: "mail", payload: receiptMail(email, origin, { number: number ?? inv.number, amountCents: inv.amount_cents, description: values.description, paymentMethod: paymentMethodText(inv), periodEnd: values.periodEnd, url }) },
         at,
       );
     }
