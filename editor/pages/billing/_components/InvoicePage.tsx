@@ -35,7 +35,7 @@ function Invoice() {
   return (
     <article aria-labelledby="invoice-title" className="w-full max-w-2xl rounded-xl border border-slate-200 bg-white p-6 shadow-sm print:border-0 print:shadow-none sm:p-10">
       <header className="flex flex-wrap items-start justify-between gap-4">
-        <address aria-label="Seller" className="not-italic">
+        <address role="group" aria-label="Seller" className="not-italic">
           <p className="text-2xl font-bold text-brand-700">{data.seller.name}</p>
           {data.seller.address.map((line, i) => (
             <p key={i} className="text-sm text-slate-700">
