@@ -655,6 +655,8 @@ export const billingCustomers = sqliteTable(
     cardLast4: text("card_last4"),
     /** The newest subscription event applied: an older one arriving late is ignored. */
     lastEventAt: time("last_event_at"),
+    /** How the subscription is billed ("month" or "year"), as the provider last reported it. */
+    billingInterval: text("billing_interval", { enum: ["month", "year"] }).notNull().default("month"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("billing_customers_customer_unique").on(t.provider, t.customerId)],
@@ -753,6 +755,8 @@ export const testBillingSessions = sqliteTable(
     customerId: text("customer_id").notNull().references(() => testBillingCustomers.id, { onDelete: "cascade" }),
     status: text("status", { enum: TEST_SESSION_STATUSES }).notNull().default("open"),
     amountCents: integer("amount_cents").notNull().default(0),
+    /** A checkout's billing interval: "month" or "year". */
+    interval: text("interval", { enum: ["month", "year"] }).notNull().default("month"),
     successUrl: text("success_url").notNull(),
     cancelUrl: text("cancel_url").notNull(),
     subscriptionId: text("subscription_id"),
@@ -772,6 +776,8 @@ export const testBillingSubscriptions = sqliteTable(
     customerId: text("customer_id").notNull().references(() => testBillingCustomers.id, { onDelete: "cascade" }),
     status: text("status", { enum: TEST_SUBSCRIPTION_STATUSES }).notNull(),
     amountCents: integer("amount_cents").notNull(),
+    /** Billed every month or every year ("month", "year"). */
+    interval: text("interval", { enum: ["month", "year"] }).notNull().default("month"),
     currentPeriodStart: time("current_period_start").notNull(),
     currentPeriodEnd: time("current_period_end").notNull(),
     cancelAtPeriodEnd: bool("cancel_at_period_end").notNull().default(false),

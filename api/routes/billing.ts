@@ -24,13 +24,15 @@ export function billingRoutes(deps: AppDeps) {
     new Hono<AppEnv>()
       // GET /api/billing/subscription - status badge, next billing date, card, price
       .get("/subscription", requireUser, (c) => c.json(subscriptionView(deps, currentUser(c).id)))
-      // POST /api/billing/checkout - a hosted checkout for Plinth Plus; the answer's url is where to go
+      // POST /api/billing/checkout - a hosted checkout for Plinth Plus, monthly or yearly; the answer's url is where to go
       .post("/checkout", requireUser, jsonBody(CheckoutBodySchema), async (c) => {
-        const { returnPath } = c.req.valid("json");
-        const { url } = await startCheckout(deps, currentUser(c).id, {
-          successPath: `${SUBSCRIPTION_TAB_PATH}&checkout=success`,
-          cancelPath: returnPath ?? SUBSCRIPTION_TAB_PATH,
-        });
+        const { returnPath, interval } = c.req.valid("json");
+        const { url } = await startCheckout(
+          deps,
+          currentUser(c).id,
+          { successPath: `${SUBSCRIPTION_TAB_PATH}&checkout=success`, cancelPath: returnPath ?? SUBSCRIPTION_TAB_PATH },
+          interval,
+        );
         return c.json({ url }, 201);
       })
       // POST /api/billing/cancel - cancel-subscription {reason}: at the period end (or now when past due)

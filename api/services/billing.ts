@@ -10,8 +10,7 @@
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { effectivePlan, hasFeature, isPayingPlus, isTrialActive } from "#core/plans.ts";
-import { BILLING_MESSAGES, PLUS_INVOICE_DESCRIPTION, PLUS_PRICE_LABEL, SUBSCRIPTION_TAB_PATH, subscriptionBadge } from "#core/schemas/billing.ts";
-import { LIMITS } from "#core/limits.ts";
+import { BILLING_MESSAGES, PLUS_INVOICE_DESCRIPTION, PLUS_PLANS, SUBSCRIPTION_TAB_PATH, subscriptionBadge, type BillingInterval } from "#core/schemas/billing.ts";
 import { AFTER_SIGN_IN } from "#core/schemas/auth.ts";
 import { durably, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
@@ -89,6 +88,8 @@ export function subscriptionView(deps: AppDeps, userId: string) {
   const customer = billingCustomer(deps.db, userId);
   const badge = subscriptionBadge(plan, at);
   const paying = isPayingPlus(plan, at);
+  const interval: BillingInterval = paying && customer ? customer.billingInterval : "month";
+  const plusPlan = { interval, ...PLUS_PLANS[interval] };
   return {
     badge,
     planType: p.planType,
@@ -99,8 +100,10 @@ export function subscriptionView(deps: AppDeps, userId: string) {
     /** Cancelled: the last day of access. */
     accessEndsAt: badge === "Cancelled" ? iso(p.currentPeriodEndDate) : null,
     card: paying && customer?.cardBrand && customer.cardLast4 ? { brand: customer.cardBrand, last4: customer.cardLast4 } : null,
-    priceCents: LIMITS.PLUS_PRICE_CENTS,
-    priceLabel: PLUS_PRICE_LABEL,
+    /** What the owner pays (or would pay monthly): Plinth Plus or Plinth Plus yearly. */
+    interval: plusPlan.interval,
+    priceCents: plusPlan.priceCents,
+    priceLabel: plusPlan.priceLabel,
     isTrialActive: isTrialActive(plan, at),
     trialEndsAt: iso(p.trialEndsAt),
     payingSince: iso(p.payingSince),
@@ -166,7 +169,7 @@ async function ensureCustomer(deps: AppDeps, userId: string): Promise<BillingCus
 }
 
 /** A hosted checkout for Plinth Plus; refused while the owner already pays. */
-export async function startCheckout(deps: AppDeps, userId: string, urls: { successPath: string; cancelPath: string }): Promise<{ url: string }> {
+export async function startCheckout(deps: AppDeps, userId: string, urls: { successPath: string; cancelPath: string }, interval: BillingInterval = "month"): Promise<{ url: string }> {
   const p = getProfile(deps.db, userId);
   if (p.subscriptionStatus === "past_due_plus") throw new ApiError("conflict", BILLING_MESSAGES.pastDueUseUpdate);
   if (isPayingPlus(planStateOf(p), deps.now())) throw new ApiError("conflict", BILLING_MESSAGES.alreadySubscribed);
@@ -175,7 +178,8 @@ export async function startCheckout(deps: AppDeps, userId: string, urls: { succe
   const session = await billingFor(deps).provider.createCheckoutSession({
     customerId: customer.customerId,
     userId,
-    amountCents: LIMITS.PLUS_PRICE_CENTS,
+    amountCents: PLUS_PLANS[interval].priceCents,
+    interval,
     successUrl: `${origin}${urls.successPath}`,
     cancelUrl: `${origin}${urls.cancelPath}`,
   });
@@ -357,7 +361,13 @@ function applySubscription(deps: AppDeps, tx: Db, sub: SubscriptionObject, event
       };
   tx.update(userProfiles).set(next).where(eq(userProfiles.userId, customer.userId)).run();
   tx.update(billingCustomers)
-    .set({ subscriptionId: ended ? null : sub.id, cardBrand: sub.card?.brand ?? customer.cardBrand, cardLast4: sub.card?.last4 ?? customer.cardLast4, lastEventAt: new Date(eventAt) })
+    .set({
+      subscriptionId: ended ? null : sub.id,
+      cardBrand: sub.card?.brand ?? customer.cardBrand,
+      cardLast4: sub.card?.last4 ?? customer.cardLast4,
+      billingInterval: sub.interval,
+      lastEventAt: new Date(eventAt),
+    })
     .where(eq(billingCustomers.userId, customer.userId))
     .run();
 
@@ -412,7 +422,8 @@ function applyInvoice(deps: AppDeps, tx: Db, inv: InvoiceObject, type: BillingEv
     const profile = getProfile(tx, userId);
     // Payouts need three continuous paying months, counted from the first paid period.
     if (!profile.payingSince) tx.update(userProfiles).set({ payingSince: new Date(inv.period_start) }).where(eq(userProfiles.userId, userId)).run();
-    const commission = creditCommission(tx, userId, inv.id, inv.amount_cents, at);
+    // 20% of what was paid, whether a month or a year of Plus.
+    const commission = creditCommission(tx, userId, inv.id, inv.amount_cents, at, customer.billingInterval === "year" ? "annual" : "monthly");
     if (commission) {
       const to = emailOf(tx, commission.referrerId);
       if (to) enqueueJob(tx, { kind: "mail", payload: commissionMail(to, origin, commission.commissionCents, commission.balanceCents) }, at);

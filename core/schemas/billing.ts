@@ -60,6 +60,24 @@ export const PLUS_PRICE = formatMoney(LIMITS.PLUS_PRICE_CENTS);
 export const PLUS_PRICE_LABEL = `${PLUS_PRICE} per month`;
 export const PLUS_INVOICE_DESCRIPTION = "Plinth Plus (monthly)";
 
+/** How often Plus is billed: Plinth Plus (monthly) or Plinth Plus yearly (ADR 103). */
+export const BILLING_INTERVALS = ["month", "year"] as const;
+export type BillingInterval = (typeof BILLING_INTERVALS)[number];
+
+/** Plinth Plus yearly: twelve months for the price of ten (two months free). */
+export const PLUS_YEARLY_PRICE_CENTS = LIMITS.PLUS_PRICE_CENTS * 10;
+
+export const PLUS_PLANS: Record<BillingInterval, { name: string; priceCents: number; months: number; priceLabel: string; description: string }> = {
+  month: { name: "Plinth Plus", priceCents: LIMITS.PLUS_PRICE_CENTS, months: 1, priceLabel: PLUS_PRICE_LABEL, description: PLUS_INVOICE_DESCRIPTION },
+  year: {
+    name: "Plinth Plus yearly",
+    priceCents: PLUS_YEARLY_PRICE_CENTS,
+    months: 12,
+    priceLabel: `${formatMoney(PLUS_YEARLY_PRICE_CENTS)} per year`,
+    description: "Plinth Plus (yearly)",
+  },
+};
+
 /** Where checkout, the portal and the billing e-mails send the owner back to. */
 export const SUBSCRIPTION_TAB_PATH = "/dashboard/account-settings?tab=subscription";
 
@@ -116,6 +134,8 @@ const DashboardPath = z
 /** The upgrade prompt records its feature key itself (POST /api/upgrade-requests) before checkout. */
 export const CheckoutBodySchema = z.object({
   returnPath: DashboardPath.optional(),
+  /** Monthly unless the owner chose yearly. */
+  interval: z.enum(BILLING_INTERVALS, "Choose monthly or yearly billing").optional(),
 });
 
 export const INVOICE_STATUS_LABELS = { paid: "Paid", open: "Open", void: "Void", uncollectible: "Uncollectible" } as const;

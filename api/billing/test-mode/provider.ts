@@ -10,7 +10,7 @@
  * event not yet delivered) is found again at start.
  */
 import { and, asc, count, desc, eq, inArray, isNull, lte, or } from "drizzle-orm";
-import { CARD_MESSAGES, renewalDate, PLUS_INVOICE_DESCRIPTION, TEST_CARDS, type TestCardOutcome } from "#core/schemas/billing.ts";
+import { CARD_MESSAGES, PLUS_PLANS, renewalDate, TEST_CARDS, type TestCardOutcome } from "#core/schemas/billing.ts";
 import { durably, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { testBillingCustomers, testBillingEvents, testBillingInvoices, testBillingSessions, testBillingSubscriptions } from "#db/schema.ts";
@@ -52,6 +52,7 @@ export interface HostedSession {
   status: "open" | "complete" | "expired";
   email: string;
   amountCents: number;
+  interval: "month" | "year";
   description: string;
   successUrl: string;
   cancelUrl: string;
@@ -103,9 +104,10 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
     cancel_at_period_end: s.cancelAtPeriodEnd,
     ended_at: s.endedAt ? s.endedAt.getTime() : null,
     card: cardOf(c),
+    interval: s.interval,
   });
 
-  const invoiceObject = (i: InvoiceRow, nextAttempt: Date | null): InvoiceObject => ({
+  const invoiceObject = (i: InvoiceRow, nextAttempt: Date | null, interval: SubscriptionRow["interval"]): InvoiceObject => ({
     object: "invoice",
     id: i.id,
     customer: i.customerId,
@@ -113,7 +115,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
     number: i.number,
     status: i.status,
     amount_cents: i.amountCents,
-    description: PLUS_INVOICE_DESCRIPTION,
+    description: PLUS_PLANS[interval].description,
     billing_reason: i.billingReason,
     period_start: i.periodStart.getTime(),
     period_end: i.periodEnd.getTime(),
@@ -190,7 +192,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
           }
           // Renewal: the next period is invoiced and charged to the card on file.
           const periodStart = s.currentPeriodEnd;
-          const periodEnd = periodEndAfter(s, periodStart, 1);
+          const periodEnd = periodEndAfter(s, periodStart, PLUS_PLANS[s.interval].months);
           const paid = charges(c, "subscription_cycle");
           const invoice: InvoiceRow = {
             id: `in_test_${newId()}`,
@@ -211,14 +213,14 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
           tx.insert(testBillingInvoices).values(invoice).run();
           if (paid) {
             tx.update(testBillingSubscriptions).set({ currentPeriodStart: periodStart, currentPeriodEnd: periodEnd }).where(eq(testBillingSubscriptions.id, s.id)).run();
-            emit(tx, "invoice.paid", invoiceObject(invoice, null));
+            emit(tx, "invoice.paid", invoiceObject(invoice, null, s.interval));
             emitSubscription(tx, "customer.subscription.updated", s.id);
             changed = true;
             continue;
           }
           const retryAt = new Date(at.getTime() + RETRY_AFTER_DAYS[0] * DAY_MS);
           tx.update(testBillingSubscriptions).set({ status: "past_due", nextAttemptAt: retryAt }).where(eq(testBillingSubscriptions.id, s.id)).run();
-          emit(tx, "invoice.payment_failed", invoiceObject(invoice, retryAt));
+          emit(tx, "invoice.payment_failed", invoiceObject(invoice, retryAt, s.interval));
           emitSubscription(tx, "customer.subscription.updated", s.id);
           return true;
         }
@@ -240,7 +242,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
           if (retry === undefined) {
             // Out of retries: the invoice is written off and the subscription ends.
             tx.update(testBillingInvoices).set({ status: "uncollectible", attemptCount: attempts }).where(eq(testBillingInvoices.id, open.id)).run();
-            emit(tx, "invoice.marked_uncollectible", invoiceObject({ ...open, status: "uncollectible", attemptCount: attempts }, null));
+            emit(tx, "invoice.marked_uncollectible", invoiceObject({ ...open, status: "uncollectible", attemptCount: attempts }, null, s.interval));
             tx.update(testBillingSubscriptions).set({ status: "canceled", endedAt: at, nextAttemptAt: null }).where(eq(testBillingSubscriptions.id, s.id)).run();
             emitSubscription(tx, "customer.subscription.deleted", s.id);
             return true;
@@ -248,7 +250,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
           const retryAt = new Date(open.createdAt.getTime() + retry * DAY_MS);
           tx.update(testBillingInvoices).set({ attemptCount: attempts }).where(eq(testBillingInvoices.id, open.id)).run();
           tx.update(testBillingSubscriptions).set({ nextAttemptAt: retryAt }).where(eq(testBillingSubscriptions.id, s.id)).run();
-          emit(tx, "invoice.payment_failed", invoiceObject({ ...open, attemptCount: attempts }, retryAt));
+          emit(tx, "invoice.payment_failed", invoiceObject({ ...open, attemptCount: attempts }, retryAt, s.interval));
           return true;
         }
         return changed;
@@ -264,7 +266,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
       .set({ status: "paid", paidAt: at, attemptCount: attempts, cardBrand: c.cardBrand, cardLast4: c.cardLast4 })
       .where(eq(testBillingInvoices.id, open.id))
       .run();
-    emit(tx, "invoice.paid", invoiceObject({ ...open, status: "paid", paidAt: at, attemptCount: attempts, cardBrand: c.cardBrand, cardLast4: c.cardLast4 }, null));
+    emit(tx, "invoice.paid", invoiceObject({ ...open, status: "paid", paidAt: at, attemptCount: attempts, cardBrand: c.cardBrand, cardLast4: c.cardLast4 }, null, subscription(tx, open.subscriptionId)!.interval));
     tx.update(testBillingSubscriptions)
       .set({ status: "active", nextAttemptAt: null, currentPeriodStart: open.periodStart, currentPeriodEnd: open.periodEnd })
       .where(eq(testBillingSubscriptions.id, open.subscriptionId))
@@ -410,6 +412,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
           kind: "checkout",
           customerId: c.id,
           amountCents: input.amountCents,
+          interval: input.interval ?? "month",
           successUrl: input.successUrl,
           cancelUrl: input.cancelUrl,
           expiresAt: new Date(at.getTime() + CHECKOUT_SESSION_TTL_MS),
@@ -453,7 +456,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
         const open = openInvoiceOf(tx, s.id);
         if (open) {
           tx.update(testBillingInvoices).set({ status: "void" }).where(eq(testBillingInvoices.id, open.id)).run();
-          emit(tx, "invoice.voided", invoiceObject({ ...open, status: "void" }, null));
+          emit(tx, "invoice.voided", invoiceObject({ ...open, status: "void" }, null, s.interval));
         }
         tx.update(testBillingSubscriptions).set({ status: "canceled", endedAt: at, nextAttemptAt: null }).where(eq(testBillingSubscriptions.id, s.id)).run();
         emitSubscription(tx, "customer.subscription.deleted", s.id);
@@ -473,7 +476,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
           const from = open ? open.periodStart : s.currentPeriodEnd;
           if (open) {
             tx.update(testBillingInvoices).set({ status: "void" }).where(eq(testBillingInvoices.id, open.id)).run();
-            emit(tx, "invoice.voided", invoiceObject({ ...open, status: "void" }, null));
+            emit(tx, "invoice.voided", invoiceObject({ ...open, status: "void" }, null, s.interval));
           }
           tx.update(testBillingSubscriptions)
             .set({ status: "active", nextAttemptAt: null, currentPeriodStart: from, currentPeriodEnd: periodEndAfter(s, from, months) })
@@ -515,7 +518,8 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
         status: statusOf(session, ms()),
         email: c.email,
         amountCents: session.amountCents,
-        description: PLUS_INVOICE_DESCRIPTION,
+        interval: session.interval,
+        description: PLUS_PLANS[session.interval].description,
         successUrl: session.successUrl,
         cancelUrl: session.cancelUrl,
         card: cardOf(c),
@@ -539,9 +543,9 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
         const at = now();
         putCardOnFile(tx, c.id, card);
         const subId = `sub_test_${newId()}`;
-        const periodEnd = renewalDate(at, 1, at);
+        const periodEnd = renewalDate(at, PLUS_PLANS[session.interval].months, at);
         tx.insert(testBillingSubscriptions)
-          .values({ id: subId, customerId: c.id, status: "active", amountCents: session.amountCents, currentPeriodStart: at, currentPeriodEnd: periodEnd, createdAt: at })
+          .values({ id: subId, customerId: c.id, status: "active", amountCents: session.amountCents, interval: session.interval, currentPeriodStart: at, currentPeriodEnd: periodEnd, createdAt: at })
           .run();
         const invoice: InvoiceRow = {
           id: `in_test_${newId()}`,
@@ -562,7 +566,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
         tx.insert(testBillingInvoices).values(invoice).run();
         tx.update(testBillingSessions).set({ status: "complete", completedAt: at, subscriptionId: subId }).where(eq(testBillingSessions.id, session.id)).run();
         emitSubscription(tx, "customer.subscription.created", subId);
-        emit(tx, "invoice.paid", invoiceObject(invoice, null));
+        emit(tx, "invoice.paid", invoiceObject(invoice, null, session.interval));
         emit(tx, "checkout.session.completed", { object: "checkout.session", id: session.id, customer: c.id, subscription: subId, client_reference_id: userId });
         return { redirectUrl: session.successUrl };
       });

@@ -1,0 +1,85 @@
+/**
+ * Plinth Plus yearly (issue 23, ADR 103): checkout at the yearly price through the test-mode
+ * provider, a year's period on the billing day, a yearly renewal, the Subscription tab's price, and
+ * the referrer's 20% of what was paid.
+ */
+import { eq } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PLUS_YEARLY_PRICE_CENTS } from "#core/schemas/billing.ts";
+import { invoices, referralEarnings, testBillingSessions, userProfiles } from "#db/schema.ts";
+import { createTestApp, type TestApp } from "#tests/support/app.ts";
+import { checkoutSession, pay, profileOf, providerSubscription, tick } from "#tests/support/billing.ts";
+import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
+
+let t: TestApp;
+let clock: number;
+beforeEach(() => {
+  t = createTestApp();
+  clock = Date.parse("2027-01-31T10:00:00.000Z");
+  t.deps.now = () => new Date(clock);
+});
+afterEach(() => t.close());
+
+const json = async (res: Response) => ({ status: res.status, body: (await res.json()) as any });
+const invoicesOf = (o: ApiOwner) => t.deps.db.select().from(invoices).where(eq(invoices.userId, o.userId)).orderBy(invoices.createdAt).all();
+
+async function subscribeYearly(owner: ApiOwner): Promise<void> {
+  const res = await pay(owner, await checkoutSession(owner, { interval: "year" }));
+  expect(res.status).toBe(200);
+}
+
+describe("Plinth Plus yearly", () => {
+  it("costs ten months: 89.90 a year", () => {
+    expect(PLUS_YEARLY_PRICE_CENTS).toBe(8990);
+  });
+
+  it("checks out at the yearly price and runs a year from the billing day, then renews for another year", async () => {
+    const owner = createApiOwner(t, "lite");
+    const id = await checkoutSession(owner, { interval: "year" });
+    const session = await json(await owner.call("GET", `/api/billing/test/sessions/${id}`));
+    expect(session.body).toMatchObject({ amountCents: 8990, interval: "year", description: "Plinth Plus (yearly)" });
+    expect((await pay(owner, id)).status).toBe(200);
+
+    expect(profileOf(t, owner.userId).currentPeriodEndDate!.toISOString()).toBe("2028-01-31T10:00:00.000Z");
+    const view = await json(await owner.call("GET", "/api/billing/subscription"));
+    expect(view.body).toMatchObject({ badge: "Active", interval: "year", priceCents: 8990, priceLabel: "$89.90 per year", nextBillingDate: "2028-01-31T10:00:00.000Z" });
+
+    clock = providerSubscription(t, owner.userId).currentPeriodEnd.getTime();
+    await tick(t);
+    expect(profileOf(t, owner.userId).currentPeriodEndDate!.toISOString()).toBe("2029-01-31T10:00:00.000Z");
+    expect(invoicesOf(owner).map((i) => [i.amountCents, i.description, i.status])).toEqual([
+      [8990, "Plinth Plus (yearly)", "paid"],
+      [8990, "Plinth Plus (yearly)", "paid"],
+    ]);
+  });
+
+  it("a monthly checkout is unchanged: 8.99 for a month", async () => {
+    const owner = createApiOwner(t, "lite");
+    const res = await pay(owner, await checkoutSession(owner, { interval: "month" }));
+    expect(res.status).toBe(200);
+    expect(profileOf(t, owner.userId).currentPeriodEndDate!.toISOString()).toBe("2027-02-28T10:00:00.000Z");
+    const view = await json(await owner.call("GET", "/api/billing/subscription"));
+    expect(view.body).toMatchObject({ interval: "month", priceCents: 899, priceLabel: "$8.99 per month" });
+    expect(invoicesOf(owner).map((i) => [i.amountCents, i.description])).toEqual([[899, "Plinth Plus (monthly)"]]);
+  });
+
+  it("the referrer earns 20% of what was paid: 17.98 on a year", async () => {
+    const referrer = createApiOwner(t, "plus");
+    const owner = createApiOwner(t, "lite");
+    t.deps.db.update(userProfiles).set({ referredBy: referrer.userId }).where(eq(userProfiles.userId, owner.userId)).run();
+    await subscribeYearly(owner);
+    const earnings = t.deps.db.select().from(referralEarnings).where(eq(referralEarnings.referrerId, referrer.userId)).all();
+    expect(earnings.map((e) => [e.paymentCents, e.commissionCents, e.billingPeriod])).toEqual([[8990, 1798, "annual"]]);
+    expect(profileOf(t, referrer.userId).rewardsBalanceCents).toBe(1798);
+  });
+
+  it("refuses an interval that is not monthly or yearly, and creates no session", async () => {
+    const owner = createApiOwner(t, "lite");
+    for (const interval of ["week", "YEAR", "", 12, null]) {
+      const res = await json(await owner.call("POST", "/api/billing/checkout", { interval }));
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(res.body)).toContain("Choose monthly or yearly billing");
+    }
+    expect(t.deps.db.select().from(testBillingSessions).all()).toEqual([]);
+  });
+});
