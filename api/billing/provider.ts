@@ -103,6 +103,11 @@ export interface BillingProvider {
   /** End the subscription now (a past-due subscription the owner gives up). */
   cancelNow(subscriptionId: string): Promise<SubscriptionObject>;
   /**
+   * Bill the subscription every `interval` at `amountCents` from its next renewal on (the period
+   * already paid runs its course). Only while it is active and not set to cancel.
+   */
+  setInterval(subscriptionId: string, interval: "month" | "year", amountCents: number): Promise<SubscriptionObject>;
+  /**
    * Months paid outside the provider (from the rewards balance): the next charge moves `months`
    * later. A past-due subscription's open invoice is settled by it: the months count from the
    * start of the unpaid period.

@@ -6,13 +6,13 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { CancelSubscriptionSchema } from "#core/schemas/affiliate.ts";
-import { BILLING_MESSAGES, CheckoutBodySchema, SUBSCRIPTION_TAB_PATH } from "#core/schemas/billing.ts";
+import { BILLING_MESSAGES, BillingIntervalBodySchema, CheckoutBodySchema, SUBSCRIPTION_TAB_PATH } from "#core/schemas/billing.ts";
 import { SIGNATURE_HEADER } from "../billing/provider.ts";
 import { testModeRoutes } from "../billing/test-mode/routes.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { cancelSubscription, getInvoice, listInvoices, portalUrl, receiveWebhook, resumeSubscription, startCheckout, subscriptionView } from "../services/billing.ts";
+import { cancelSubscription, getInvoice, listInvoices, portalUrl, receiveWebhook, resumeSubscription, startCheckout, subscriptionView, switchInterval } from "../services/billing.ts";
 import { invoicePdf, invoicePdfFileName } from "../services/invoice-pdf.ts";
 import { schemaJson } from "../services/json-input.ts";
 import { jsonBody, params } from "../validate.ts";
@@ -42,6 +42,11 @@ export function billingRoutes(deps: AppDeps) {
       })
       // POST /api/billing/resume - take a cancellation back before the period ends
       .post("/resume", requireUser, async (c) => c.json({ subscription: await resumeSubscription(deps, currentUser(c).id), message: BILLING_MESSAGES.resumed }))
+      // POST /api/billing/interval - {interval}: bill monthly or yearly from the next renewal
+      .post("/interval", requireUser, jsonBody(BillingIntervalBodySchema), async (c) => {
+        const { interval } = c.req.valid("json");
+        return c.json({ subscription: await switchInterval(deps, currentUser(c).id, interval), message: BILLING_MESSAGES.intervalSwitched });
+      })
       // POST /api/billing/portal - customer-portal: a url to open in a new tab
       .post("/portal", requireUser, async (c) => c.json({ url: await portalUrl(deps, currentUser(c).id) }, 201))
       // GET /api/billing/invoices - billing history (a Plus feature)

@@ -233,6 +233,16 @@ export async function resumeSubscription(deps: AppDeps, userId: string): Promise
   return subscriptionView(deps, userId);
 }
 
+/** Bills monthly or yearly from the next renewal (ADR 103); the paid period runs its course. */
+export async function switchInterval(deps: AppDeps, userId: string, interval: BillingInterval): Promise<SubscriptionView> {
+  const { profile, subscriptionId } = liveSubscriptionId(deps, userId);
+  if (profile.subscriptionStatus !== "active_plus") throw new ApiError("conflict", BILLING_MESSAGES.intervalNeedsActive);
+  const sub = await billingFor(deps).provider.setInterval(subscriptionId, interval, PLUS_PLANS[interval].priceCents);
+  durably(deps.db, (tx) => applySubscription(deps, tx, sub, deps.now().getTime(), "customer.subscription.updated"));
+  await runJobs(deps);
+  return subscriptionView(deps, userId);
+}
+
 /** customer-portal: a URL the dashboard opens in a new tab. */
 export async function portalUrl(deps: AppDeps, userId: string): Promise<string> {
   const customer = billingCustomer(deps.db, userId);

@@ -25,6 +25,10 @@ export const BILLING_MESSAGES = {
   welcome: "Welcome to Plinth Plus!",
   welcomeText: "Your subscription is active. Every Plus feature is yours.",
   invoiceNotFound: "Invoice not found",
+  /** Switching between monthly and yearly billing (ADR 103). */
+  intervalNeedsActive: "Only an active subscription can change how it is billed. Resume it or settle the failed payment first.",
+  intervalSwitched: "Your billing changes at your next renewal",
+  intervalFailed: "Failed to change your billing",
   /** Deleting an account (ADR 049). */
   deleteEndsSubscription: "Your Plinth Plus subscription ends now and you won't be charged again. Your invoices are kept as records.",
   deleteNeedsSubscriptionEnd: "You have a Plinth Plus subscription. Deleting your account ends it now; please confirm again.",
@@ -137,6 +141,9 @@ export const CheckoutBodySchema = z.object({
   /** Monthly unless the owner chose yearly. */
   interval: z.enum(BILLING_INTERVALS, "Choose monthly or yearly billing").optional(),
 });
+
+/** POST /api/billing/interval: bill monthly or yearly from the next renewal. */
+export const BillingIntervalBodySchema = z.object({ interval: z.enum(BILLING_INTERVALS, "Choose monthly or yearly billing") });
 
 export const INVOICE_STATUS_LABELS = { paid: "Paid", open: "Open", void: "Void", uncollectible: "Uncollectible" } as const;
 

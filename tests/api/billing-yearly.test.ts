@@ -83,3 +83,53 @@ describe("Plinth Plus yearly", () => {
     expect(t.deps.db.select().from(testBillingSessions).all()).toEqual([]);
   });
 });
+
+describe("switching between monthly and yearly at renewal", () => {
+  it("monthly to yearly: the paid month runs out, then a year is charged at the yearly price; and back", async () => {
+    const owner = createApiOwner(t, "lite");
+    expect((await pay(owner, await checkoutSession(owner))).status).toBe(200);
+    const res = await json(await owner.call("POST", "/api/billing/interval", { interval: "year" }));
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe("Your billing changes at your next renewal");
+    expect(res.body.subscription).toMatchObject({ interval: "year", priceLabel: "$89.90 per year", nextBillingDate: "2027-02-28T10:00:00.000Z" });
+    // Nothing is charged now: one invoice, the month.
+    expect(invoicesOf(owner)).toHaveLength(1);
+
+    clock = providerSubscription(t, owner.userId).currentPeriodEnd.getTime();
+    await tick(t);
+    expect(profileOf(t, owner.userId).currentPeriodEndDate!.toISOString()).toBe("2028-02-29T10:00:00.000Z");
+    expect(invoicesOf(owner).map((i) => [i.amountCents, i.description])).toEqual([
+      [899, "Plinth Plus (monthly)"],
+      [8990, "Plinth Plus (yearly)"],
+    ]);
+
+    expect((await json(await owner.call("POST", "/api/billing/interval", { interval: "month" }))).body.subscription).toMatchObject({ interval: "month", priceLabel: "$8.99 per month" });
+    clock = providerSubscription(t, owner.userId).currentPeriodEnd.getTime();
+    await tick(t);
+    // Back to months on the billing day (the 31st): Feb 29 2028 + 1 month is Mar 31.
+    expect(profileOf(t, owner.userId).currentPeriodEndDate!.toISOString()).toBe("2028-03-31T10:00:00.000Z");
+    expect(invoicesOf(owner).at(-1)).toMatchObject({ amountCents: 899, description: "Plinth Plus (monthly)" });
+  });
+
+  it("asking for the interval already billed changes nothing", async () => {
+    const owner = createApiOwner(t, "lite");
+    await subscribeYearly(owner);
+    const res = await json(await owner.call("POST", "/api/billing/interval", { interval: "year" }));
+    expect(res.status).toBe(200);
+    expect(res.body.subscription).toMatchObject({ interval: "year", priceCents: 8990 });
+    expect(providerSubscription(t, owner.userId)).toMatchObject({ interval: "year", amountCents: 8990 });
+  });
+
+  it("is refused without a subscription, when cancelled, and for a bad interval, changing nothing", async () => {
+    const lite = createApiOwner(t, "lite");
+    expect((await json(await lite.call("POST", "/api/billing/interval", { interval: "year" }))).status).toBe(409);
+    const owner = createApiOwner(t, "lite");
+    expect((await pay(owner, await checkoutSession(owner))).status).toBe(200);
+    expect((await owner.call("POST", "/api/billing/cancel", {})).status).toBe(200);
+    const res = await json(await owner.call("POST", "/api/billing/interval", { interval: "year" }));
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toBe("Only an active subscription can change how it is billed. Resume it or settle the failed payment first.");
+    for (const body of [{ interval: "fortnight" }, {}, "not json"]) expect((await owner.call("POST", "/api/billing/interval", body)).status).toBe(400);
+    expect(providerSubscription(t, owner.userId)).toMatchObject({ interval: "month", amountCents: 899 });
+  });
+});

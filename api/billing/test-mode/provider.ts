@@ -448,6 +448,22 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
       return result;
     },
 
+    async setInterval(subscriptionId, interval, amountCents) {
+      await tick();
+      const result = durably(db, (tx) => {
+        const s = subscription(tx, subscriptionId);
+        if (!s || s.status !== "active" || s.cancelAtPeriodEnd) return null;
+        if (s.interval !== interval || s.amountCents !== amountCents) {
+          tx.update(testBillingSubscriptions).set({ interval, amountCents }).where(eq(testBillingSubscriptions.id, s.id)).run();
+          emitSubscription(tx, "customer.subscription.updated", s.id);
+        }
+        return subscriptionObject(subscription(tx, s.id)!, customer(tx, s.customerId)!);
+      });
+      await afterChange();
+      if (!result) throw new ApiError("conflict", "This subscription can no longer be changed.");
+      return result;
+    },
+
     async cancelNow(subscriptionId) {
       const result = durably(db, (tx) => {
         const s = subscription(tx, subscriptionId);
