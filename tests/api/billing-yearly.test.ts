@@ -5,6 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BillingEventSchema } from "#api/billing/events.ts";
 import { PLUS_YEARLY_PRICE_CENTS } from "#core/schemas/billing.ts";
 import { invoices, referralEarnings, testBillingSessions, userProfiles } from "#db/schema.ts";
 import { createTestApp, type TestApp } from "#tests/support/app.ts";
@@ -31,6 +32,14 @@ async function subscribeYearly(owner: ApiOwner): Promise<void> {
 describe("Plinth Plus yearly", () => {
   it("costs ten months: 89.90 a year", () => {
     expect(PLUS_YEARLY_PRICE_CENTS).toBe(8990);
+  });
+
+  it("reads a subscription event from before yearly billing (no interval) as monthly, and refuses an unknown interval", () => {
+    const sub = { object: "subscription", id: "sub_1", customer: "cus_1", status: "active", current_period_start: 1, current_period_end: 2, cancel_at_period_end: false, ended_at: null, card: null };
+    const event = (object: object) => ({ id: "evt_1", created: 1, type: "customer.subscription.updated", data: { object } });
+    const old = BillingEventSchema.parse(event(sub));
+    expect(old.type === "customer.subscription.updated" && old.data.object.interval).toBe("month");
+    expect(BillingEventSchema.safeParse(event({ ...sub, interval: "week" })).success).toBe(false);
   });
 
   it("checks out at the yearly price and runs a year from the billing day, then renews for another year", async () => {
