@@ -5,17 +5,17 @@
  */
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { extendSubscriptionFromBalance } from "#api/services/billing.ts";
 import { invoices } from "#db/schema.ts";
-import { createTestApp, type TestApp } from "#tests/support/app.ts";
-import { profileOf, providerSubscription, subscribe, tick } from "#tests/support/billing.ts";
+import type { TestApp } from "#tests/support/app.ts";
+import { clockedApp, profileOf, subscribe, type ClockedApp } from "#tests/support/billing.ts";
 import { createApiOwner } from "#tests/support/owner.ts";
 
 let t: TestApp;
-let clock: number;
+let app: ClockedApp;
 beforeEach(() => {
-  t = createTestApp();
-  clock = Date.parse("2027-01-31T10:00:00.000Z");
-  t.deps.now = () => new Date(clock);
+  app = clockedApp("2027-01-31T10:00:00.000Z");
+  t = app.t;
 });
 afterEach(() => t.close());
 
@@ -28,8 +28,7 @@ describe("renewal keeps the billing day", () => {
     const ends = [day(profileOf(t, owner.userId).currentPeriodEndDate)];
     for (let i = 0; i < 3; i++) {
       // The moment the period ends, and not a millisecond earlier, the provider renews.
-      clock = providerSubscription(t, owner.userId).currentPeriodEnd.getTime();
-      await tick(t);
+      await app.renewAtPeriodEnd(owner.userId);
       ends.push(day(profileOf(t, owner.userId).currentPeriodEndDate));
     }
     expect(ends).toEqual(["2027-02-28T10:00:00.000Z", "2027-03-31T10:00:00.000Z", "2027-04-30T10:00:00.000Z", "2027-05-31T10:00:00.000Z"]);
@@ -46,8 +45,7 @@ describe("renewal keeps the billing day", () => {
   it("months paid from the rewards balance end on the billing day too", async () => {
     const owner = createApiOwner(t, "lite");
     await subscribe(owner);
-    clock = Date.parse("2027-02-10T09:00:00.000Z");
-    const { extendSubscriptionFromBalance } = await import("#api/services/billing.ts");
+    app.setClock("2027-02-10T09:00:00.000Z");
     // Feb 28 + 1 month on the 31st billing day: Mar 31, not Mar 28.
     expect(day(await extendSubscriptionFromBalance(t.deps, owner.userId, 1))).toBe("2027-03-31T10:00:00.000Z");
     expect(day(profileOf(t, owner.userId).currentPeriodEndDate)).toBe("2027-03-31T10:00:00.000Z");

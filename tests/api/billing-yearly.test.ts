@@ -8,16 +8,15 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BillingEventSchema } from "#api/billing/events.ts";
 import { PLUS_YEARLY_PRICE_CENTS } from "#core/schemas/billing.ts";
 import { invoices, referralEarnings, testBillingSessions, userProfiles } from "#db/schema.ts";
-import { createTestApp, type TestApp } from "#tests/support/app.ts";
-import { checkoutSession, pay, profileOf, providerSubscription, tick } from "#tests/support/billing.ts";
+import type { TestApp } from "#tests/support/app.ts";
+import { checkoutSession, clockedApp, pay, profileOf, providerSubscription, type ClockedApp } from "#tests/support/billing.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
 
 let t: TestApp;
-let clock: number;
+let app: ClockedApp;
 beforeEach(() => {
-  t = createTestApp();
-  clock = Date.parse("2027-01-31T10:00:00.000Z");
-  t.deps.now = () => new Date(clock);
+  app = clockedApp("2027-01-31T10:00:00.000Z");
+  t = app.t;
 });
 afterEach(() => t.close());
 
@@ -53,8 +52,7 @@ describe("Plinth Plus yearly", () => {
     const view = await json(await owner.call("GET", "/api/billing/subscription"));
     expect(view.body).toMatchObject({ badge: "Active", interval: "year", priceCents: 8990, priceLabel: "$89.90 per year", nextBillingDate: "2028-01-31T10:00:00.000Z" });
 
-    clock = providerSubscription(t, owner.userId).currentPeriodEnd.getTime();
-    await tick(t);
+    await app.renewAtPeriodEnd(owner.userId);
     expect(profileOf(t, owner.userId).currentPeriodEndDate!.toISOString()).toBe("2029-01-31T10:00:00.000Z");
     expect(invoicesOf(owner).map((i) => [i.amountCents, i.description, i.status])).toEqual([
       [8990, "Plinth Plus (yearly)", "paid"],
@@ -104,8 +102,7 @@ describe("switching between monthly and yearly at renewal", () => {
     // Nothing is charged now: one invoice, the month.
     expect(invoicesOf(owner)).toHaveLength(1);
 
-    clock = providerSubscription(t, owner.userId).currentPeriodEnd.getTime();
-    await tick(t);
+    await app.renewAtPeriodEnd(owner.userId);
     expect(profileOf(t, owner.userId).currentPeriodEndDate!.toISOString()).toBe("2028-02-29T10:00:00.000Z");
     expect(invoicesOf(owner).map((i) => [i.amountCents, i.description])).toEqual([
       [899, "Plinth Plus (monthly)"],
@@ -113,8 +110,7 @@ describe("switching between monthly and yearly at renewal", () => {
     ]);
 
     expect((await json(await owner.call("POST", "/api/billing/interval", { interval: "month" }))).body.subscription).toMatchObject({ interval: "month", priceLabel: "$8.99 per month" });
-    clock = providerSubscription(t, owner.userId).currentPeriodEnd.getTime();
-    await tick(t);
+    await app.renewAtPeriodEnd(owner.userId);
     // Back to months on the billing day (the 31st): Feb 29 2028 + 1 month is Mar 31.
     expect(profileOf(t, owner.userId).currentPeriodEndDate!.toISOString()).toBe("2028-03-31T10:00:00.000Z");
     expect(invoicesOf(owner).at(-1)).toMatchObject({ amountCents: 899, description: "Plinth Plus (monthly)" });
