@@ -1,15 +1,18 @@
 /**
- * Plinth Plus yearly (issue 23, ADR 103): checkout at the yearly price through the test-mode
- * provider, a year's period on the billing day, a yearly renewal, the Subscription tab's price, and
- * the referrer's 20% of what was paid.
+ * Billing periods on the app's injected clock (AppDeps.now, which the test-mode provider's clock
+ * follows), moved to each period end (issue 23, ADR 103): renewals keep the billing day (from
+ * 2027-01-31: Feb 28, Mar 31, Apr 30, as hosted providers do), and Plinth Plus yearly: checkout at
+ * the yearly price, a year's period, a yearly renewal, switching at renewal, the Subscription tab's
+ * price, and the referrer's 20% of what was paid.
  */
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BillingEventSchema } from "#api/billing/events.ts";
+import { extendSubscriptionFromBalance } from "#api/services/billing.ts";
 import { PLUS_YEARLY_PRICE_CENTS } from "#core/schemas/billing.ts";
 import { invoices, referralEarnings, testBillingSessions, userProfiles } from "#db/schema.ts";
 import type { TestApp } from "#tests/support/app.ts";
-import { checkoutSession, clockedApp, pay, profileOf, providerSubscription, type ClockedApp } from "#tests/support/billing.ts";
+import { checkoutSession, clockedApp, pay, profileOf, providerSubscription, subscribe, type ClockedApp } from "#tests/support/billing.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
 
 let t: TestApp;
@@ -19,6 +22,39 @@ beforeEach(() => {
   t = app.t;
 });
 afterEach(() => t.close());
+
+const day = (d: Date | null) => d?.toISOString() ?? null;
+
+describe("renewal keeps the billing day", () => {
+  it("from Jan 31: Feb 28, Mar 31, Apr 30, each renewal invoiced for its period", async () => {
+    const owner = createApiOwner(t, "lite");
+    await subscribe(owner);
+    const ends = [day(profileOf(t, owner.userId).currentPeriodEndDate)];
+    for (let i = 0; i < 3; i++) {
+      // The moment the period ends, and not a millisecond earlier, the provider renews.
+      await app.renewAtPeriodEnd(owner.userId);
+      ends.push(day(profileOf(t, owner.userId).currentPeriodEndDate));
+    }
+    expect(ends).toEqual(["2027-02-28T10:00:00.000Z", "2027-03-31T10:00:00.000Z", "2027-04-30T10:00:00.000Z", "2027-05-31T10:00:00.000Z"]);
+    const periods = t.deps.db
+      .select({ start: invoices.periodStart, end: invoices.periodEnd, status: invoices.status })
+      .from(invoices)
+      .where(eq(invoices.userId, owner.userId))
+      .orderBy(invoices.createdAt)
+      .all()
+      .map((r) => `${day(r.start)?.slice(0, 10)}..${day(r.end)?.slice(0, 10)} ${r.status}`);
+    expect(periods).toEqual(["2027-01-31..2027-02-28 paid", "2027-02-28..2027-03-31 paid", "2027-03-31..2027-04-30 paid", "2027-04-30..2027-05-31 paid"]);
+  });
+
+  it("months paid from the rewards balance end on the billing day too", async () => {
+    const owner = createApiOwner(t, "lite");
+    await subscribe(owner);
+    app.setClock("2027-02-10T09:00:00.000Z");
+    // Feb 28 + 1 month on the 31st billing day: Mar 31, not Mar 28.
+    expect(day(await extendSubscriptionFromBalance(t.deps, owner.userId, 1))).toBe("2027-03-31T10:00:00.000Z");
+    expect(day(profileOf(t, owner.userId).currentPeriodEndDate)).toBe("2027-03-31T10:00:00.000Z");
+  });
+});
 
 const json = async (res: Response) => ({ status: res.status, body: (await res.json()) as any });
 const invoicesOf = (o: ApiOwner) => t.deps.db.select().from(invoices).where(eq(invoices.userId, o.userId)).orderBy(invoices.createdAt).all();
