@@ -4,6 +4,54 @@
  */
 import { resolve } from "node:path";
 import { z } from "zod";
+import { parseTaxRatePercent } from "#core/invoice.ts";
+import { hasInvisible } from "#core/text-rule.ts";
+
+/** Printed as the seller in test mode when SELLER_NAME is unset (ADR 103). */
+export const TEST_MODE_SELLER_NAME = "Plinth (test mode)";
+
+/** A real billing provider's invoices must name the operator who sells (ADR 103); test mode may print a stand-in. */
+export const sellerNameRequired = (provider: string): boolean => provider !== "test";
+
+const SELLER_MESSAGES = {
+  name: "must be the seller's legal name, 1 to 120 characters on one line",
+  nameRequired: "is required with a real billing provider: the seller's legal name, printed on every invoice",
+  address: "must be a postal address of at most 6 lines and 300 characters (separate lines with a line break or \\n)",
+  taxId: "must be a tax or VAT id: 2 to 40 letters, digits, spaces, dots, hyphens or slashes",
+  taxRate: "must be a percentage from 0 to 100 with at most two decimals, e.g. 20 or 8.25",
+} as const;
+
+const sellerName = z
+  .string()
+  .trim()
+  .min(1, SELLER_MESSAGES.name)
+  .max(120, SELLER_MESSAGES.name)
+  .refine((v) => !/[\r\n]/.test(v) && !hasInvisible(v), SELLER_MESSAGES.name);
+
+/** Lines of the address: real line breaks or the two characters \n (what one-line env files allow). */
+const sellerAddress = z
+  .string()
+  .max(300, SELLER_MESSAGES.address)
+  .transform((v, ctx) => {
+    const lines = v
+      .split(/\r\n?|\n|\\n/)
+      .map((l) => l.trim())
+      .filter(Boolean);
+    if (lines.length === 0 || lines.length > 6 || lines.some((l) => hasInvisible(l) || l.includes("\t"))) {
+      ctx.addIssue({ code: "custom", message: SELLER_MESSAGES.address });
+      return z.NEVER;
+    }
+    return lines;
+  });
+
+const taxRate = z.string().transform((v, ctx) => {
+  const bp = parseTaxRatePercent(v.trim());
+  if (bp === null) {
+    ctx.addIssue({ code: "custom", message: SELLER_MESSAGES.taxRate });
+    return z.NEVER;
+  }
+  return bp;
+});
 
 const EnvSchema = z
   .object({
@@ -49,6 +97,16 @@ const EnvSchema = z
     GOOGLE_ISSUER: z.url().default("https://accounts.google.com"),
     /** The billing provider (ADR 080). Only the embedded test-mode provider exists so far. */
     BILLING_PROVIDER: z.enum(["test"]).default("test"),
+    /** Who sells, printed on every invoice (ADR 103); all optional but the name with a real provider. */
+    SELLER_NAME: sellerName.optional(),
+    SELLER_ADDRESS: sellerAddress.optional(),
+    SELLER_TAX_ID: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9 .\/-]{1,39}$/, SELLER_MESSAGES.taxId)
+      .optional(),
+    /** The tax included in every price, e.g. 20 for 20% VAT; 0 (none) when unset. */
+    TAX_RATE_PERCENT: taxRate.optional(),
     /** The webhook signing secret; without it a random one is made at each start. */
     BILLING_WEBHOOK_SECRET: z.string().min(16).optional(),
     /** The longest the job worker sleeps; it otherwise wakes when the next job is due (ADR 102). */
@@ -63,6 +121,11 @@ const EnvSchema = z
       .default("1")
       .transform((v) => v === "1" || v === "true"),
   })
+  .superRefine((env, ctx) => {
+    if (sellerNameRequired(env.BILLING_PROVIDER) && env.SELLER_NAME === undefined) {
+      ctx.addIssue({ code: "custom", path: ["SELLER_NAME"], message: SELLER_MESSAGES.nameRequired });
+    }
+  })
   .transform((env) => {
     const publicOrigin = (env.PUBLIC_ORIGIN ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
     return {
@@ -74,8 +137,23 @@ const EnvSchema = z
       DATABASE_PATH: resolve(env.DATA_DIR, "plinth.db"),
       OUTBOX_DIR: resolve(env.DATA_DIR, "outbox"),
       PAYOUT_REQUESTS_TO: env.PAYOUT_REQUESTS_TO ?? env.CONTACT_TO,
+      SELLER: {
+        name: env.SELLER_NAME ?? TEST_MODE_SELLER_NAME,
+        address: env.SELLER_ADDRESS ?? [],
+        taxId: env.SELLER_TAX_ID ?? null,
+        taxRateBp: env.TAX_RATE_PERCENT ?? 0,
+      } satisfies Seller,
     };
   });
+
+/** The seller as invoices print it. */
+export interface Seller {
+  name: string;
+  address: string[];
+  taxId: string | null;
+  /** Hundredths of a percent: 2000 is 20%. */
+  taxRateBp: number;
+}
 
 export type Env = z.output<typeof EnvSchema>;
 

@@ -590,7 +590,7 @@ export const invoices = sqliteTable(
     status: text("status", { enum: INVOICE_STATUSES }).notNull(),
     description: text("description").notNull(),
     invoiceUrl: text("invoice_url"),
-    /** The invoice number printed on it, e.g. PLN-0001-0003. */
+    /** The invoice number printed on it, PLN-000001 onwards: one gap-free sequence (invoiceSequence, ADR 103). */
     number: text("number"),
     subscriptionId: text("subscription_id"),
     periodStart: time("period_start"),
@@ -602,9 +602,37 @@ export const invoices = sqliteTable(
     billedEmail: text("billed_email"),
     billedUsername: text("billed_username"),
     billedName: text("billed_name"),
+    /**
+     * The seller and the tax as they were when the invoice was issued (ADR 103): an issued invoice
+     * does not change when the operator's configuration does. Null on invoices from before they
+     * were kept; those print the configuration of the day. amount_cents is the gross, tax included.
+     */
+    sellerName: text("seller_name"),
+    /** The address lines joined with LF. */
+    sellerAddress: text("seller_address"),
+    sellerTaxId: text("seller_tax_id"),
+    /** The tax rate included in amount_cents, in hundredths of a percent (2000 is 20%); net and tax follow from it (core/invoice.ts). */
+    taxRateBp: integer("tax_rate_bp"),
     createdAt: createdAt(),
   },
-  (t) => [index("invoices_user_idx").on(t.userId, t.createdAt), check("invoices_status", oneOf(t.status, INVOICE_STATUSES))],
+  (t) => [
+    index("invoices_user_idx").on(t.userId, t.createdAt),
+    uniqueIndex("invoices_number_unique").on(t.number),
+    check("invoices_status", oneOf(t.status, INVOICE_STATUSES)),
+  ],
+);
+
+/**
+ * The last invoice number given (one row). It is raised in the same IMMEDIATE transaction that
+ * writes the invoice, so numbers are never skipped or given twice, whatever runs at once (ADR 103).
+ */
+export const invoiceSequence = sqliteTable(
+  "invoice_sequence",
+  {
+    id: integer("id").primaryKey(),
+    last: integer("last").notNull(),
+  },
+  (t) => [check("invoice_sequence_one_row", sql`${t.id} = 1`), check("invoice_sequence_last", sql`${t.last} >= 0`)],
 );
 
 /** Commission earned from a referred owner's payment (20%). */
@@ -642,6 +670,8 @@ export const billingCustomers = sqliteTable(
     cardLast4: text("card_last4"),
     /** The newest subscription event applied: an older one arriving late is ignored. */
     lastEventAt: time("last_event_at"),
+    /** How the subscription is billed ("month" or "year"), as the provider last reported it. */
+    billingInterval: text("billing_interval", { enum: ["month", "year"] }).notNull().default("month"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("billing_customers_customer_unique").on(t.provider, t.customerId)],
@@ -740,6 +770,8 @@ export const testBillingSessions = sqliteTable(
     customerId: text("customer_id").notNull().references(() => testBillingCustomers.id, { onDelete: "cascade" }),
     status: text("status", { enum: TEST_SESSION_STATUSES }).notNull().default("open"),
     amountCents: integer("amount_cents").notNull().default(0),
+    /** A checkout's billing interval: "month" or "year". */
+    interval: text("interval", { enum: ["month", "year"] }).notNull().default("month"),
     successUrl: text("success_url").notNull(),
     cancelUrl: text("cancel_url").notNull(),
     subscriptionId: text("subscription_id"),
@@ -759,6 +791,8 @@ export const testBillingSubscriptions = sqliteTable(
     customerId: text("customer_id").notNull().references(() => testBillingCustomers.id, { onDelete: "cascade" }),
     status: text("status", { enum: TEST_SUBSCRIPTION_STATUSES }).notNull(),
     amountCents: integer("amount_cents").notNull(),
+    /** Billed every month or every year ("month", "year"). */
+    interval: text("interval", { enum: ["month", "year"] }).notNull().default("month"),
     currentPeriodStart: time("current_period_start").notNull(),
     currentPeriodEnd: time("current_period_end").notNull(),
     cancelAtPeriodEnd: bool("cancel_at_period_end").notNull().default(false),

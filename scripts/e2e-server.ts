@@ -17,6 +17,11 @@ Object.assign(process.env, {
   LOG_REQUESTS: "0",
   // The job worker looks often for jobs the tests make due (a period end or a boundary moved into the past).
   BILLING_SWEEP_MS: "500",
+  // The seller printed on invoices (tests/e2e/invoices.spec.ts).
+  SELLER_NAME: "Plinth Publishing Ltd",
+  SELLER_ADDRESS: "1 High Street\\nLondon N1 1AA",
+  SELLER_TAX_ID: "GB123456789",
+  TAX_RATE_PERCENT: "20",
 });
 
 // Google sign-in against a real OpenID Connect provider on this machine (tests/e2e/auth-google.spec.ts).

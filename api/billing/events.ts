@@ -19,6 +19,8 @@ const SubscriptionObjectSchema = z.object({
   cancel_at_period_end: z.boolean(),
   ended_at: ms.nullable(),
   card,
+  // Events written before yearly billing existed carry no interval: they were monthly.
+  interval: z.enum(["month", "year"]).default("month"),
 });
 
 const InvoiceObjectSchema = z.object({

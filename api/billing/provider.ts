@@ -26,6 +26,8 @@ export interface SubscriptionObject {
   cancel_at_period_end: boolean;
   ended_at: number | null;
   card: CardSummary | null;
+  /** Billed every month or every year (Plinth Plus yearly). */
+  interval: "month" | "year";
 }
 
 export interface InvoiceObject {
@@ -80,6 +82,8 @@ export interface CheckoutInput {
   customerId: string;
   userId: string;
   amountCents: number;
+  /** Monthly (when left out) or yearly (Plinth Plus yearly, ADR 103); amountCents is that interval's price. */
+  interval?: "month" | "year";
   successUrl: string;
   cancelUrl: string;
 }
@@ -90,7 +94,7 @@ export interface BillingProvider {
   /** True when no real money moves; the dashboard says so. */
   readonly testMode: boolean;
   createCustomer(input: { userId: string; email: string }): Promise<{ customerId: string }>;
-  /** A hosted page that takes the card and starts the monthly subscription. */
+  /** A hosted page that takes the card and starts the subscription, billed monthly or yearly. */
   createCheckoutSession(input: CheckoutInput): Promise<{ id: string; url: string }>;
   /** A hosted page where the owner changes their card (and settles a failed payment). */
   createPortalSession(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
@@ -98,6 +102,11 @@ export interface BillingProvider {
   setCancelAtPeriodEnd(subscriptionId: string, cancel: boolean): Promise<SubscriptionObject>;
   /** End the subscription now (a past-due subscription the owner gives up). */
   cancelNow(subscriptionId: string): Promise<SubscriptionObject>;
+  /**
+   * Bill the subscription every `interval` at `amountCents` from its next renewal on (the period
+   * already paid runs its course). Only while it is active and not set to cancel.
+   */
+  setInterval(subscriptionId: string, interval: "month" | "year", amountCents: number): Promise<SubscriptionObject>;
   /**
    * Months paid outside the provider (from the rewards balance): the next charge moves `months`
    * later. A past-due subscription's open invoice is settled by it: the months count from the

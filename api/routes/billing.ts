@@ -6,13 +6,14 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { CancelSubscriptionSchema } from "#core/schemas/affiliate.ts";
-import { BILLING_MESSAGES, CheckoutBodySchema, SUBSCRIPTION_TAB_PATH } from "#core/schemas/billing.ts";
+import { BILLING_MESSAGES, BillingIntervalBodySchema, CheckoutBodySchema, SUBSCRIPTION_TAB_PATH } from "#core/schemas/billing.ts";
 import { SIGNATURE_HEADER } from "../billing/provider.ts";
 import { testModeRoutes } from "../billing/test-mode/routes.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { cancelSubscription, getInvoice, listInvoices, portalUrl, receiveWebhook, resumeSubscription, startCheckout, subscriptionView } from "../services/billing.ts";
+import { cancelSubscription, getInvoice, listInvoices, portalUrl, receiveWebhook, resumeSubscription, startCheckout, subscriptionView, switchInterval } from "../services/billing.ts";
+import { invoicePdf, invoicePdfFileName } from "../services/invoice-pdf.ts";
 import { schemaJson } from "../services/json-input.ts";
 import { jsonBody, params } from "../validate.ts";
 
@@ -23,13 +24,15 @@ export function billingRoutes(deps: AppDeps) {
     new Hono<AppEnv>()
       // GET /api/billing/subscription - status badge, next billing date, card, price
       .get("/subscription", requireUser, (c) => c.json(subscriptionView(deps, currentUser(c).id)))
-      // POST /api/billing/checkout - a hosted checkout for Plinth Plus; the answer's url is where to go
+      // POST /api/billing/checkout - a hosted checkout for Plinth Plus, monthly or yearly; the answer's url is where to go
       .post("/checkout", requireUser, jsonBody(CheckoutBodySchema), async (c) => {
-        const { returnPath } = c.req.valid("json");
-        const { url } = await startCheckout(deps, currentUser(c).id, {
-          successPath: `${SUBSCRIPTION_TAB_PATH}&checkout=success`,
-          cancelPath: returnPath ?? SUBSCRIPTION_TAB_PATH,
-        });
+        const { returnPath, interval } = c.req.valid("json");
+        const { url } = await startCheckout(
+          deps,
+          currentUser(c).id,
+          { successPath: `${SUBSCRIPTION_TAB_PATH}&checkout=success`, cancelPath: returnPath ?? SUBSCRIPTION_TAB_PATH },
+          interval,
+        );
         return c.json({ url }, 201);
       })
       // POST /api/billing/cancel - cancel-subscription {reason}: at the period end (or now when past due)
@@ -39,12 +42,26 @@ export function billingRoutes(deps: AppDeps) {
       })
       // POST /api/billing/resume - take a cancellation back before the period ends
       .post("/resume", requireUser, async (c) => c.json({ subscription: await resumeSubscription(deps, currentUser(c).id), message: BILLING_MESSAGES.resumed }))
+      // POST /api/billing/interval - {interval}: bill monthly or yearly from the next renewal
+      .post("/interval", requireUser, jsonBody(BillingIntervalBodySchema), async (c) => {
+        const { interval } = c.req.valid("json");
+        return c.json({ subscription: await switchInterval(deps, currentUser(c).id, interval), message: BILLING_MESSAGES.intervalSwitched });
+      })
       // POST /api/billing/portal - customer-portal: a url to open in a new tab
       .post("/portal", requireUser, async (c) => c.json({ url: await portalUrl(deps, currentUser(c).id) }, 201))
       // GET /api/billing/invoices - billing history (a Plus feature)
       .get("/invoices", requireUser, (c) => c.json({ invoices: listInvoices(deps, currentUser(c).id) }))
       // GET /api/billing/invoices/:id - one of the owner's invoices, for its printable page
       .get("/invoices/:id", requireUser, params(InvoiceParamSchema), (c) => c.json(getInvoice(deps, currentUser(c).id, c.req.valid("param").id)))
+      // GET /api/billing/invoices/:id/pdf - one of the owner's invoices as a PDF download
+      .get("/invoices/:id/pdf", requireUser, params(InvoiceParamSchema), async (c) => {
+        const data = getInvoice(deps, currentUser(c).id, c.req.valid("param").id);
+        const pdf = await invoicePdf(data);
+        return c.body(new Uint8Array(pdf), 200, {
+          "Content-Type": "application/pdf",
+          "Content-Disposition": `attachment; filename="${invoicePdfFileName(data)}"`,
+        });
+      })
       // POST /api/billing/webhook - the provider's signed events (no session: the signature is the proof)
       .post("/webhook", async (c) => {
         const signature = c.req.header(SIGNATURE_HEADER);

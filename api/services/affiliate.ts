@@ -30,6 +30,7 @@ import { payoutConfirmationMail, payoutRequestMail, receiptMail, type PayoutMail
 import { enqueueJob } from "../jobs/queue.ts";
 import { runJobs } from "../jobs/runner.ts";
 import { emailOf, extendSubscriptionFromBalance, invoicePageUrl, liveSubscriptionId } from "./billing.ts";
+import { issueInvoice } from "./invoices.ts";
 import { getProfile } from "./profile.ts";
 import { addToBalance, spendBalance } from "./rewards-balance.ts";
 import { isUniqueViolation } from "./signup.ts";
@@ -194,26 +195,16 @@ export async function renewWithBalance(deps: AppDeps, userId: string, body: unkn
   const { profile, subscriptionId } = liveSubscriptionId(deps, userId, AFFILIATE_MESSAGES.renewalNeedsSubscription);
 
   const invoiceId = `inb_${newId()}`;
-  const invoiceNumber = `PLN-B-${invoiceId.slice(4, 12).toUpperCase()}`;
   const invoiceUrl = invoicePageUrl(deps.env.PUBLIC_ORIGIN, invoiceId);
   const renewalId = newId();
   const description = `${PLUS_INVOICE_DESCRIPTION}, ${months} ${months === 1 ? "month" : "months"} paid from rewards balance`;
+  let invoiceNumber: string;
   try {
-    durably(db, (tx) => {
+    invoiceNumber = durably(db, (tx) => {
       if (!spendBalance(tx, userId, cost)) throw new ApiError("conflict", AFFILIATE_MESSAGES.renewalBalanceTooLow);
-      tx.insert(invoices)
-        .values({
-          id: invoiceId,
-          userId,
-          amountCents: cost,
-          status: "open",
-          description,
-          invoiceUrl,
-          number: invoiceNumber,
-          createdAt: at,
-        })
-        .run();
+      const number = issueInvoice(tx, deps.env.SELLER, { id: invoiceId, userId, amountCents: cost, status: "open", description, invoiceUrl, createdAt: at });
       tx.insert(balanceRenewals).values({ id: renewalId, userId, requestKey, months, costCents: cost, invoiceId, periodEnd: at, createdAt: at }).run();
+      return number;
     });
   } catch (err) {
     // The same key racing itself: the other request holds the row.

@@ -10,8 +10,7 @@
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { effectivePlan, hasFeature, isPayingPlus, isTrialActive } from "#core/plans.ts";
-import { BILLING_MESSAGES, PLUS_INVOICE_DESCRIPTION, PLUS_PRICE_LABEL, SUBSCRIPTION_TAB_PATH, subscriptionBadge } from "#core/schemas/billing.ts";
-import { LIMITS } from "#core/limits.ts";
+import { BILLING_MESSAGES, PLUS_INVOICE_DESCRIPTION, PLUS_PLANS, SUBSCRIPTION_TAB_PATH, subscriptionBadge, type BillingInterval } from "#core/schemas/billing.ts";
 import { AFTER_SIGN_IN } from "#core/schemas/auth.ts";
 import { durably, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
@@ -25,6 +24,7 @@ import { ApiError, plusRequired } from "../errors.ts";
 import { enqueueJob } from "../jobs/queue.ts";
 import { runJobs } from "../jobs/runner.ts";
 import { cancelledMail, commissionMail, paymentFailedMail, receiptMail, subscriptionEndedMail } from "./billing-mail.ts";
+import { invoiceParties, issueInvoice } from "./invoices.ts";
 import { getProfile, planStateOf, type ProfileRow } from "./profile.ts";
 import { creditCommission } from "./rewards-balance.ts";
 
@@ -80,6 +80,8 @@ export function subscriptionView(deps: AppDeps, userId: string) {
   const customer = billingCustomer(deps.db, userId);
   const badge = subscriptionBadge(plan, at);
   const paying = isPayingPlus(plan, at);
+  const interval: BillingInterval = paying && customer ? customer.billingInterval : "month";
+  const plusPlan = { interval, ...PLUS_PLANS[interval] };
   return {
     badge,
     planType: p.planType,
@@ -90,8 +92,10 @@ export function subscriptionView(deps: AppDeps, userId: string) {
     /** Cancelled: the last day of access. */
     accessEndsAt: badge === "Cancelled" ? iso(p.currentPeriodEndDate) : null,
     card: paying && customer?.cardBrand && customer.cardLast4 ? { brand: customer.cardBrand, last4: customer.cardLast4 } : null,
-    priceCents: LIMITS.PLUS_PRICE_CENTS,
-    priceLabel: PLUS_PRICE_LABEL,
+    /** What the owner pays (or would pay monthly): Plinth Plus or Plinth Plus yearly. */
+    interval: plusPlan.interval,
+    priceCents: plusPlan.priceCents,
+    priceLabel: plusPlan.priceLabel,
     isTrialActive: isTrialActive(plan, at),
     trialEndsAt: iso(p.trialEndsAt),
     payingSince: iso(p.payingSince),
@@ -131,7 +135,8 @@ export function getInvoice(deps: AppDeps, userId: string, invoiceId: string) {
   if (!row) throw new ApiError("not_found", BILLING_MESSAGES.invoiceNotFound);
   const p = getProfile(deps.db, userId);
   const email = emailOf(deps.db, userId) ?? "";
-  return { invoice: invoiceView(row), billedTo: { email, username: p.username, displayName: p.displayName }, testMode: billingFor(deps).provider.testMode };
+  const { seller, totals } = invoiceParties(row, deps.env.SELLER);
+  return { invoice: invoiceView(row), seller, totals, billedTo: { email, username: p.username, displayName: p.displayName }, testMode: billingFor(deps).provider.testMode };
 }
 
 export const invoicePageUrl = (origin: string, invoiceId: string) => `${origin}/billing/invoice?id=${encodeURIComponent(invoiceId)}`;
@@ -156,7 +161,7 @@ async function ensureCustomer(deps: AppDeps, userId: string): Promise<BillingCus
 }
 
 /** A hosted checkout for Plinth Plus; refused while the owner already pays. */
-export async function startCheckout(deps: AppDeps, userId: string, urls: { successPath: string; cancelPath: string }): Promise<{ url: string }> {
+export async function startCheckout(deps: AppDeps, userId: string, urls: { successPath: string; cancelPath: string }, interval: BillingInterval = "month"): Promise<{ url: string }> {
   const p = getProfile(deps.db, userId);
   if (p.subscriptionStatus === "past_due_plus") throw new ApiError("conflict", BILLING_MESSAGES.pastDueUseUpdate);
   if (isPayingPlus(planStateOf(p), deps.now())) throw new ApiError("conflict", BILLING_MESSAGES.alreadySubscribed);
@@ -165,7 +170,8 @@ export async function startCheckout(deps: AppDeps, userId: string, urls: { succe
   const session = await billingFor(deps).provider.createCheckoutSession({
     customerId: customer.customerId,
     userId,
-    amountCents: LIMITS.PLUS_PRICE_CENTS,
+    amountCents: PLUS_PLANS[interval].priceCents,
+    interval,
     successUrl: `${origin}${urls.successPath}`,
     cancelUrl: `${origin}${urls.cancelPath}`,
   });
@@ -214,6 +220,16 @@ export async function resumeSubscription(deps: AppDeps, userId: string): Promise
   const { profile, subscriptionId } = liveSubscriptionId(deps, userId);
   if (profile.subscriptionStatus !== "canceled_plus") throw new ApiError("conflict", BILLING_MESSAGES.notResumable);
   const sub = await billingFor(deps).provider.setCancelAtPeriodEnd(subscriptionId, false);
+  durably(deps.db, (tx) => applySubscription(deps, tx, sub, deps.now().getTime(), "customer.subscription.updated"));
+  await runJobs(deps);
+  return subscriptionView(deps, userId);
+}
+
+/** Bills monthly or yearly from the next renewal (ADR 103); the paid period runs its course. */
+export async function switchInterval(deps: AppDeps, userId: string, interval: BillingInterval): Promise<SubscriptionView> {
+  const { profile, subscriptionId } = liveSubscriptionId(deps, userId);
+  if (profile.subscriptionStatus !== "active_plus") throw new ApiError("conflict", BILLING_MESSAGES.intervalNeedsActive);
+  const sub = await billingFor(deps).provider.setInterval(subscriptionId, interval, PLUS_PLANS[interval].priceCents);
   durably(deps.db, (tx) => applySubscription(deps, tx, sub, deps.now().getTime(), "customer.subscription.updated"));
   await runJobs(deps);
   return subscriptionView(deps, userId);
@@ -353,7 +369,13 @@ function applySubscription(deps: AppDeps, tx: Db, sub: SubscriptionObject, event
       };
   tx.update(userProfiles).set(next).where(eq(userProfiles.userId, customer.userId)).run();
   tx.update(billingCustomers)
-    .set({ subscriptionId: ended ? null : sub.id, cardBrand: sub.card?.brand ?? customer.cardBrand, cardLast4: sub.card?.last4 ?? customer.cardLast4, lastEventAt: new Date(eventAt) })
+    .set({
+      subscriptionId: ended ? null : sub.id,
+      cardBrand: sub.card?.brand ?? customer.cardBrand,
+      cardLast4: sub.card?.last4 ?? customer.cardLast4,
+      billingInterval: sub.interval,
+      lastEventAt: new Date(eventAt),
+    })
     .where(eq(billingCustomers.userId, customer.userId))
     .run();
 
@@ -392,22 +414,24 @@ function applyInvoice(deps: AppDeps, tx: Db, inv: InvoiceObject, type: BillingEv
     status: inv.status,
     description: inv.description || PLUS_INVOICE_DESCRIPTION,
     invoiceUrl: url,
-    number: inv.number,
     subscriptionId: inv.subscription,
     periodStart: new Date(inv.period_start),
     periodEnd: new Date(inv.period_end),
     paidAt: inv.paid_at ? new Date(inv.paid_at) : null,
     paymentMethod: inv.status === "paid" ? paymentMethodText(inv) : null,
   };
+  // The provider's own number is not ours: every invoice takes the next of the one sequence (ADR 103).
+  let number = prev?.number ?? null;
   if (prev) tx.update(invoices).set(values).where(eq(invoices.id, inv.id)).run();
-  else tx.insert(invoices).values({ id: inv.id, userId, createdAt: new Date(inv.created), ...values }).run();
+  else number = issueInvoice(tx, deps.env.SELLER, { id: inv.id, userId, createdAt: new Date(inv.created), ...values });
 
   const email = emailOf(tx, userId);
   if (inv.status === "paid" && prev?.status !== "paid") {
     const profile = getProfile(tx, userId);
     // Payouts need three continuous paying months, counted from the first paid period.
     if (!profile.payingSince) tx.update(userProfiles).set({ payingSince: new Date(inv.period_start) }).where(eq(userProfiles.userId, userId)).run();
-    const commission = creditCommission(tx, userId, inv.id, inv.amount_cents, at);
+    // 20% of what was paid, whether a month or a year of Plus.
+    const commission = creditCommission(tx, userId, inv.id, inv.amount_cents, at, customer.billingInterval === "year" ? "annual" : "monthly");
     if (commission) {
       const to = emailOf(tx, commission.referrerId);
       if (to) enqueueJob(tx, { kind: "mail", payload: commissionMail(to, origin, commission.commissionCents, commission.balanceCents) }, at);
@@ -415,7 +439,7 @@ function applyInvoice(deps: AppDeps, tx: Db, inv: InvoiceObject, type: BillingEv
     if (email) {
       enqueueJob(
         tx,
-        { kind: "mail", payload: receiptMail(email, origin, { number: inv.number, amountCents: inv.amount_cents, description: values.description, paymentMethod: paymentMethodText(inv), periodEnd: values.periodEnd, url }) },
+        { kind: "mail", payload: receiptMail(email, origin, { number: number ?? inv.number, amountCents: inv.amount_cents, description: values.description, paymentMethod: paymentMethodText(inv), periodEnd: values.periodEnd, url }) },
         at,
       );
     }

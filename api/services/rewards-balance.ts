@@ -30,6 +30,7 @@ export function creditCommission(
   invoiceId: string,
   paymentCents: number,
   at: Date,
+  billingPeriod: "monthly" | "annual" = "monthly",
 ): { referrerId: string; commissionCents: number; balanceCents: number } | null {
   const referred = tx.select({ referredBy: userProfiles.referredBy }).from(userProfiles).where(eq(userProfiles.userId, referredUserId)).get();
   const referrerId = referred?.referredBy;
@@ -38,7 +39,7 @@ export function creditCommission(
   if (commission <= 0) return null;
   const inserted = tx
     .insert(referralEarnings)
-    .values({ id: newId(), referrerId, referredUserId, invoiceId, billingPeriod: "monthly", paymentCents, commissionCents: commission, createdAt: at })
+    .values({ id: newId(), referrerId, referredUserId, invoiceId, billingPeriod, paymentCents, commissionCents: commission, createdAt: at })
     .onConflictDoNothing()
     .run();
   if (inserted.changes === 0) return null;

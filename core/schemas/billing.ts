@@ -25,6 +25,10 @@ export const BILLING_MESSAGES = {
   welcome: "Welcome to Plinth Plus!",
   welcomeText: "Your subscription is active. Every Plus feature is yours.",
   invoiceNotFound: "Invoice not found",
+  /** Switching between monthly and yearly billing (ADR 103). */
+  intervalNeedsActive: "Only an active subscription can change how it is billed. Resume it or settle the failed payment first.",
+  intervalSwitched: "Your billing changes at your next renewal",
+  intervalFailed: "Failed to change your billing",
   /** Deleting an account (ADR 049). */
   deleteEndsSubscription: "Your Plinth Plus subscription ends now and you won't be charged again. Your invoices are kept as records.",
   deleteNeedsSubscriptionEnd: "You have a Plinth Plus subscription. Deleting your account ends it now; please confirm again.",
@@ -60,6 +64,24 @@ export const PLUS_PRICE = formatMoney(LIMITS.PLUS_PRICE_CENTS);
 export const PLUS_PRICE_LABEL = `${PLUS_PRICE} per month`;
 export const PLUS_INVOICE_DESCRIPTION = "Plinth Plus (monthly)";
 
+/** How often Plus is billed: Plinth Plus (monthly) or Plinth Plus yearly (ADR 103). */
+export const BILLING_INTERVALS = ["month", "year"] as const;
+export type BillingInterval = (typeof BILLING_INTERVALS)[number];
+
+/** Plinth Plus yearly: twelve months for the price of ten (two months free). */
+export const PLUS_YEARLY_PRICE_CENTS = LIMITS.PLUS_PRICE_CENTS * 10;
+
+export const PLUS_PLANS: Record<BillingInterval, { name: string; priceCents: number; months: number; priceLabel: string; description: string }> = {
+  month: { name: "Plinth Plus", priceCents: LIMITS.PLUS_PRICE_CENTS, months: 1, priceLabel: PLUS_PRICE_LABEL, description: PLUS_INVOICE_DESCRIPTION },
+  year: {
+    name: "Plinth Plus yearly",
+    priceCents: PLUS_YEARLY_PRICE_CENTS,
+    months: 12,
+    priceLabel: `${formatMoney(PLUS_YEARLY_PRICE_CENTS)} per year`,
+    description: "Plinth Plus (yearly)",
+  },
+};
+
 /** Where checkout, the portal and the billing e-mails send the owner back to. */
 export const SUBSCRIPTION_TAB_PATH = "/dashboard/account-settings?tab=subscription";
 
@@ -68,13 +90,22 @@ export const SUBSCRIPTION_TAB_PATH = "/dashboard/account-settings?tab=subscripti
  * day (Jan 31 + 1 month = Feb 28 or 29), as subscription billing usually works.
  */
 export function addMonths(date: Date, months: number): Date {
-  const d = new Date(date.getTime());
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() + months);
-  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, last));
-  return d;
+  return renewalDate(date, months, date);
+}
+
+/**
+ * The date `months` after `from` on the subscription's billing day: the day of the month its billing
+ * started (`anchor`), or the month's last day when the month is shorter. A subscription started on
+ * Jan 31 renews on Feb 28, Mar 31 and Apr 30, where chaining addMonths would drift to the 28th for
+ * good. The time of day is `from`'s.
+ */
+export function renewalDate(from: Date, months: number, anchor: Date): Date {
+  const start = new Date(from.getTime());
+  start.setUTCDate(1);
+  start.setUTCMonth(start.getUTCMonth() + months);
+  const last = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 0)).getUTCDate();
+  start.setUTCDate(Math.min(anchor.getUTCDate(), last));
+  return start;
 }
 
 export type SubscriptionBadge = "Active" | "Past Due" | "Cancelled" | "Trial Active" | "Lite";
@@ -107,7 +138,12 @@ const DashboardPath = z
 /** The upgrade prompt records its feature key itself (POST /api/upgrade-requests) before checkout. */
 export const CheckoutBodySchema = z.object({
   returnPath: DashboardPath.optional(),
+  /** Monthly unless the owner chose yearly. */
+  interval: z.enum(BILLING_INTERVALS, "Choose monthly or yearly billing").optional(),
 });
+
+/** POST /api/billing/interval: bill monthly or yearly from the next renewal. */
+export const BillingIntervalBodySchema = z.object({ interval: z.enum(BILLING_INTERVALS, "Choose monthly or yearly billing") });
 
 export const INVOICE_STATUS_LABELS = { paid: "Paid", open: "Open", void: "Void", uncollectible: "Uncollectible" } as const;
 

@@ -10,7 +10,7 @@ import { jobsFor } from "#api/jobs/runner.ts";
 import { billingFor, billingCustomer } from "#api/services/billing.ts";
 import { addMonths } from "#core/schemas/billing.ts";
 import { testBillingSubscriptions, userProfiles } from "#db/schema.ts";
-import type { TestApp } from "./app.ts";
+import { createTestApp, type TestApp } from "./app.ts";
 import { createApiOwner, type ApiOwner } from "./owner.ts";
 
 export { deliveryRetriesDueNow, endPeriodNow, retryNow } from "./provider-due.ts";
@@ -70,4 +70,29 @@ export function profileOf(t: TestApp, userId: string) {
 
 export function signed(t: TestApp, body: string, at = new Date()): Record<string, string> {
   return { "Content-Type": "application/json", "Plinth-Signature": signPayload(billingFor(t.deps).webhookSecret, body, at) };
+}
+
+/** A test app whose clock (AppDeps.now, which the provider's clock follows too) stands still at `start` until moved. */
+export interface ClockedApp {
+  t: TestApp;
+  setClock(at: number | string): void;
+  /** Moves the clock to the owner's period end and lets the provider's clock run once: the renewal. */
+  renewAtPeriodEnd(userId: string): Promise<void>;
+}
+
+export function clockedApp(start: string): ClockedApp {
+  let at = Date.parse(start);
+  const t = createTestApp();
+  t.deps.now = () => new Date(at);
+  const setClock = (to: number | string) => {
+    at = typeof to === "string" ? Date.parse(to) : to;
+  };
+  return {
+    t,
+    setClock,
+    async renewAtPeriodEnd(userId) {
+      setClock(providerSubscription(t, userId).currentPeriodEnd.getTime());
+      await tick(t);
+    },
+  };
 }

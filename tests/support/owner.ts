@@ -24,7 +24,8 @@ export type OwnerPlan = "trial" | "lite" | "plus";
 
 export function createApiOwner(t: TestApp, plan: OwnerPlan = "trial"): ApiOwner {
   const username = `owner_${randomBytes(4).toString("hex")}`;
-  const now = new Date();
+  // The app's clock: a test that injects one makes its owners at its own time.
+  const now = t.deps.now();
   const { userId } = createAccount(t.deps.db, { email: `${username}@example.com`, username, passwordHash: null, emailVerified: true, now });
   const db = t.deps.db;
   if (plan !== "trial") db.update(userProfiles).set({ trialEndsAt: now }).where(eq(userProfiles.userId, userId)).run();

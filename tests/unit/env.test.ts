@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "#api/env.server.ts";
+import { parseEnv, sellerNameRequired, TEST_MODE_SELLER_NAME } from "#api/env.server.ts";
 
 describe("configuration", () => {
   it("runs on embedded defaults with nothing set", () => {
@@ -33,5 +33,32 @@ describe("configuration", () => {
     // "true" once meant the client-chosen leftmost X-Forwarded-For entry: the boot message says what to set.
     expect(() => parseEnv({ TRUST_PROXY: "true" })).toThrow(/TRUST_PROXY: now counts the reverse proxies in front of Plinth: set 1/);
     for (const v of ["yes", "-1", "1.5", " 1", "100", ""]) expect(() => parseEnv({ TRUST_PROXY: v })).toThrow(/TRUST_PROXY: must be the number of reverse proxies/);
+  });
+
+  it("reads the seller printed on invoices; with nothing set, test mode prints a stand-in name and no tax", () => {
+    expect(parseEnv({}).SELLER).toEqual({ name: TEST_MODE_SELLER_NAME, address: [], taxId: null, taxRateBp: 0 });
+    const env = parseEnv({
+      SELLER_NAME: "  Plinth Ltd  ",
+      SELLER_ADDRESS: "1 High Street\\nLondon  N1 1AA\nUnited Kingdom",
+      SELLER_TAX_ID: "GB 123 4567 89",
+      TAX_RATE_PERCENT: "20",
+    });
+    expect(env.SELLER).toEqual({ name: "Plinth Ltd", address: ["1 High Street", "London  N1 1AA", "United Kingdom"], taxId: "GB 123 4567 89", taxRateBp: 2000 });
+    expect(parseEnv({ TAX_RATE_PERCENT: "8.25" }).SELLER.taxRateBp).toBe(825);
+  });
+
+  it("refuses each malformed seller value with a message naming the variable", () => {
+    const refused = (source: Record<string, string>, message: RegExp) => expect(() => parseEnv(source)).toThrow(message);
+    for (const v of ["", "   ", "A".repeat(121), "Evil\nCorp", "Nul\u0000Ltd", "Bidi\u202eLtd"]) refused({ SELLER_NAME: v }, /SELLER_NAME: must be the seller's legal name/);
+    for (const v of ["", "x".repeat(301), "1\n2\n3\n4\n5\n6\n7", "Street\u0007"]) refused({ SELLER_ADDRESS: v }, /SELLER_ADDRESS: must be a postal address/);
+    for (const v of ["", "X", "<script>", "GB:123", "A".repeat(41)]) refused({ SELLER_TAX_ID: v }, /SELLER_TAX_ID: must be a tax or VAT id/);
+    for (const v of ["", "twenty", "-1", "100.5", "20%", "8,25", "1.234"]) refused({ TAX_RATE_PERCENT: v }, /TAX_RATE_PERCENT: must be a percentage from 0 to 100/);
+    // Every bad value is reported at once, one line each.
+    expect(() => parseEnv({ SELLER_NAME: "", TAX_RATE_PERCENT: "x" })).toThrow(/SELLER_NAME: .*\n.*TAX_RATE_PERCENT: /s);
+  });
+
+  it("the seller's name is required only with a real billing provider", () => {
+    expect(sellerNameRequired("test")).toBe(false);
+    expect(sellerNameRequired("stripe")).toBe(true);
   });
 });

@@ -15,7 +15,7 @@
  * has its own job, and the old one does nothing.
  */
 import { and, asc, count, desc, eq, inArray, isNull } from "drizzle-orm";
-import { addMonths, CARD_MESSAGES, PLUS_INVOICE_DESCRIPTION, TEST_CARDS, type TestCardOutcome } from "#core/schemas/billing.ts";
+import { CARD_MESSAGES, PLUS_PLANS, renewalDate, TEST_CARDS, type TestCardOutcome } from "#core/schemas/billing.ts";
 import { durably, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { testBillingCustomers, testBillingEvents, testBillingInvoices, testBillingSessions, testBillingSubscriptions } from "#db/schema.ts";
@@ -58,6 +58,7 @@ export interface HostedSession {
   status: "open" | "complete" | "expired";
   email: string;
   amountCents: number;
+  interval: "month" | "year";
   description: string;
   successUrl: string;
   cancelUrl: string;
@@ -86,6 +87,9 @@ export interface TestModeProvider extends BillingProvider {
 export interface ProviderDueJob {
   subscriptionId: string;
 }
+
+/** Periods end on the subscription's billing day, the day it started (the billing cycle anchor). */
+const periodEndAfter = (s: Pick<SubscriptionRow, "createdAt">, from: Date, months: number) => renewalDate(from, months, s.createdAt);
 
 const cardOf = (row: { cardBrand: string | null; cardLast4: string | null }): CardSummary | null =>
   row.cardBrand && row.cardLast4 ? { brand: row.cardBrand, last4: row.cardLast4 } : null;
@@ -117,9 +121,10 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
     cancel_at_period_end: s.cancelAtPeriodEnd,
     ended_at: s.endedAt ? s.endedAt.getTime() : null,
     card: cardOf(c),
+    interval: s.interval,
   });
 
-  const invoiceObject = (i: InvoiceRow, nextAttempt: Date | null): InvoiceObject => ({
+  const invoiceObject = (i: InvoiceRow, nextAttempt: Date | null, interval: SubscriptionRow["interval"]): InvoiceObject => ({
     object: "invoice",
     id: i.id,
     customer: i.customerId,
@@ -127,7 +132,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
     number: i.number,
     status: i.status,
     amount_cents: i.amountCents,
-    description: PLUS_INVOICE_DESCRIPTION,
+    description: PLUS_PLANS[interval].description,
     billing_reason: i.billingReason,
     period_start: i.periodStart.getTime(),
     period_end: i.periodEnd.getTime(),
@@ -223,7 +228,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
         }
         // Renewal: the next period is invoiced and charged to the card on file.
         const periodStart = s.currentPeriodEnd;
-        const periodEnd = addMonths(periodStart, 1);
+        const periodEnd = periodEndAfter(s, periodStart, PLUS_PLANS[s.interval].months);
         const paid = charges(c, "subscription_cycle");
         const invoice: InvoiceRow = {
           id: `in_test_${newId()}`,
@@ -244,13 +249,13 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
         tx.insert(testBillingInvoices).values(invoice).run();
         if (paid) {
           tx.update(testBillingSubscriptions).set({ currentPeriodStart: periodStart, currentPeriodEnd: periodEnd }).where(eq(testBillingSubscriptions.id, s.id)).run();
-          emit(tx, "invoice.paid", invoiceObject(invoice, null));
+          emit(tx, "invoice.paid", invoiceObject(invoice, null, s.interval));
           emitSubscription(tx, "customer.subscription.updated", s.id);
           continue;
         }
         const retryAt = new Date(at.getTime() + RETRY_AFTER_DAYS[0] * DAY_MS);
         tx.update(testBillingSubscriptions).set({ status: "past_due", nextAttemptAt: retryAt }).where(eq(testBillingSubscriptions.id, s.id)).run();
-        emit(tx, "invoice.payment_failed", invoiceObject(invoice, retryAt));
+        emit(tx, "invoice.payment_failed", invoiceObject(invoice, retryAt, s.interval));
         emitSubscription(tx, "customer.subscription.updated", s.id);
         return;
       }
@@ -270,7 +275,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
         if (retry === undefined) {
           // Out of retries: the invoice is written off and the subscription ends.
           tx.update(testBillingInvoices).set({ status: "uncollectible", attemptCount: attempts }).where(eq(testBillingInvoices.id, open.id)).run();
-          emit(tx, "invoice.marked_uncollectible", invoiceObject({ ...open, status: "uncollectible", attemptCount: attempts }, null));
+          emit(tx, "invoice.marked_uncollectible", invoiceObject({ ...open, status: "uncollectible", attemptCount: attempts }, null, s.interval));
           tx.update(testBillingSubscriptions).set({ status: "canceled", endedAt: at, nextAttemptAt: null }).where(eq(testBillingSubscriptions.id, s.id)).run();
           emitSubscription(tx, "customer.subscription.deleted", s.id);
           return;
@@ -278,7 +283,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
         const retryAt = new Date(open.createdAt.getTime() + retry * DAY_MS);
         tx.update(testBillingInvoices).set({ attemptCount: attempts }).where(eq(testBillingInvoices.id, open.id)).run();
         tx.update(testBillingSubscriptions).set({ nextAttemptAt: retryAt }).where(eq(testBillingSubscriptions.id, s.id)).run();
-        emit(tx, "invoice.payment_failed", invoiceObject({ ...open, attemptCount: attempts }, retryAt));
+        emit(tx, "invoice.payment_failed", invoiceObject({ ...open, attemptCount: attempts }, retryAt, s.interval));
         return;
       }
       return;
@@ -292,7 +297,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
       .set({ status: "paid", paidAt: at, attemptCount: attempts, cardBrand: c.cardBrand, cardLast4: c.cardLast4 })
       .where(eq(testBillingInvoices.id, open.id))
       .run();
-    emit(tx, "invoice.paid", invoiceObject({ ...open, status: "paid", paidAt: at, attemptCount: attempts, cardBrand: c.cardBrand, cardLast4: c.cardLast4 }, null));
+    emit(tx, "invoice.paid", invoiceObject({ ...open, status: "paid", paidAt: at, attemptCount: attempts, cardBrand: c.cardBrand, cardLast4: c.cardLast4 }, null, subscription(tx, open.subscriptionId)!.interval));
     tx.update(testBillingSubscriptions)
       .set({ status: "active", nextAttemptAt: null, currentPeriodStart: open.periodStart, currentPeriodEnd: open.periodEnd })
       .where(eq(testBillingSubscriptions.id, open.subscriptionId))
@@ -360,6 +365,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
           kind: "checkout",
           customerId: c.id,
           amountCents: input.amountCents,
+          interval: input.interval ?? "month",
           successUrl: input.successUrl,
           cancelUrl: input.cancelUrl,
           expiresAt: new Date(at.getTime() + CHECKOUT_SESSION_TTL_MS),
@@ -396,6 +402,23 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
       return result;
     },
 
+    async setInterval(subscriptionId, interval, amountCents) {
+      // A period end that passed is settled first.
+      await opts.runJobs();
+      const result = durably(db, (tx) => {
+        const s = subscription(tx, subscriptionId);
+        if (!s || s.status !== "active" || s.cancelAtPeriodEnd) return null;
+        if (s.interval !== interval || s.amountCents !== amountCents) {
+          tx.update(testBillingSubscriptions).set({ interval, amountCents }).where(eq(testBillingSubscriptions.id, s.id)).run();
+          emitSubscription(tx, "customer.subscription.updated", s.id);
+        }
+        return subscriptionObject(subscription(tx, s.id)!, customer(tx, s.customerId)!);
+      });
+      await opts.runJobs();
+      if (!result) throw new ApiError("conflict", "This subscription can no longer be changed.");
+      return result;
+    },
+
     async cancelNow(subscriptionId) {
       const result = durably(db, (tx) => {
         const s = subscription(tx, subscriptionId);
@@ -404,7 +427,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
         const open = openInvoiceOf(tx, s.id);
         if (open) {
           tx.update(testBillingInvoices).set({ status: "void" }).where(eq(testBillingInvoices.id, open.id)).run();
-          emit(tx, "invoice.voided", invoiceObject({ ...open, status: "void" }, null));
+          emit(tx, "invoice.voided", invoiceObject({ ...open, status: "void" }, null, s.interval));
         }
         tx.update(testBillingSubscriptions).set({ status: "canceled", endedAt: at, nextAttemptAt: null }).where(eq(testBillingSubscriptions.id, s.id)).run();
         emitSubscription(tx, "customer.subscription.deleted", s.id);
@@ -424,14 +447,14 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
           const from = open ? open.periodStart : s.currentPeriodEnd;
           if (open) {
             tx.update(testBillingInvoices).set({ status: "void" }).where(eq(testBillingInvoices.id, open.id)).run();
-            emit(tx, "invoice.voided", invoiceObject({ ...open, status: "void" }, null));
+            emit(tx, "invoice.voided", invoiceObject({ ...open, status: "void" }, null, s.interval));
           }
           tx.update(testBillingSubscriptions)
-            .set({ status: "active", nextAttemptAt: null, currentPeriodStart: from, currentPeriodEnd: addMonths(from, months) })
+            .set({ status: "active", nextAttemptAt: null, currentPeriodStart: from, currentPeriodEnd: periodEndAfter(s, from, months) })
             .where(eq(testBillingSubscriptions.id, s.id))
             .run();
         } else {
-          tx.update(testBillingSubscriptions).set({ currentPeriodEnd: addMonths(s.currentPeriodEnd, months) }).where(eq(testBillingSubscriptions.id, s.id)).run();
+          tx.update(testBillingSubscriptions).set({ currentPeriodEnd: periodEndAfter(s, s.currentPeriodEnd, months) }).where(eq(testBillingSubscriptions.id, s.id)).run();
         }
         emitSubscription(tx, "customer.subscription.updated", s.id);
         queueDue(tx, s.id);
@@ -452,7 +475,8 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
         status: statusOf(session, ms()),
         email: c.email,
         amountCents: session.amountCents,
-        description: PLUS_INVOICE_DESCRIPTION,
+        interval: session.interval,
+        description: PLUS_PLANS[session.interval].description,
         successUrl: session.successUrl,
         cancelUrl: session.cancelUrl,
         card: cardOf(c),
@@ -476,9 +500,9 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
         const at = now();
         putCardOnFile(tx, c.id, card);
         const subId = `sub_test_${newId()}`;
-        const periodEnd = addMonths(at, 1);
+        const periodEnd = renewalDate(at, PLUS_PLANS[session.interval].months, at);
         tx.insert(testBillingSubscriptions)
-          .values({ id: subId, customerId: c.id, status: "active", amountCents: session.amountCents, currentPeriodStart: at, currentPeriodEnd: periodEnd, createdAt: at })
+          .values({ id: subId, customerId: c.id, status: "active", amountCents: session.amountCents, interval: session.interval, currentPeriodStart: at, currentPeriodEnd: periodEnd, createdAt: at })
           .run();
         const invoice: InvoiceRow = {
           id: `in_test_${newId()}`,
@@ -500,7 +524,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
         tx.update(testBillingSessions).set({ status: "complete", completedAt: at, subscriptionId: subId }).where(eq(testBillingSessions.id, session.id)).run();
         queueDue(tx, subId);
         emitSubscription(tx, "customer.subscription.created", subId);
-        emit(tx, "invoice.paid", invoiceObject(invoice, null));
+        emit(tx, "invoice.paid", invoiceObject(invoice, null, session.interval));
         emit(tx, "checkout.session.completed", { object: "checkout.session", id: session.id, customer: c.id, subscription: subId, client_reference_id: userId });
         return { redirectUrl: session.successUrl };
       });

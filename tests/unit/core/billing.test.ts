@@ -16,6 +16,7 @@ import {
   luhnValid,
   parseExpiry,
   PLUS_PRICE_LABEL,
+  renewalDate,
   subscriptionBadge,
   TEST_CARDS,
 } from "#core/schemas/billing.ts";
@@ -64,6 +65,45 @@ describe("months", () => {
     expect(addMonths(new Date("2025-12-10T00:00:00Z"), 1).toISOString()).toBe("2026-01-10T00:00:00.000Z");
     expect(addMonths(new Date("2025-03-31T00:00:00Z"), -1).toISOString()).toBe("2025-02-28T00:00:00.000Z");
     expect(addMonths(new Date("2025-05-31T00:00:00Z"), 13).toISOString()).toBe("2026-06-30T00:00:00.000Z");
+  });
+});
+
+describe("renewal dates keep the billing day", () => {
+  const chain = (start: string, periods: number) => {
+    const anchor = new Date(start);
+    const ends: string[] = [];
+    let end = anchor;
+    for (let i = 0; i < periods; i++) {
+      end = renewalDate(end, 1, anchor);
+      ends.push(end.toISOString().slice(0, 10));
+    }
+    return ends;
+  };
+
+  it("from Jan 31: Feb 28, Mar 31, Apr 30, May 31 (not the 28th for good)", () => {
+    expect(chain("2027-01-31T10:00:00Z", 4)).toEqual(["2027-02-28", "2027-03-31", "2027-04-30", "2027-05-31"]);
+  });
+
+  it("in a leap year February has its 29th, and a Feb 29 start renews on the 29th when there is one", () => {
+    expect(chain("2028-01-31T00:00:00Z", 2)).toEqual(["2028-02-29", "2028-03-31"]);
+    expect(chain("2028-01-30T00:00:00Z", 2)).toEqual(["2028-02-29", "2028-03-30"]);
+    expect(chain("2028-02-29T00:00:00Z", 12)).toEqual([
+      "2028-03-29", "2028-04-29", "2028-05-29", "2028-06-29", "2028-07-29", "2028-08-29",
+      "2028-09-29", "2028-10-29", "2028-11-29", "2028-12-29", "2029-01-29", "2029-02-28",
+    ]);
+    expect(renewalDate(new Date("2028-02-29T00:00:00Z"), 12, new Date("2028-02-29T00:00:00Z")).toISOString()).toBe("2029-02-28T00:00:00.000Z");
+    expect(renewalDate(new Date("2028-02-29T00:00:00Z"), 48, new Date("2028-02-29T00:00:00Z")).toISOString()).toBe("2032-02-29T00:00:00.000Z");
+  });
+
+  it("the 30th and the 31st across the year's short months; over a year end; the time of day is kept", () => {
+    expect(chain("2027-08-31T00:00:00Z", 7)).toEqual(["2027-09-30", "2027-10-31", "2027-11-30", "2027-12-31", "2028-01-31", "2028-02-29", "2028-03-31"]);
+    expect(chain("2027-10-30T00:00:00Z", 5)).toEqual(["2027-11-30", "2027-12-30", "2028-01-30", "2028-02-29", "2028-03-30"]);
+    expect(renewalDate(new Date("2027-02-28T23:59:59.999Z"), 1, new Date("2027-01-31T08:00:00Z")).toISOString()).toBe("2027-03-31T23:59:59.999Z");
+    expect(renewalDate(new Date("2027-04-30T06:00:00Z"), 3, new Date("2027-01-31T06:00:00Z")).toISOString()).toBe("2027-07-31T06:00:00.000Z");
+  });
+
+  it("a day every month has stays put", () => {
+    expect(chain("2027-01-15T12:00:00Z", 3)).toEqual(["2027-02-15", "2027-03-15", "2027-04-15"]);
   });
 });
 

@@ -240,3 +240,46 @@ it("turns every snapshot stored in the positional form into the same snapshot as
   }
   closeDatabase(db);
 });
+
+it("renumbers every invoice PLN-000001 onwards in the order issued, balance-paid and detached ones included, and the sequence goes on (ADR 103)", async () => {
+  const path = databaseAt("0010_public_excalibur");
+  const old = new Database(path);
+  const t = Date.UTC(2026, 0, 1);
+  // Numbers as they were: the provider's (repeated after its rows went with a deleted account), random
+  // balance-paid ones, none at all.
+  old.exec(`
+    INSERT INTO users (id, email) VALUES ('u1', 'a@example.com'), ('u2', 'b@example.com');
+    INSERT INTO invoices (id, user_id, amount_cents, status, description, number, created_at) VALUES
+      ('in_c', 'u1', 899, 'paid', 'Plinth Plus (monthly)', 'PLN-000002', ${t + 3000}),
+      ('inb_a', 'u1', 1798, 'paid', 'Plinth Plus (monthly), 2 months paid from rewards balance', 'PLN-B-5QFRFX2U', ${t + 2000}),
+      ('in_a', NULL, 899, 'paid', 'Plinth Plus (monthly)', 'PLN-000001', ${t}),
+      ('in_b', 'u2', 899, 'open', 'Plinth Plus (monthly)', 'PLN-000001', ${t + 1000}),
+      ('in_d', 'u2', 899, 'void', 'Plinth Plus (monthly)', NULL, ${t + 4000}),
+      ('in_e', 'u2', 899, 'paid', 'Plinth Plus (monthly)', 'PLN-000003', ${t + 4000});
+  `);
+  old.close();
+
+  const db = openDatabase({ path });
+  const q = (sql: string) => db.$client.prepare(sql).all();
+  expect(q("SELECT id, number FROM invoices ORDER BY number")).toEqual([
+    { id: "in_a", number: "PLN-000001" },
+    { id: "in_b", number: "PLN-000002" },
+    { id: "inb_a", number: "PLN-000003" },
+    { id: "in_c", number: "PLN-000004" },
+    // The same instant: by id.
+    { id: "in_d", number: "PLN-000005" },
+    { id: "in_e", number: "PLN-000006" },
+  ]);
+  expect(q("SELECT id, last FROM invoice_sequence")).toEqual([{ id: 1, last: 6 }]);
+  const { issueInvoice } = await import("#api/services/invoices.ts");
+  const { durably } = await import("#db/client.ts");
+  const next = durably(db, (tx) => issueInvoice(tx, { name: "Plinth Ltd", address: [], taxId: null, taxRateBp: 0 }, { id: "in_f", userId: "u1", amountCents: 899, status: "paid", description: "Plinth Plus (monthly)" }));
+  expect(next).toBe("PLN-000007");
+  closeDatabase(db);
+});
+
+it("an empty database starts the sequence at PLN-000001", () => {
+  const db = openDatabase({ path: join(dir, "fresh.db") });
+  expect(db.$client.prepare("SELECT id, last FROM invoice_sequence").all()).toEqual([{ id: 1, last: 0 }]);
+  closeDatabase(db);
+});

@@ -1,9 +1,10 @@
 /**
  * Billing tab (spec section 2; decisions.md: real invoices from the billing provider): every invoice
- * with its number, date, description, amount, status and a link to the printable invoice. Locked for
+ * with its number, date, description, amount, status, a link to the printable invoice and its PDF
+ * download (ADR 103). Locked for
  * Lite (billing_history) behind the PLUS gate.
  */
-import { FileText, Lock } from "lucide-react";
+import { Download, FileText, Lock } from "lucide-react";
 import { useEffect, useState } from "react";
 import { FEATURE_LABELS } from "#core/feature-labels.ts";
 import { BILLING_MESSAGES, formatMoney, INVOICE_STATUS_LABELS } from "#core/schemas/billing.ts";
@@ -14,6 +15,8 @@ import { shortDate } from "../../../components/dates.ts";
 import { Badge, type BadgeVariant, Panel, ScrollTable } from "./billing-ui.tsx";
 
 type Invoice = Awaited<ReturnType<typeof load>>["invoices"][number];
+/** GET /api/billing/invoices/:id/pdf: the invoice as a PDF file. */
+const invoicePdfPath = (id: string) => `/api/billing/invoices/${encodeURIComponent(id)}/pdf`;
 const load = () => unwrap(api.billing.invoices.$get());
 
 const STATUS_VARIANT: Record<Invoice["status"], BadgeVariant> = { paid: "default", open: "secondary", void: "outline", uncollectible: "destructive" };
@@ -73,7 +76,7 @@ export default function BillingTab() {
               <th scope="col" className="px-2 py-2 font-medium">Description</th>
               <th scope="col" className="px-2 py-2 text-right font-medium">Amount</th>
               <th scope="col" className="px-2 py-2 font-medium">Status</th>
-              <th scope="col" className="px-2 py-2 font-medium"><span className="sr-only">Invoice link</span></th>
+              <th scope="col" className="px-2 py-2 font-medium"><span className="sr-only">Invoice links</span></th>
             </>
           }
         >
@@ -87,12 +90,18 @@ export default function BillingTab() {
                 <Badge variant={STATUS_VARIANT[inv.status]}>{INVOICE_STATUS_LABELS[inv.status]}</Badge>
               </td>
               <td className="px-2 py-2">
-                {inv.invoiceUrl ? (
-                  <a href={inv.invoiceUrl} target="_blank" rel="noopener" className="inline-flex items-center gap-1 font-medium text-brand-700 underline-offset-4 hover:underline">
-                    <FileText aria-hidden className="size-4" />
-                    View<span className="sr-only"> invoice {inv.number ?? inv.id}</span>
+                <span className="flex flex-wrap gap-x-3 gap-y-1">
+                  {inv.invoiceUrl ? (
+                    <a href={inv.invoiceUrl} target="_blank" rel="noopener" className="inline-flex min-h-6 items-center gap-1 font-medium text-brand-700 underline-offset-4 hover:underline">
+                      <FileText aria-hidden className="size-4" />
+                      View<span className="sr-only"> invoice {inv.number ?? inv.id}</span>
+                    </a>
+                  ) : null}
+                  <a href={invoicePdfPath(inv.id)} download className="inline-flex min-h-6 items-center gap-1 font-medium text-brand-700 underline-offset-4 hover:underline">
+                    <Download aria-hidden className="size-4" />
+                    Download PDF<span className="sr-only"> of invoice {inv.number ?? inv.id}</span>
                   </a>
-                ) : null}
+                </span>
               </td>
             </tr>
           ))}

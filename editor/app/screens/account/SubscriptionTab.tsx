@@ -1,14 +1,15 @@
 /**
  * Subscription tab (spec sections 2, 4 and 8): the status badge (Active, Past Due, Cancelled, Lite),
  * the next billing date, the card on file, a past-due warning with Update Payment Method, the
- * two-step cancel flow (confirm, then an optional reason) and Resume, or Upgrade for Lite. The
+ * two-step cancel flow (confirm, then an optional reason) and Resume, switching between monthly and
+ * yearly billing at the next renewal (ADR 103), or Upgrade (monthly or yearly) for Lite. The
  * customer portal opens in a new tab; coming back to this tab reloads the state.
  */
 import { AlertTriangle, CreditCard, Crown, FlaskConical } from "lucide-react";
 import { useCallback, useEffect, useId, useState, type FormEvent, type ReactNode } from "react";
 import { toast } from "sonner";
 import { CANCEL_REASONS } from "#core/limits.ts";
-import { BADGE_VARIANT, BILLING_MESSAGES, PLUS_PRICE_LABEL, type SubscriptionBadge } from "#core/schemas/billing.ts";
+import { BADGE_VARIANT, BILLING_MESSAGES, PLUS_PLANS, PLUS_PRICE_LABEL, type BillingInterval, type SubscriptionBadge } from "#core/schemas/billing.ts";
 import { PLAN_NAMES } from "#core/plans.ts";
 import { api, clientErrorMessage, unwrap } from "../../api.ts";
 import { Button, Confirm, Modal } from "../../components/ui.tsx";
@@ -109,6 +110,45 @@ function CancelFlow({ view, onDone }: { view: View; onDone(v: View): void }) {
   );
 }
 
+/** Monthly to yearly or back, from the next renewal: nothing is charged now. */
+function IntervalSwitch({ view, onDone }: { view: View; onDone(v: View): void }) {
+  const [open, setOpen] = useState(false);
+  const to: BillingInterval = view.interval === "year" ? "month" : "year";
+  const plan = PLUS_PLANS[to];
+  const [busy, setBusy] = useState(false);
+  async function confirm() {
+    setBusy(true);
+    try {
+      const res = await unwrap(api.billing.interval.$post({ json: { interval: to } }));
+      setOpen(false);
+      toast.success(res.message, { description: `From ${longDate(res.subscription.nextBillingDate)}: ${res.subscription.priceLabel}.` });
+      onDone(res.subscription);
+    } catch (err) {
+      setOpen(false);
+      toast.error(BILLING_MESSAGES.intervalFailed, { description: clientErrorMessage(err) });
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <>
+      <Button variant="secondary" onClick={() => setOpen(true)}>
+        {to === "year" ? "Switch to yearly billing" : "Switch to monthly billing"}
+      </Button>
+      <Confirm
+        open={open}
+        onOpenChange={(o) => !busy && setOpen(o)}
+        busy={busy}
+        title={to === "year" ? "Switch to yearly billing?" : "Switch to monthly billing?"}
+        description={`From your next billing date, ${longDate(view.nextBillingDate)}, you'll pay ${plan.priceLabel}${to === "year" ? " (two months free)" : ""}. Nothing is charged now.`}
+        cancel="Keep current billing"
+        confirm={to === "year" ? "Switch to yearly" : "Switch to monthly"}
+        onConfirm={() => void confirm()}
+      />
+    </>
+  );
+}
+
 /** customer-portal: opened in a new tab. The tab is opened at once (a popup blocker allows that) and pointed at the portal when its address arrives. */
 async function openPortal() {
   const tab = window.open("", "_blank");
@@ -176,9 +216,9 @@ export default function SubscriptionTab() {
     }
   }
 
-  async function upgrade() {
+  async function upgrade(interval: BillingInterval) {
     setBusy(true);
-    if (!(await startCheckout())) setBusy(false);
+    if (!(await startCheckout(interval))) setBusy(false);
   }
 
   return (
@@ -214,7 +254,7 @@ export default function SubscriptionTab() {
       >
         <dl className="grid gap-3 sm:grid-cols-2">
           <Detail term="Plan">{paying ? PLAN_NAMES.plus : PLAN_NAMES.lite}</Detail>
-          <Detail term="Price">{paying ? PLUS_PRICE_LABEL : "Free"}</Detail>
+          <Detail term="Price">{paying ? view.priceLabel : "Free"}</Detail>
           {badge === "Active" ? <Detail term="Next billing date">{longDate(view.nextBillingDate)}</Detail> : null}
           {badge === "Cancelled" ? <Detail term="Access ends on">{longDate(view.accessEndsAt)}</Detail> : null}
           {view.card ? (
@@ -240,10 +280,15 @@ export default function SubscriptionTab() {
                 ? `You're trying Plinth Plus for free until ${longDate(view.trialEndsAt)}. Subscribe to keep every Plus feature after your trial; your paid month starts the day you subscribe.`
                 : "You're on Plinth Lite. Upgrade for unlimited links and social icons, premium themes and fonts, scheduling, lead magnets, detailed analytics and the affiliate programme."}
             </p>
-            <Button onClick={() => void upgrade()} disabled={busy}>
-              <Crown aria-hidden className="size-4" />
-              {busy ? "Opening checkout..." : `Upgrade to Plinth Plus (${PLUS_PRICE_LABEL})`}
-            </Button>
+            <div className="flex flex-wrap gap-2">
+              <Button onClick={() => void upgrade("month")} disabled={busy}>
+                <Crown aria-hidden className="size-4" />
+                {busy ? "Opening checkout..." : `Upgrade to Plinth Plus (${PLUS_PRICE_LABEL})`}
+              </Button>
+              <Button variant="secondary" onClick={() => void upgrade("year")} disabled={busy}>
+                {`Upgrade to ${PLUS_PLANS.year.name} (${PLUS_PLANS.year.priceLabel}, two months free)`}
+              </Button>
+            </div>
           </div>
         ) : null}
 
@@ -255,6 +300,7 @@ export default function SubscriptionTab() {
                 Manage Payment Method
               </Button>
             ) : null}
+            {badge === "Active" ? <IntervalSwitch view={view} onDone={setView} /> : null}
             {badge === "Cancelled" ? (
               <Button onClick={() => void resume()} disabled={busy}>
                 {busy ? "Resuming..." : "Resume Subscription"}

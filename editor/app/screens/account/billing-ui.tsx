@@ -4,7 +4,7 @@
  */
 import type { ReactNode } from "react";
 import { toast } from "sonner";
-import { BILLING_MESSAGES, CheckoutBodySchema } from "#core/schemas/billing.ts";
+import { BILLING_MESSAGES, CheckoutBodySchema, type BillingInterval } from "#core/schemas/billing.ts";
 import { api, ApiFailure, unwrap } from "../../api.ts";
 
 export type BadgeVariant = "default" | "secondary" | "destructive" | "outline";
@@ -23,12 +23,12 @@ export function Badge({ variant, children }: { variant: BadgeVariant; children: 
  * Sends the owner to the hosted checkout. Cancelling it brings them back to where they were; paying
  * lands on the Subscription tab.
  */
-export async function startCheckout(): Promise<boolean> {
+export async function startCheckout(interval: BillingInterval = "month"): Promise<boolean> {
   const here = window.location.pathname.replace(/\/+$/, "");
   try {
     // Only a dashboard path the server takes as a return address is sent (core's CheckoutBodySchema).
     const back = CheckoutBodySchema.safeParse({ returnPath: here });
-    const { url } = await unwrap(api.billing.checkout.$post({ json: back.success ? { returnPath: here } : {} }));
+    const { url } = await unwrap(api.billing.checkout.$post({ json: back.success ? { returnPath: here, interval } : { interval } }));
     window.location.assign(url);
     return true;
   } catch (err) {

@@ -44,7 +44,11 @@ function Checkout() {
             <dd className="tabular-nums">{amount}</dd>
           </div>
         </dl>
-        <p className="text-sm text-slate-600">Billed monthly from today. Cancel any time from Account & Billing; you keep Plus until the end of the month you paid for.</p>
+        <p className="text-sm text-slate-600">
+          {session.interval === "year"
+            ? "Billed yearly from today. Cancel any time from Account & Billing; you keep Plus until the end of the year you paid for."
+            : "Billed monthly from today. Cancel any time from Account & Billing; you keep Plus until the end of the month you paid for."}
+        </p>
         <TestCards />
       </section>
 

@@ -4,6 +4,7 @@
  */
 import { Printer } from "lucide-react";
 import { useEffect, useState } from "react";
+import { formatTaxRate } from "#core/invoice.ts";
 import { BILLING_MESSAGES, formatMoney, INVOICE_STATUS_LABELS } from "#core/schemas/billing.ts";
 import { api, ApiFailure, unwrap } from "../../../app/api.ts";
 import ErrorBoundary from "../../../components/ErrorBoundary.tsx";
@@ -34,10 +35,16 @@ function Invoice() {
   return (
     <article aria-labelledby="invoice-title" className="w-full max-w-2xl rounded-xl border border-slate-200 bg-white p-6 shadow-sm print:border-0 print:shadow-none sm:p-10">
       <header className="flex flex-wrap items-start justify-between gap-4">
-        <div>
-          <p className="text-2xl font-bold text-brand-700">Plinth</p>
+        <address role="group" aria-label="Seller" className="not-italic">
+          <p className="text-2xl font-bold text-brand-700">{data.seller.name}</p>
+          {data.seller.address.map((line, i) => (
+            <p key={i} className="text-sm text-slate-700">
+              {line}
+            </p>
+          ))}
+          {data.seller.taxId ? <p className="text-sm text-slate-700">Tax ID: {data.seller.taxId}</p> : null}
           <p className="text-sm text-slate-600">{window.location.host}</p>
-        </div>
+        </address>
         <div className="text-right">
           <h1 id="invoice-title" className="text-2xl font-bold">
             Invoice
@@ -85,8 +92,16 @@ function Invoice() {
         </tbody>
         <tfoot>
           <tr>
-            <th scope="row" className="pt-3 text-right font-semibold">Total (USD)</th>
-            <td className="pt-3 text-right font-bold tabular-nums">{formatMoney(inv.amountCents)}</td>
+            <th scope="row" className="pt-3 text-right font-normal">Net</th>
+            <td className="pt-3 text-right tabular-nums">{formatMoney(data.totals.netCents)}</td>
+          </tr>
+          <tr>
+            <th scope="row" className="pt-1 text-right font-normal">Tax ({formatTaxRate(data.totals.taxRateBp)})</th>
+            <td className="pt-1 text-right tabular-nums">{formatMoney(data.totals.taxCents)}</td>
+          </tr>
+          <tr>
+            <th scope="row" className="pt-1 text-right font-semibold">Total (USD)</th>
+            <td className="pt-1 text-right font-bold tabular-nums">{formatMoney(data.totals.grossCents)}</td>
           </tr>
           {inv.status === "paid" ? (
             <tr>
