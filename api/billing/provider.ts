@@ -82,6 +82,15 @@ export interface CheckoutInput {
   amountCents: number;
   successUrl: string;
   cancelUrl: string;
+  /** Which price: monthly unless said otherwise. */
+  interval?: "month" | "year";
+}
+
+/** What the rewards balance paid for months outside the provider: the amount and our ledger entry's id. */
+export interface BalancePayment {
+  amountCents: number;
+  /** The balance renewal's id: a provider that records the payment uses it so it is recorded once. */
+  reference: string;
 }
 
 export interface BillingProvider {
@@ -103,7 +112,7 @@ export interface BillingProvider {
    * later. A past-due subscription's open invoice is settled by it: the months count from the
    * start of the unpaid period.
    */
-  extendPeriod(subscriptionId: string, months: number): Promise<SubscriptionObject>;
+  extendPeriod(subscriptionId: string, months: number, payment?: BalancePayment): Promise<SubscriptionObject>;
   /**
    * Start what runs on the provider's side in this process (the test-mode provider's clock). stop()
    * resolves once work already under way has finished, so the database can be closed after it.
