@@ -99,7 +99,9 @@ export function checkoutSessionObject(session: Stripe.Checkout.Session): Checkou
 
 /** A verified Stripe event as the product's BillingEvent, or null when it changes nothing here. */
 export function billingEvent(event: Stripe.Event): BillingEvent | null {
-  const base = { id: event.id, created: ms(event.created) };
+  // Stripe stamps events to the second; the product compares them with its own updates in
+  // milliseconds, so an event counts from the end of its second, not before a call made within it.
+  const base = { id: event.id, created: ms(event.created) + 999 };
   switch (event.type) {
     case "checkout.session.completed": {
       const object = checkoutSessionObject(event.data.object);

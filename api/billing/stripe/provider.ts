@@ -5,6 +5,9 @@
  */
 import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
+import { AFFILIATE_MESSAGES } from "#core/schemas/affiliate.ts";
+import { BILLING_MESSAGES } from "#core/schemas/billing.ts";
+import { ApiError } from "../../errors.ts";
 import type { BalancePayment, BillingProvider, CheckoutInput, SubscriptionObject } from "../provider.ts";
 import { subscriptionObject } from "./map.ts";
 
@@ -36,6 +39,20 @@ export interface StripeProvider extends BillingProvider {
   readonly client: Stripe;
 }
 
+/**
+ * A call Stripe refused or could not answer becomes a 502 with the screen's message; the log line
+ * names Stripe's error type, code and request id (never the key, which Stripe masks in its messages).
+ */
+async function asked<T>(what: string, message: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (!(err instanceof Stripe.errors.StripeError)) throw err;
+    console.warn(`Stripe refused ${what}: ${err.type} ${err.code ?? "-"} ${err.statusCode ?? "-"} ${err.requestId ?? "-"} ${err.message}`);
+    throw new ApiError("bad_gateway", message);
+  }
+}
+
 export function createStripeProvider(settings: StripeSettings): StripeProvider {
   const stripe = stripeClient(settings);
 
@@ -51,13 +68,15 @@ export function createStripeProvider(settings: StripeSettings): StripeProvider {
     client: stripe,
 
     async createCustomer({ userId, email }) {
-      const customer = await stripe.customers.create({ email, metadata: { userId } }, { idempotencyKey: `plinth-customer-${userId}` });
+      const customer = await asked("creating a customer", BILLING_MESSAGES.checkoutFailed, () =>
+        stripe.customers.create({ email, metadata: { userId } }, { idempotencyKey: `plinth-customer-${userId}` }),
+      );
       return { customerId: customer.id };
     },
 
     async createCheckoutSession(input: CheckoutInput) {
       const price = input.interval === "year" ? settings.priceYearly : settings.priceMonthly;
-      const session = await stripe.checkout.sessions.create(
+      const session = await asked("creating a Checkout Session", BILLING_MESSAGES.checkoutFailed, () => stripe.checkout.sessions.create(
         {
           mode: "subscription",
           customer: input.customerId,
@@ -70,22 +89,25 @@ export function createStripeProvider(settings: StripeSettings): StripeProvider {
         },
         // One key per attempt: the SDK's own retries of this call reuse it, a new click makes a new session.
         { idempotencyKey: `plinth-checkout-${randomUUID()}` },
-      );
+      ));
       if (!session.url) throw new Error("Stripe answered a Checkout Session without a url");
       return { id: session.id, url: session.url };
     },
 
     async createPortalSession({ customerId, returnUrl }) {
-      const session = await stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl });
+      const session = await asked("creating a portal session", BILLING_MESSAGES.portalFailed, () =>
+        stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl }),
+      );
       return { url: session.url };
     },
 
     async setCancelAtPeriodEnd(subscriptionId, cancel) {
-      return mapped(await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: cancel }));
+      const message = cancel ? BILLING_MESSAGES.cancelFailed : BILLING_MESSAGES.resumeFailed;
+      return mapped(await asked("updating cancel_at_period_end", message, () => stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: cancel })));
     },
 
     async cancelNow(subscriptionId) {
-      return mapped(await stripe.subscriptions.cancel(subscriptionId));
+      return mapped(await asked("cancelling a subscription", BILLING_MESSAGES.cancelFailed, () => stripe.subscriptions.cancel(subscriptionId)));
     },
 
     /**
@@ -93,10 +115,10 @@ export function createStripeProvider(settings: StripeSettings): StripeProvider {
      * takes off the next invoices; the key is our renewal's id, so the credit is applied once.
      */
     async extendPeriod(subscriptionId, months, payment?: BalancePayment) {
-      const sub = await stripe.subscriptions.retrieve(subscriptionId);
       if (!payment || payment.amountCents <= 0) throw new Error("A Stripe credit needs the amount paid from the balance");
+      const sub = await asked("reading a subscription", AFFILIATE_MESSAGES.renewalFailed, () => stripe.subscriptions.retrieve(subscriptionId));
       const customer = typeof sub.customer === "string" ? sub.customer : sub.customer.id;
-      await stripe.customers.createBalanceTransaction(
+      await asked("crediting the customer balance", AFFILIATE_MESSAGES.renewalFailed, () => stripe.customers.createBalanceTransaction(
         customer,
         {
           amount: -payment.amountCents,
@@ -105,7 +127,7 @@ export function createStripeProvider(settings: StripeSettings): StripeProvider {
           metadata: { balanceRenewalId: payment.reference },
         },
         { idempotencyKey: `plinth-balance-renewal-${payment.reference}` },
-      );
+      ));
       return mapped(sub);
     },
 
