@@ -197,6 +197,8 @@ function stripeError(res: import("node:http").ServerResponse, status: number, me
 export async function startStripeStandIn(): Promise<StripeStandIn> {
   const calls: RecordedCall[] = [];
   const subscriptions = new Map<string, StripeSubscriptionBody>();
+  const customers = new Map<string, object>();
+  const sessions = new Map<string, object>();
   let failWith: number | null = null;
   const server: Server = createServer((req, res) => {
     let raw = "";
@@ -225,11 +227,13 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       const path = url.pathname;
       let m: RegExpMatchArray | null;
       if (req.method === "POST" && path === "/v1/customers") {
-        return send({ id: nextId("cus"), object: "customer", balance: 0, created: now, currency: null, email: params.email ?? null, livemode: false, metadata: { userId: params["metadata[userId]"] } });
+        const customer = { id: nextId("cus"), object: "customer", balance: 0, created: now, currency: null, email: params.email ?? null, livemode: false, metadata: { userId: params["metadata[userId]"] } };
+        customers.set(customer.id, customer);
+        return send(customer);
       }
       if (req.method === "POST" && path === "/v1/checkout/sessions") {
         const id = nextId("cs_test");
-        return send({
+        const session = {
           id,
           object: "checkout.session",
           cancel_url: params.cancel_url,
@@ -245,7 +249,26 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           subscription: null,
           success_url: params.success_url,
           url: `https://checkout.stripe.com/c/pay/${id}`,
-        });
+        };
+        sessions.set(id, session);
+        return send(session);
+      }
+      if (req.method === "GET" && (m = path.match(/^\/v1\/prices\/([^/]+)$/))) {
+        const interval = m[1] === STRIPE_TEST_ENV.STRIPE_PRICE_YEARLY ? "year" : "month";
+        return send({ id: m[1], object: "price", active: true, billing_scheme: "per_unit", created: now, currency: "usd", livemode: false, lookup_key: null, metadata: {}, product: "prod_PlinthPlus", recurring: { interval, interval_count: 1, usage_type: "licensed" }, type: "recurring", unit_amount: interval === "year" ? 8990 : 899 });
+      }
+      if ((m = path.match(/^\/v1\/customers\/(cus_[^/]+)$/))) {
+        const customer = customers.get(m[1]!);
+        if (!customer) return stripeError(res, 404, `No such customer: '${m[1]}'`);
+        if (req.method === "GET") return send(customer);
+        if (req.method === "DELETE") {
+          customers.delete(m[1]!);
+          return send({ id: m[1], object: "customer", deleted: true });
+        }
+      }
+      if (req.method === "GET" && (m = path.match(/^\/v1\/checkout\/sessions\/([^/]+)$/))) {
+        const session = sessions.get(m[1]!);
+        return session ? send(session) : stripeError(res, 404, `No such checkout.session: '${m[1]}'`);
       }
       if (req.method === "POST" && path === "/v1/billing_portal/sessions") {
         return send({ id: nextId("bps"), object: "billing_portal.session", created: now, customer: params.customer, livemode: false, return_url: params.return_url, url: `https://billing.stripe.com/p/session/test_${nextId("x")}` });
