@@ -9,6 +9,7 @@ import { BILLING_MESSAGES, SUBSCRIPTION_TAB_PATH } from "#core/schemas/billing.t
 import { LIMITS } from "#core/limits.ts";
 import { billingCustomers, billingWebhookEvents, invoices, referralEarnings, userProfiles } from "#db/schema.ts";
 import { createTestApp, type TestApp } from "#tests/support/app.ts";
+import { createStripeProvider } from "#api/billing/stripe/provider.ts";
 import { emailOf } from "#api/services/billing.ts";
 import { AFFILIATE_MESSAGES } from "#core/schemas/affiliate.ts";
 import { profileOf, requestKey } from "#tests/support/billing.ts";
@@ -114,6 +115,31 @@ describe("Stripe: the calls the product makes", () => {
     await call(owner, "POST", "/api/billing/checkout", {});
     expect(stripe.calls.map((c) => c.path)).toEqual(["/v1/customers", "/v1/checkout/sessions", "/v1/checkout/sessions"]);
     expect(stripe.calls[2]!.idempotencyKey).not.toBe(session!.idempotencyKey);
+  });
+
+  it("asks for the yearly price when checkout says year", async () => {
+    const provider = createStripeProvider({
+      secretKey: STRIPE_TEST_ENV.STRIPE_SECRET_KEY,
+      webhookSecret: STRIPE_TEST_ENV.STRIPE_WEBHOOK_SECRET,
+      priceMonthly: STRIPE_TEST_ENV.STRIPE_PRICE_MONTHLY,
+      priceYearly: STRIPE_TEST_ENV.STRIPE_PRICE_YEARLY,
+      apiBase: stripe.base,
+    });
+    const input = { customerId: "cus_x", userId: "u1", amountCents: 0, successUrl: "https://plinth.test/ok", cancelUrl: "https://plinth.test/back" };
+    await provider.createCheckoutSession({ ...input, interval: "year" });
+    await provider.createCheckoutSession(input);
+    expect(stripe.calls.map((c) => c.params["line_items[0][price]"])).toEqual([STRIPE_TEST_ENV.STRIPE_PRICE_YEARLY, STRIPE_TEST_ENV.STRIPE_PRICE_MONTHLY]);
+    expect(provider.testMode).toBe(true);
+  });
+
+  it("ends the subscription now at Stripe before deleting the account, and lets Stripe's late events change nothing", async () => {
+    const owner = createApiOwner(t, "lite");
+    const { sub } = await subscribeThroughStripe(owner);
+    const res = await call(owner, "DELETE", "/api/auth/account", { confirmUsername: owner.username, endSubscription: true });
+    expect(res).toEqual({ status: 200, body: { deleted: true } });
+    expect(stripe.calls.at(-1)).toMatchObject({ method: "DELETE", path: `/v1/subscriptions/${sub.id}` });
+    const late = await deliver(stripeEvent("customer.subscription.deleted", stripe.subscriptions.get(sub.id)!, nowS() + 1));
+    expect(late.status).toBe(200);
   });
 
   it("opens the customer portal for the owner's customer with the Subscription tab to come back to", async () => {
