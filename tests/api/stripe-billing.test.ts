@@ -356,3 +356,17 @@ describe("Stripe: secrets", () => {
     }
   });
 });
+
+describe("Stripe's webhook in test mode", () => {
+  it("does not exist: a Stripe-signed delivery is 404 and changes nothing", async () => {
+    const testMode = createTestApp();
+    try {
+      const { payload, header } = signedDelivery(stripeEvent("customer.subscription.deleted", { id: "sub_x" }, nowS()));
+      const res = await testMode.app.request("/api/billing/stripe/webhook", { method: "POST", body: payload, headers: { "Content-Type": "application/json", "Stripe-Signature": header } });
+      expect(res.status).toBe(404);
+      expect(testMode.deps.db.select().from(billingWebhookEvents).all()).toHaveLength(0);
+    } finally {
+      testMode.close();
+    }
+  });
+});
