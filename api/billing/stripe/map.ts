@@ -77,7 +77,8 @@ export function invoiceObject(inv: Stripe.Invoice): InvoiceObject | null {
     status,
     // What the owner paid (a customer credit lowers it), or what is owed while it is not paid.
     amount_cents: status === "paid" ? inv.amount_paid : inv.amount_due,
-    description: inv.description ?? "",
+    // The operator's memo may be long; the product keeps the first 200 characters.
+    description: (inv.description ?? "").slice(0, 200),
     billing_reason: inv.billing_reason === "subscription_create" ? "subscription_create" : "subscription_cycle",
     period_start: ms(period.start),
     period_end: ms(period.end),
