@@ -53,6 +53,23 @@ const taxRate = z.string().transform((v, ctx) => {
   return bp;
 });
 
+/** What each Stripe value looks like, for the boot message that names the one that is wrong. */
+const STRIPE_VALUES = {
+  STRIPE_SECRET_KEY: { pattern: /^(sk_test_|sk_live_|rk_test_|rk_live_)[A-Za-z0-9_]{8,}$/, what: "a secret key (sk_test_…, sk_live_…) or restricted key (rk_…) from the Stripe dashboard" },
+  STRIPE_WEBHOOK_SECRET: { pattern: /^whsec_[A-Za-z0-9+/=_]{8,}$/, what: "the webhook endpoint's signing secret (whsec_…)" },
+  STRIPE_PRICE_MONTHLY: { pattern: /^price_[A-Za-z0-9_]{4,}$/, what: "the id of Plinth Plus's monthly price (price_…)" },
+  STRIPE_PRICE_YEARLY: { pattern: /^price_[A-Za-z0-9_]{4,}$/, what: "the id of Plinth Plus's yearly price (price_…)" },
+} as const;
+
+function isHttpOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === value.replace(/\/$/, "") && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}
+
 const EnvSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
@@ -95,8 +112,17 @@ const EnvSchema = z
     GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
     /** The OpenID Connect issuer; Google unless another provider (or a test provider) is named. */
     GOOGLE_ISSUER: z.url().default("https://accounts.google.com"),
-    /** The billing provider (ADR 080). Only the embedded test-mode provider exists so far. */
-    BILLING_PROVIDER: z.enum(["test"]).default("test"),
+    /** The billing provider (ADR 080): the embedded test mode, or Stripe (ADR 104) with the STRIPE_* values below. */
+    BILLING_PROVIDER: z.enum(["test", "stripe"]).default("test"),
+    /** Stripe's secret or restricted API key (sk_test_…, sk_live_…, rk_…). Required with BILLING_PROVIDER=stripe. */
+    STRIPE_SECRET_KEY: z.string().optional(),
+    /** The signing secret of the Stripe webhook endpoint (whsec_…). Required with BILLING_PROVIDER=stripe. */
+    STRIPE_WEBHOOK_SECRET: z.string().optional(),
+    /** The Stripe prices of Plinth Plus, monthly and yearly (price_…). Required with BILLING_PROVIDER=stripe. */
+    STRIPE_PRICE_MONTHLY: z.string().optional(),
+    STRIPE_PRICE_YEARLY: z.string().optional(),
+    /** Where the Stripe SDK sends its calls instead of https://api.stripe.com (an http(s) origin). */
+    STRIPE_API_BASE: z.string().optional(),
     /** Who sells, printed on every invoice (ADR 103); all optional but the name with a real provider. */
     SELLER_NAME: sellerName.optional(),
     SELLER_ADDRESS: sellerAddress.optional(),
@@ -122,8 +148,14 @@ const EnvSchema = z
       .transform((v) => v === "1" || v === "true"),
   })
   .superRefine((env, ctx) => {
-    if (sellerNameRequired(env.BILLING_PROVIDER) && env.SELLER_NAME === undefined) {
-      ctx.addIssue({ code: "custom", path: ["SELLER_NAME"], message: SELLER_MESSAGES.nameRequired });
+    const problem = (name: string, message: string) => ctx.addIssue({ code: "custom", path: [name], message });
+    if (sellerNameRequired(env.BILLING_PROVIDER) && env.SELLER_NAME === undefined) problem("SELLER_NAME", SELLER_MESSAGES.nameRequired);
+    if (env.STRIPE_API_BASE !== undefined && !isHttpOrigin(env.STRIPE_API_BASE)) problem("STRIPE_API_BASE", "must be an http(s) origin such as https://api.stripe.com, with no path");
+    if (env.BILLING_PROVIDER !== "stripe") return;
+    for (const [name, rule] of Object.entries(STRIPE_VALUES)) {
+      const value = env[name as keyof typeof STRIPE_VALUES];
+      if (!value) problem(name, `is required with BILLING_PROVIDER=stripe (${rule.what})`);
+      else if (!rule.pattern.test(value)) problem(name, `must be ${rule.what}`);
     }
   })
   .transform((env) => {

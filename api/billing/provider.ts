@@ -88,6 +88,13 @@ export interface CheckoutInput {
   cancelUrl: string;
 }
 
+/** What the rewards balance paid for months outside the provider: the amount and our ledger entry's id. */
+export interface BalancePayment {
+  amountCents: number;
+  /** The balance renewal's id: a provider that records the payment uses it so it is recorded once. */
+  reference: string;
+}
+
 export interface BillingProvider {
   /** "test" for the embedded test-mode provider. */
   readonly name: string;
@@ -112,7 +119,7 @@ export interface BillingProvider {
    * later. A past-due subscription's open invoice is settled by it: the months count from the
    * start of the unpaid period.
    */
-  extendPeriod(subscriptionId: string, months: number): Promise<SubscriptionObject>;
+  extendPeriod(subscriptionId: string, months: number, payment?: BalancePayment): Promise<SubscriptionObject>;
 }
 
 /** The webhook signature header (the scheme hosted providers use: t=timestamp,v1=hex HMAC). */

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { CancelSubscriptionSchema } from "#core/schemas/affiliate.ts";
 import { BILLING_MESSAGES, BillingIntervalBodySchema, CheckoutBodySchema, SUBSCRIPTION_TAB_PATH } from "#core/schemas/billing.ts";
 import { SIGNATURE_HEADER } from "../billing/provider.ts";
+import { STRIPE_SIGNATURE_HEADER, receiveStripeWebhook } from "../billing/stripe/webhook.ts";
 import { testModeRoutes } from "../billing/test-mode/routes.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
@@ -69,6 +70,8 @@ export function billingRoutes(deps: AppDeps) {
         const { duplicate } = await receiveWebhook(deps, await c.req.text(), signature);
         return c.json({ received: true, duplicate });
       })
+      // POST /api/billing/stripe/webhook - Stripe's signed events (ADR 104)
+      .post("/stripe/webhook", async (c) => c.json({ received: true, ...(await receiveStripeWebhook(deps, await c.req.text(), c.req.header(STRIPE_SIGNATURE_HEADER))) }))
       .route("/test", testModeRoutes(deps))
   );
 }

@@ -214,7 +214,7 @@ export async function renewWithBalance(deps: AppDeps, userId: string, body: unkn
 
   let periodEnd: Date;
   try {
-    periodEnd = await extendSubscriptionFromBalance(deps, userId, months);
+    periodEnd = await extendSubscriptionFromBalance(deps, userId, months, { amountCents: cost, reference: renewalId });
   } catch (err) {
     durably(db, (tx) => {
       addToBalance(tx, userId, cost);

@@ -16,8 +16,9 @@ import { durably, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { billingCustomers, billingWebhookEvents, invoices, subscriptionCancellations, userProfiles, users } from "#db/schema.ts";
 import { BillingEventSchema } from "../billing/events.ts";
-import type { BillingEvent, BillingProvider, InvoiceObject, SubscriptionObject } from "../billing/provider.ts";
+import type { BalancePayment, BillingEvent, BillingProvider, InvoiceObject, SubscriptionObject } from "../billing/provider.ts";
 import { verifySignature } from "../billing/signature.ts";
+import { createStripeProvider } from "../billing/stripe/provider.ts";
 import { createTestProvider, type TestModeProvider } from "../billing/test-mode/provider.ts";
 import type { AppDeps } from "../context.ts";
 import { ApiError, plusRequired } from "../errors.ts";
@@ -41,6 +42,20 @@ const registry = new WeakMap<AppDeps, Billing>();
 export function billingFor(deps: AppDeps): Billing {
   let billing = registry.get(deps);
   if (billing) return billing;
+  const { env } = deps;
+  if (env.BILLING_PROVIDER === "stripe") {
+    // The env schema refused to start without these (api/env.server.ts).
+    const provider = createStripeProvider({
+      secretKey: env.STRIPE_SECRET_KEY!,
+      webhookSecret: env.STRIPE_WEBHOOK_SECRET!,
+      priceMonthly: env.STRIPE_PRICE_MONTHLY!,
+      priceYearly: env.STRIPE_PRICE_YEARLY!,
+      apiBase: env.STRIPE_API_BASE,
+    });
+    billing = { provider, testMode: null, webhookSecret: env.STRIPE_WEBHOOK_SECRET! };
+    registry.set(deps, billing);
+    return billing;
+  }
   // Without a configured secret the embedded provider signs with one made now: nobody outside this
   // process can sign an event, and it is the only sender.
   const webhookSecret = deps.env.BILLING_WEBHOOK_SECRET ?? randomBytes(32).toString("hex");
@@ -284,9 +299,9 @@ export async function endSubscriptionForDeletion(deps: AppDeps, userId: string):
  * Applies the provider's months (renewal from the rewards balance) to the owner's plan state and
  * returns the new period end. The caller has taken the money from the balance.
  */
-export async function extendSubscriptionFromBalance(deps: AppDeps, userId: string, months: number): Promise<Date> {
+export async function extendSubscriptionFromBalance(deps: AppDeps, userId: string, months: number, payment: BalancePayment): Promise<Date> {
   const { subscriptionId } = liveSubscriptionId(deps, userId);
-  const sub = await billingFor(deps).provider.extendPeriod(subscriptionId, months);
+  const sub = await billingFor(deps).provider.extendPeriod(subscriptionId, months, payment);
   durably(deps.db, (tx) => applySubscription(deps, tx, sub, deps.now().getTime(), "customer.subscription.updated"));
   await runJobs(deps);
   return new Date(sub.current_period_end);
@@ -312,6 +327,14 @@ function applyWebhook(deps: AppDeps, body: string, signature: string | undefined
   } catch {
     throw new ApiError("bad_request", BILLING_MESSAGES.webhookPayload);
   }
+  return applyBillingEvent(deps, json);
+}
+
+/**
+ * One verified event from whichever provider, in the product's shape: parsed field by field, then
+ * applied once (its id is recorded in the same transaction). Throws a 400 for a malformed event.
+ */
+export function applyBillingEvent(deps: AppDeps, json: unknown): { duplicate: boolean } {
   const parsed = BillingEventSchema.safeParse(json);
   if (!parsed.success) throw new ApiError("bad_request", BILLING_MESSAGES.webhookPayload);
   const event = parsed.data as BillingEvent;

@@ -51,7 +51,7 @@ describe("renewal keeps the billing day", () => {
     await subscribe(owner);
     app.setClock("2027-02-10T09:00:00.000Z");
     // Feb 28 + 1 month on the 31st billing day: Mar 31, not Mar 28.
-    expect(day(await extendSubscriptionFromBalance(t.deps, owner.userId, 1))).toBe("2027-03-31T10:00:00.000Z");
+    expect(day(await extendSubscriptionFromBalance(t.deps, owner.userId, 1, { amountCents: 899, reference: "renewal-1" }))).toBe("2027-03-31T10:00:00.000Z");
     expect(day(profileOf(t, owner.userId).currentPeriodEndDate)).toBe("2027-03-31T10:00:00.000Z");
   });
 });

@@ -61,4 +61,61 @@ describe("configuration", () => {
     expect(sellerNameRequired("test")).toBe(false);
     expect(sellerNameRequired("stripe")).toBe(true);
   });
+
+  describe("BILLING_PROVIDER=stripe", () => {
+    const good = {
+      BILLING_PROVIDER: "stripe",
+      SELLER_NAME: "Plinth Ltd",
+      STRIPE_SECRET_KEY: "sk_test_51AbCdEfGhIjKlMn",
+      STRIPE_WEBHOOK_SECRET: "whsec_AbCdEfGhIjKlMnOp",
+      STRIPE_PRICE_MONTHLY: "price_1MonthlyAbc",
+      STRIPE_PRICE_YEARLY: "price_1YearlyAbc",
+    };
+
+    it("accepts secret, live and restricted keys with both prices", () => {
+      expect(parseEnv(good).BILLING_PROVIDER).toBe("stripe");
+      for (const key of ["sk_live_51AbCdEfGhIjKl", "rk_test_51AbCdEfGhIjKl", "rk_live_51AbCdEfGhIjKl"]) expect(parseEnv({ ...good, STRIPE_SECRET_KEY: key }).STRIPE_SECRET_KEY).toBe(key);
+      expect(parseEnv({ ...good, STRIPE_API_BASE: "http://127.0.0.1:12111" }).STRIPE_API_BASE).toBe("http://127.0.0.1:12111");
+    });
+
+    it("names each missing value on its own line", () => {
+      const message = (() => {
+        try {
+          parseEnv({ BILLING_PROVIDER: "stripe" });
+        } catch (err) {
+          return (err as Error).message;
+        }
+        return "";
+      })();
+      expect(message.split("\n").slice(1)).toEqual([
+        expect.stringMatching(/^  SELLER_NAME: is required with a real billing provider/),
+        expect.stringMatching(/^  STRIPE_SECRET_KEY: is required with BILLING_PROVIDER=stripe \(a secret key/),
+        expect.stringMatching(/^  STRIPE_WEBHOOK_SECRET: is required with BILLING_PROVIDER=stripe \(the webhook endpoint's signing secret/),
+        expect.stringMatching(/^  STRIPE_PRICE_MONTHLY: is required with BILLING_PROVIDER=stripe \(the id of Plinth Plus's monthly price/),
+        expect.stringMatching(/^  STRIPE_PRICE_YEARLY: is required with BILLING_PROVIDER=stripe \(the id of Plinth Plus's yearly price/),
+      ]);
+    });
+
+    it("refuses each malformed value with a message naming it", () => {
+      const cases: [string, string][] = [
+        ["STRIPE_SECRET_KEY", "pk_test_51AbCdEfGhIjKl"],
+        ["STRIPE_SECRET_KEY", "sk_test_"],
+        ["STRIPE_WEBHOOK_SECRET", "sk_test_51AbCdEfGhIjKl"],
+        ["STRIPE_WEBHOOK_SECRET", "whsec_ab cd"],
+        ["STRIPE_PRICE_MONTHLY", "prod_1AbcDef"],
+        ["STRIPE_PRICE_YEARLY", "9.99"],
+      ];
+      for (const [name, value] of cases) expect(() => parseEnv({ ...good, [name]: value }), `${name}=${value}`).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: must be `));
+    });
+
+    it("refuses an API base that is not a plain http(s) origin", () => {
+      for (const base of ["ftp://127.0.0.1", "http://127.0.0.1:12111/v1", "not a url", "http://user:pw@127.0.0.1"]) {
+        expect(() => parseEnv({ ...good, STRIPE_API_BASE: base }), base).toThrow(/STRIPE_API_BASE: must be an http\(s\) origin/);
+      }
+    });
+
+    it("does not ask for Stripe values in test mode", () => {
+      expect(parseEnv({}).BILLING_PROVIDER).toBe("test");
+    });
+  });
 });

@@ -1,0 +1,142 @@
+/**
+ * Stripe as the billing provider (ADR 104), through the official SDK. Stripe keeps the
+ * subscription; what it decides comes back on its webhook (api/billing/stripe/webhook.ts), and the
+ * answers here are mapped to the same objects the test-mode provider returns.
+ */
+import { randomUUID } from "node:crypto";
+import Stripe from "stripe";
+import { AFFILIATE_MESSAGES } from "#core/schemas/affiliate.ts";
+import { BILLING_MESSAGES } from "#core/schemas/billing.ts";
+import { ApiError } from "../../errors.ts";
+import type { BalancePayment, BillingProvider, CheckoutInput, SubscriptionObject } from "../provider.ts";
+import { subscriptionObject } from "./map.ts";
+
+export interface StripeSettings {
+  secretKey: string;
+  webhookSecret: string;
+  priceMonthly: string;
+  priceYearly: string;
+  /** An http(s) origin instead of https://api.stripe.com. */
+  apiBase?: string;
+}
+
+/** The SDK client; the API version is the one the SDK is pinned to (its types describe that one). */
+export function stripeClient(settings: Pick<StripeSettings, "secretKey" | "apiBase">): Stripe {
+  const base = settings.apiBase ? new URL(settings.apiBase) : null;
+  return new Stripe(settings.secretKey, {
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    telemetry: false,
+    ...(base && {
+      protocol: base.protocol === "http:" ? "http" : "https",
+      host: base.hostname,
+      port: base.port || (base.protocol === "http:" ? 80 : 443),
+    }),
+  });
+}
+
+export interface StripeProvider extends BillingProvider {
+  readonly client: Stripe;
+}
+
+/**
+ * A call Stripe refused or could not answer becomes a 502 with the screen's message; the log line
+ * names Stripe's error type, code and request id (never the key, which Stripe masks in its messages).
+ */
+async function asked<T>(what: string, message: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (!(err instanceof Stripe.errors.StripeError)) throw err;
+    console.warn(`Stripe refused ${what}: ${err.type} ${err.code ?? "-"} ${err.statusCode ?? "-"} ${err.requestId ?? "-"} ${err.message}`);
+    throw new ApiError("bad_gateway", message);
+  }
+}
+
+export function createStripeProvider(settings: StripeSettings): StripeProvider {
+  const stripe = stripeClient(settings);
+
+  const mapped = (sub: Stripe.Subscription): SubscriptionObject => {
+    const object = subscriptionObject(sub);
+    if (!object) throw new Error(`Stripe answered with a subscription the product cannot hold (status ${sub.status})`);
+    return object;
+  };
+
+  return {
+    name: "stripe",
+    testMode: settings.secretKey.startsWith("sk_test_") || settings.secretKey.startsWith("rk_test_"),
+    client: stripe,
+
+    async createCustomer({ userId, email }) {
+      const customer = await asked("creating a customer", BILLING_MESSAGES.checkoutFailed, () =>
+        stripe.customers.create({ email, metadata: { userId } }, { idempotencyKey: `plinth-customer-${userId}` }),
+      );
+      return { customerId: customer.id };
+    },
+
+    async createCheckoutSession(input: CheckoutInput) {
+      const price = input.interval === "year" ? settings.priceYearly : settings.priceMonthly;
+      const session = await asked("creating a Checkout Session", BILLING_MESSAGES.checkoutFailed, () => stripe.checkout.sessions.create(
+        {
+          mode: "subscription",
+          customer: input.customerId,
+          client_reference_id: input.userId,
+          line_items: [{ price, quantity: 1 }],
+          success_url: input.successUrl,
+          cancel_url: input.cancelUrl,
+          metadata: { userId: input.userId },
+          subscription_data: { metadata: { userId: input.userId } },
+        },
+        // One key per attempt: the SDK's own retries of this call reuse it, a new click makes a new session.
+        { idempotencyKey: `plinth-checkout-${randomUUID()}` },
+      ));
+      if (!session.url) throw new Error("Stripe answered a Checkout Session without a url");
+      return { id: session.id, url: session.url };
+    },
+
+    async createPortalSession({ customerId, returnUrl }) {
+      const session = await asked("creating a portal session", BILLING_MESSAGES.portalFailed, () =>
+        stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl }),
+      );
+      return { url: session.url };
+    },
+
+    async setCancelAtPeriodEnd(subscriptionId, cancel) {
+      const message = cancel ? BILLING_MESSAGES.cancelFailed : BILLING_MESSAGES.resumeFailed;
+      return mapped(await asked("updating cancel_at_period_end", message, () => stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: cancel })));
+    },
+
+    async cancelNow(subscriptionId) {
+      return mapped(await asked("cancelling a subscription", BILLING_MESSAGES.cancelFailed, () => stripe.subscriptions.cancel(subscriptionId)));
+    },
+
+    /**
+     * Months from the rewards balance become a credit on the Stripe customer's balance, which Stripe
+     * takes off the next invoices; the key is our renewal's id, so the credit is applied once.
+     */
+    async extendPeriod(subscriptionId, months, payment?: BalancePayment) {
+      if (!payment || payment.amountCents <= 0) throw new Error("A Stripe credit needs the amount paid from the balance");
+      const sub = await asked("reading a subscription", AFFILIATE_MESSAGES.renewalFailed, () => stripe.subscriptions.retrieve(subscriptionId));
+      const customer = typeof sub.customer === "string" ? sub.customer : sub.customer.id;
+      await asked("crediting the customer balance", AFFILIATE_MESSAGES.renewalFailed, () => stripe.customers.createBalanceTransaction(
+        customer,
+        {
+          amount: -payment.amountCents,
+          currency: sub.currency,
+          description: `Plinth Plus, ${months} ${months === 1 ? "month" : "months"} paid from rewards balance`,
+          metadata: { balanceRenewalId: payment.reference },
+        },
+        { idempotencyKey: `plinth-balance-renewal-${payment.reference}` },
+      ));
+      return mapped(sub);
+    },
+
+    /**
+     * Stripe changes a price's interval at once (a new billing cycle and an invoice now), not at
+     * renewal; switching at renewal is the customer portal's scheduled plan change (ADR 104).
+     */
+    async setInterval() {
+      throw new ApiError("conflict", BILLING_MESSAGES.intervalInPortal);
+    },
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * Stripe's webhook (ADR 104): the raw body is verified with the SDK (signature and a five-minute
+ * tolerance measured on the app's clock), Stripe's event is mapped to the product's BillingEvent,
+ * and it goes to the same handler as the test-mode provider's events. An event the product holds
+ * no state for is acknowledged (so Stripe stops retrying it) and changes nothing.
+ */
+import Stripe from "stripe";
+import { BILLING_MESSAGES } from "#core/schemas/billing.ts";
+import type { AppDeps } from "../../context.ts";
+import { ApiError } from "../../errors.ts";
+import { applyBillingEvent, billingFor } from "../../services/billing.ts";
+import { runJobs } from "../../jobs/runner.ts";
+import { SIGNATURE_TOLERANCE_MS } from "../signature.ts";
+import { billingEvent } from "./map.ts";
+
+export const STRIPE_SIGNATURE_HEADER = "stripe-signature";
+
+export async function receiveStripeWebhook(deps: AppDeps, body: string, signature: string | undefined): Promise<{ duplicate: boolean; ignored: boolean }> {
+  const billing = billingFor(deps);
+  // Only the provider that is configured has a webhook.
+  if (billing.provider.name !== "stripe") throw new ApiError("not_found", "Not found");
+  if (!signature || signature.length > 2000) throw new ApiError("bad_request", BILLING_MESSAGES.webhookSignature);
+  let event: Stripe.Event;
+  try {
+    event = Stripe.webhooks.constructEvent(body, signature, billing.webhookSecret, SIGNATURE_TOLERANCE_MS / 1000, undefined, deps.now().getTime());
+  } catch (err) {
+    // A body that is not JSON fails after its signature checked out.
+    if (err instanceof Stripe.errors.StripeSignatureVerificationError) throw new ApiError("bad_request", BILLING_MESSAGES.webhookSignature);
+    throw new ApiError("bad_request", BILLING_MESSAGES.webhookPayload);
+  }
+  let mapped;
+  try {
+    mapped = billingEvent(event);
+  } catch {
+    throw new ApiError("bad_request", BILLING_MESSAGES.webhookPayload);
+  }
+  if (!mapped) return { duplicate: false, ignored: true };
+  const { duplicate } = applyBillingEvent(deps, mapped);
+  if (!duplicate) await runJobs(deps);
+  return { duplicate, ignored: false };
+}

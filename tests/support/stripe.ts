@@ -1,0 +1,310 @@
+/**
+ * Stripe in tests. Stripe's servers cannot be reached from here, so a local HTTP server answers the
+ * SDK's calls with bodies shaped as Stripe's API reference documents them (API version the SDK is
+ * pinned to), keeps the subscriptions it was asked about, and records what the product sent: the
+ * form parameters, the Idempotency-Key header and the key used. Webhook deliveries are signed with
+ * the SDK's own test-header helper.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import Stripe from "stripe";
+
+/** The API version the SDK is pinned to: the shapes below are that version's. */
+const ApiVersion = Stripe.API_VERSION;
+
+export const STRIPE_TEST_ENV = {
+  BILLING_PROVIDER: "stripe",
+  SELLER_NAME: "Plinth Test Seller Ltd",
+  STRIPE_SECRET_KEY: "sk_test_51PlinthStandInKey000000000000",
+  STRIPE_WEBHOOK_SECRET: "whsec_PlinthStandInWebhookSecret000",
+  STRIPE_PRICE_MONTHLY: "price_1PlinthMonthly",
+  STRIPE_PRICE_YEARLY: "price_1PlinthYearly",
+} as const;
+
+export interface RecordedCall {
+  method: string;
+  path: string;
+  params: Record<string, string>;
+  idempotencyKey: string | undefined;
+  authorization: string | undefined;
+}
+
+const secs = (d: Date) => Math.floor(d.getTime() / 1000);
+const DAY = 86_400;
+let seq = 0;
+const nextId = (prefix: string) => `${prefix}_${Date.now().toString(36)}${(++seq).toString(36).padStart(6, "0")}`;
+
+/** A subscription as GET /v1/subscriptions/:id documents it; the period lives on its one item. */
+export function stripeSubscription(input: { id?: string; customer: string; status?: Stripe.Subscription.Status; start: number; end: number; cancelAtPeriodEnd?: boolean; price?: string }) {
+  const id = input.id ?? nextId("sub");
+  const status = input.status ?? "active";
+  return {
+    id,
+    object: "subscription",
+    application: null,
+    billing_cycle_anchor: input.start,
+    cancel_at: input.cancelAtPeriodEnd ? input.end : null,
+    cancel_at_period_end: input.cancelAtPeriodEnd ?? false,
+    canceled_at: input.cancelAtPeriodEnd || status === "canceled" ? input.start : null,
+    collection_method: "charge_automatically",
+    created: input.start,
+    currency: "usd",
+    customer: input.customer,
+    default_payment_method: null,
+    description: null,
+    ended_at: status === "canceled" ? input.start + DAY : null,
+    items: {
+      object: "list",
+      data: [
+        {
+          id: `si_${id.slice(4)}`,
+          object: "subscription_item",
+          created: input.start,
+          current_period_start: input.start,
+          current_period_end: input.end,
+          metadata: {},
+          price: { id: input.price ?? STRIPE_TEST_ENV.STRIPE_PRICE_MONTHLY, object: "price", active: true, currency: "usd", recurring: { interval: "month", interval_count: 1, usage_type: "licensed" }, type: "recurring", unit_amount: 899 },
+          quantity: 1,
+          subscription: id,
+        },
+      ],
+      has_more: false,
+      total_count: 1,
+      url: `/v1/subscription_items?subscription=${id}`,
+    },
+    latest_invoice: null,
+    livemode: false,
+    metadata: {},
+    start_date: input.start,
+    status,
+    trial_end: null,
+    trial_start: null,
+  };
+}
+export type StripeSubscriptionBody = ReturnType<typeof stripeSubscription>;
+
+/** An invoice as the API reference documents it: the subscription under parent, the period on the line. */
+export function stripeInvoice(input: {
+  id?: string;
+  customer: string;
+  subscription: string;
+  status: "paid" | "open" | "void" | "uncollectible" | "draft";
+  amount: number;
+  start: number;
+  end: number;
+  reason?: "subscription_create" | "subscription_cycle";
+  attemptCount?: number;
+  nextAttempt?: number | null;
+  number?: string;
+}) {
+  const id = input.id ?? nextId("in");
+  const paid = input.status === "paid";
+  return {
+    id,
+    object: "invoice",
+    account_country: "US",
+    amount_due: input.amount,
+    amount_paid: paid ? input.amount : 0,
+    amount_remaining: paid ? 0 : input.amount,
+    attempt_count: input.attemptCount ?? 1,
+    attempted: true,
+    billing_reason: input.reason ?? "subscription_cycle",
+    collection_method: "charge_automatically",
+    created: input.start,
+    currency: "usd",
+    customer: input.customer,
+    description: null,
+    hosted_invoice_url: `https://invoice.stripe.com/i/acct_test/${id}`,
+    invoice_pdf: `https://pay.stripe.com/invoice/acct_test/${id}/pdf`,
+    lines: {
+      object: "list",
+      data: [
+        {
+          id: `il_${id.slice(3)}`,
+          object: "line_item",
+          amount: input.amount,
+          currency: "usd",
+          description: "1 × Plinth Plus (at $8.99 / month)",
+          invoice: id,
+          livemode: false,
+          metadata: {},
+          parent: {
+            type: "subscription_item_details",
+            invoice_item_details: null,
+            subscription_item_details: { invoice_item: null, proration: false, proration_details: { credited_items: null }, subscription: input.subscription, subscription_item: `si_${input.subscription.slice(4)}` },
+          },
+          period: { start: input.start, end: input.end },
+          quantity: 1,
+          subscription: input.subscription,
+        },
+      ],
+      has_more: false,
+      total_count: 1,
+      url: `/v1/invoices/${id}/lines`,
+    },
+    livemode: false,
+    metadata: {},
+    next_payment_attempt: input.nextAttempt ?? null,
+    number: input.status === "draft" ? null : (input.number ?? `ABCD1234-${String(seq).padStart(4, "0")}`),
+    parent: { type: "subscription_details", quote_details: null, subscription_details: { metadata: {}, subscription: input.subscription } },
+    // An invoice's own period is the one before the line's (Stripe documents this for subscriptions).
+    period_end: input.start,
+    period_start: input.start - 30 * DAY,
+    status: input.status,
+    status_transitions: { finalized_at: input.start, marked_uncollectible_at: null, paid_at: paid ? input.start + 60 : null, voided_at: null },
+    total: input.amount,
+  };
+}
+
+export function stripeEvent(type: string, object: object, created: number, id = nextId("evt")) {
+  return {
+    id,
+    object: "event",
+    api_version: ApiVersion,
+    created,
+    data: { object },
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+  };
+}
+
+/** A body and the Stripe-Signature header for it, signed `at` (now unless said). */
+export function signedDelivery(event: object, opts: { at?: Date; secret?: string } = {}) {
+  const payload = JSON.stringify(event);
+  const header = Stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret: opts.secret ?? STRIPE_TEST_ENV.STRIPE_WEBHOOK_SECRET,
+    timestamp: secs(opts.at ?? new Date()),
+  });
+  return { payload, header };
+}
+
+export interface StripeStandIn {
+  base: string;
+  calls: RecordedCall[];
+  subscriptions: Map<string, StripeSubscriptionBody>;
+  /** Answers the next call with Stripe's error body and this status. */
+  failNext(status: number): void;
+  close(): Promise<void>;
+}
+
+function stripeError(res: import("node:http").ServerResponse, status: number, message: string, type = "invalid_request_error") {
+  res.writeHead(status, { "Content-Type": "application/json", "Request-Id": nextId("req") });
+  res.end(JSON.stringify({ error: { type, message, request_log_url: "https://dashboard.stripe.com/test/logs/req_x" } }));
+}
+
+export async function startStripeStandIn(): Promise<StripeStandIn> {
+  const calls: RecordedCall[] = [];
+  const subscriptions = new Map<string, StripeSubscriptionBody>();
+  const customers = new Map<string, object>();
+  const sessions = new Map<string, object>();
+  let failWith: number | null = null;
+  const server: Server = createServer((req, res) => {
+    let raw = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (raw += chunk));
+    req.on("end", () => {
+      const url = new URL(req.url ?? "/", "http://stand-in");
+      const params = Object.fromEntries(new URLSearchParams(req.method === "GET" || req.method === "DELETE" ? url.search : raw));
+      const key = req.headers["idempotency-key"];
+      calls.push({ method: req.method ?? "", path: url.pathname, params, idempotencyKey: typeof key === "string" ? key : undefined, authorization: req.headers.authorization });
+      if (failWith) {
+        const status = failWith;
+        failWith = null;
+        if (status === 401) {
+          // Stripe's answer to a wrong key names it masked to its last four characters.
+          const key = (req.headers.authorization ?? "").replace(/^Bearer /, "");
+          return stripeError(res, 401, `Invalid API Key provided: ${key.slice(0, 8)}****${key.slice(-4)}`);
+        }
+        return stripeError(res, status, "Your card was declined.", "card_error");
+      }
+      const send = (body: object) => {
+        res.writeHead(200, { "Content-Type": "application/json", "Request-Id": nextId("req"), "Stripe-Version": ApiVersion });
+        res.end(JSON.stringify(body));
+      };
+      const now = secs(new Date());
+      const path = url.pathname;
+      let m: RegExpMatchArray | null;
+      if (req.method === "POST" && path === "/v1/customers") {
+        const customer = { id: nextId("cus"), object: "customer", balance: 0, created: now, currency: null, email: params.email ?? null, livemode: false, metadata: { userId: params["metadata[userId]"] } };
+        customers.set(customer.id, customer);
+        return send(customer);
+      }
+      if (req.method === "POST" && path === "/v1/checkout/sessions") {
+        const id = nextId("cs_test");
+        const session = {
+          id,
+          object: "checkout.session",
+          cancel_url: params.cancel_url,
+          client_reference_id: params.client_reference_id ?? null,
+          created: now,
+          customer: params.customer ?? null,
+          expires_at: now + DAY,
+          livemode: false,
+          metadata: {},
+          mode: params.mode,
+          payment_status: "unpaid",
+          status: "open",
+          subscription: null,
+          success_url: params.success_url,
+          url: `https://checkout.stripe.com/c/pay/${id}`,
+        };
+        sessions.set(id, session);
+        return send(session);
+      }
+      if (req.method === "GET" && (m = path.match(/^\/v1\/prices\/([^/]+)$/))) {
+        const interval = m[1] === STRIPE_TEST_ENV.STRIPE_PRICE_YEARLY ? "year" : "month";
+        return send({ id: m[1], object: "price", active: true, billing_scheme: "per_unit", created: now, currency: "usd", livemode: false, lookup_key: null, metadata: {}, product: "prod_PlinthPlus", recurring: { interval, interval_count: 1, usage_type: "licensed" }, type: "recurring", unit_amount: interval === "year" ? 8990 : 899 });
+      }
+      if ((m = path.match(/^\/v1\/customers\/(cus_[^/]+)$/))) {
+        const customer = customers.get(m[1]!);
+        if (!customer) return stripeError(res, 404, `No such customer: '${m[1]}'`);
+        if (req.method === "GET") return send(customer);
+        if (req.method === "DELETE") {
+          customers.delete(m[1]!);
+          return send({ id: m[1], object: "customer", deleted: true });
+        }
+      }
+      if (req.method === "GET" && (m = path.match(/^\/v1\/checkout\/sessions\/([^/]+)$/))) {
+        const session = sessions.get(m[1]!);
+        return session ? send(session) : stripeError(res, 404, `No such checkout.session: '${m[1]}'`);
+      }
+      if (req.method === "POST" && path === "/v1/billing_portal/sessions") {
+        return send({ id: nextId("bps"), object: "billing_portal.session", created: now, customer: params.customer, livemode: false, return_url: params.return_url, url: `https://billing.stripe.com/p/session/test_${nextId("x")}` });
+      }
+      if ((m = path.match(/^\/v1\/subscriptions\/([^/]+)$/))) {
+        const sub = subscriptions.get(m[1]!);
+        if (!sub) return stripeError(res, 404, `No such subscription: '${m[1]}'`);
+        if (req.method === "GET") return send(sub);
+        if (req.method === "POST" && params.cancel_at_period_end) {
+          const cancel = params.cancel_at_period_end === "true";
+          const next = { ...sub, cancel_at_period_end: cancel, cancel_at: cancel ? sub.items.data[0]!.current_period_end : null, canceled_at: cancel ? now : null };
+          subscriptions.set(sub.id, next);
+          return send(next);
+        }
+        if (req.method === "DELETE") {
+          const next = { ...sub, status: "canceled" as const, canceled_at: now, ended_at: now };
+          subscriptions.set(sub.id, next);
+          return send(next);
+        }
+      }
+      if (req.method === "POST" && (m = path.match(/^\/v1\/customers\/([^/]+)\/balance_transactions$/))) {
+        return send({ id: nextId("cbtxn"), object: "customer_balance_transaction", amount: Number(params.amount), created: now, credit_note: null, currency: params.currency, customer: m[1], description: params.description ?? null, ending_balance: Number(params.amount), invoice: null, livemode: false, metadata: {}, type: "adjustment" });
+      }
+      return stripeError(res, 404, `Unrecognized request URL (${req.method}: ${path}).`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    calls,
+    subscriptions,
+    failNext(status) {
+      failWith = status;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
