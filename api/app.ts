@@ -5,7 +5,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
-import { secureHeaders } from "hono/secure-headers";
 import { sessionMiddleware } from "./auth/middleware.ts";
 import { ownerWriteLimit } from "./auth/owner-write-limit.ts";
 import { sameOriginOnly } from "./auth/origin-check.ts";
@@ -34,14 +33,35 @@ import { exceptVisitorRoutes, visitorRoutes } from "./routes/visitor.ts";
 /** JSON bodies are small; uploads have their own, larger limit on their routes. */
 export const JSON_BODY_LIMIT = 64 * 1024;
 
+/**
+ * Every API answer's headers: the defaults of Hono's secureHeaders with resources same-origin, and no
+ * caching. Hono's middleware sets them after the route, on the finished answer, which makes the Node
+ * adapter turn its light answer into a full fetch Response each time: setting them first let one core
+ * answer about twice the requests.
+ */
+const API_HEADERS: [string, string][] = [
+  ["Cache-Control", "no-store"],
+  ["Cross-Origin-Opener-Policy", "same-origin"],
+  ["Cross-Origin-Resource-Policy", "same-origin"],
+  ["Origin-Agent-Cluster", "?1"],
+  ["Referrer-Policy", "no-referrer"],
+  ["Strict-Transport-Security", "max-age=15552000; includeSubDomains"],
+  ["X-Content-Type-Options", "nosniff"],
+  ["X-DNS-Prefetch-Control", "off"],
+  ["X-Download-Options", "noopen"],
+  ["X-Frame-Options", "SAMEORIGIN"],
+  ["X-Permitted-Cross-Domain-Policies", "none"],
+  ["X-XSS-Protection", "0"],
+];
+
 export function createApi(deps: AppDeps) {
   const api = new Hono<AppEnv>();
 
-  // overwrite: false lets a route widen a header it must (the visitor routes are read cross-origin).
-  api.use("*", secureHeaders({ crossOriginResourcePolicy: "same-origin", overwrite: false }));
+  // Set before the route runs, so a route may widen one by setting it again (the visitor routes are
+  // read cross-origin) and every answer, errors included, is built once with them.
   api.use("*", async (c, next) => {
+    for (const [name, value] of API_HEADERS) c.header(name, value);
     await next();
-    c.header("Cache-Control", "no-store");
   });
   api.use("*", exceptVisitorRoutes(sameOriginOnly(deps.env.PUBLIC_ORIGIN, cookieName(SESSION_COOKIE, isSecureOrigin(deps.env.PUBLIC_ORIGIN)))));
   const jsonBodyLimit = bodyLimit({
@@ -52,7 +72,9 @@ export function createApi(deps: AppDeps) {
   });
   // Uploads carry their own, larger limits and messages.
   const isUpload = (method: string, path: string) => isPictureUpload(method, path) || isLinkFileUpload(method, path);
-  api.use("*", (c, next) => (isUpload(c.req.method, c.req.path) ? next() : jsonBodyLimit(c, next)));
+  // GET and HEAD carry no body; asking for one would build a whole fetch Request for every read.
+  const bodiless = (method: string) => method === "GET" || method === "HEAD";
+  api.use("*", (c, next) => (bodiless(c.req.method) || isUpload(c.req.method, c.req.path) ? next() : jsonBodyLimit(c, next)));
 
   api.use("*", sessionMiddleware(deps));
   api.use("*", ownerWriteLimit(deps));

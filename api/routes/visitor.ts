@@ -99,9 +99,9 @@ export function visitorRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .use("*", cors({ origin: "*", allowMethods: ["POST"], allowHeaders: ["content-type"], credentials: false, maxAge: 86400 }))
     .use("*", async (c, next) => {
-      await next();
       // The API's default is same-origin; a page on another host reads these answers (sendBeacon too).
       c.header("Cross-Origin-Resource-Policy", "cross-origin");
+      await next();
     })
     .use("*", async (c, next) => (c.req.method === "OPTIONS" ? next() : limit(limiter)(c, next)))
     .use("/lead", limit(mailLimiter))

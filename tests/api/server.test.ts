@@ -24,6 +24,27 @@ describe("GET /api/health", () => {
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
+  it("every API answer, errors included, carries the security headers and no-store; the visitor routes are readable cross-origin", async () => {
+    const answers = [
+      await t.app.request("/api/health"),
+      await t.app.request("/api/no-such-route"),
+      await t.app.request("/api/me"),
+      await t.app.request("/api/auth/username-availability?username=" + "x".repeat(5000)),
+    ];
+    for (const res of answers) {
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+      expect(res.headers.get("cross-origin-resource-policy")).toBe("same-origin");
+      expect(res.headers.get("strict-transport-security")).toBe("max-age=15552000; includeSubDomains");
+    }
+    expect(answers.map((r) => r.status)).toEqual([200, 404, 401, 400]);
+    const refused = await t.app.request("/api/visitor/track", { method: "POST", headers: { "Content-Type": "text/plain" }, body: '{"type":"page_view","username":"nobody_here"}' });
+    expect(refused.status).toBe(404);
+    expect(refused.headers.get("cross-origin-resource-policy")).toBe("cross-origin");
+    expect(refused.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
   it("reports a broken database as 503", async () => {
     t.deps.db.$client.close();
     const res = await t.app.request("/api/health");
