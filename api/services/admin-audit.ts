@@ -52,8 +52,8 @@ export interface AuditFilter {
   limit: number;
 }
 
-/** Case-insensitive "contains", with no pattern characters to escape. */
-const contains = (column: AnyColumn, part: string) => sql`instr(lower(${column}), ${part.toLowerCase()}) > 0`;
+/** Case-insensitive "contains", with no pattern characters to escape (the console's searches). */
+export const contains = (column: AnyColumn, part: string) => sql`instr(lower(${column}), ${part.toLowerCase()}) > 0`;
 
 export function auditEntries(db: Db, f: AuditFilter) {
   const where: SQL[] = [];

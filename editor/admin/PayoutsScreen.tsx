@@ -147,7 +147,8 @@ function PayoutCard({ payout: p, onDecide }: { payout: AdminPayout; onDecide(d: 
   );
 }
 
-function Fact({ term, children }: { term: string; children: ReactNode }) {
+/** One term and its value in the console's description lists. */
+export function Fact({ term, children }: { term: string; children: ReactNode }) {
   return (
     <div className="flex gap-2">
       <dt className="text-slate-600">{term}:</dt>

@@ -7,6 +7,7 @@ import { PLAN_NAMES } from "#core/plans.ts";
 import { api, ApiFailure, unwrap } from "../app/api.ts";
 import { Button } from "../app/components/ui.tsx";
 import { day, money, when } from "./format.ts";
+import { Fact } from "./PayoutsScreen.tsx";
 import { TextDialog } from "./TextDialog.tsx";
 
 type Found = { id: string; email: string; username: string; role: string; planType: "lite" | "plus"; createdAt: string };
@@ -127,10 +128,9 @@ export function PersonScreen() {
           ["Signed-in sessions", String(person.sessions)],
           ["Reports about the page", String(person.reports)],
         ].map(([term, value]) => (
-          <div key={term} className="flex gap-2">
-            <dt className="text-slate-600">{term}:</dt>
-            <dd className="min-w-0 break-words">{value}</dd>
-          </div>
+          <Fact key={term} term={term!}>
+            {value}
+          </Fact>
         ))}
       </dl>
       <div className="mt-4">

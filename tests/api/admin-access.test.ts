@@ -14,7 +14,8 @@ import { createSession, SESSION_COOKIE, validateSessionToken } from "#api/auth/s
 import { recordAdminAction } from "#api/services/admin-audit.ts";
 import { setAdminRole } from "#api/services/admin-role.ts";
 import { ADMIN_SESSION_MS } from "#core/admin.ts";
-import { adminAuditLog, sessions, user2faSettings, users } from "#db/schema.ts";
+import { adminAuditLog, sessions, users } from "#db/schema.ts";
+import { createApiAdmin, turnOnTwoFactor } from "#tests/support/admin.ts";
 import { createTestApp, sameOrigin, type TestApp } from "#tests/support/app.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
 
@@ -28,13 +29,7 @@ beforeEach(() => {
 afterEach(() => t.close());
 
 const emailOf = (o: ApiOwner) => `${o.username}@example.com`;
-const turnOnTwoFactor = (userId: string) => t.deps.db.insert(user2faSettings).values({ userId, secretKey: "JBSWY3DPEHPK3PXP", isEnabled: true }).run();
-function admin(opts: { twoFactor: boolean }): ApiOwner {
-  const o = createApiOwner(t, "plus");
-  expect(setAdminRole(t.deps.db, { email: emailOf(o), admin: true, actor: "shell (test)", now: new Date() }).outcome).toBe("changed");
-  if (opts.twoFactor) turnOnTwoFactor(o.userId);
-  return o;
-}
+const admin = (opts: { twoFactor: boolean }) => createApiAdmin(t, opts);
 const get = (path: string, cookie?: string) => t.app.request(path, { headers: sameOrigin(cookie ? { Cookie: cookie } : {}) });
 
 const ROUTES = [
@@ -57,7 +52,7 @@ describe("who gets in", () => {
     const notFound = await unknown.json();
     const owner = createApiOwner(t, "plus");
     const ownerWith2fa = createApiOwner(t, "plus");
-    turnOnTwoFactor(ownerWith2fa.userId);
+    turnOnTwoFactor(t, ownerWith2fa.userId);
     const adminWithout2fa = admin({ twoFactor: false });
     for (const who of [undefined, owner.cookie, ownerWith2fa.cookie, adminWithout2fa.cookie]) {
       for (const path of ROUTES) {
@@ -123,7 +118,7 @@ describe("the record", () => {
     expect(setAdminRole(db, { email: ` ${emailOf(o).toUpperCase()} `, admin: true, actor: "shell (root@host)", now: at })).toMatchObject({ outcome: "changed", role: "admin" });
     expect(setAdminRole(db, { email: emailOf(o), admin: true, actor: "shell (root@host)", now: at })).toMatchObject({ outcome: "unchanged" });
     expect(setAdminRole(db, { email: "nobody@example.com", admin: true, actor: "shell (root@host)", now: at })).toEqual({ outcome: "unknown" });
-    turnOnTwoFactor(o.userId);
+    turnOnTwoFactor(t, o.userId);
     const res = await get("/api/admin/audit", o.cookie);
     expect(res.status).toBe(200);
     expect((await res.json()).entries).toEqual([

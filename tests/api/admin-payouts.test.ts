@@ -6,14 +6,13 @@
  */
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { setAdminRole } from "#api/services/admin-role.ts";
 import { ADMIN_TEXTS } from "#core/admin.ts";
 import { TEXT_MESSAGES } from "#core/text-rule.ts";
-import { adminAuditLog, payoutRequests, user2faSettings } from "#db/schema.ts";
+import { adminAuditLog, payoutRequests } from "#db/schema.ts";
 import { createTestApp, type TestApp } from "#tests/support/app.ts";
 import { eligibleOwner, profileOf, requestKey } from "#tests/support/billing.ts";
 import { lastMailTo } from "#tests/support/mail.ts";
-import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
+import { createApiAdmin, turnOnTwoFactor } from "#tests/support/admin.ts";
 
 let t: TestApp;
 beforeEach(() => {
@@ -21,12 +20,7 @@ beforeEach(() => {
 });
 afterEach(() => t.close());
 
-function admin(): ApiOwner {
-  const o = createApiOwner(t, "plus");
-  setAdminRole(t.deps.db, { email: `${o.username}@example.com`, admin: true, actor: "shell (test)", now: new Date() });
-  t.deps.db.insert(user2faSettings).values({ userId: o.userId, secretKey: "JBSWY3DPEHPK3PXP", isEnabled: true }).run();
-  return o;
-}
+const admin = () => createApiAdmin(t);
 const json = async (r: Promise<Response>) => {
   const res = await r;
   return { status: res.status, body: (await res.json()) as any };
@@ -137,7 +131,7 @@ describe("deciding", () => {
 
   it("an owner, even with two-factor, cannot see or decide payouts", async () => {
     const { owner, id } = await requested();
-    t.deps.db.insert(user2faSettings).values({ userId: owner.userId, secretKey: "JBSWY3DPEHPK3PXP", isEnabled: true }).run();
+    turnOnTwoFactor(t, owner.userId);
     expect((await owner.call("GET", "/api/admin/payouts")).status).toBe(404);
     expect((await owner.call("POST", `/api/admin/payouts/${id}/decision`, { decision: "rejected", reason: "mine" })).status).toBe(404);
     expect(profileOf(t, owner.userId).rewardsBalanceCents).toBe(2500);

@@ -4,12 +4,12 @@
  */
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { setAdminRole } from "#api/services/admin-role.ts";
 import { ADMIN_TEXTS } from "#core/admin.ts";
-import { adminAuditLog, pageReports, user2faSettings, userProfiles } from "#db/schema.ts";
+import { adminAuditLog, pageReports, userProfiles } from "#db/schema.ts";
 import { newId } from "#db/ids.ts";
 import { createTestApp, type TestApp } from "#tests/support/app.ts";
-import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
+import { createApiAdmin } from "#tests/support/admin.ts";
+import { createApiOwner } from "#tests/support/owner.ts";
 
 let t: TestApp;
 beforeEach(() => {
@@ -17,12 +17,7 @@ beforeEach(() => {
 });
 afterEach(() => t.close());
 
-function admin(): ApiOwner {
-  const o = createApiOwner(t, "plus");
-  setAdminRole(t.deps.db, { email: `${o.username}@example.com`, admin: true, actor: "shell (test)", now: new Date() });
-  t.deps.db.insert(user2faSettings).values({ userId: o.userId, secretKey: "JBSWY3DPEHPK3PXP", isEnabled: true, backupCodes: ["hash-of-a-code"] }).run();
-  return o;
-}
+const admin = () => createApiAdmin(t, { backupCodes: ["hash-of-a-code"] });
 const json = async (r: Promise<Response>) => {
   const res = await r;
   return { status: res.status, body: (await res.json()) as any };
