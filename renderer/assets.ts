@@ -12,6 +12,9 @@ import { addCompressedCopies, hasCompressedCopies, writeWithCompressedCopies } f
 import type { AssetManifest } from "./types.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
+/** The visitor script's source, and the bundle `npm run build` makes of it (scripts/build-visitor.ts). */
+export const VISITOR_SCRIPT_ENTRY = join(here, "visitor", "main.ts");
+export const VISITOR_SCRIPT_FILE = join(here, "..", "build", "visitor.js");
 const require = createRequire(import.meta.url);
 const cache = new Map<string, AssetManifest>();
 
@@ -33,18 +36,8 @@ export function ensureSharedAssets(publishedDir: string): AssetManifest {
   if (hit) return hit;
   const out = join(publishedDir, "_p");
   mkdirSync(join(out, "fonts"), { recursive: true });
-  // Loaded only here: republish workers receive the manifest and never pay for loading esbuild.
-  const { buildSync } = require("esbuild") as typeof import("esbuild");
-  const bundle = buildSync({
-    entryPoints: [join(here, "visitor", "main.ts")],
-    bundle: true,
-    minify: true,
-    format: "iife",
-    target: "es2020",
-    write: false,
-    logLevel: "silent",
-  });
-  const js = bundle.outputFiles[0]!.contents;
+  if (!existsSync(VISITOR_SCRIPT_FILE)) throw new Error("The visitor script is not built: run npm run build.");
+  const js = readFileSync(VISITOR_SCRIPT_FILE);
   const visitorName = `visitor.${hash(js)}.js`;
   writeOnce(join(out, visitorName), js);
   const integrity = `sha384-${createHash("sha384").update(js).digest("base64")}`;

@@ -145,6 +145,13 @@ describe("what may import what (docs/architecture.md)", () => {
     expect([...reach("api/jobs/queue.ts")].filter((f) => !f.startsWith("db/") && !f.startsWith("core/"))).toEqual([]);
   });
 
+  it("nothing the server runs bundles code or sets V8 flags: the visitor script is built by npm run build", () => {
+    const wrong = ["api", "renderer", "db", "core"].flatMap(sources).filter(
+      (file) => importsOf(file).some((i) => /^(esbuild|vite|rollup)\b/.test(i.spec)) || readFileSync(join(ROOT, file), "utf8").includes("setFlagsFromString"),
+    );
+    expect(wrong).toEqual([]);
+  });
+
   it("every transaction of the server and the renderer takes the write lock at BEGIN (db/client.ts), so one that reads first is never refused SQLITE_BUSY by another connection's write", () => {
     const deferred = ["api", "renderer", "db"].flatMap(sources).filter((file) => {
       const text = readFileSync(join(ROOT, file), "utf8");
