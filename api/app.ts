@@ -10,6 +10,7 @@ import { ownerWriteLimit } from "./auth/owner-write-limit.ts";
 import { sameOriginOnly } from "./auth/origin-check.ts";
 import { cookieName, isSecureOrigin } from "./auth/cookies.ts";
 import { SESSION_COOKIE } from "./auth/session.ts";
+import { bodyTooLarge, JSON_BODY_LIMIT } from "./body-limit.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { ApiError, errorResponse } from "./errors.ts";
 import { analyticsRoutes } from "./routes/analytics.ts";
@@ -29,9 +30,6 @@ import { billingRoutes } from "./routes/billing.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { affiliateRoutes } from "./routes/affiliate.ts";
 import { exceptVisitorRoutes, visitorRoutes } from "./routes/visitor.ts";
-
-/** JSON bodies are small; uploads have their own, larger limit on their routes. */
-export const JSON_BODY_LIMIT = 64 * 1024;
 
 /**
  * Every API answer's headers: the defaults of Hono's secureHeaders with resources same-origin, and no
@@ -67,17 +65,17 @@ export function createApi(deps: AppDeps) {
   const jsonBodyLimit = bodyLimit({
     maxSize: JSON_BODY_LIMIT,
     onError: () => {
-      throw new ApiError("payload_too_large", "Request body is too large");
+      throw bodyTooLarge();
     },
   });
   // Uploads carry their own, larger limits and messages.
   const isUpload = (method: string, path: string) => isPictureUpload(method, path) || isLinkFileUpload(method, path);
   // GET and HEAD carry no body; asking for one would build a whole fetch Request for every read.
   const bodiless = (method: string) => method === "GET" || method === "HEAD";
-  api.use("*", (c, next) => (bodiless(c.req.method) || isUpload(c.req.method, c.req.path) ? next() : jsonBodyLimit(c, next)));
+  api.use("*", exceptVisitorRoutes((c, next) => (bodiless(c.req.method) || isUpload(c.req.method, c.req.path) ? next() : jsonBodyLimit(c, next))));
 
-  api.use("*", sessionMiddleware(deps));
-  api.use("*", ownerWriteLimit(deps));
+  api.use("*", exceptVisitorRoutes(sessionMiddleware(deps)));
+  api.use("*", exceptVisitorRoutes(ownerWriteLimit(deps)));
 
   // One line per resource; each module documents its routes.
   const routes = api

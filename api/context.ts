@@ -6,6 +6,7 @@ import type { Db } from "#db/client.ts";
 import type { Env } from "./env.server.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import type { EventWriter } from "./services/event-writer.ts";
+import type { ReportThread } from "./services/report-thread.ts";
 
 export interface AppDeps {
   db: Db;
@@ -15,6 +16,8 @@ export interface AppDeps {
   now: () => Date;
   /** The analytics batching writer (ADR 072) over `db`; flushed on shutdown. */
   events: EventWriter;
+  /** Analytics reports, read on a thread of their own over `db`. */
+  reports: ReportThread;
 }
 
 import type { Session, SessionUser } from "./auth/session.ts";

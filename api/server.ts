@@ -50,6 +50,7 @@ function main() {
       void jobsStopped.finally(() => {
         // Every acknowledged beacon is written before the database closes.
         deps.events.close();
+        deps.reports.close();
         deps.db.$client.close();
         process.exit(0);
       });

@@ -26,6 +26,7 @@
  */
 import "./lib/production-mode.ts";
 import { createEventWriter } from "#api/services/event-writer.ts";
+import { createReportThread } from "#api/services/report-thread.ts";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -139,7 +140,7 @@ try {
   // The server's clock runs ahead by `paced` between publishes: one owner publishing sixty times in a
   // row is held to a person's pace by the write budget (ADR 093), which the timing must not include.
   let paced = 0;
-  const deps = { db, env: { ...env, PUBLIC_ORIGIN: origin, PORT: port }, mailer, now: () => new Date(Date.now() + paced), events: createEventWriter(db) };
+  const deps = { db, env: { ...env, PUBLIC_ORIGIN: origin, PORT: port }, mailer, now: () => new Date(Date.now() + paced), events: createEventWriter(db), reports: createReportThread(db) };
   app = createServerApp(deps);
   const publishedDir = env.PUBLISHED_DIR;
   const picture = await sharp({ create: { width: 400, height: 400, channels: 3, background: "#6366f1" } }).webp({ quality: 80 }).toBuffer();

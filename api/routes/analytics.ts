@@ -10,7 +10,7 @@ import { AnalyticsRangeSchema, csvRows, ExportQuerySchema } from "#core/schemas/
 import { currentUser, requireUser } from "../auth/middleware.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { analyticsReport, leadsOf, type AnalyticsReport } from "../services/analytics.ts";
+import { leadsOf, type AnalyticsReport } from "../services/analytics.ts";
 import { getProfile, planStateOf } from "../services/profile.ts";
 import { query } from "../validate.ts";
 
@@ -48,7 +48,7 @@ export function reportCsv(r: AnalyticsReport): string {
   ]);
 }
 
-export function analyticsRoutes({ db, now }: AppDeps) {
+export function analyticsRoutes({ db, now, reports }: AppDeps) {
   const leadsAllowed = (userId: string) => hasFeature(planStateOf(getProfile(db, userId)), "lead_magnets", now());
   const detailedAllowed = (userId: string) => hasFeature(planStateOf(getProfile(db, userId)), "detailed_analytics", now());
   const requirePlus = (feature: "lead_magnets" | "detailed_analytics", allowed: boolean) => {
@@ -61,17 +61,17 @@ export function analyticsRoutes({ db, now }: AppDeps) {
     new Hono<AppEnv>()
       .use(requireUser)
       // GET /api/analytics?from&to&tz - totals, per-link clicks and CTR, sources and days of the range
-      .get("/", query(AnalyticsRangeSchema), (c) => {
+      .get("/", query(AnalyticsRangeSchema), async (c) => {
         const user = currentUser(c);
-        return c.json(analyticsReport(db, user.id, c.req.valid("query"), options(user.id)));
+        return c.json(await reports.report(user.id, c.req.valid("query"), options(user.id)));
       })
       // GET /api/analytics/export?format=csv|json&from&to&tz - the same report as a download
-      .get("/export", query(ExportQuerySchema), (c) => {
+      .get("/export", query(ExportQuerySchema), async (c) => {
         const user = currentUser(c);
         const q = c.req.valid("query");
         // Exports hold the detailed report: Plus (ADR 074).
         requirePlus("detailed_analytics", detailedAllowed(user.id));
-        const report = analyticsReport(db, user.id, q, options(user.id));
+        const report = await reports.report(user.id, q, options(user.id));
         const name = fileName("analytics", getProfile(db, user.id).username, report.range);
         return q.format === "json"
           ? attachment(c, JSON.stringify(report, null, 2), "application/json; charset=utf-8", `${name}.json`)

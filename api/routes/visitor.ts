@@ -8,15 +8,15 @@
  * day (ADR 092). Responses may be read cross-origin (a page on a CDN).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
 import { isbot } from "isbot";
+import type { HttpBindings } from "@hono/node-server";
 import { Hono, type Context, type MiddlewareHandler, type Next } from "hono";
-import { cors } from "hono/cors";
 import type { z } from "zod";
 import { campaignOf } from "#core/campaign.ts";
 import { LeadCaptureSchema, PageReportSchema, TrackEventSchema } from "#core/schemas/visitor.ts";
-import { collectedLeads, pageReports, userProfiles } from "#db/schema.ts";
+import { collectedLeads, pageReports } from "#db/schema.ts";
 import { newId } from "#db/ids.ts";
+import { bodyTooLarge, JSON_BODY_LIMIT } from "../body-limit.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError, validationError } from "../errors.ts";
 import { createRateLimiter } from "../services/rate-limit.ts";
@@ -28,7 +28,10 @@ import { leadMailMessage, publishedLeadMagnet, releaseLeadMail, reserveLeadMail 
 
 export const VISITOR_PREFIX = "/api/visitor/";
 
-/** The CSRF guard does not apply to the visitor routes: they are cookie-less and cross-origin by design. */
+/**
+ * The CSRF guard, the session and the owners' limits do not apply to the visitor routes: they are
+ * cookie-less and cross-origin by design, and read their own bodies (bodyText).
+ */
 export function exceptVisitorRoutes(guard: MiddlewareHandler): MiddlewareHandler {
   return (c, next) => (c.req.path.startsWith(VISITOR_PREFIX) ? next() : guard(c, next));
 }
@@ -51,20 +54,65 @@ export function referrerDomain(ref: string | undefined): string | null {
   }
 }
 
-/**
- * The visitor's device class. No user agent, a known crawler, link-preview fetcher or HTTP library
- * (the maintained `isbot` list) or a headless browser is a bot: stored, never counted.
- */
-export function deviceClass(ua: string | undefined): "mobile" | "tablet" | "desktop" | "bot" | "other" {
-  if (!ua?.trim() || isbot(ua) || /bot|crawl|spider|slurp|headless/i.test(ua)) return "bot";
+type Device = "mobile" | "tablet" | "desktop" | "bot" | "other";
+const DEVICE_MEMO_MAX = 2_000;
+const deviceMemo = new Map<string, Device>();
+
+function classify(ua: string): Device {
+  if (!ua.trim() || isbot(ua) || /bot|crawl|spider|slurp|headless/i.test(ua)) return "bot";
   if (/ipad|tablet/i.test(ua)) return "tablet";
   if (/mobi|iphone|android/i.test(ua)) return "mobile";
   if (/windows|macintosh|linux|cros/i.test(ua)) return "desktop";
   return "other";
 }
 
-async function readJson(c: { req: { text(): Promise<string> } }): Promise<unknown> {
-  const raw = await c.req.text();
+/**
+ * The visitor's device class. No user agent, a known crawler, link-preview fetcher or HTTP library
+ * (the maintained `isbot` list) or a headless browser is a bot: stored, never counted. A page's
+ * visitors come with a few thousand user agents at most, so the answers are remembered (bounded).
+ */
+export function deviceClass(ua: string | undefined): Device {
+  if (!ua) return "bot";
+  let device = deviceMemo.get(ua);
+  if (device === undefined) {
+    device = classify(ua);
+    if (deviceMemo.size >= DEVICE_MEMO_MAX) deviceMemo.delete(deviceMemo.keys().next().value!);
+    deviceMemo.set(ua, device);
+  }
+  return device;
+}
+
+/**
+ * The body as text, at most JSON_BODY_LIMIT bytes. On the Node server it is read straight from the
+ * socket's stream: a beacon then never builds a fetch Request, which cost more than the rest of it.
+ */
+async function bodyText(c: Context): Promise<string> {
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+  if (!incoming) {
+    // app.request() in tests.
+    const text = await c.req.text();
+    if (Buffer.byteLength(text) > JSON_BODY_LIMIT) throw bodyTooLarge();
+    return text;
+  }
+  if (Number(incoming.headers["content-length"] ?? 0) > JSON_BODY_LIMIT) throw bodyTooLarge();
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    incoming.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > JSON_BODY_LIMIT) {
+        incoming.removeAllListeners("data");
+        incoming.resume();
+        reject(bodyTooLarge());
+      } else chunks.push(chunk);
+    });
+    incoming.on("end", () => resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")));
+    incoming.on("error", reject);
+  });
+}
+
+async function readJson(c: Context): Promise<unknown> {
+  const raw = await bodyText(c);
   try {
     return JSON.parse(raw);
   } catch {
@@ -84,26 +132,36 @@ export function visitorRoutes(deps: AppDeps) {
   const mailLimiter = createRateLimiter(10, 1 / 6, { now: deps.now });
   const salt = randomBytes(16).toString("hex");
   const isLive = createLiveLinks(deps.db);
-  // Prepared once: every beacon asks it, and building the statement cost more than running it.
-  const ownerByName = deps.db
-    .select({ userId: userProfiles.userId, published: userProfiles.hasPublishedPage })
-    .from(userProfiles)
-    .where(eq(userProfiles.username, sql.placeholder("name")))
-    .prepare();
-  const ownerOf = (name: string) => ownerByName.get({ name });
+  // Prepared once on the driver itself: every beacon asks it, and building the query cost more than running it.
+  const ownerByName = deps.db.$client.prepare<[string], { userId: string; published: number }>(
+    "SELECT user_id AS userId, has_published_page AS published FROM user_profiles WHERE username = ?",
+  );
+  const ownerOf = (name: string) => ownerByName.get(name);
+  // The sender's address, worked out once per request (it is the key of every limit here).
+  const clients = new WeakMap<Context, string>();
+  const clientOf = (c: Context) => {
+    let key = clients.get(c);
+    if (key === undefined) clients.set(c, (key = clientKey(c, deps.env.TRUST_PROXY)));
+    return key;
+  };
   const limit = (which: typeof limiter) => async (c: Context, next: Next) => {
-    if (!which.take(clientKey(c, deps.env.TRUST_PROXY))) throw new ApiError("rate_limited", TEXTS.rate);
+    if (!which.take(clientOf(c))) throw new ApiError("rate_limited", TEXTS.rate);
     await next();
   };
 
   return new Hono<AppEnv>()
-    .use("*", cors({ origin: "*", allowMethods: ["POST"], allowHeaders: ["content-type"], credentials: false, maxAge: 86400 }))
     .use("*", async (c, next) => {
-      // The API's default is same-origin; a page on another host reads these answers (sendBeacon too).
+      // Any origin may call these, never with credentials; a page on another host reads the answers
+      // (sendBeacon too), where the API's default is same-origin. Set before the route, so every
+      // answer (errors included) is built once with them.
+      c.header("Access-Control-Allow-Origin", "*");
       c.header("Cross-Origin-Resource-Policy", "cross-origin");
-      await next();
+      if (c.req.method !== "OPTIONS") return limit(limiter)(c, next);
+      c.header("Access-Control-Allow-Methods", "POST");
+      c.header("Access-Control-Allow-Headers", "content-type");
+      c.header("Access-Control-Max-Age", "86400");
+      return c.body(null, 204);
     })
-    .use("*", async (c, next) => (c.req.method === "OPTIONS" ? next() : limit(limiter)(c, next)))
     .use("/lead", limit(mailLimiter))
     .use("/report", limit(mailLimiter))
     .post("/track", async (c) => {
@@ -120,7 +178,7 @@ export function visitorRoutes(deps: AppDeps) {
       const userAgent = c.req.header("user-agent") ?? "";
       const device = deviceClass(userAgent);
       // The address is used for the country and the day's visitor hash, and never stored.
-      const address = clientKey(c, deps.env.TRUST_PROXY);
+      const address = clientOf(c);
       const campaign = body.type === "page_view" ? campaignOf(body.url) : null;
       const queued = deps.events.enqueue({
         userId: owner.userId,
@@ -159,7 +217,7 @@ export function visitorRoutes(deps: AppDeps) {
       const body = parse(PageReportSchema, await readJson(c));
       const owner = ownerOf(body.username);
       if (!owner || !owner.published) throw new ApiError("not_found", TEXTS.pageNotFound);
-      const ip = clientKey(c, deps.env.TRUST_PROXY);
+      const ip = clientOf(c);
       deps.db.insert(pageReports).values({
         id: newId(),
         reportedUserId: owner.userId,

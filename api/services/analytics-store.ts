@@ -3,7 +3,7 @@
  * a report never sees an event without its counts or counts without their event. Bots are stored as
  * raw events only: they are never counted.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 import { referrerSite } from "#core/referrer-sites.ts";
 import type { Db } from "#db/client.ts";
 import type { analyticsEvents, ROLLUP_DIMENSIONS } from "#db/schema.ts";
@@ -65,7 +65,7 @@ export function daySalt(db: Db, now: Date): string {
 
 /** A visitor of a page today, without cookies and without keeping the address. */
 export function visitorHash(db: Db, v: { userId: string; address: string; userAgent: string; now: Date }): string {
-  return createHash("sha256").update(`${daySalt(db, v.now)}\n${v.address}\n${v.userAgent}\n${v.userId}`).digest("hex");
+  return hash("sha256", `${daySalt(db, v.now)}\n${v.address}\n${v.userAgent}\n${v.userId}`, "hex");
 }
 
 const statements = new WeakMap<Db, ReturnType<typeof prepare>>();

@@ -14,8 +14,13 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import ipaddr from "ipaddr.js";
 
+const OCTET = "(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)";
+const CANONICAL_IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
+
 /** The key of a literal address: IPv4 as is, IPv6 as its /64 prefix; null when it is not an address. */
 export function addressKey(raw: string): string | null {
+  // Most requests: a plain dotted IPv4 address, already written the way it is keyed.
+  if (CANONICAL_IPV4.test(raw)) return raw;
   let text = raw.trim();
   // A proxy may write a port: "203.0.113.7:4711" or "[2001:db8::1]:4711".
   const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(text);

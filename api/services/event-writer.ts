@@ -27,7 +27,7 @@ export interface EventWriter {
   readonly queued: number;
 }
 
-export const EVENT_WRITER_DEFAULTS = { batchSize: 500, flushMs: 5, maxQueue: 20_000 } as const;
+export const EVENT_WRITER_DEFAULTS = { batchSize: 500, flushMs: 20, maxQueue: 20_000 } as const;
 
 export function createEventWriter(db: Db, opts: EventWriterOptions = {}): EventWriter {
   const { batchSize, flushMs, maxQueue } = { ...EVENT_WRITER_DEFAULTS, ...opts };

@@ -1,3 +1,5 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { analyticsEvents, collectedLeads, links, pageReports, userProfiles } from "#db/schema.ts";
@@ -181,6 +183,39 @@ describe("POST /api/visitor/track", () => {
     expect(statuses).toEqual([...Array(30).fill(204), ...Array(10).fill(429)]);
     // The next /64 is another client.
     expect((await beacon("2001:db8:7:9::1")).status).toBe(204);
+  });
+});
+
+describe("on the Node server", () => {
+  it("reads a beacon's body itself: stored when it fits, 413 over 64 KB whether its length is declared or streamed", async () => {
+    const server = serve({ fetch: createServerApp(t.deps).fetch, port: 0, hostname: "127.0.0.1" });
+    await new Promise((resolve) => server.once("listening", resolve));
+    const { port } = server.address() as AddressInfo;
+    const send = (body: BodyInit, extra: Record<string, string> = {}) =>
+      fetch(`http://127.0.0.1:${port}/api/visitor/track`, { method: "POST", headers: { "Content-Type": "text/plain;charset=UTF-8", "User-Agent": "Mozilla/5.0 (iPhone; Mobile)", ...extra }, body, duplex: "half" } as RequestInit);
+    try {
+      const ok = await send(JSON.stringify({ type: "page_view", username: owner.username, referrer: "https://ünïcode.example/ä" }));
+      expect(ok.status).toBe(204);
+      expect(ok.headers.get("access-control-allow-origin")).toBe("*");
+      expect(stored()).toMatchObject([{ kind: "page_view", referrerDomain: new URL("https://ünïcode.example/").hostname }]);
+      const big = JSON.stringify({ type: "page_view", username: owner.username, referrer: `https://a.example/${"x".repeat(70_000)}` });
+      const declared = await send(big);
+      expect(declared.status).toBe(413);
+      expect((await declared.json()).error.message).toBe("Request body is too large");
+      // No length up front: the body arrives in chunks until it passes the limit.
+      const chunks = new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < 20; i++) controller.enqueue(new TextEncoder().encode("x".repeat(8_192)));
+          controller.close();
+        },
+      });
+      const streamed = await send(chunks);
+      expect(streamed.status).toBe(413);
+      expect((await streamed.json()).error.message).toBe("Request body is too large");
+      expect(stored()).toHaveLength(1);
+    } finally {
+      server.close();
+    }
   });
 });
 

@@ -11,6 +11,7 @@ import type { AppDeps } from "#api/context.ts";
 import { parseEnv } from "#api/env.server.ts";
 import { createMailer } from "#api/mail/mailer.ts";
 import { createEventWriter } from "#api/services/event-writer.ts";
+import { createReportThread } from "#api/services/report-thread.ts";
 
 let template: string | undefined;
 
@@ -54,7 +55,7 @@ export function createTestApp(overrides: Record<string, string> = {}): TestApp {
   copyFileSync(templateDb(), dbPath);
   const db = openDatabase({ path: dbPath });
   const mailer = createMailer({ from: env.MAIL_FROM, outboxDir: env.OUTBOX_DIR, log: false });
-  const deps: AppDeps = { db, env, mailer, now: () => new Date(), events: createEventWriter(db) };
+  const deps: AppDeps = { db, env, mailer, now: () => new Date(), events: createEventWriter(db), reports: createReportThread(db) };
   const app = createServerApp(deps);
   return {
     app,
@@ -69,6 +70,7 @@ export function createTestApp(overrides: Record<string, string> = {}): TestApp {
     },
     close() {
       deps.events.close();
+      deps.reports.close();
       closeDatabase(db);
       rmSync(dir, { recursive: true, force: true });
     },
