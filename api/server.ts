@@ -11,7 +11,6 @@ import { requeuePageBoundaries } from "./jobs/page-schedule.ts";
 import { jobsFor, runJobs } from "./jobs/runner.ts";
 import { billingFor } from "./services/billing.ts";
 import { startAnalyticsRetention } from "./services/analytics-store.ts";
-import { warmCountryTables } from "./services/country.ts";
 
 function main() {
   const deps = createDeps();
@@ -23,7 +22,6 @@ function main() {
   const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
     console.log(`Plinth is listening on ${env.PUBLIC_ORIGIN} (port ${info.port})`);
   });
-  warmCountryTables();
   // Pages rendered with an older template are re-rendered in the background (ADR 097).
   followTemplate(deps.db, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN }).catch((err: unknown) =>
     console.error("Re-rendering pages for the current template failed; they are tried again at the next start.", err),

@@ -8,11 +8,9 @@
  * day (ADR 092). Responses may be read cross-origin (a page on a CDN).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { isbot } from "isbot";
 import type { HttpBindings } from "@hono/node-server";
 import { Hono, type Context, type MiddlewareHandler, type Next } from "hono";
 import type { z } from "zod";
-import { campaignOf } from "#core/campaign.ts";
 import { LeadCaptureSchema, PageReportSchema, TrackEventSchema } from "#core/schemas/visitor.ts";
 import { collectedLeads, pageReports } from "#db/schema.ts";
 import { newId } from "#db/ids.ts";
@@ -21,8 +19,6 @@ import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError, validationError } from "../errors.ts";
 import { createRateLimiter } from "../services/rate-limit.ts";
 import { clientKey } from "../services/client-key.ts";
-import { visitorHash } from "../services/analytics-store.ts";
-import { countryOf } from "../services/country.ts";
 import { createLiveLinks } from "../services/live-links.ts";
 import { leadMailMessage, publishedLeadMagnet, releaseLeadMail, reserveLeadMail } from "../services/lead-mail.ts";
 
@@ -43,44 +39,6 @@ const TEXTS = {
   linkNotFound: "Link not found",
   busy: "Too many requests. Please try again later.",
 };
-
-export function referrerDomain(ref: string | undefined): string | null {
-  if (!ref) return null;
-  try {
-    const u = new URL(ref);
-    return /^https?:$/.test(u.protocol) ? u.hostname.slice(0, 253) : null;
-  } catch {
-    return null;
-  }
-}
-
-type Device = "mobile" | "tablet" | "desktop" | "bot" | "other";
-const DEVICE_MEMO_MAX = 2_000;
-const deviceMemo = new Map<string, Device>();
-
-function classify(ua: string): Device {
-  if (!ua.trim() || isbot(ua) || /bot|crawl|spider|slurp|headless/i.test(ua)) return "bot";
-  if (/ipad|tablet/i.test(ua)) return "tablet";
-  if (/mobi|iphone|android/i.test(ua)) return "mobile";
-  if (/windows|macintosh|linux|cros/i.test(ua)) return "desktop";
-  return "other";
-}
-
-/**
- * The visitor's device class. No user agent, a known crawler, link-preview fetcher or HTTP library
- * (the maintained `isbot` list) or a headless browser is a bot: stored, never counted. A page's
- * visitors come with a few thousand user agents at most, so the answers are remembered (bounded).
- */
-export function deviceClass(ua: string | undefined): Device {
-  if (!ua) return "bot";
-  let device = deviceMemo.get(ua);
-  if (device === undefined) {
-    device = classify(ua);
-    if (deviceMemo.size >= DEVICE_MEMO_MAX) deviceMemo.delete(deviceMemo.keys().next().value!);
-    deviceMemo.set(ua, device);
-  }
-  return device;
-}
 
 /**
  * The body as text, at most JSON_BODY_LIMIT bytes. On the Node server it is read straight from the
@@ -175,23 +133,16 @@ export function visitorRoutes(deps: AppDeps) {
         if (!isLive(owner.userId, body.linkId, at)) throw new ApiError("not_found", TEXTS.linkNotFound);
         linkId = body.linkId;
       }
-      const userAgent = c.req.header("user-agent") ?? "";
-      const device = deviceClass(userAgent);
-      // The address is used for the country and the day's visitor hash, and never stored.
-      const address = clientOf(c);
-      const campaign = body.type === "page_view" ? campaignOf(body.url) : null;
+      // The address and the user agent give the country and the day's visitor hash; neither is stored.
       const queued = deps.events.enqueue({
         userId: owner.userId,
         kind: body.type,
         linkId,
-        occurredAt: at,
-        referrerDomain: referrerDomain(body.referrer ?? c.req.header("referer")),
-        device,
-        country: device === "bot" ? null : countryOf(address),
-        utmSource: campaign?.source ?? null,
-        utmMedium: campaign?.medium ?? null,
-        utmCampaign: campaign?.campaign ?? null,
-        visitorHash: body.type === "page_view" && device !== "bot" ? visitorHash(deps.db, { userId: owner.userId, address, userAgent, now: at }) : null,
+        at: at.getTime(),
+        referrer: body.referrer ?? c.req.header("referer"),
+        url: body.type === "page_view" ? body.url : undefined,
+        userAgent: c.req.header("user-agent") ?? "",
+        address: clientOf(c),
       });
       if (!queued) throw new ApiError("unavailable", TEXTS.busy, { headers: { "Retry-After": "1" } });
       return c.body(null, 204);

@@ -1,0 +1,88 @@
+/**
+ * A checked beacon, and the analytics event the writer derives from it (ADR 116): the route does only
+ * what its answer depends on (the page, the link, the limits) and the writer, off the request path,
+ * works out the device, the country, the campaign and the day's visitor hash. The address and the
+ * user agent are never stored.
+ */
+import { isbot } from "isbot";
+import { campaignOf } from "#core/campaign.ts";
+import type { Db } from "#db/client.ts";
+import { recordEvents, visitorHash, type AnalyticsEventInput } from "./analytics-store.ts";
+import { countryOf } from "./country.ts";
+
+export interface Beacon {
+  userId: string;
+  kind: "page_view" | "link_click";
+  linkId: string | null;
+  /** When the beacon arrived, in milliseconds. */
+  at: number;
+  /** The page's referrer as the visitor script saw it, or the request's Referer. */
+  referrer?: string;
+  /** The page's own URL, which may carry a campaign. */
+  url?: string;
+  userAgent: string;
+  /** The sender's address key (client-key.ts). */
+  address: string;
+}
+
+export function referrerDomain(ref: string | undefined): string | null {
+  if (!ref) return null;
+  try {
+    const u = new URL(ref);
+    return /^https?:$/.test(u.protocol) ? u.hostname.slice(0, 253) : null;
+  } catch {
+    return null;
+  }
+}
+
+type Device = "mobile" | "tablet" | "desktop" | "bot" | "other";
+const DEVICE_MEMO_MAX = 2_000;
+const deviceMemo = new Map<string, Device>();
+
+function classify(ua: string): Device {
+  if (!ua.trim() || isbot(ua) || /bot|crawl|spider|slurp|headless/i.test(ua)) return "bot";
+  if (/ipad|tablet/i.test(ua)) return "tablet";
+  if (/mobi|iphone|android/i.test(ua)) return "mobile";
+  if (/windows|macintosh|linux|cros/i.test(ua)) return "desktop";
+  return "other";
+}
+
+/**
+ * The visitor's device class. No user agent, a known crawler, link-preview fetcher or HTTP library
+ * (the maintained `isbot` list) or a headless browser is a bot: stored, never counted. A page's
+ * visitors come with a few thousand user agents at most, so the answers are remembered (bounded).
+ */
+export function deviceClass(ua: string | undefined): Device {
+  if (!ua) return "bot";
+  let device = deviceMemo.get(ua);
+  if (device === undefined) {
+    device = classify(ua);
+    if (deviceMemo.size >= DEVICE_MEMO_MAX) deviceMemo.delete(deviceMemo.keys().next().value!);
+    deviceMemo.set(ua, device);
+  }
+  return device;
+}
+
+export function eventOf(db: Db, b: Beacon): AnalyticsEventInput {
+  const device = deviceClass(b.userAgent);
+  const occurredAt = new Date(b.at);
+  const campaign = b.kind === "page_view" ? campaignOf(b.url) : null;
+  return {
+    userId: b.userId,
+    kind: b.kind,
+    linkId: b.linkId,
+    occurredAt,
+    referrerDomain: referrerDomain(b.referrer),
+    device,
+    country: device === "bot" ? null : countryOf(b.address),
+    utmSource: campaign?.source ?? null,
+    utmMedium: campaign?.medium ?? null,
+    utmCampaign: campaign?.campaign ?? null,
+    visitorHash: b.kind === "page_view" && device !== "bot" ? visitorHash(db, { userId: b.userId, address: b.address, userAgent: b.userAgent, now: occurredAt }) : null,
+  };
+}
+
+/** Store checked beacons as events, with their rollups, all or nothing. */
+export function recordBeacons(db: Db, beacons: readonly Beacon[]): void {
+  recordEvents(db, beacons.map((b) => eventOf(db, b)));
+}
