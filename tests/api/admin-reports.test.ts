@@ -30,7 +30,7 @@ beforeEach(() => {
 afterEach(() => t.close());
 
 const admin = () => createApiAdmin(t);
-const json = async (r: Promise<Response>) => {
+const json = async (r: Response | Promise<Response>) => {
   const res = await r;
   return { status: res.status, body: (await res.json()) as any };
 };
