@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { hashPassword } from "#api/auth/password.ts";
+import { createSession, SESSION_COOKIE } from "#api/auth/session.ts";
 import { reporterId } from "#api/services/admin-reports.ts";
 import { ADMIN_TEXTS, SUSPENSION_TEXTS } from "#core/admin.ts";
 import { closeDatabase, openDatabase } from "#db/client.ts";
@@ -238,6 +239,9 @@ describe("suspending an account", () => {
     expect((await json(a.call("POST", `/api/admin/people/${owner.userId}/suspend`, { reason: "Fraud" }))).status).toBe(200);
     expect((await json(a.call("POST", `/api/admin/people/${owner.userId}/suspend`, { reason: "Fraud" }))).body.error.message).toBe(ADMIN_TEXTS.accountAlreadySuspended);
     expect((await owner.call("GET", "/api/me")).status).toBe(401);
+    // A session made some other way since is refused as well.
+    const { token } = createSession(t.deps.db, owner.userId, { persistent: false, now: new Date() });
+    expect((await t.app.request("/api/me", { headers: { Cookie: `${SESSION_COOKIE}=${token}` } })).status).toBe(401);
     const refused = await login();
     expect(refused.status).toBe(403);
     expect(refused.body.error.message).toBe(SUSPENSION_TEXTS.signInRefused);
