@@ -166,18 +166,14 @@ function record(tx: Db, admin: Admin, at: Date, action: AdminAction, userId: str
   recordAdminAction(tx, { at, actorId: admin.id, actor: admin.email, action, targetType: action.startsWith("account.") ? "user" : "page", targetId: userId, targetLabel: label, reason, before, after });
 }
 
+/** The reason quoted, and where to turn: the end of both suspension e-mails. */
+const theReason = (reason: string) => ["", "The reason given:", ...reason.split("\n").map((line) => `> ${line}`), "", "If you think this is a mistake, reply to this e-mail."];
+
 export function pageSuspendedMail(to: string, origin: string, username: string, reason: string): MailMessage {
   return {
     to,
     subject: "Your Plinth page has been suspended",
-    text: [
-      `Your page ${origin}/${username} has been suspended. Visitors now see "This page is unavailable" there, and you cannot publish until it is restored.`,
-      "",
-      "The reason given:",
-      ...reason.split("\n").map((line) => `> ${line}`),
-      "",
-      "If you think this is a mistake, reply to this e-mail.",
-    ].join("\n"),
+    text: [`Your page ${origin}/${username} has been suspended. Visitors now see "This page is unavailable" there, and you cannot publish until it is restored.`, ...theReason(reason)].join("\n"),
   };
 }
 
@@ -211,56 +207,53 @@ function restorePageIn(tx: Db, deps: AppDeps, userId: string, username: string):
   return true;
 }
 
-/** After a suspension or restore: the sitemap follows, and the owner's e-mail goes out. */
-async function afterPageChange(deps: AppDeps): Promise<void> {
+type Owner = ReturnType<typeof ownerOf>;
+
+/**
+ * One suspension or restore: under the page lock and the database's write lock, `change` makes it
+ * and records it, and its e-mail to the owner is queued in the same transaction; then the sitemap
+ * follows and the e-mail goes out.
+ */
+async function changeSuspension<T>(deps: AppDeps, userId: string, change: (tx: Db, owner: Owner, at: Date) => { mail: MailMessage; result: T }): Promise<T> {
+  const at = deps.now();
+  const result = await withPageLock(userId, () =>
+    durably(deps.db, (tx) => {
+      const done = change(tx, ownerOf(tx, userId), at);
+      enqueueJob(tx, { kind: "mail", payload: done.mail }, at);
+      return done.result;
+    }),
+  );
   writeSeoFiles(deps.db, deps.env.PUBLISHED_DIR, deps.env.PUBLIC_ORIGIN);
   await runJobs(deps);
+  return result;
 }
 
 /** Suspend the page with the reason its owner reads; e-mailed to the owner. */
-export async function suspendPage(deps: AppDeps, admin: Admin, userId: string, reason: string) {
-  const at = deps.now();
-  await withPageLock(userId, () =>
-    durably(deps.db, (tx) => {
-      const owner = ownerOf(tx, userId);
-      if (!suspendPageIn(tx, deps, userId, owner.username, reason, at)) throw new ApiError("conflict", ADMIN_TEXTS.alreadySuspended);
-      record(tx, admin, at, "page.suspend", userId, owner.username, reason, { suspended: false }, { suspended: true, reason });
-      enqueueJob(tx, { kind: "mail", payload: pageSuspendedMail(owner.email, deps.env.PUBLIC_ORIGIN, owner.username, reason) }, at);
-    }),
-  );
-  await afterPageChange(deps);
-  return { suspended: true, reason };
+export function suspendPage(deps: AppDeps, admin: Admin, userId: string, reason: string) {
+  return changeSuspension(deps, userId, (tx, owner, at) => {
+    if (!suspendPageIn(tx, deps, userId, owner.username, reason, at)) throw new ApiError("conflict", ADMIN_TEXTS.alreadySuspended);
+    record(tx, admin, at, "page.suspend", userId, owner.username, reason, { suspended: false }, { suspended: true, reason });
+    return { mail: pageSuspendedMail(owner.email, deps.env.PUBLIC_ORIGIN, owner.username, reason), result: { suspended: true, reason } };
+  });
 }
 
-/** Restore the page: its last published version is live again; e-mailed to the owner. */
-export async function restorePage(deps: AppDeps, admin: Admin, userId: string, note: string) {
-  const at = deps.now();
-  const previous = await withPageLock(userId, () =>
-    durably(deps.db, (tx) => {
-      const owner = ownerOf(tx, userId);
-      if (!restorePageIn(tx, deps, userId, owner.username)) throw new ApiError("conflict", ADMIN_TEXTS.notSuspended);
-      record(tx, admin, at, "page.restore", userId, owner.username, note, { suspended: true, reason: owner.pageReason }, { suspended: false });
-      enqueueJob(tx, { kind: "mail", payload: pageRestoredMail(owner.email, deps.env.PUBLIC_ORIGIN, owner.username) }, at);
-      return owner.pageReason;
-    }),
-  );
-  await afterPageChange(deps);
-  // The reason it was suspended with, so that an undo suspends it again with the same one.
-  return { suspended: false, previousReason: previous };
+/**
+ * Restore the page: its last published version is live again; e-mailed to the owner. Answers the
+ * reason it was suspended with, so that an undo suspends it again with the same one.
+ */
+export function restorePage(deps: AppDeps, admin: Admin, userId: string, note: string) {
+  return changeSuspension(deps, userId, (tx, owner, at) => {
+    if (!restorePageIn(tx, deps, userId, owner.username)) throw new ApiError("conflict", ADMIN_TEXTS.notSuspended);
+    record(tx, admin, at, "page.restore", userId, owner.username, note, { suspended: true, reason: owner.pageReason }, { suspended: false });
+    return { mail: pageRestoredMail(owner.email, deps.env.PUBLIC_ORIGIN, owner.username), result: { suspended: false, previousReason: owner.pageReason } };
+  });
 }
 
 export function accountSuspendedMail(to: string, reason: string): MailMessage {
   return {
     to,
     subject: "Your Plinth account has been suspended",
-    text: [
-      "Your Plinth account has been suspended: you cannot sign in, and your page shows \"This page is unavailable\".",
-      "",
-      "The reason given:",
-      ...reason.split("\n").map((line) => `> ${line}`),
-      "",
-      "If you think this is a mistake, reply to this e-mail.",
-    ].join("\n"),
+    text: ["Your Plinth account has been suspended: you cannot sign in, and your page shows \"This page is unavailable\".", ...theReason(reason)].join("\n"),
   };
 }
 
@@ -271,38 +264,25 @@ export function accountRestoredMail(to: string, origin: string): MailMessage {
 /** No sign-in, every session ended, the page suspended with the same reason (ADR 109). */
 export async function suspendAccount(deps: AppDeps, admin: Admin, userId: string, reason: string) {
   if (userId === admin.id) throw new ApiError("forbidden", ADMIN_TEXTS.ownAccount);
-  const at = deps.now();
-  await withPageLock(userId, () =>
-    durably(deps.db, (tx) => {
-      const owner = ownerOf(tx, userId);
-      const changed = tx.update(users).set({ suspendedAt: at, suspensionReason: reason }).where(and(eq(users.id, userId), isNull(users.suspendedAt))).run().changes;
-      if (changed === 0) throw new ApiError("conflict", ADMIN_TEXTS.accountAlreadySuspended);
-      const ended = tx.delete(sessions).where(eq(sessions.userId, userId)).run().changes;
-      suspendPageIn(tx, deps, userId, owner.username, reason, at);
-      record(tx, admin, at, "account.suspend", userId, owner.email, reason, { suspended: false, sessions: ended, pageSuspended: owner.pageSuspendedAt !== null }, { suspended: true, sessions: 0, pageSuspended: true, reason });
-      enqueueJob(tx, { kind: "mail", payload: accountSuspendedMail(owner.email, reason) }, at);
-    }),
-  );
-  await afterPageChange(deps);
-  return { suspended: true, reason };
+  return changeSuspension(deps, userId, (tx, owner, at) => {
+    const changed = tx.update(users).set({ suspendedAt: at, suspensionReason: reason }).where(and(eq(users.id, userId), isNull(users.suspendedAt))).run().changes;
+    if (changed === 0) throw new ApiError("conflict", ADMIN_TEXTS.accountAlreadySuspended);
+    const ended = tx.delete(sessions).where(eq(sessions.userId, userId)).run().changes;
+    suspendPageIn(tx, deps, userId, owner.username, reason, at);
+    record(tx, admin, at, "account.suspend", userId, owner.email, reason, { suspended: false, sessions: ended, pageSuspended: owner.pageSuspendedAt !== null }, { suspended: true, sessions: 0, pageSuspended: true, reason });
+    return { mail: accountSuspendedMail(owner.email, reason), result: { suspended: true, reason } };
+  });
 }
 
-/** Sign-in allowed again and the page restored. */
-export async function restoreAccount(deps: AppDeps, admin: Admin, userId: string, note: string) {
-  const at = deps.now();
-  const previous = await withPageLock(userId, () =>
-    durably(deps.db, (tx) => {
-      const owner = ownerOf(tx, userId);
-      const changed = tx.update(users).set({ suspendedAt: null, suspensionReason: "" }).where(and(eq(users.id, userId), isNotNull(users.suspendedAt))).run().changes;
-      if (changed === 0) throw new ApiError("conflict", ADMIN_TEXTS.accountNotSuspended);
-      restorePageIn(tx, deps, userId, owner.username);
-      record(tx, admin, at, "account.restore", userId, owner.email, note, { suspended: true, pageSuspended: owner.pageSuspendedAt !== null }, { suspended: false, pageSuspended: false });
-      enqueueJob(tx, { kind: "mail", payload: accountRestoredMail(owner.email, deps.env.PUBLIC_ORIGIN) }, at);
-      return owner.accountReason;
-    }),
-  );
-  await afterPageChange(deps);
-  return { suspended: false, previousReason: previous };
+/** Sign-in allowed again and the page restored; answers the reason the account had, for an undo. */
+export function restoreAccount(deps: AppDeps, admin: Admin, userId: string, note: string) {
+  return changeSuspension(deps, userId, (tx, owner, at) => {
+    const changed = tx.update(users).set({ suspendedAt: null, suspensionReason: "" }).where(and(eq(users.id, userId), isNotNull(users.suspendedAt))).run().changes;
+    if (changed === 0) throw new ApiError("conflict", ADMIN_TEXTS.accountNotSuspended);
+    restorePageIn(tx, deps, userId, owner.username);
+    record(tx, admin, at, "account.restore", userId, owner.email, note, { suspended: true, pageSuspended: owner.pageSuspendedAt !== null }, { suspended: false, pageSuspended: false });
+    return { mail: accountRestoredMail(owner.email, deps.env.PUBLIC_ORIGIN), result: { suspended: false, previousReason: owner.accountReason } };
+  });
 }
 
 /** The owner's page suspension, for the dashboard's banner. */
