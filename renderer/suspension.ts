@@ -52,3 +52,13 @@ export function writeUnavailablePage(publishedDir: string, username: string, now
   replaceFilesSync(withCompressedCopies({ path: join(dir, "index.html"), content: UNAVAILABLE_HTML, mtime: now }));
   for (const name of readdirSync(dir)) if (PAGE_OWN_FILE.test(name)) unlinkSync(join(dir, name));
 }
+
+/**
+ * Every suspended page's folder as a suspension leaves it, for a republish of the whole folder (a
+ * restored backup, `npm run republish`): a fresh `published/` shows them unavailable, not missing.
+ */
+export function writeSuspendedPages(db: Db, publishedDir: string, now: Date): number {
+  const suspended = db.select({ username: userProfiles.username }).from(userProfiles).where(isNotNull(userProfiles.pageSuspendedAt)).all();
+  for (const { username } of suspended) writeUnavailablePage(publishedDir, username, now);
+  return suspended.length;
+}

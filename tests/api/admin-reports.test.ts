@@ -5,7 +5,7 @@
  * refused with a message on bad input or when another admin already did it. A suspended page answers
  * 410 with the unavailable page everywhere it is served and nothing re-renders it.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -197,6 +197,8 @@ describe("suspending a page", () => {
     // Every re-render path leaves the unavailable page alone.
     expect(await rerenderPublishedPage(t.deps.db, owner.userId, renderOpts())).toBe(false);
     expect(outOfDateOwners(t.deps.db, "another-template").map((o) => o.userId)).not.toContain(owner.userId);
+    // A whole republish into a fresh folder (a restored backup) leaves it unavailable, not missing.
+    rmSync(published(owner.username), { recursive: true });
     await republishAll(t.deps.db, { ...renderOpts(), threads: 1 });
     await republishAll(t.deps.db, { ...renderOpts(), threads: 1, owners: [{ userId: owner.userId, username: owner.username }] });
     expect(readFileSync(published(owner.username, "index.html"), "utf8")).toBe(UNAVAILABLE_HTML);
