@@ -2,14 +2,17 @@
  * The operator's console as an admin uses it (ADR 105, 106): nobody else finds it; a payout is marked
  * paid and the owner sees Completed; a payout is rejected and the balance comes back; an account is
  * found and signed out everywhere; the record shows each action. A page reported through its report
- * dialog is suspended (410 and the unavailable page, a banner for the owner) and restored (ADR 108).
+ * dialog is suspended (410 and the unavailable page, a banner for the owner) and restored (ADR 108);
+ * an account is suspended and restored from People (ADR 109).
  */
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import { setAdminRole } from "#api/services/admin-role.ts";
 import { newId } from "#db/ids.ts";
 import { payoutRequests, user2faSettings, userProfiles } from "#db/schema.ts";
+import { SUSPENSION_TEXTS } from "#core/admin.ts";
 import { publishPage } from "#renderer/publish.ts";
+import { signInWithForm } from "./auth-helpers.ts";
 import { E2E } from "./env.ts";
 import { createOwner, e2eDb, expect, signInAs, test, type TestOwner } from "./fixtures.ts";
 
@@ -221,6 +224,42 @@ test("a reported page is suspended, answers 410 with the unavailable page, the o
   await theirs.page.reload();
   await expect(theirs.page.getByRole("heading", { name: "Page Layout" })).toBeVisible();
   await expect(theirs.page.getByText("Your page is suspended")).toHaveCount(0);
+  await theirs.context.close();
+  await console_.context.close();
+});
+
+test("an account is suspended from People: its session ends, sign-in is refused with a message, and Restore lets it back in", async ({ browser, page }) => {
+  const someone = await createOwner({ plan: "plus" });
+  const theirs = await pageAs(browser, someone);
+  await theirs.page.goto("/dashboard/links");
+  await expect(theirs.page.getByRole("heading", { name: "Page Layout" })).toBeVisible();
+
+  const admin = await makeAdmin({ twoFactor: true });
+  const console_ = await pageAs(browser, admin);
+  await console_.page.goto(`/admin/people/${someone.userId}`);
+  await expect(console_.page.getByRole("heading", { name: someone.email })).toBeVisible();
+  await expect(console_.page.getByText("Account:Active")).toBeVisible();
+  await console_.page.getByRole("button", { name: "Suspend account" }).click();
+  const dialog = console_.page.getByRole("dialog", { name: "Suspend account" });
+  await dialog.getByLabel("Reason").fill("Card fraud");
+  await dialog.getByRole("button", { name: "Suspend account" }).click();
+  await expect(console_.page.getByText(`Suspended ${someone.email}`)).toBeVisible();
+  await expect(console_.page.getByText("Account:Suspended")).toContainText("Card fraud");
+
+  await theirs.page.reload();
+  await expect(theirs.page).toHaveURL(/\/auth\/login/);
+  await signInWithForm(theirs.page, someone.email, someone.password);
+  await expect(theirs.page.getByText(SUSPENSION_TEXTS.signInRefused)).toBeVisible();
+  expect((await page.goto(`/${someone.username}`))!.status()).toBe(410);
+
+  await console_.page.getByRole("button", { name: "Restore account" }).click();
+  const restore = console_.page.getByRole("dialog", { name: "Restore account" });
+  await restore.getByLabel("Note").fill("Chargeback resolved");
+  await restore.getByRole("button", { name: "Restore account" }).click();
+  await expect(console_.page.getByText(`Restored ${someone.email}`)).toBeVisible();
+  await expect(console_.page.getByText("Account:Active")).toBeVisible();
+  await signInWithForm(theirs.page, someone.email, someone.password);
+  await expect(theirs.page).toHaveURL("/dashboard/links");
   await theirs.context.close();
   await console_.context.close();
 });
