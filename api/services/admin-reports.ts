@@ -167,13 +167,13 @@ function record(tx: Db, admin: Admin, at: Date, action: AdminAction, userId: str
 }
 
 /** The reason quoted, and where to turn: the end of both suspension e-mails. */
-const theReason = (reason: string) => ["", "The reason given:", ...reason.split("\n").map((line) => `> ${line}`), "", "If you think this is a mistake, reply to this e-mail."];
+const theReason = (reason: string, origin: string) => ["", "The reason given:", ...reason.split("\n").map((line) => `> ${line}`), "", `If you think this is a mistake, write to us at ${origin}/contact.`];
 
 export function pageSuspendedMail(to: string, origin: string, username: string, reason: string): MailMessage {
   return {
     to,
     subject: "Your Plinth page has been suspended",
-    text: [`Your page ${origin}/${username} has been suspended. Visitors now see "This page is unavailable" there, and you cannot publish until it is restored.`, ...theReason(reason)].join("\n"),
+    text: [`Your page ${origin}/${username} has been suspended. Visitors now see "This page is unavailable" there, and you cannot publish until it is restored.`, ...theReason(reason, origin)].join("\n"),
   };
 }
 
@@ -249,11 +249,11 @@ export function restorePage(deps: AppDeps, admin: Admin, userId: string, note: s
   });
 }
 
-export function accountSuspendedMail(to: string, reason: string): MailMessage {
+export function accountSuspendedMail(to: string, origin: string, reason: string): MailMessage {
   return {
     to,
     subject: "Your Plinth account has been suspended",
-    text: ["Your Plinth account has been suspended: you cannot sign in, and your page shows \"This page is unavailable\".", ...theReason(reason)].join("\n"),
+    text: ["Your Plinth account has been suspended: you cannot sign in, and your page shows \"This page is unavailable\".", ...theReason(reason, origin)].join("\n"),
   };
 }
 
@@ -270,7 +270,7 @@ export async function suspendAccount(deps: AppDeps, admin: Admin, userId: string
     const ended = tx.delete(sessions).where(eq(sessions.userId, userId)).run().changes;
     suspendPageIn(tx, deps, userId, owner.username, reason, at);
     record(tx, admin, at, "account.suspend", userId, owner.email, reason, { suspended: false, sessions: ended, pageSuspended: owner.pageSuspendedAt !== null }, { suspended: true, sessions: 0, pageSuspended: true, reason });
-    return { mail: accountSuspendedMail(owner.email, reason), result: { suspended: true, reason } };
+    return { mail: accountSuspendedMail(owner.email, deps.env.PUBLIC_ORIGIN, reason), result: { suspended: true, reason } };
   });
 }
 
