@@ -159,7 +159,7 @@ export function visitorRoutes(deps: AppDeps) {
       const body = parse(PageReportSchema, await readJson(c));
       const owner = ownerOf(body.username);
       if (!owner || !owner.published) throw new ApiError("not_found", TEXTS.pageNotFound);
-      const ip = clientKey(c, deps.env.TRUST_PROXY);
+      const reporter = reporterId(deps.db, clientKey(c, deps.env.TRUST_PROXY));
       // The version the visitor saw is kept for the console: the one the page's first open report pinned.
       transaction(deps.db, (tx) => {
         tx.insert(pageReports).values({
@@ -168,7 +168,7 @@ export function visitorRoutes(deps: AppDeps) {
           reportedPageUsername: body.username,
           reason: body.reason,
           details: body.details,
-          reporterIpHash: reporterId(deps.db, ip),
+          reporterIpHash: reporter,
           pinnedVersion: reportPinnedVersion(tx, owner.userId),
           createdAt: deps.now(),
         }).run();
