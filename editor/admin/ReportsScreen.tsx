@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { ReportedPage } from "#api/services/admin-reports.ts";
+import { REPORT_REASON_LABELS, type ReportReason } from "#core/limits.ts";
 import { api, ApiFailure, unwrap } from "../app/api.ts";
 import { Button } from "../app/components/ui.tsx";
 import { when } from "./format.ts";
@@ -15,15 +16,7 @@ import { undoAction } from "./undo.ts";
 type Action = "dismiss" | "suspend" | "restore";
 type Acting = { page: ReportedPage; action: Action } | null;
 
-const REASON_LABELS: Record<string, string> = {
-  spam: "Spam",
-  harassment: "Harassment",
-  inappropriate: "Inappropriate content",
-  copyright: "Copyright",
-  impersonation: "Impersonation",
-  other: "Other",
-};
-const reasonLabel = (r: string) => REASON_LABELS[r] ?? r;
+const reasonLabel = (r: string) => REPORT_REASON_LABELS[r as ReportReason] ?? r;
 
 /** The console's page actions, shared with the undo buttons of their toasts. */
 const pageActions = {
