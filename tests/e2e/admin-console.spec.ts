@@ -225,6 +225,17 @@ test("a reported page is suspended, answers 410 with the unavailable page, the o
   await expect(theirs.page.getByRole("heading", { name: "Page Layout" })).toBeVisible();
   await expect(theirs.page.getByText("Your page is suspended")).toHaveCount(0);
   await theirs.context.close();
+
+  // Dismissed, the report leaves the queue; its toast's Undo brings it back.
+  await card.getByRole("button", { name: "Dismiss" }).click();
+  const dismiss = console_.page.getByRole("dialog", { name: "Dismiss reports" });
+  await dismiss.getByLabel("Note").fill("Resolved with the owner");
+  await dismiss.getByRole("button", { name: "Dismiss" }).click();
+  await expect(card).toBeHidden();
+  await expect(console_.page.getByText("No reported pages are waiting.")).toBeVisible();
+  await console_.page.getByRole("listitem").filter({ hasText: `Dismissed the reports of /${owner.username}` }).getByRole("button", { name: "Undo" }).click();
+  await expect(console_.page.getByText("Reports reopened")).toBeVisible();
+  await expect(card).toContainText("Reasons:Spam (1)");
   await console_.context.close();
 });
 
