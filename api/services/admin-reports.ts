@@ -8,7 +8,7 @@
 import { createHmac } from "node:crypto";
 import { existsSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { and, desc, eq, isNotNull, isNull, max } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, max, or } from "drizzle-orm";
 import { ADMIN_TEXTS, type AdminAction } from "#core/admin.ts";
 import { PageSnapshotSchema } from "#core/model.ts";
 import { durably, type Db } from "#db/client.ts";
@@ -54,42 +54,63 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
 /** How many pages the queue lists at once: far above a real day's reports, and still bounded. */
 const QUEUE_SHOWN = 200;
 
-/** Open reports grouped by page, the page reported most recently first. */
+/**
+ * Open reports grouped by page, the page reported most recently first, then the pages suspended
+ * whose reports were all dismissed (so that they can still be restored here), suspended last first.
+ */
 export function reportQueue(db: Db) {
   const rows = db
-    .select({ report: pageReports, username: userProfiles.username, email: users.email, suspendedAt: userProfiles.pageSuspendedAt, suspensionReason: userProfiles.pageSuspensionReason })
-    .from(pageReports)
-    .innerJoin(userProfiles, eq(userProfiles.userId, pageReports.reportedUserId))
-    .innerJoin(users, eq(users.id, pageReports.reportedUserId))
-    .where(isNull(pageReports.dismissedAt))
-    .orderBy(desc(pageReports.createdAt))
+    .select({ report: pageReports, userId: userProfiles.userId, username: userProfiles.username, email: users.email, suspendedAt: userProfiles.pageSuspendedAt, suspensionReason: userProfiles.pageSuspensionReason })
+    .from(userProfiles)
+    .innerJoin(users, eq(users.id, userProfiles.userId))
+    .leftJoin(pageReports, and(eq(pageReports.reportedUserId, userProfiles.userId), isNull(pageReports.dismissedAt)))
+    .where(or(isNotNull(pageReports.id), isNotNull(userProfiles.pageSuspendedAt)))
+    .orderBy(desc(pageReports.createdAt), desc(userProfiles.pageSuspendedAt))
     .all();
   const pages = new Map<string, ReturnType<typeof pageOf>>();
   function pageOf(r: (typeof rows)[number]) {
     return {
-      userId: r.report.reportedUserId!,
+      userId: r.userId,
       username: r.username,
       accountEmail: r.email,
       suspendedAt: iso(r.suspendedAt),
       suspensionReason: r.suspendedAt ? r.suspensionReason : null,
       pinnedVersion: null as number | null,
-      lastReportedAt: r.report.createdAt.toISOString(),
-      firstReportedAt: r.report.createdAt.toISOString(),
+      lastReportedAt: null as string | null,
+      firstReportedAt: null as string | null,
       reasons: [] as { reason: string; count: number }[],
       reports: [] as { id: string; reason: string; details: string; reporter: string | null; createdAt: string }[],
     };
   }
   for (const r of rows) {
-    let page = pages.get(r.report.reportedUserId!);
-    if (!page) pages.set(r.report.reportedUserId!, (page = pageOf(r)));
-    page.reports.push({ id: r.report.id, reason: r.report.reason, details: r.report.details, reporter: r.report.reporterIpHash, createdAt: r.report.createdAt.toISOString() });
-    page.firstReportedAt = r.report.createdAt.toISOString();
+    let page = pages.get(r.userId);
+    if (!page) pages.set(r.userId, (page = pageOf(r)));
+    if (!r.report) continue;
+    const at = r.report.createdAt.toISOString();
+    page.reports.push({ id: r.report.id, reason: r.report.reason, details: r.report.details, reporter: r.report.reporterIpHash, createdAt: at });
+    page.lastReportedAt ??= at;
+    page.firstReportedAt = at;
     page.pinnedVersion = r.report.pinnedVersion ?? page.pinnedVersion;
-    const reason = page.reasons.find((x) => x.reason === r.report.reason);
+    const reason = page.reasons.find((x) => x.reason === r.report!.reason);
     if (reason) reason.count++;
     else page.reasons.push({ reason: r.report.reason, count: 1 });
   }
-  return [...pages.values()].slice(0, QUEUE_SHOWN).map((p) => ({ ...p, reasons: p.reasons.sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)) }));
+  const queue = [...pages.values()].slice(0, QUEUE_SHOWN);
+  // A suspended page without open reports still shows the version its last reports pinned.
+  for (const p of queue) if (p.reports.length === 0) p.pinnedVersion = lastPinned(db, p.userId);
+  return queue.map((p) => ({ ...p, reasons: p.reasons.sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)) }));
+}
+
+/** The version the page's reports pinned: the open ones', else the most recent report's. */
+function lastPinned(db: Db, userId: string): number | null {
+  return (
+    db
+      .select({ version: pageReports.pinnedVersion })
+      .from(pageReports)
+      .where(and(eq(pageReports.reportedUserId, userId), isNotNull(pageReports.pinnedVersion)))
+      .orderBy(pageReports.dismissedAt, desc(pageReports.createdAt))
+      .get()?.version ?? null
+  );
 }
 export type ReportedPage = ReturnType<typeof reportQueue>[number];
 
@@ -99,17 +120,12 @@ export type ReportedPage = ReturnType<typeof reportQueue>[number];
  */
 export function pinnedPageHtml(deps: AppDeps, userId: string): string {
   const { db, env } = deps;
-  const pinned = db
-    .select({ version: pageReports.pinnedVersion })
-    .from(pageReports)
-    .where(and(eq(pageReports.reportedUserId, userId), isNotNull(pageReports.pinnedVersion)))
-    .orderBy(pageReports.dismissedAt, desc(pageReports.createdAt))
-    .get();
-  if (!pinned) throw new ApiError("not_found", ADMIN_TEXTS.pinnedVersionGone);
+  const pinned = lastPinned(db, userId);
+  if (pinned === null) throw new ApiError("not_found", ADMIN_TEXTS.pinnedVersionGone);
   const row = db
     .select({ snapshot: pageVersions.snapshot })
     .from(pageVersions)
-    .where(and(eq(pageVersions.userId, userId), eq(pageVersions.version, pinned.version!)))
+    .where(and(eq(pageVersions.userId, userId), eq(pageVersions.version, pinned)))
     .get();
   const draft = loadDraft(db, userId);
   if (!row || !draft) throw new ApiError("not_found", ADMIN_TEXTS.pinnedVersionGone);

@@ -79,25 +79,27 @@ function ReportCard({ page: p, onAct }: { page: ReportedPage; onAct(a: Action): 
       </h2>
       <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
         <Fact term="Account">{p.accountEmail}</Fact>
-        <Fact term="Reasons">{p.reasons.map((r) => `${reasonLabel(r.reason)} (${r.count})`).join(", ")}</Fact>
+        <Fact term="Reasons">{total ? p.reasons.map((r) => `${reasonLabel(r.reason)} (${r.count})`).join(", ") : "No open reports"}</Fact>
         <Fact term="Last reported">{when(p.lastReportedAt)}</Fact>
         <Fact term="First reported">{when(p.firstReportedAt)}</Fact>
         <Fact term="Status">{p.suspendedAt ? `Suspended ${when(p.suspendedAt)}: ${p.suspensionReason}` : "Live"}</Fact>
       </dl>
-      <details className="mt-3 text-sm">
-        <summary className="cursor-pointer font-medium text-slate-800">Details of each report</summary>
-        <ul className="mt-2 divide-y divide-slate-100">
-          {p.reports.map((r) => (
-            <li key={r.id} className="py-2">
-              <p>
-                <span className="font-medium">{reasonLabel(r.reason)}</span> · {when(r.createdAt)} · reporter{" "}
-                <code className="break-all text-xs">{r.reporter ? r.reporter.slice(0, 12) : "unknown"}</code>
-              </p>
-              <p className="mt-1 whitespace-pre-line break-words text-slate-700">{r.details || "No details given."}</p>
-            </li>
-          ))}
-        </ul>
-      </details>
+      {total ? (
+        <details className="mt-3 text-sm">
+          <summary className="cursor-pointer font-medium text-slate-800">Details of each report</summary>
+          <ul className="mt-2 divide-y divide-slate-100">
+            {p.reports.map((r) => (
+              <li key={r.id} className="py-2">
+                <p>
+                  <span className="font-medium">{reasonLabel(r.reason)}</span> · {when(r.createdAt)} · reporter{" "}
+                  <code className="break-all text-xs">{r.reporter ? r.reporter.slice(0, 12) : "unknown"}</code>
+                </p>
+                <p className="mt-1 whitespace-pre-line break-words text-slate-700">{r.details || "No details given."}</p>
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
       <div className="mt-3 flex flex-wrap gap-2">
         {p.pinnedVersion !== null ? (
           <a
@@ -116,9 +118,11 @@ function ReportCard({ page: p, onAct }: { page: ReportedPage; onAct(a: Action): 
             Suspend page
           </Button>
         )}
-        <Button variant="secondary" onClick={() => onAct("dismiss")}>
-          Dismiss
-        </Button>
+        {total ? (
+          <Button variant="secondary" onClick={() => onAct("dismiss")}>
+            Dismiss
+          </Button>
+        ) : null}
       </div>
     </li>
   );

@@ -204,6 +204,11 @@ describe("suspending a page", () => {
     expect(readFileSync(published(owner.username, "index.html"), "utf8")).toBe(UNAVAILABLE_HTML);
     expect(publishPage(t.deps.db, owner.userId, renderOpts())).toEqual({ ok: false, reason: "suspended" });
 
+    // The queue keeps a suspended page, reports or not, so it can be restored there.
+    expect((await json(a.call("GET", "/api/admin/reports"))).body.pages).toEqual([
+      expect.objectContaining({ userId: owner.userId, reports: [], reasons: [], suspendedAt: expect.any(String), suspensionReason: suspendedReason, pinnedVersion: null }),
+    ]);
+
     // Restore: the last published version is back, the sitemap lists it, the owner is told.
     const restored = await json(a.call("POST", `/api/admin/pages/${owner.userId}/restore`, { note: "Appeal accepted" }));
     expect(restored).toEqual({ status: 200, body: { suspended: false, previousReason: suspendedReason } });
@@ -216,6 +221,7 @@ describe("suspending a page", () => {
     expect((await json(owner.call("GET", "/api/publish/state"))).body.suspension).toBeNull();
     expect(t.outbox().some((m) => m.includes("Your Plinth page has been restored"))).toBe(true);
     expect((await owner.call("POST", "/api/publish")).status).toBe(200);
+    expect((await json(a.call("GET", "/api/admin/reports"))).body.pages).toEqual([]);
 
     // The record, with before and after.
     const entries = t.deps.db.select().from(adminAuditLog).all().filter((e) => e.action.startsWith("page."));
