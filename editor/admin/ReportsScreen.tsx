@@ -2,7 +2,7 @@
  * Reported pages (ADR 108): open reports grouped by page, newest first, with the version the first
  * report saw; dismiss, suspend and restore, each with a note or reason, each undoable from its toast.
  */
-import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useState } from "react";
 import { toast } from "sonner";
 import type { ReportedPage } from "#api/services/admin-reports.ts";
 import { REPORT_REASON_LABELS, type ReportReason } from "#core/limits.ts";
@@ -10,7 +10,7 @@ import { api, ApiFailure, unwrap } from "../app/api.ts";
 import { Button } from "../app/components/ui.tsx";
 import { when } from "./format.ts";
 import { Fact } from "./PayoutsScreen.tsx";
-import { TextDialog } from "./TextDialog.tsx";
+import { TextDialog, useKeptWhileClosing } from "./TextDialog.tsx";
 import { undoAction } from "./undo.ts";
 
 type Action = "dismiss" | "suspend" | "restore";
@@ -141,10 +141,7 @@ const DIALOGS: Record<Action, { title: string; label: string; confirm: string; d
 };
 
 function ActionDialog({ acting, onClose, onDone }: { acting: Acting; onClose(): void; onDone(): void }) {
-  // Kept while the dialog closes, so it can hand focus back to the button that opened it.
-  const last = useRef(acting);
-  if (acting) last.current = acting;
-  const shown = last.current;
+  const shown = useKeptWhileClosing(acting);
   if (!shown) return null;
   const { page: p, action } = shown;
   const d = DIALOGS[action];
