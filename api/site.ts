@@ -4,9 +4,12 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import { proxy } from "hono/proxy";
 import { isReservedUsername } from "#core/reserved.ts";
+import { userProfiles } from "#db/schema.ts";
+import { SUSPENDED_STATUS, UNAVAILABLE_HTML } from "#renderer/suspension.ts";
 import { createApi } from "./app.ts";
 import { isConsoleRequest } from "./auth/admin.ts";
 import type { AppDeps } from "./context.ts";
@@ -60,6 +63,19 @@ export function createServerApp(deps: AppDeps) {
 
   const preview = previewHandler(deps, notFound);
 
+  // A suspended page (ADR 108): its URL and its files answer the unavailable page and 410.
+  const suspendedByName = deps.db
+    .select({ id: userProfiles.userId })
+    .from(userProfiles)
+    .where(and(eq(userProfiles.username, sql.placeholder("name")), isNotNull(userProfiles.pageSuspendedAt)))
+    .prepare();
+  const unavailable = (c: Context) =>
+    new Response(c.req.method === "HEAD" ? null : UNAVAILABLE_HTML, {
+      status: SUSPENDED_STATUS,
+      headers: { ...PAGE_HEADERS, "Content-Type": "text/html; charset=utf-8", "Cache-Control": REVALIDATE },
+    });
+  const isSuspended = (name: string) => suspendedByName.get({ name: name.toLowerCase() }) !== undefined;
+
   // Site pages (not the published pages, which stay cacheable by anyone) carry the signed-in hint.
   const isPublishedPage = (c: Context) => {
     const name = USERNAME_PATH.exec(c.req.path)?.[1];
@@ -97,6 +113,7 @@ export function createServerApp(deps: AppDeps) {
       return notFound(c);
     }
     if (PAGE_FILE_PATH.test(path)) {
+      if (isSuspended(path.split("/")[1]!)) return unavailable(c);
       const file = fileInside(env.PUBLISHED_DIR, path);
       // Contact cards and the QR code are named by their content.
       if (file) return fileResponse(file, { cacheControl: IMMUTABLE, ...req });
@@ -130,6 +147,7 @@ export function createServerApp(deps: AppDeps) {
       if (isReservedUsername(name)) return notFound(c);
       const lower = name.toLowerCase();
       if (lower !== name) return c.redirect(`/${lower}${new URL(c.req.url).search}`, 301);
+      if (isSuspended(lower)) return unavailable(c);
       const file = fileInside(env.PUBLISHED_DIR, `/${lower}/index.html`);
       // The page's own policy is in its meta tag; framing is forbidden here, where a header can say it.
       if (file) return fileResponse(file, { cacheControl: REVALIDATE, headers: PAGE_HEADERS, ...req });

@@ -7,7 +7,19 @@
 export const ADMIN_SESSION_MS = 12 * 3_600_000;
 
 /** Every action the record names; the shell's are role grants and revocations. */
-export const ADMIN_ACTIONS = ["role.grant", "role.revoke", "payout.paid", "payout.rejected", "account.sign_out_everywhere"] as const;
+export const ADMIN_ACTIONS = [
+  "role.grant",
+  "role.revoke",
+  "payout.paid",
+  "payout.rejected",
+  "account.sign_out_everywhere",
+  "reports.dismiss",
+  "reports.reopen",
+  "page.suspend",
+  "page.restore",
+  "account.suspend",
+  "account.restore",
+] as const;
 export type AdminAction = (typeof ADMIN_ACTIONS)[number];
 
 /** How many entries one page of the record shows. */
@@ -24,4 +36,24 @@ export const ADMIN_TEXTS = {
   pageOfRecord: "Please open the record from its first page",
   accountNotFound: "Account not found",
   searchTooShort: "Please enter at least 2 characters of an e-mail address or username",
+  pageNotFound: "Page not found",
+  noOpenReports: "This page has no open reports. Reload to see the queue.",
+  noDismissal: "This page has no dismissed reports to reopen.",
+  pinnedVersionGone: "The reported version of this page is no longer kept.",
+  noteRequired: "Please enter a note for the record",
+  noteTooLong: "Please keep the note to 1,000 characters",
+  alreadySuspended: "This page is already suspended. Reload to see its state.",
+  notSuspended: "This page is not suspended. Reload to see its state.",
+  neverPublished: "This page has never been published, so there is nothing to suspend.",
+  accountAlreadySuspended: "This account is already suspended. Reload to see its state.",
+  accountNotSuspended: "This account is not suspended. Reload to see its state.",
+  ownAccount: "You cannot suspend your own account.",
+} as const;
+
+/** What the owner reads about a suspension (dashboard banner, sign-in, publish). */
+export const SUSPENSION_TEXTS = {
+  publishRefused: "Your page is suspended, so it cannot be published.",
+  bannerTitle: "Your page is suspended",
+  bannerBody: "Visitors see \"This page is unavailable\" at your page's address. Reason:",
+  signInRefused: "This account is suspended. Please contact support.",
 } as const;

@@ -73,6 +73,15 @@ export const LIMITS = {
 
 export const REPORT_REASONS = ["spam", "harassment", "inappropriate", "copyright", "impersonation", "other"] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number];
+/** How the report dialog and the console name each reason. */
+export const REPORT_REASON_LABELS: Record<ReportReason, string> = {
+  spam: "Spam",
+  harassment: "Harassment or bullying",
+  inappropriate: "Inappropriate content",
+  copyright: "Copyright violation",
+  impersonation: "Impersonation",
+  other: "Other",
+};
 
 export const CANCEL_REASONS = [
   "Too expensive",

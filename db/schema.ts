@@ -46,6 +46,9 @@ export const users = sqliteTable(
     role: text("role", { enum: USER_ROLES }).notNull().default("owner"),
     /** When the newest session was made (every sign-in makes one); shown in the operator's console. */
     lastSignInAt: time("last_sign_in_at"),
+    /** Set while the operator's console keeps the account suspended (ADR 109): no sign-in, page suspended. */
+    suspendedAt: time("suspended_at"),
+    suspensionReason: text("suspension_reason").notNull().default(""),
     createdAt: createdAt(),
     updatedAt: time("updated_at").notNull().default(sql`(unixepoch('subsec') * 1000)`),
   },
@@ -223,6 +226,10 @@ export const userProfiles = sqliteTable(
     hasPublishedPage: bool("has_published_page").notNull().default(false),
     lastPublishedAt: time("last_published_at"),
     pageVisibility: bool("page_visibility").notNull().default(true),
+    /** Set while the page is suspended (ADR 108): the public URL answers 410, nothing re-renders it. */
+    pageSuspendedAt: time("page_suspended_at"),
+    /** Why, as the owner reads it. */
+    pageSuspensionReason: text("page_suspension_reason").notNull().default(""),
 
     rewardsBalanceCents: integer("rewards_balance_cents").notNull().default(0),
     referralId: text("referral_id").notNull(),
@@ -510,11 +517,18 @@ export const pageReports = sqliteTable(
     reportedPageUsername: text("reported_page_username").notNull(),
     reason: text("reason", { enum: REPORT_REASONS }).notNull(),
     details: text("details").notNull().default(""),
-    /** A salted hash of the reporter's address, for abuse limits; never the address itself. */
+    /**
+     * HMAC of the reporter's address with a server secret (ADR 108): the same person's reports share
+     * it across restarts; never the address itself.
+     */
     reporterIpHash: text("reporter_ip_hash"),
+    /** The published version the page's first open report saw; kept from pruning while the report is. */
+    pinnedVersion: integer("pinned_version"),
+    /** When an admin dismissed it; null while it is in the queue. */
+    dismissedAt: time("dismissed_at"),
     createdAt: createdAt(),
   },
-  (t) => [check("page_reports_reason", oneOf(t.reason, REPORT_REASONS))],
+  (t) => [check("page_reports_reason", oneOf(t.reason, REPORT_REASONS)), index("page_reports_user_idx").on(t.reportedUserId)],
 );
 
 export const contactMessages = sqliteTable("contact_messages", {

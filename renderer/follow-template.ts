@@ -11,7 +11,7 @@ import { ensureSharedAssets } from "./assets.ts";
 import { republishAll } from "./republish.ts";
 import { templateFingerprint } from "./template-fingerprint.ts";
 
-/** Published owners whose page does not follow `fingerprint`, the longest published first. */
+/** Published owners whose page does not follow `fingerprint`, the longest published first; never a suspended page (ADR 108). */
 export function outOfDateOwners(db: Db, fingerprint: string): { userId: string; username: string }[] {
   const latest = db
     .select({ userId: pageVersions.userId, version: sql<number>`max(${pageVersions.version})`.as("latest_version") })
@@ -23,7 +23,7 @@ export function outOfDateOwners(db: Db, fingerprint: string): { userId: string; 
     .from(latest)
     .innerJoin(pageVersions, sql`${pageVersions.userId} = ${latest.userId} and ${pageVersions.version} = ${latest.version}`)
     .innerJoin(userProfiles, eq(userProfiles.userId, latest.userId))
-    .where(sql`${userProfiles.hasPublishedPage} = 1 and ${or(isNull(pageVersions.templateFingerprint), ne(pageVersions.templateFingerprint, fingerprint))}`)
+    .where(sql`${userProfiles.hasPublishedPage} = 1 and ${userProfiles.pageSuspendedAt} is null and ${or(isNull(pageVersions.templateFingerprint), ne(pageVersions.templateFingerprint, fingerprint))}`)
     .orderBy(asc(pageVersions.publishedAt), asc(userProfiles.username))
     .all();
 }

@@ -5,14 +5,14 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, desc, eq, isNotNull, lt, notInArray } from "drizzle-orm";
 import { LIMITS } from "#core/limits.ts";
 import { PageSnapshotSchema, type PagePlan, type PageSnapshot } from "#core/model.ts";
 import { publishGate } from "#core/publish-gate.ts";
 import type { FeatureKey } from "#core/plans.ts";
 import { durably, transaction, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
-import { pageVersions, userProfiles } from "#db/schema.ts";
+import { pageReports, pageVersions, userProfiles } from "#db/schema.ts";
 import { replaceFilesSync } from "./atomic-write.ts";
 import { loadDraft, restoreDraft } from "./draft.ts";
 import { ensureSharedAssets } from "./assets.ts";
@@ -20,6 +20,7 @@ import { pageWrites } from "./page-writes.ts";
 import type { AssetManifest } from "./types.ts";
 import { writeSeoFiles } from "./seo-files.ts";
 import { templateFingerprint } from "./template-fingerprint.ts";
+import { isPageSuspended } from "./suspension.ts";
 
 export interface PublishOptions {
   publishedDir: string;
@@ -38,6 +39,7 @@ export interface PublishOptions {
 export type PublishResult =
   | { ok: true; version: number; changed: boolean }
   | { ok: false; reason: "not_found" }
+  | { ok: false; reason: "suspended" }
   | { ok: false; reason: "blocked"; features: FeatureKey[] };
 
 export const MAX_VERSIONS_LISTED = LIMITS.ROLLBACK_VERSIONS;
@@ -91,7 +93,8 @@ function lastVersion(db: Db, userId: string) {
 
 /**
  * Keep only the versions the owner can roll back to (ADR 093): the newest of them is the live page
- * and what discard restores, so nothing older is ever read again.
+ * and what discard restores. A version a report pinned is kept as long as the report (ADR 108): the
+ * console shows the page as the reporter saw it.
  */
 function pruneVersions(db: Db, userId: string): void {
   const oldestKept = db
@@ -102,7 +105,14 @@ function pruneVersions(db: Db, userId: string): void {
     .limit(1)
     .offset(MAX_VERSIONS_LISTED - 1)
     .get();
-  if (oldestKept) db.delete(pageVersions).where(and(eq(pageVersions.userId, userId), lt(pageVersions.version, oldestKept.version))).run();
+  if (!oldestKept) return;
+  const pinned = db
+    .select({ version: pageReports.pinnedVersion })
+    .from(pageReports)
+    .where(and(eq(pageReports.reportedUserId, userId), isNotNull(pageReports.pinnedVersion)));
+  db.delete(pageVersions)
+    .where(and(eq(pageVersions.userId, userId), lt(pageVersions.version, oldestKept.version), notInArray(pageVersions.version, pinned)))
+    .run();
 }
 
 /** Render a snapshot and swap it in: each file atomically and durably, index.html last. */
@@ -122,6 +132,8 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions): Publi
   // The page lock (ADR 097): the swap and the version it records are one step under the database's
   // write lock, which every writer of a page takes, in this process or another (a republish).
   const outcome = durably(db, (tx) => {
+    // A suspended page stays the unavailable page until an admin restores it (ADR 108).
+    if (isPageSuspended(tx, userId)) return null;
     const last = lastVersion(tx, userId);
     // Unchanged, and the page is on disk: nothing to do (a page folder lost or moved is rewritten).
     if (last && last.contentHash === hash && existsSync(pageFile)) return { version: last.version, changed: false, first: false };
@@ -148,6 +160,7 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions): Publi
     opts.onPublished?.(tx, { userId, snapshot: draft.snapshot, plan: draft.plan });
     return { version, changed: true, first: !last };
   });
+  if (!outcome) return { ok: false, reason: "suspended" };
   if (!outcome.changed) return { ok: true, version: outcome.version, changed: false };
   // The sitemap lists published pages: it changes when a page is published for the first time.
   if (outcome.first || !existsSync(join(opts.publishedDir, "sitemap.xml"))) writeSeoFiles(db, opts.publishedDir, opts.origin);
@@ -157,10 +170,11 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions): Publi
 /**
  * Re-render the owner's last published version under the plan as it is now, reading the version and
  * swapping the file under the page lock, so a newer publish in another process is never replaced by
- * an older render (ADR 097). False when the owner has never published.
+ * an older render (ADR 097). False when the owner has never published or the page is suspended.
  */
 export function rerenderLastVersion(db: Db, userId: string, opts: PublishOptions): boolean {
   return transaction(db, (tx) => {
+    if (isPageSuspended(tx, userId)) return false;
     const last = lastPublishedSnapshot(tx, userId);
     const draft = loadDraft(tx, userId);
     if (!last || !draft) return false;
@@ -237,6 +251,8 @@ export function listVersions(db: Db, userId: string) {
  * published. A version the plan gate refuses leaves the draft untouched.
  */
 export function rollbackTo(db: Db, userId: string, version: number, opts: PublishOptions): PublishResult | { ok: false; reason: "no_version" } {
+  // Refused before the draft is touched.
+  if (isPageSuspended(db, userId)) return { ok: false, reason: "suspended" };
   const allowed = listVersions(db, userId).some((v) => v.version === version);
   if (!allowed) return { ok: false, reason: "no_version" };
   const row = db

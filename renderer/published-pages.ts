@@ -4,7 +4,7 @@
  * start-up pass that queues scheduled re-renders read pages through here.
  */
 import type { Statement } from "better-sqlite3";
-import { and, asc, eq, max, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, max, sql } from "drizzle-orm";
 import type { PagePlan } from "#core/model.ts";
 import { transaction, type Db } from "#db/client.ts";
 import type { UnderPageLock } from "./republish-batch.ts";
@@ -32,15 +32,16 @@ function preparedOnce<P extends unknown[], R>(cache: WeakMap<Db["$client"], Stat
 const ownerStatements = new WeakMap<Db["$client"], Statement<[], [userId: string, username: string]>>();
 
 /**
- * Every owner with a published page, with the username that names the page's folder, in username
- * order (the sitemap's). A republish of thousands of pages starts with this list.
+ * Every owner with a published page that is not suspended (ADR 108), with the username that names
+ * the page's folder, in username order (the sitemap's). A republish of thousands of pages starts
+ * with this list.
  */
 export function publishedOwners(db: Db): { userId: string; username: string }[] {
   const stmt = preparedOnce(ownerStatements, db, () => {
     const query = db
       .select({ userId: userProfiles.userId, username: userProfiles.username })
       .from(userProfiles)
-      .where(eq(userProfiles.hasPublishedPage, true))
+      .where(and(eq(userProfiles.hasPublishedPage, true), isNull(userProfiles.pageSuspendedAt)))
       .orderBy(asc(userProfiles.username))
       .toSQL();
     // The query's parameters are constants, bound once.
@@ -130,13 +131,13 @@ const versionStatements = new WeakMap<Db["$client"], Statement<[string], [userId
 /**
  * The page lock for bulk re-renders on this connection (ADR 097): a write transaction (BEGIN
  * IMMEDIATE, which waits for any other writer, in any process) in which each page's latest published
- * version is read again, and only the pages still at the version they were rendered from are swapped
- * and recorded as rendered with `fingerprint`.
+ * version is read again, and only the pages still at the version they were rendered from, and not
+ * suspended meanwhile (ADR 108), are swapped and recorded as rendered with `fingerprint`.
  */
 export function pageLockOf(db: Db, fingerprint: string): UnderPageLock {
   const latest = preparedOnce(versionStatements, db, () =>
     db.$client.prepare<[string], [string, number]>(
-      "SELECT user_id, max(version) FROM page_versions WHERE user_id IN (SELECT value FROM json_each(?)) GROUP BY user_id",
+      "SELECT user_id, max(version) FROM page_versions WHERE user_id IN (SELECT value FROM json_each(?)) AND user_id NOT IN (SELECT user_id FROM user_profiles WHERE page_suspended_at IS NOT NULL) GROUP BY user_id",
     ),
   );
   const mark = db.$client.prepare<[string, string, number]>("UPDATE page_versions SET template_fingerprint = ? WHERE user_id = ? AND version = ?");

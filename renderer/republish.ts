@@ -13,6 +13,7 @@ import { ensureSharedAssets } from "./assets.ts";
 import { pageLockOf, publishedOwners, streamPublishedBatch } from "./published-pages.ts";
 import { stageRenderedBatch, workLoop, type FromWorker, type RenderSettings, type StagedBatch, type ToWorker, type UnderPageLock, type WorkerSetup } from "./republish-batch.ts";
 import { writeSeoFiles } from "./seo-files.ts";
+import { writeSuspendedPages } from "./suspension.ts";
 import { templateFingerprint } from "./template-fingerprint.ts";
 
 export type { PageToRender, RenderSettings } from "./republish-batch.ts";
@@ -123,7 +124,7 @@ export interface RepublishOptions {
 }
 
 /**
- * Re-render every published page. Resolves with the number of pages re-rendered. Worker threads
+ * Re-render every published page (suspended pages stay the unavailable page). Resolves with the number of pages re-rendered. Worker threads
  * read their pages through connections of their own, so a database in memory, which only this
  * connection sees, is republished on the main thread.
  */
@@ -166,5 +167,7 @@ export async function republishAll(db: Db, opts: RepublishOptions): Promise<numb
     },
   );
   await seo;
+  // A whole republish leaves suspended pages as suspended, whatever the folder held (ADR 108).
+  if (!opts.owners) writeSuspendedPages(db, opts.publishedDir, new Date());
   return done;
 }

@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { serverSecrets } from "#db/schema.ts";
 
-export type SecretName = "oidc-flow-cookie";
+export type SecretName = "oidc-flow-cookie" | "reporter-id";
 
 const cache = new WeakMap<Db, Map<SecretName, string>>();
 

@@ -104,13 +104,18 @@ export function validateSessionToken(db: Db, token: string, now: Date): Validati
   const id = token.slice(0, dot);
   const secret = token.slice(dot + 1);
   const row = db
-    .select({ session: sessions, user: { id: users.id, email: users.email, emailVerified: users.emailVerified, role: users.role } })
+    .select({ session: sessions, user: { id: users.id, email: users.email, emailVerified: users.emailVerified, role: users.role }, suspendedAt: users.suspendedAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.id, id))
     .get();
   if (!row) return null;
   if (!constantTimeEqual(sha256Hex(secret), row.session.secretHash)) return null;
+  // A suspended account's sessions end when it is suspended; one made since ends when it is used (ADR 109).
+  if (row.suspendedAt) {
+    db.delete(sessions).where(eq(sessions.id, id)).run();
+    return null;
+  }
   // An admin's sign-in lasts ADMIN_SESSION_MS from when it was made, and is never renewed (ADR 105).
   const admin = row.user.role === "admin";
   const end = admin ? Math.min(row.session.expiresAt.getTime(), row.session.createdAt.getTime() + ADMIN_SESSION_MS) : row.session.expiresAt.getTime();

@@ -5,10 +5,12 @@
  */
 import { and, eq, lte } from "drizzle-orm";
 import type { Context } from "hono";
+import { SUSPENSION_TEXTS } from "#core/admin.ts";
 import { AUTH_LIMITS } from "#core/schemas/auth.ts";
 import type { Db } from "#db/client.ts";
 import { twoFactorChallenges, users } from "#db/schema.ts";
 import type { AppDeps } from "../context.ts";
+import { ApiError } from "../errors.ts";
 import { clearCookie, isSecureOrigin, readCookie, writeCookie } from "./cookies.ts";
 import { dummyPasswordHash, verifyPassword } from "./password.ts";
 import { createSession, deleteSessionCookie, invalidateSession, setSessionCookie, sha256Hex } from "./session.ts";
@@ -29,8 +31,15 @@ export async function verifyCredentials(db: Db, email: string, password: string)
   return (await verifyPassword(user.passwordHash, password)) ? user : null;
 }
 
+/** A suspended account (ADR 109) signs in no way: password, Google, second step, reset or signup. */
+function assertNotSuspended(db: Db, userId: string): void {
+  const row = db.select({ suspendedAt: users.suspendedAt }).from(users).where(eq(users.id, userId)).get();
+  if (row?.suspendedAt) throw new ApiError("forbidden", SUSPENSION_TEXTS.signInRefused);
+}
+
 /** A new session for the user, with its cookies (Remember me off: cookies end with the browser). */
 export function beginSession(c: Context, { db, env, now }: Pick<AppDeps, "db" | "env" | "now">, userId: string, persistent: boolean) {
+  assertNotSuspended(db, userId);
   const current = c.get("session") as { id: string } | null | undefined;
   // A sign-in never reuses the session the browser arrived with (no session fixation).
   if (current) invalidateSession(db, current.id);
@@ -51,6 +60,7 @@ export function endSession(c: Context, { db, env }: Pick<AppDeps, "db" | "env">)
 export const TWO_FACTOR_COOKIE = "plinth_2fa";
 
 export function beginTwoFactorChallenge(c: Context, { db, env, now }: Pick<AppDeps, "db" | "env" | "now">, userId: string, persistent: boolean): void {
+  assertNotSuspended(db, userId);
   const at = now();
   const token = randomToken();
   db.delete(twoFactorChallenges).where(lte(twoFactorChallenges.expiresAt, at)).run();

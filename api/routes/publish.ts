@@ -3,6 +3,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { SUSPENSION_TEXTS } from "#core/admin.ts";
 import { PUBLISH_TEXTS } from "#core/publish-gate.ts";
 import { discardDraft, draftState, listVersions, publishPage, rollbackTo, withPageLock, type PublishResult } from "#renderer/publish.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
@@ -10,6 +11,7 @@ import { withSchedule } from "../jobs/page-schedule.ts";
 import { runJobs } from "../jobs/runner.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
+import { suspensionOf } from "../services/admin-reports.ts";
 import { jsonBody } from "../validate.ts";
 
 const RollbackSchema = z.object({ version: z.number().int().min(1).max(1_000_000_000) }).strict();
@@ -21,6 +23,7 @@ function answer(result: PublishResult | { ok: false; reason: "no_version" }) {
       details: { description: PUBLISH_TEXTS.blockedBody, features: result.features },
     });
   }
+  if (result.reason === "suspended") throw new ApiError("forbidden", SUSPENSION_TEXTS.publishRefused);
   if (result.reason === "no_version") throw new ApiError("not_found", "Version not found");
   throw new ApiError("not_found", "Profile not found");
 }
@@ -42,11 +45,11 @@ export function publishRoutes(deps: AppDeps) {
         const result = await withPageLock(user.id, () => publishPage(db, user.id, opts()));
         return c.json(answered(result));
       })
-      // GET /api/publish/state - unpublished changes, last publish, blocked Plus-only features
+      // GET /api/publish/state - unpublished changes, last publish, blocked Plus-only features, a suspension
       .get("/state", (c) => {
         const state = draftState(db, currentUser(c).id, now());
         if (!state) throw new ApiError("not_found", "Profile not found");
-        return c.json(state);
+        return c.json({ ...state, suspension: suspensionOf(db, currentUser(c).id) });
       })
       // POST /api/publish/discard - restore the draft to the last published snapshot
       .post("/discard", async (c) => {

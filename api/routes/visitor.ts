@@ -7,18 +7,19 @@
  * the two that send e-mail more tightly; lead mail is also capped per page and per recipient each
  * day (ADR 092). Responses may be read cross-origin (a page on a CDN).
  */
-import { createHash, randomBytes } from "node:crypto";
 import type { HttpBindings } from "@hono/node-server";
 import { Hono, type Context, type MiddlewareHandler, type Next } from "hono";
 import type { z } from "zod";
 import { LeadCaptureSchema, PageReportSchema, TrackEventSchema } from "#core/schemas/visitor.ts";
 import { collectedLeads, pageReports } from "#db/schema.ts";
 import { newId } from "#db/ids.ts";
+import { transaction } from "#db/client.ts";
 import { bodyTooLarge, JSON_BODY_LIMIT } from "../body-limit.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError, validationError } from "../errors.ts";
 import { createRateLimiter } from "../services/rate-limit.ts";
 import { clientKey } from "../services/client-key.ts";
+import { reportPinnedVersion, reporterId } from "../services/admin-reports.ts";
 import { createLiveLinks } from "../services/live-links.ts";
 import { leadMailMessage, publishedLeadMagnet, releaseLeadMail, reserveLeadMail } from "../services/lead-mail.ts";
 
@@ -88,7 +89,6 @@ export function visitorRoutes(deps: AppDeps) {
   const limiter = createRateLimiter(30, 1, { now: deps.now });
   // Each lead or report sends an e-mail: a client gets 10 at once, then one every 6 seconds.
   const mailLimiter = createRateLimiter(10, 1 / 6, { now: deps.now });
-  const salt = randomBytes(16).toString("hex");
   const isLive = createLiveLinks(deps.db);
   // Prepared once on the driver itself: every beacon asks it, and building the query cost more than running it.
   const ownerByName = deps.db.$client.prepare<[string], { userId: string; published: number }>(
@@ -168,15 +168,20 @@ export function visitorRoutes(deps: AppDeps) {
       const body = parse(PageReportSchema, await readJson(c));
       const owner = ownerOf(body.username);
       if (!owner || !owner.published) throw new ApiError("not_found", TEXTS.pageNotFound);
-      const ip = clientOf(c);
-      deps.db.insert(pageReports).values({
-        id: newId(),
-        reportedUserId: owner.userId,
-        reportedPageUsername: body.username,
-        reason: body.reason,
-        details: body.details,
-        reporterIpHash: createHash("sha256").update(salt + ip).digest("hex"),
-      }).run();
+      const reporter = reporterId(deps.db, clientOf(c));
+      // The version the visitor saw is kept for the console: the one the page's first open report pinned.
+      transaction(deps.db, (tx) => {
+        tx.insert(pageReports).values({
+          id: newId(),
+          reportedUserId: owner.userId,
+          reportedPageUsername: body.username,
+          reason: body.reason,
+          details: body.details,
+          reporterIpHash: reporter,
+          pinnedVersion: reportPinnedVersion(tx, owner.userId),
+          createdAt: deps.now(),
+        }).run();
+      });
       // The report is stored; the notice to the team is best effort (spec: send-report-notification).
       const reportUrl = `${deps.env.PUBLIC_ORIGIN}/${body.username}`;
       try {

@@ -30,7 +30,10 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 export function personOf(db: Db, userId: string) {
   const row = db
-    .select({ user: { id: users.id, email: users.email, role: users.role, createdAt: users.createdAt, lastSignInAt: users.lastSignInAt }, profile: userProfiles })
+    .select({
+      user: { id: users.id, email: users.email, role: users.role, createdAt: users.createdAt, lastSignInAt: users.lastSignInAt, suspendedAt: users.suspendedAt, suspensionReason: users.suspensionReason },
+      profile: userProfiles,
+    })
     .from(users)
     .innerJoin(userProfiles, eq(userProfiles.userId, users.id))
     .where(eq(users.id, userId))
@@ -56,6 +59,9 @@ export function personOf(db: Db, userId: string) {
     rewardsBalanceCents: p.rewardsBalanceCents,
     sessions: signedInSessions,
     reports,
+    suspendedAt: iso(row.user.suspendedAt),
+    suspensionReason: row.user.suspendedAt ? row.user.suspensionReason : null,
+    pageSuspendedAt: iso(p.pageSuspendedAt),
   };
 }
 export type AdminPerson = ReturnType<typeof personOf>;

@@ -52,3 +52,8 @@ export const AdminReasonSchema = z.object({
 export const PeopleQuerySchema = z.object({
   q: singleLine(ADMIN_TEXTS.searchTooShort).min(2, ADMIN_TEXTS.searchTooShort).max(254, "Please enter at most 254 characters"),
 });
+
+/** Dismissing or reopening a page's reports takes a note for the record. */
+export const AdminNoteSchema = z.object({
+  note: multiLine(ADMIN_TEXTS.noteRequired).min(1, ADMIN_TEXTS.noteRequired).max(1000, ADMIN_TEXTS.noteTooLong),
+});

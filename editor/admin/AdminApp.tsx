@@ -1,5 +1,5 @@
 /**
- * The operator's console (ADR 105): payouts, people and the record, under /admin. The server sends
+ * The operator's console (ADR 105): reported pages, payouts, people and the record, under /admin. The server sends
  * this page only to an admin with two-factor on; everyone else gets the site's 404.
  */
 import { useEffect, useState } from "react";
@@ -11,8 +11,10 @@ import { SkipLink } from "../app/components/ui.tsx";
 import { AuditScreen } from "./AuditScreen.tsx";
 import { PayoutsScreen } from "./PayoutsScreen.tsx";
 import { PeopleScreen, PersonScreen } from "./PeopleScreen.tsx";
+import { ReportsScreen } from "./ReportsScreen.tsx";
 
 const TABS = [
+  { to: "/admin/reports", label: "Reports" },
   { to: "/admin/payouts", label: "Payouts" },
   { to: "/admin/people", label: "People" },
   { to: "/admin/audit", label: "Audit log" },
@@ -49,6 +51,7 @@ export default function AdminApp() {
         <main id="content" tabIndex={-1} className="mx-auto max-w-6xl px-4 py-6 outline-none">
           <Routes>
             <Route path="/admin" element={<Navigate to="/admin/payouts" replace />} />
+            <Route path="/admin/reports" element={<ReportsScreen />} />
             <Route path="/admin/payouts" element={<PayoutsScreen />} />
             <Route path="/admin/people" element={<PeopleScreen />} />
             <Route path="/admin/people/:id" element={<PersonScreen />} />

@@ -12,6 +12,12 @@ const ACTION_LABELS: Record<(typeof ADMIN_ACTIONS)[number], string> = {
   "payout.paid": "Payout marked paid",
   "payout.rejected": "Payout rejected",
   "account.sign_out_everywhere": "Signed out everywhere",
+  "reports.dismiss": "Reports dismissed",
+  "reports.reopen": "Reports reopened",
+  "page.suspend": "Page suspended",
+  "page.restore": "Page restored",
+  "account.suspend": "Account suspended",
+  "account.restore": "Account restored",
 };
 
 type Filters = { action: string; actor: string; target: string; from: string; to: string };

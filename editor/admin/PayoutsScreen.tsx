@@ -1,11 +1,11 @@
 /** Cash payout requests: pay them (with the payment's reference) or reject them (with a reason). ADR 106. */
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useId, useState, type ReactNode } from "react";
 import { toast } from "sonner";
 import type { AdminPayout, BalanceEntry } from "#api/services/admin-payouts.ts";
 import { api, ApiFailure, unwrap } from "../app/api.ts";
 import { Button } from "../app/components/ui.tsx";
 import { day, money, when } from "./format.ts";
-import { TextDialog } from "./TextDialog.tsx";
+import { TextDialog, useKeptWhileClosing } from "./TextDialog.tsx";
 
 type Which = "pending" | "decided";
 type Deciding = { payout: AdminPayout; decision: "paid" | "rejected" } | null;
@@ -158,10 +158,7 @@ export function Fact({ term, children }: { term: string; children: ReactNode }) 
 }
 
 function DecisionDialog({ deciding, onClose, onDone }: { deciding: Deciding; onClose(): void; onDone(): void }) {
-  // Kept while the dialog closes, so it can hand focus back to the button that opened it.
-  const last = useRef(deciding);
-  if (deciding) last.current = deciding;
-  const shown = last.current;
+  const shown = useKeptWhileClosing(deciding);
   if (!shown) return null;
   const paid = shown.decision === "paid";
   const p = shown.payout;

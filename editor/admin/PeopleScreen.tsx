@@ -1,5 +1,5 @@
-/** Accounts: search, one account's state, and signing it out everywhere (ADR 105). */
-import { useEffect, useId, useState, type FormEvent } from "react";
+/** Accounts: search, one account's state, signing it out everywhere (ADR 105), suspending and restoring it (ADR 109). */
+import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
 import { Link, useParams } from "react-router";
 import { toast } from "sonner";
 import type { AdminPerson } from "#api/services/admin-people.ts";
@@ -9,6 +9,7 @@ import { Button } from "../app/components/ui.tsx";
 import { day, money, when } from "./format.ts";
 import { Fact } from "./PayoutsScreen.tsx";
 import { TextDialog } from "./TextDialog.tsx";
+import { undoAction } from "./undo.ts";
 
 type Found = { id: string; email: string; username: string; role: string; planType: "lite" | "plus"; createdAt: string };
 
@@ -83,12 +84,14 @@ export function PersonScreen() {
   const [person, setPerson] = useState<AdminPerson | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [signingOut, setSigningOut] = useState(false);
-  useEffect(() => {
+  const [suspending, setSuspending] = useState<"suspend" | "restore" | null>(null);
+  const load = useCallback(() => {
     unwrap(api.admin.people[":id"].$get({ param: { id } })).then(
       (r) => setPerson(r.person as AdminPerson),
       (e: unknown) => setError(e instanceof ApiFailure ? e.message : "The account could not be loaded."),
     );
   }, [id]);
+  useEffect(load, [load]);
   if (error)
     return (
       <p role="alert" className="text-red-700">
@@ -127,17 +130,53 @@ export function PersonScreen() {
           ["Rewards balance", money(person.rewardsBalanceCents)],
           ["Signed-in sessions", String(person.sessions)],
           ["Reports about the page", String(person.reports)],
+          ["Account", person.suspendedAt ? `Suspended ${when(person.suspendedAt)}: ${person.suspensionReason}` : "Active"],
+          ["Page status", person.pageSuspendedAt ? `Suspended ${when(person.pageSuspendedAt)}` : "Live"],
         ].map(([term, value]) => (
           <Fact key={term} term={term!}>
             {value}
           </Fact>
         ))}
       </dl>
-      <div className="mt-4">
+      <div className="mt-4 flex flex-wrap gap-2">
         <Button variant="danger" onClick={() => setSigningOut(true)}>
           Sign out everywhere
         </Button>
+        {person.suspendedAt ? (
+          <Button onClick={() => setSuspending("restore")}>Restore account</Button>
+        ) : (
+          <Button variant="danger" onClick={() => setSuspending("suspend")}>
+            Suspend account
+          </Button>
+        )}
       </div>
+      <TextDialog
+        open={suspending !== null}
+        title={suspending === "restore" ? "Restore account" : "Suspend account"}
+        description={
+          suspending === "restore"
+            ? `${person.email} can sign in again and their page shows its last published version.`
+            : `${person.email} cannot sign in, every session ends, and /${person.username} shows "This page is unavailable". They read the reason in an e-mail.`
+        }
+        label={suspending === "restore" ? "Note" : "Reason"}
+        multiline
+        maxLength={1000}
+        confirm={suspending === "restore" ? "Restore account" : "Suspend account"}
+        danger={suspending !== "restore"}
+        onClose={() => setSuspending(null)}
+        onSubmit={async (text) => {
+          const suspend = (reason: string) => unwrap(api.admin.people[":id"].suspend.$post({ param: { id }, json: { reason } }));
+          const restore = (note: string) => unwrap(api.admin.people[":id"].restore.$post({ param: { id }, json: { note } }));
+          if (suspending === "restore") {
+            const { previousReason } = await restore(text);
+            toast.success(`Restored ${person.email}`, { action: undoAction(() => suspend(previousReason), "Account suspended again", load) });
+          } else {
+            await suspend(text);
+            toast.success(`Suspended ${person.email}`, { action: undoAction(() => restore(`Undo of the suspension: ${text}`), "Account restored", load) });
+          }
+          load();
+        }}
+      />
       <TextDialog
         open={signingOut}
         title="Sign out everywhere"

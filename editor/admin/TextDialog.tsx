@@ -1,5 +1,5 @@
 /** A dialog that asks for one text (a payment reference, a reason for the record), then runs the action. */
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { ApiFailure } from "../app/api.ts";
 import { Button, Modal } from "../app/components/ui.tsx";
 
@@ -71,4 +71,14 @@ export function TextDialog(props: {
       </form>
     </Modal>
   );
+}
+
+/**
+ * What a dialog is about, kept while the dialog closes (after the value is set back to null), so the
+ * dialog can finish closing and hand focus back to the button that opened it.
+ */
+export function useKeptWhileClosing<T>(value: T | null): T | null {
+  const last = useRef(value);
+  if (value) last.current = value;
+  return last.current;
 }

@@ -12,6 +12,8 @@ export interface PublishState {
   lastPublishedAt: string | null;
   version: number | null;
   blockedFeatures: string[];
+  /** Set while an admin keeps the page suspended (ADR 108): the dashboard says why. */
+  suspension: { since: string; reason: string } | null;
 }
 
 async function loadMe() {
@@ -29,6 +31,7 @@ async function loadPublishState(): Promise<PublishState | null> {
       lastPublishedAt: body.lastPublishedAt ?? null,
       version: body.version ?? null,
       blockedFeatures: body.blockedFeatures ?? [],
+      suspension: body.suspension ?? null,
     };
   } catch {
     return null;

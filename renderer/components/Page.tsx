@@ -6,7 +6,7 @@
 import type { ReactNode } from "react";
 import type { PageLink, PagePlan, PageSnapshot, PageSocialLink } from "#core/model.ts";
 import { getPlatform, type PlatformId } from "#core/platforms.ts";
-import { REPORT_REASONS } from "#core/limits.ts";
+import { REPORT_REASON_LABELS, REPORT_REASONS } from "#core/limits.ts";
 import { linkAddressOf } from "#core/url-rule.ts";
 import { visibleContentOf, type VisibleContent } from "#core/visible-content.ts";
 import { BrandIcon, Icon, type UiIcon } from "./icons.tsx";
@@ -54,15 +54,6 @@ export const PAGE_TEXTS = {
   cookieSave: "Save Preferences",
   cookiePrefs: "Cookie preferences",
 } as const;
-
-export const REPORT_REASON_LABELS: Record<(typeof REPORT_REASONS)[number], string> = {
-  spam: "Spam",
-  harassment: "Harassment or bullying",
-  inappropriate: "Inappropriate content",
-  copyright: "Copyright violation",
-  impersonation: "Impersonation",
-  other: "Other",
-};
 
 /** The initials shown for the "initials" style: at most 2 letters, upper case (spec section 5). */
 export function initialsOf(initialsText: string, name: string): string {

@@ -41,9 +41,20 @@ const ROUTES = [
   "/api/admin/payouts/some-id",
   "/api/admin/people?q=owner",
   "/api/admin/people/some-id",
+  "/api/admin/reports",
+  "/api/admin/reports/some-id/pinned",
   "/api/admin/nothing-here",
 ];
-const WRITES = ["/api/admin/payouts/some-id/decision", "/api/admin/people/some-id/sign-out-everywhere"];
+const WRITES = [
+  "/api/admin/payouts/some-id/decision",
+  "/api/admin/people/some-id/sign-out-everywhere",
+  "/api/admin/reports/some-id/dismiss",
+  "/api/admin/reports/some-id/reopen",
+  "/api/admin/pages/some-id/suspend",
+  "/api/admin/pages/some-id/restore",
+  "/api/admin/people/some-id/suspend",
+  "/api/admin/people/some-id/restore",
+];
 
 describe("who gets in", () => {
   it("answers a signed-out visitor, an owner (with or without two-factor) and an admin without two-factor as an unknown path does", async () => {
@@ -61,7 +72,7 @@ describe("who gets in", () => {
         expect(await res.json()).toEqual(notFound);
       }
       for (const path of WRITES) {
-        const res = await t.app.request(path, { method: "POST", headers: sameOrigin(who ? { Cookie: who } : {}), body: JSON.stringify({ decision: "paid", reference: "x", reason: "x" }) });
+        const res = await t.app.request(path, { method: "POST", headers: sameOrigin(who ? { Cookie: who } : {}), body: JSON.stringify({ decision: "paid", reference: "x", reason: "x", note: "x" }) });
         expect({ path, who, status: res.status }).toEqual({ path, who, status: 404 });
         expect(await res.json()).toEqual(notFound);
       }

@@ -1,13 +1,18 @@
 /**
  * The operator's console as an admin uses it (ADR 105, 106): nobody else finds it; a payout is marked
  * paid and the owner sees Completed; a payout is rejected and the balance comes back; an account is
- * found and signed out everywhere; the record shows each action.
+ * found and signed out everywhere; the record shows each action. A page reported through its report
+ * dialog is suspended (410 and the unavailable page, a banner for the owner) and restored (ADR 108);
+ * an account is suspended and restored from People (ADR 109).
  */
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import { setAdminRole } from "#api/services/admin-role.ts";
 import { newId } from "#db/ids.ts";
 import { payoutRequests, user2faSettings, userProfiles } from "#db/schema.ts";
+import { SUSPENSION_TEXTS } from "#core/admin.ts";
+import { publishPage } from "#renderer/publish.ts";
+import { signInWithForm } from "./auth-helpers.ts";
 import { E2E } from "./env.ts";
 import { createOwner, e2eDb, expect, signInAs, test, type TestOwner } from "./fixtures.ts";
 
@@ -154,4 +159,118 @@ test("an account is found by its username and signed out everywhere, with the re
   await theirs.page.reload();
   await expect(theirs.page).toHaveURL(/\/auth\/login/);
   await theirs.context.close();
+});
+
+test("a reported page is suspended, answers 410 with the unavailable page, the owner sees why, and restoring brings it back", async ({ browser, page }) => {
+  const owner = await createOwner({ plan: "plus" });
+  e2eDb().update(userProfiles).set({ displayName: "Reported Person", bio: "Buy followers here" }).where(eq(userProfiles.userId, owner.userId)).run();
+  expect(publishPage(e2eDb(), owner.userId, { publishedDir: E2E.publishedDir, origin: E2E.origin, apiOrigin: E2E.origin, now: new Date() }).ok).toBe(true);
+
+  // A visitor reports the page through its report dialog.
+  await page.goto(`/${owner.username}`);
+  await page.getByRole("button", { name: "Report", exact: true }).click();
+  const reportDialog = page.getByRole("dialog", { name: "Report this page" });
+  await reportDialog.getByLabel("Reason").selectOption({ label: "Spam" });
+  await reportDialog.getByLabel("Details (optional)").fill("Sells fake followers");
+  await reportDialog.getByRole("button", { name: "Submit Report" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Report submitted" })).toBeVisible();
+
+  // The admin finds it in the queue and suspends the page.
+  const admin = await makeAdmin({ twoFactor: true });
+  const console_ = await pageAs(browser, admin);
+  await console_.page.goto("/admin");
+  await console_.page.getByRole("link", { name: "Reports" }).click();
+  await expect(console_.page.getByRole("heading", { name: "Reports", level: 1 })).toBeVisible();
+  const card = console_.page.getByRole("listitem", { name: `/${owner.username}: 1 report` });
+  await expect(card).toContainText("Reasons:Spam (1)");
+  await card.getByText("Details of each report").click();
+  await expect(card).toContainText("Sells fake followers");
+  await expect(card.getByRole("link", { name: "View version 1 as reported (opens in a new tab)" })).toHaveAttribute("href", `/api/admin/reports/${owner.userId}/pinned`);
+  const suspend = card.getByRole("button", { name: "Suspend page" });
+  await suspend.click();
+  const dialog = console_.page.getByRole("dialog", { name: "Suspend page" });
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(suspend).toBeFocused();
+  await suspend.click();
+  await dialog.getByRole("button", { name: "Suspend page" }).click();
+  await expect(dialog.getByRole("alert")).toHaveText("Please give the reason the owner will read");
+  await dialog.getByLabel("Reason").fill("Selling fake followers breaks the terms");
+  await dialog.getByRole("button", { name: "Suspend page" }).click();
+  await expect(console_.page.getByText(`Suspended /${owner.username}`)).toBeVisible();
+  await expect(card).toContainText("Status:Suspended");
+
+  // The public URL answers as decided.
+  const gone = await page.goto(`/${owner.username}`);
+  expect(gone!.status()).toBe(410);
+  await expect(page.getByRole("heading", { name: "This page is unavailable" })).toBeVisible();
+  await expect(page.getByText("Buy followers here")).toHaveCount(0);
+
+  // The owner sees why in the dashboard.
+  const theirs = await pageAs(browser, owner);
+  await theirs.page.goto("/dashboard/links");
+  const banner = theirs.page.getByRole("alert").filter({ hasText: "Your page is suspended" });
+  await expect(banner).toContainText("Selling fake followers breaks the terms");
+
+  // The admin restores it, and the page is back.
+  await card.getByRole("button", { name: "Restore page" }).click();
+  const restore = console_.page.getByRole("dialog", { name: "Restore page" });
+  await restore.getByLabel("Note").fill("Owner removed the offer");
+  await restore.getByRole("button", { name: "Restore page" }).click();
+  await expect(console_.page.getByText(`Restored /${owner.username}`)).toBeVisible();
+  const back = await page.goto(`/${owner.username}`);
+  expect(back!.status()).toBe(200);
+  await expect(page.getByText("Buy followers here")).toBeVisible();
+  await theirs.page.reload();
+  await expect(theirs.page.getByRole("heading", { name: "Page Layout" })).toBeVisible();
+  await expect(theirs.page.getByText("Your page is suspended")).toHaveCount(0);
+  await theirs.context.close();
+
+  // Dismissed, the report leaves the queue; its toast's Undo brings it back.
+  await card.getByRole("button", { name: "Dismiss" }).click();
+  const dismiss = console_.page.getByRole("dialog", { name: "Dismiss reports" });
+  await dismiss.getByLabel("Note").fill("Resolved with the owner");
+  await dismiss.getByRole("button", { name: "Dismiss" }).click();
+  await expect(card).toBeHidden();
+  await expect(console_.page.getByText("No reported pages are waiting.")).toBeVisible();
+  await console_.page.getByRole("listitem").filter({ hasText: `Dismissed the reports of /${owner.username}` }).getByRole("button", { name: "Undo" }).click();
+  await expect(console_.page.getByText("Reports reopened")).toBeVisible();
+  await expect(card).toContainText("Reasons:Spam (1)");
+  await console_.context.close();
+});
+
+test("an account is suspended from People: its session ends, sign-in is refused with a message, and Restore lets it back in", async ({ browser, page }) => {
+  const someone = await createOwner({ plan: "plus" });
+  const theirs = await pageAs(browser, someone);
+  await theirs.page.goto("/dashboard/links");
+  await expect(theirs.page.getByRole("heading", { name: "Page Layout" })).toBeVisible();
+
+  const admin = await makeAdmin({ twoFactor: true });
+  const console_ = await pageAs(browser, admin);
+  await console_.page.goto(`/admin/people/${someone.userId}`);
+  await expect(console_.page.getByRole("heading", { name: someone.email })).toBeVisible();
+  await expect(console_.page.getByText("Account:Active")).toBeVisible();
+  await console_.page.getByRole("button", { name: "Suspend account" }).click();
+  const dialog = console_.page.getByRole("dialog", { name: "Suspend account" });
+  await dialog.getByLabel("Reason").fill("Card fraud");
+  await dialog.getByRole("button", { name: "Suspend account" }).click();
+  await expect(console_.page.getByText(`Suspended ${someone.email}`)).toBeVisible();
+  await expect(console_.page.getByText("Account:Suspended")).toContainText("Card fraud");
+
+  await theirs.page.reload();
+  await expect(theirs.page).toHaveURL(/\/auth\/login/);
+  await signInWithForm(theirs.page, someone.email, someone.password);
+  await expect(theirs.page.getByText(SUSPENSION_TEXTS.signInRefused)).toBeVisible();
+  expect((await page.goto(`/${someone.username}`))!.status()).toBe(410);
+
+  await console_.page.getByRole("button", { name: "Restore account" }).click();
+  const restore = console_.page.getByRole("dialog", { name: "Restore account" });
+  await restore.getByLabel("Note").fill("Chargeback resolved");
+  await restore.getByRole("button", { name: "Restore account" }).click();
+  await expect(console_.page.getByText(`Restored ${someone.email}`)).toBeVisible();
+  await expect(console_.page.getByText("Account:Active")).toBeVisible();
+  await signInWithForm(theirs.page, someone.email, someone.password);
+  await expect(theirs.page).toHaveURL("/dashboard/links");
+  await theirs.context.close();
+  await console_.context.close();
 });

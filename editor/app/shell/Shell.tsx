@@ -7,6 +7,7 @@ import { BarChart3, Crown, ExternalLink, Home, Image, Link2, LogOut, Menu, Palet
 import { useState, type ReactNode } from "react";
 import { NavLink, useNavigate } from "react-router";
 import { toast } from "sonner";
+import { SUSPENSION_TEXTS } from "#core/admin.ts";
 import { LOGOUT_UPSELL_KEY, LOGOUT_UPSELL_REASON } from "#core/logout-upsell.ts";
 import { AUTH_TEXT } from "#core/schemas/auth.ts";
 import { api, setSigningOut, unwrap } from "../api.ts";
@@ -139,6 +140,22 @@ function MobileMenu() {
   );
 }
 
+/** While the page is suspended the owner reads why on every screen (ADR 108). */
+function SuspensionBanner() {
+  const suspension = useDashboard((s) => s.publish?.suspension ?? null);
+  if (!suspension) return null;
+  return (
+    <section role="alert" aria-labelledby="suspension-title" className="border-b border-red-200 bg-red-50 px-4 py-3 text-sm text-red-900">
+      <h2 id="suspension-title" className="font-semibold">
+        {SUSPENSION_TEXTS.bannerTitle}
+      </h2>
+      <p className="mt-1">
+        {SUSPENSION_TEXTS.bannerBody} <span className="whitespace-pre-line">{suspension.reason}</span>
+      </p>
+    </section>
+  );
+}
+
 export function Shell({ children }: { children: ReactNode }) {
   return (
     <div className="min-h-screen bg-white">
@@ -152,6 +169,7 @@ export function Shell({ children }: { children: ReactNode }) {
           <UserMenu />
         </div>
       </header>
+      <SuspensionBanner />
       <StatusBar />
       <div className="flex">
         <aside className="hidden w-64 shrink-0 border-r border-slate-200 p-4 lg:block">

@@ -15,6 +15,7 @@ import { closeDatabase, openDatabase, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { links, userProfiles } from "#db/schema.ts";
 import { publishPage } from "#renderer/publish.ts";
+import { UNAVAILABLE_HTML, writeUnavailablePage } from "#renderer/suspension.ts";
 import { getRaw, startStaticHost, type StaticHost } from "#tests/support/nginx.ts";
 
 const API_ORIGIN = "http://localhost:4321";
@@ -129,5 +130,25 @@ describe("published pages on nginx", () => {
     }
     // The page's own policy is still the one in its meta tag.
     expect(html).toContain('<meta http-equiv="Content-Security-Policy"');
+  });
+});
+
+describe("a suspended page on nginx (ADR 108)", () => {
+  it("is the unavailable page, with 200 (a static host knows no suspension), in every encoding, and its own files are gone", async () => {
+    const { userId } = createAccount(db, { email: "suspended@example.com", username: "suspendedhost", passwordHash: null, emailVerified: true, now: new Date() });
+    db.insert(links).values({ id: newId(), userId, title: "Card", url: "#", linkType: "vcf", linkSpecificData: { name: "Suspended Card" } }).run();
+    expect(publishPage(db, userId, { publishedDir: host.root, origin: host.origin, apiOrigin: API_ORIGIN, now: new Date() })).toMatchObject({ ok: true });
+    const html = await (await fetch(`${host.origin}/suspendedhost`)).text();
+    const own = [...html.matchAll(/(?:src|href)="(\/suspendedhost\/[^"]+\.(?:svg|vcf))"/g)].map((m) => m[1]!);
+    expect(own.length).toBeGreaterThan(0);
+
+    writeUnavailablePage(host.root, "suspendedhost", new Date());
+    for (const encoding of ["identity", "br", "gzip"]) {
+      const res = await getRaw(`${host.origin}/suspendedhost`, { "Accept-Encoding": encoding });
+      expect(res.status).toBe(200);
+      const body = encoding === "br" ? brotliDecompressSync(res.body) : encoding === "gzip" ? gunzipSync(res.body) : res.body;
+      expect(body.toString("utf8")).toBe(UNAVAILABLE_HTML);
+    }
+    for (const path of own) expect((await fetch(`${host.origin}${path}`)).status).toBe(404);
   });
 });
