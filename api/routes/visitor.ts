@@ -18,7 +18,7 @@ import { bodyTooLarge, JSON_BODY_LIMIT } from "../body-limit.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError, validationError } from "../errors.ts";
 import { createRateLimiter } from "../services/rate-limit.ts";
-import { clientKey } from "../services/client-key.ts";
+import { clientKey, requestHeader } from "../services/client-key.ts";
 import { reportPinnedVersion, reporterId } from "../services/admin-reports.ts";
 import { createLiveLinks } from "../services/live-links.ts";
 import { leadMailMessage, publishedLeadMagnet, releaseLeadMail, reserveLeadMail } from "../services/lead-mail.ts";
@@ -139,9 +139,9 @@ export function visitorRoutes(deps: AppDeps) {
         kind: body.type,
         linkId,
         at: at.getTime(),
-        referrer: body.referrer ?? c.req.header("referer"),
+        referrer: body.referrer ?? requestHeader(c, "referer"),
         url: body.type === "page_view" ? body.url : undefined,
-        userAgent: c.req.header("user-agent") ?? "",
+        userAgent: requestHeader(c, "user-agent") ?? "",
         address: clientOf(c),
       });
       if (!queued) throw new ApiError("unavailable", TEXTS.busy, { headers: { "Retry-After": "1" } });

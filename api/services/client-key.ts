@@ -10,6 +10,7 @@
  * block one household or server usually gets, so walking through the addresses of one block does
  * not walk around a limit.
  */
+import type { HttpBindings } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import ipaddr from "ipaddr.js";
@@ -60,6 +61,17 @@ function socketAddress(c: Context): string | undefined {
   }
 }
 
+/**
+ * A request header, read from Node's own parsed headers when there are some: asking Hono builds a
+ * fetch Headers of every header first. Repeated headers come joined with ", ", as fetch joins them.
+ */
+export function requestHeader(c: Context, name: string): string | undefined {
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+  if (!incoming) return c.req.header(name);
+  const value = incoming.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
 export function clientKey(c: Context, trustProxy: number): string {
-  return clientAddress(c.req.header("x-forwarded-for"), socketAddress(c), trustProxy);
+  return clientAddress(requestHeader(c, "x-forwarded-for"), socketAddress(c), trustProxy);
 }
