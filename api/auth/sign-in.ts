@@ -32,7 +32,7 @@ export async function verifyCredentials(db: Db, email: string, password: string)
 }
 
 /** A suspended account (ADR 109) signs in no way: password, Google, second step, reset or signup. */
-function assertNotSuspended(db: Db, userId: string): void {
+export function assertNotSuspended(db: Db, userId: string): void {
   const row = db.select({ suspendedAt: users.suspendedAt }).from(users).where(eq(users.id, userId)).get();
   if (row?.suspendedAt) throw new ApiError("forbidden", SUSPENSION_TEXTS.signInRefused);
 }

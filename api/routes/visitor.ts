@@ -91,8 +91,8 @@ export function visitorRoutes(deps: AppDeps) {
   const mailLimiter = createRateLimiter(10, 1 / 6, { now: deps.now });
   const isLive = createLiveLinks(deps.db);
   // Prepared once on the driver itself: every beacon asks it, and building the query cost more than running it.
-  const ownerByName = deps.db.$client.prepare<[string], { userId: string; published: number }>(
-    "SELECT user_id AS userId, has_published_page AS published FROM user_profiles WHERE username = ?",
+  const ownerByName = deps.db.$client.prepare<[string], { userId: string; published: number; suspendedAt: number | null }>(
+    "SELECT user_id AS userId, has_published_page AS published, page_suspended_at AS suspendedAt FROM user_profiles WHERE username = ?",
   );
   const ownerOf = (name: string) => ownerByName.get(name);
   // The sender's address, worked out once per request (it is the key of every limit here).
@@ -167,7 +167,8 @@ export function visitorRoutes(deps: AppDeps) {
     .post("/report", async (c) => {
       const body = parse(PageReportSchema, await readJson(c));
       const owner = ownerOf(body.username);
-      if (!owner || !owner.published) throw new ApiError("not_found", TEXTS.pageNotFound);
+      // A suspended page is gone from the public: nothing there to report, as for one never published (ADR 117).
+      if (!owner || !owner.published || owner.suspendedAt !== null) throw new ApiError("not_found", TEXTS.pageNotFound);
       const reporter = reporterId(deps.db, clientOf(c));
       // The version the visitor saw is kept for the console: the one the page's first open report pinned.
       transaction(deps.db, (tx) => {

@@ -26,6 +26,7 @@ import { ApiError } from "../errors.ts";
 import { enqueueJob } from "../jobs/queue.ts";
 import { runJobs } from "../jobs/runner.ts";
 import type { MailMessage } from "../mail/mailer.ts";
+import { quoted } from "../mail/quote.ts";
 import { recordAdminAction } from "./admin-audit.ts";
 
 type Admin = { id: string; email: string };
@@ -183,7 +184,7 @@ function record(tx: Db, admin: Admin, at: Date, action: AdminAction, userId: str
 }
 
 /** The reason quoted, and where to turn: the end of both suspension e-mails. */
-const theReason = (reason: string, origin: string) => ["", "The reason given:", ...reason.split("\n").map((line) => `> ${line}`), "", `If you think this is a mistake, write to us at ${origin}/contact.`];
+const theReason = (reason: string, origin: string) => ["", "The reason given:", quoted(reason), "", `If you think this is a mistake, write to us at ${origin}/contact.`];
 
 export function pageSuspendedMail(to: string, origin: string, username: string, reason: string): MailMessage {
   return {

@@ -4,6 +4,7 @@
  */
 import { formatMoney, PLUS_PRICE_LABEL, SUBSCRIPTION_TAB_PATH } from "#core/schemas/billing.ts";
 import type { MailMessage } from "../mail/mailer.ts";
+import { quoted } from "../mail/quote.ts";
 
 const day = (d: Date) => d.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
 const subscriptionPage = (origin: string) => `${origin}${SUBSCRIPTION_TAB_PATH}`;
@@ -152,7 +153,7 @@ export function payoutRejectedMail(to: string, p: { requestedCents: number; reas
       `Your payout request of ${formatMoney(p.requestedCents)} was not approved, and the amount is back in your rewards balance.`,
       "",
       "The reason given:",
-      ...p.reason.split("\n").map((line) => `> ${line}`),
+      quoted(p.reason),
       "",
       `Your rewards balance is now ${formatMoney(p.balanceCents)}.`,
     ].join("\n"),

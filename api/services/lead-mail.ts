@@ -16,6 +16,7 @@ import { leadMailSends, links, userProfiles } from "#db/schema.ts";
 import { planOf } from "#renderer/draft.ts";
 import { lastPublishedSnapshot } from "#renderer/publish.ts";
 import type { MailMessage } from "../mail/mailer.ts";
+import { quoted } from "../mail/quote.ts";
 
 export const LEAD_MAIL_LIMITS = {
   /** Download links one page may have e-mailed in any 24 hours. */
@@ -103,18 +104,6 @@ export function reserveLeadMail(db: Db, pageUserId: string, email: string, now: 
 /** A send that failed does not count. */
 export function releaseLeadMail(db: Db, id: string): void {
   db.delete(leadMailSends).where(eq(leadMailSends.id, id)).run();
-}
-
-/** The owner's text as a quoted block: one "> " line per line, no control characters. */
-function quoted(text: string): string {
-  return text
-    .replace(/\r\n?/g, "\n")
-    // Control characters, and the ones that reorder text, so the quote reads as it is stored.
-    .replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, "")
-    .trim()
-    .split("\n")
-    .map((line) => `> ${line}`.trimEnd())
-    .join("\n");
 }
 
 /** The e-mail: Plinth's words throughout; the owner's title and description only inside the quote. */

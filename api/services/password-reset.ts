@@ -8,6 +8,7 @@ import { AUTH_LIMITS } from "#core/schemas/auth.ts";
 import { transaction, type Db } from "#db/client.ts";
 import { passwordResetTokens, users } from "#db/schema.ts";
 import { invalidateUserSessions, sha256Hex } from "../auth/session.ts";
+import { assertNotSuspended } from "../auth/sign-in.ts";
 import { randomToken } from "../auth/tokens.ts";
 
 export function issueResetToken(db: Db, userId: string, now: Date): string {
@@ -37,6 +38,8 @@ export function completeReset(db: Db, token: string, passwordHash: string, now: 
   return transaction(db, () => {
     const userId = resetTokenOwner(db, token, now);
     if (!userId) return null;
+    // Checked again inside the write, so a suspension that lands while the password is hashed still wins.
+    assertNotSuspended(db, userId);
     db.update(users).set({ passwordHash, emailVerified: true, updatedAt: now }).where(eq(users.id, userId)).run();
     db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, userId)).run();
     invalidateUserSessions(db, userId);

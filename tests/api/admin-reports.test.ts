@@ -232,6 +232,29 @@ describe("suspending a page", () => {
   });
 });
 
+describe("a report against a suspended page", () => {
+  it("answers 404 Page not found as for an unpublished page, stores and mails nothing, and the unavailable page offers no report dialog", async () => {
+    const a = admin();
+    const owner = await publishedOwner("Reported page");
+    expect((await json(a.call("POST", `/api/admin/pages/${owner.userId}/suspend`, { reason: "Phishing" }))).status).toBe(200);
+    const mailsBefore = t.outbox().length;
+
+    const refused = await json(report(owner.username, "spam", "203.0.113.9", "still there?"));
+    expect(refused).toMatchObject({ status: 404, body: { error: { message: "Page not found" } } });
+    expect(await json(report("nobody-here", "spam", "203.0.113.9"))).toEqual(refused);
+    expect(t.deps.db.select().from(pageReports).all()).toHaveLength(0);
+    expect(t.outbox()).toHaveLength(mailsBefore);
+    const html = await (await page(`/${owner.username}`)).text();
+    expect(html).toBe(UNAVAILABLE_HTML);
+    expect(html).not.toMatch(/report|<form|<dialog|<script/i);
+
+    // Restored, the page can be reported again.
+    expect((await json(a.call("POST", `/api/admin/pages/${owner.userId}/restore`, { note: "Cleared" }))).status).toBe(200);
+    expect((await report(owner.username, "spam", "203.0.113.9")).status).toBe(204);
+    expect(t.deps.db.select().from(pageReports).all()).toHaveLength(1);
+  });
+});
+
 describe("suspending an account", () => {
   it("ends its sessions, refuses its sign-in with a message, suspends its page, and restore undoes all of it", async () => {
     const a = admin();

@@ -13,8 +13,9 @@ import { createServerApp } from "#api/site.ts";
 import { openDatabase, closeDatabase } from "#db/client.ts";
 import { createAccount } from "#api/services/accounts.ts";
 import { totpAt } from "#api/services/two-factor.ts";
+import { SUSPENSION_TEXTS } from "#core/admin.ts";
 import { AUTH_TEXT } from "#core/schemas/auth.ts";
-import { signupAttempts, users } from "#db/schema.ts";
+import { sessions, signupAttempts, users } from "#db/schema.ts";
 import { createTestApp, type TestApp } from "#tests/support/app.ts";
 import { browser, type Browser } from "#tests/support/auth-client.ts";
 import { readOutbox } from "#tests/support/mail.ts";
@@ -207,6 +208,30 @@ describe("Google sign-in", () => {
     expect((await viaGoogle(b, who)).result.body).toEqual({ status: "two_factor", redirect: "/dashboard/links" });
     expect(b.cookie("plinth_session")).toBeUndefined();
     expect((await b.json("POST", "/api/auth/login/two-factor", { code: totpAt(secret, new Date(), 1) })).status).toBe(200);
+  });
+
+  it("refuses a suspended account with the suspension message: no Google identity linked, no session, no mail", async () => {
+    const suspend = (userId: string) => t.deps.db.update(users).set({ suspendedAt: new Date(), suspensionReason: "Fraud" }).where(eq(users.id, userId)).run();
+    const refused = { status: 403, body: { error: { message: SUSPENSION_TEXTS.signInRefused } } };
+
+    // An account with the same address but no Google identity yet: nothing is linked to it.
+    const unlinked = person();
+    const { userId } = createAccount(t.deps.db, { email: unlinked.email, username: `susp_${n}`, passwordHash: await hashPassword("Sturdy-Password-42"), emailVerified: false, now: new Date() });
+    suspend(userId);
+    const b = browser(t);
+    expect((await viaGoogle(b, unlinked)).result).toMatchObject(refused);
+    expect(t.deps.db.select().from(users).where(eq(users.id, userId)).get()).toMatchObject({ googleSub: null, emailVerified: false });
+    expect(readOutbox(t.deps.env.OUTBOX_DIR).filter((m) => m.to === unlinked.email)).toHaveLength(0);
+    expect(b.cookie("plinth_session")).toBeUndefined();
+
+    // An account Google already signs in to.
+    const linked = person();
+    suspend(googleAccount(t, linked, "susg").userId);
+    const c = browser(t);
+    expect((await viaGoogle(c, linked)).result).toMatchObject(refused);
+    expect(c.cookie("plinth_session")).toBeUndefined();
+    expect(t.deps.db.select().from(sessions).all()).toHaveLength(0);
+    expect(t.deps.db.select().from(signupAttempts).all()).toHaveLength(0);
   });
 
   it("rejects a forged state, a swapped nonce or verifier, a replayed answer and a provider error", async () => {

@@ -2,8 +2,9 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { hashPassword } from "#api/auth/password.ts";
 import { createAccount } from "#api/services/accounts.ts";
+import { SUSPENSION_TEXTS } from "#core/admin.ts";
 import { AUTH_TEXT } from "#core/schemas/auth.ts";
-import { passwordResetTokens, sessions } from "#db/schema.ts";
+import { passwordResetTokens, sessions, users } from "#db/schema.ts";
 import { createTestApp, type TestApp } from "#tests/support/app.ts";
 import { browser, type Browser } from "#tests/support/auth-client.ts";
 import { lastMailTo, linkIn, mailsTo } from "#tests/support/mail.ts";
@@ -77,6 +78,32 @@ describe("forgot password", () => {
     const replay = await b.json("POST", "/api/auth/reset-password", { token, password: "Another-One-88!", confirmPassword: "Another-One-88!" });
     expect(replay).toMatchObject({ status: 400, body: { error: { message: AUTH_TEXT.resetLinkInvalid } } });
     expect((await b.json("GET", `/api/auth/reset-password?token=${token}`)).body).toEqual({ valid: false });
+  });
+
+  it("gives a suspended account no link and the stranger's answer, and a link issued before the suspension changes nothing", async () => {
+    const a = await account();
+    const other = await account();
+    const b = browser(t);
+    await b.json("POST", "/api/auth/forgot-password", { email: a.email });
+    const token = await resetToken(a.email);
+    const before = t.deps.db.select().from(users).where(eq(users.id, a.userId)).get()!;
+    t.deps.db.update(users).set({ suspendedAt: new Date(), suspensionReason: "Fraud" }).where(eq(users.id, a.userId)).run();
+
+    // The same answer as for an unknown address, and no new link: the earlier one stays as it was.
+    const unknown = await browser(t).json("POST", "/api/auth/forgot-password", { email: "nobody@example.com" });
+    expect(await browser(t).json("POST", "/api/auth/forgot-password", { email: a.email })).toEqual(unknown);
+    expect(t.deps.db.select().from(passwordResetTokens).where(eq(passwordResetTokens.userId, a.userId)).all()).toHaveLength(1);
+    // A request made after it is mailed, so had one been sent to the suspended account it would be there by now.
+    await browser(t).json("POST", "/api/auth/forgot-password", { email: other.email });
+    await resetToken(other.email);
+    expect(mailsTo(t.deps.env.OUTBOX_DIR, a.email)).toHaveLength(1);
+
+    const refused = await b.json("POST", "/api/auth/reset-password", { token, password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
+    expect(refused).toMatchObject({ status: 403, body: { error: { message: SUSPENSION_TEXTS.signInRefused } } });
+    expect(t.deps.db.select().from(users).where(eq(users.id, a.userId)).get()).toEqual({ ...before, suspendedAt: expect.any(Date), suspensionReason: "Fraud" });
+    expect(t.deps.db.select().from(sessions).all()).toHaveLength(0);
+    expect(b.cookie("plinth_session")).toBeUndefined();
+    expect(t.deps.db.select().from(passwordResetTokens).where(eq(passwordResetTokens.userId, a.userId)).get()).toMatchObject({ usedAt: null });
   });
 
   it("a new link voids the old one", async () => {

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { hashPassword } from "#api/auth/password.ts";
 import { createAccount, publishInitialPage } from "#api/services/accounts.ts";
 import { totpAt } from "#api/services/two-factor.ts";
+import { SUSPENSION_TEXTS } from "#core/admin.ts";
 import { AUTH_TEXT } from "#core/schemas/auth.ts";
 import { newId } from "#db/ids.ts";
 import * as schema from "#db/schema.ts";
@@ -163,6 +164,22 @@ describe("two-factor setup", () => {
     // Two-factor off: nothing to renew.
     await b.json("POST", "/api/auth/two-factor/disable", { password: PASSWORD, code: fresh[1] });
     expect((await b.json("POST", "/api/auth/two-factor/backup-codes", { password: PASSWORD, code: fresh[2] })).status).toBe(409);
+  });
+
+  it("the second step of an account suspended since the first is refused with the suspension message, makes no session and uses no code", async () => {
+    const { b, userId, email } = await signedIn();
+    const { backupCodes } = await enableTwoFactor(b);
+    const phone = browser(t);
+    expect((await phone.json("POST", "/api/auth/login", { email, password: PASSWORD })).body).toEqual({ status: "two_factor" });
+    t.deps.db.update(schema.users).set({ suspendedAt: new Date(), suspensionReason: "Fraud" }).where(eq(schema.users.id, userId)).run();
+    t.deps.db.delete(schema.sessions).where(eq(schema.sessions.userId, userId)).run();
+
+    expect(await phone.json("POST", "/api/auth/login/two-factor", { code: backupCodes[0] })).toMatchObject({ status: 403, body: { error: { message: SUSPENSION_TEXTS.signInRefused } } });
+    expect(phone.cookie("plinth_session")).toBeUndefined();
+    expect(t.deps.db.select().from(schema.sessions).where(eq(schema.sessions.userId, userId)).all()).toHaveLength(0);
+    expect(twoFactorRow(userId)!.backupCodes).toHaveLength(8);
+    // A new first step is refused the same way.
+    expect(await browser(t).json("POST", "/api/auth/login", { email, password: PASSWORD })).toMatchObject({ status: 403, body: { error: { message: SUSPENSION_TEXTS.signInRefused } } });
   });
 
   it("a Google-only account needs a sign-in of the last 10 minutes instead of a password", async () => {

@@ -205,6 +205,8 @@ test("a reported page is suspended, answers 410 with the unavailable page, the o
   expect(gone!.status()).toBe(410);
   await expect(page.getByRole("heading", { name: "This page is unavailable" })).toBeVisible();
   await expect(page.getByText("Buy followers here")).toHaveCount(0);
+  // Nothing there to report: the report dialog's button is gone with the page.
+  await expect(page.getByRole("button", { name: "Report", exact: true })).toHaveCount(0);
 
   // The owner sees why in the dashboard.
   const theirs = await pageAs(browser, owner);

@@ -152,6 +152,11 @@ describe("what may import what (docs/architecture.md)", () => {
     expect(wrong).toEqual([]);
   });
 
+  it("every session is made through beginSession (api/auth/sign-in.ts), the one door that refuses a suspended account (ADR 109, 117)", () => {
+    const makers = ["api", "renderer", "db"].flatMap(sources).filter((file) => /\bcreateSession\(|\binsert\(sessions\)/.test(readFileSync(join(ROOT, file), "utf8")));
+    expect(makers.sort()).toEqual(["api/auth/session.ts", "api/auth/sign-in.ts"]);
+  });
+
   it("every transaction of the server and the renderer takes the write lock at BEGIN (db/client.ts), so one that reads first is never refused SQLITE_BUSY by another connection's write", () => {
     const deferred = ["api", "renderer", "db"].flatMap(sources).filter((file) => {
       const text = readFileSync(join(ROOT, file), "utf8");

@@ -16,6 +16,7 @@ import { UsernameSchema } from "#core/schemas/username.ts";
 import { users } from "#db/schema.ts";
 import { clearCookie, isSecureOrigin, readSignedCookie, writeSignedCookie } from "../../auth/cookies.ts";
 import { serverSecret } from "../../auth/server-secret.ts";
+import { assertNotSuspended } from "../../auth/sign-in.ts";
 import type { AppDeps, AppEnv } from "../../context.ts";
 import { ApiError } from "../../errors.ts";
 import { googleLinkedMail } from "../../services/auth-mail.ts";
@@ -70,6 +71,8 @@ export function googleRoutes(deps: AppDeps, limiters: AuthLimiters) {
     const byEmail = db.select().from(users).where(eq(users.email, identity.email)).get();
     if (byEmail) {
       if (byEmail.googleSub) throw failed();
+      // A suspended account gains no new way in: refused before anything is linked (ADR 109).
+      assertNotSuspended(db, byEmail.id);
       // The provider proved the address, so it may sign in to the account that has it (ADR 043).
       db.update(users).set({ googleSub: identity.sub, emailVerified: true, updatedAt: now() }).where(eq(users.id, byEmail.id)).run();
       return { userId: byEmail.id, linkedEmail: byEmail.email };

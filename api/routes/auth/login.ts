@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import { AUTH_LIMITS, AUTH_TEXT, EmailOnlySchema, LoginFormSchema, SecondFactorSchema, VerifyEmailSchema } from "#core/schemas/auth.ts";
 import { LIMITS } from "#core/limits.ts";
 import { users } from "#db/schema.ts";
-import { beginSession, endSession, endTwoFactorChallenge, findTwoFactorChallenge, verifyCredentials } from "../../auth/sign-in.ts";
+import { assertNotSuspended, beginSession, endSession, endTwoFactorChallenge, findTwoFactorChallenge, verifyCredentials } from "../../auth/sign-in.ts";
 import type { AppDeps, AppEnv } from "../../context.ts";
 import { ApiError } from "../../errors.ts";
 import { verifyEmailMail } from "../../services/auth-mail.ts";
@@ -68,6 +68,8 @@ export function loginRoutes(deps: AppDeps, limiters: AuthLimiters) {
         const at = now();
         const challenge = findTwoFactorChallenge(c, deps, at);
         if (!challenge) throw new ApiError("unauthorized", AUTH_TEXT.twoFactorExpired);
+        // Suspended since the first step: refused before a code is checked, so no backup code is used up.
+        assertNotSuspended(db, challenge.userId);
         const key: ThrottleKey = { action: "two_factor", subject: userSubject(challenge.userId) };
         assertNotThrottled(db, [key], at);
         recordFailure(db, key, at);

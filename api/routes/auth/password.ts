@@ -12,7 +12,7 @@ import { confirmPassword } from "../../auth/confirm-identity.ts";
 import { hashPassword } from "../../auth/password.ts";
 import { assertPasswordNotGuessable, personalWordsOf } from "../../auth/password-policy.ts";
 import { invalidateUserSessions } from "../../auth/session.ts";
-import { beginSession, endSession } from "../../auth/sign-in.ts";
+import { assertNotSuspended, beginSession, endSession } from "../../auth/sign-in.ts";
 import type { AppDeps, AppEnv } from "../../context.ts";
 import { ApiError } from "../../errors.ts";
 import { passwordChangedMail, passwordResetMail } from "../../services/auth-mail.ts";
@@ -40,8 +40,9 @@ export function passwordRoutes(deps: AppDeps, limiters: AuthLimiters) {
         assertNotThrottled(db, [key], at);
         // Every request counts: at most 5 reset e-mails per address per 15 minutes.
         recordFailure(db, key, at);
-        const user = db.select({ id: users.id, email: users.email }).from(users).where(eq(users.email, email)).get();
-        if (user) {
+        const user = db.select({ id: users.id, email: users.email, suspendedAt: users.suspendedAt }).from(users).where(eq(users.email, email)).get();
+        // A suspended account gets no link, and the answer is the one a stranger gets for an unknown address (ADR 109).
+        if (user && !user.suspendedAt) {
           const token = issueResetToken(db, user.id, at);
           // Not awaited: waiting for the mail server would tell an observer that the account exists.
           sendLater(passwordResetMail(user.email, `${env.PUBLIC_ORIGIN}/auth/update-password?token=${token}`, AUTH_LIMITS.RESET_TTL_MS), "a reset link");
@@ -61,6 +62,8 @@ export function passwordRoutes(deps: AppDeps, limiters: AuthLimiters) {
         const { token, password } = c.req.valid("json");
         const owner = resetTokenOwner(db, token, now());
         if (!owner) throw new ApiError("bad_request", AUTH_TEXT.resetLinkInvalid);
+        // A link issued before the suspension changes nothing: the owner already has the suspension e-mail.
+        assertNotSuspended(db, owner);
         await assertPasswordNotGuessable(password, personalWordsOf(db, owner), "password");
         const hash = await hashPassword(password);
         const done = completeReset(db, token, hash, now());
