@@ -192,6 +192,8 @@ test("renew with balance: months the balance affords, the total, a later next bi
   await select.selectOption("2");
   await expect(dialog.getByText("Total cost").locator("xpath=following-sibling::dd[1]")).toHaveText("$17.98");
   await expect(dialog.getByText("Balance after").locator("xpath=following-sibling::dd[1]")).toHaveText("$2.02");
+  const day = (d: Date) => d.toLocaleDateString("en-US", { month: "long", day: "numeric", year: "numeric" });
+  await expect(dialog.getByText("Covers").locator("xpath=following-sibling::dd[1]")).toHaveText(`${day(periodEnd)} to ${day(addMonths(periodEnd, 2))}`);
   await dialog.getByRole("button", { name: "Renew Now" }).click();
 
   await expect(page.getByText("Subscription renewed")).toBeVisible();

@@ -222,8 +222,12 @@ export function RenewDialog({
           <dd className="text-right font-semibold tabular-nums">{formatMoney(total)}</dd>
           <dt className="text-slate-600">Balance after</dt>
           <dd className="text-right tabular-nums">{formatMoney(balanceCents - total)}</dd>
-          {until ? (
+          {until && periodEnd ? (
             <>
+              <dt className="text-slate-600">Covers</dt>
+              <dd className="text-right">
+                {longDate(periodEnd)} to {longDate(until)}
+              </dd>
               <dt className="text-slate-600">Next billing date</dt>
               <dd className="text-right">{longDate(until)}</dd>
             </>
