@@ -77,8 +77,11 @@ function UserMenu() {
     window.location.assign("/");
   }
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger className="flex items-center gap-2 rounded-full p-1 hover:bg-slate-100" aria-label="User menu">
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger className="flex items-center gap-2 rounded-full p-1 hover:bg-slate-100"
+        // The initials are the button's visible text, so its name carries them too (WCAG 2.5.3).
+        aria-label={me.profilePictureUrl ? "User menu" : `User menu (${initialsOf(name)})`}
+      >
         {me.profilePictureUrl ? (
           <img src={me.profilePictureUrl} alt="" className="size-9 rounded-full object-cover" />
         ) : (
