@@ -148,7 +148,8 @@ export function Shell({ children }: { children: ReactNode }) {
       <SkipLink to="main" />
       <header className="flex items-center gap-2 border-b border-slate-200 px-4 py-2">
         <MobileMenu />
-        <a href="/" className="text-xl font-bold text-brand-700">
+        <a href="/" className="flex items-center gap-2 text-xl font-bold text-brand-700">
+          <img src="/favicon.svg" alt="" width={28} height={28} className="size-7" data-testid="logo-mark" />
           Plinth
         </a>
         <div className="ml-auto">
