@@ -31,3 +31,17 @@ export const LIGHT_TEXT = "#ffffff";
 export function readableTextOn(background: string): string {
   return contrastRatio(LIGHT_TEXT, background) >= contrastRatio(DARK_TEXT, background) ? LIGHT_TEXT : DARK_TEXT;
 }
+
+/** WCAG AA for body-size text: every theme's pairs meet it, and the editor asks it of custom colours. */
+export const MIN_TEXT_CONTRAST = 4.5;
+
+/**
+ * The editor's warning for a text colour on a background an owner picked, or null when the pair reads
+ * well. The ratio is rounded down to one decimal, so 4.46:1 never shows as an acceptable "4.5:1".
+ */
+export function contrastWarning(text: string, background: string): string | null {
+  if (!isHexColor(text) || !isHexColor(background)) return null;
+  const ratio = contrastRatio(text, background);
+  if (ratio >= MIN_TEXT_CONTRAST) return null;
+  return `Contrast ${(Math.floor(ratio * 10) / 10).toFixed(1)}:1: hard to read. Aim for 4.5:1 or more.`;
+}

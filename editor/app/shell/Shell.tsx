@@ -78,8 +78,11 @@ function UserMenu() {
     window.location.assign("/");
   }
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger className="flex items-center gap-2 rounded-full p-1 hover:bg-slate-100" aria-label="User menu">
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger className="flex items-center gap-2 rounded-full p-1 hover:bg-slate-100"
+        // The initials are the button's visible text, so its name carries them too (WCAG 2.5.3).
+        aria-label={me.profilePictureUrl ? "User menu" : `User menu (${initialsOf(name)})`}
+      >
         {me.profilePictureUrl ? (
           <img src={me.profilePictureUrl} alt="" className="size-9 rounded-full object-cover" />
         ) : (
@@ -162,7 +165,8 @@ export function Shell({ children }: { children: ReactNode }) {
       <SkipLink to="main" />
       <header className="flex items-center gap-2 border-b border-slate-200 px-4 py-2">
         <MobileMenu />
-        <a href="/" className="text-xl font-bold text-brand-700">
+        <a href="/" className="flex items-center gap-2 text-xl font-bold text-brand-700">
+          <img src="/favicon.svg" alt="" width={28} height={28} className="size-7" data-testid="logo-mark" />
           Plinth
         </a>
         <div className="ml-auto">

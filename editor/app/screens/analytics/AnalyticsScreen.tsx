@@ -100,7 +100,7 @@ export default function AnalyticsScreen() {
       <div className="flex flex-wrap gap-2">
         <RangePicker range={range} onChange={setRange} />
         {detailed ? (
-          <DropdownMenu.Root>
+          <DropdownMenu.Root modal={false}>
             <DropdownMenu.Trigger asChild>
               <Button variant="secondary">
                 <Download aria-hidden className="size-4" /> Export

@@ -20,6 +20,7 @@ import { saveProfileEdit } from "../../preview/save.ts";
 import { useCurrentSnapshot, useProfileDraft } from "../../preview/store.ts";
 import { useDashboard } from "../../store.ts";
 import { ColorField } from "./ColorField.tsx";
+import { contrastWarning } from "#core/color.ts";
 import { RadioCards } from "./RadioCards.tsx";
 
 const BUTTON_STYLE_LABELS: Record<ButtonStyle, string> = { box: "Box", rounded: "Rounded", pill: "Pill" };
@@ -67,17 +68,29 @@ export default function AppearanceScreen() {
     }
   }
 
-  const colour = (key: "customPageBackgroundColor" | "customButtonBackgroundColor" | "customButtonBorderColor", label: string, fallback: string) => (
-    <ColorField
-      label={label}
-      value={saved[key]}
-      fallback={fallback}
-      resettable
-      onPreview={(hex) => draft().setPending({ [key]: hex })}
-      onRevert={() => draft().dropPending([key])}
-      onCommit={(hex) => void choose({ [key]: hex })}
-    />
-  );
+  // A custom background is checked against the theme's text drawn on it.
+  const colour = (key: "customPageBackgroundColor" | "customButtonBackgroundColor" | "customButtonBorderColor", label: string, fallback: string, text?: string) => {
+    const custom = saved[key];
+    const warning = text && custom ? contrastWarning(text, custom) : null;
+    return (
+      <div>
+        <ColorField
+          label={label}
+          value={custom}
+          fallback={fallback}
+          resettable
+          onPreview={(hex) => draft().setPending({ [key]: hex })}
+          onRevert={() => draft().dropPending([key])}
+          onCommit={(hex) => void choose({ [key]: hex })}
+        />
+        {warning ? (
+          <p role="status" className="mt-1 text-sm text-amber-800">
+            {label}: {warning}
+          </p>
+        ) : null}
+      </div>
+    );
+  };
 
   return (
     <EditorWithPreview>
@@ -126,8 +139,8 @@ export default function AppearanceScreen() {
 
         <fieldset className="mt-8 grid gap-4 sm:grid-cols-2">
           <legend className="mb-2 text-sm font-semibold">Colours</legend>
-          {colour("customPageBackgroundColor", "Page background", theme.backgroundBase)}
-          {colour("customButtonBackgroundColor", "Button background", theme.buttonBackground)}
+          {colour("customPageBackgroundColor", "Page background", theme.backgroundBase, theme.text)}
+          {colour("customButtonBackgroundColor", "Button background", theme.buttonBackground, theme.buttonText)}
           {colour("customButtonBorderColor", "Button border", theme.buttonBorder)}
         </fieldset>
 

@@ -150,7 +150,7 @@ function LinkRow(props: {
         {link.url && link.url !== "#" ? <p className="truncate text-xs text-slate-600">{link.url}</p> : null}
       </div>
       <VisibilitySwitch checked={link.isActive} onChange={toggle} label={`Visible: ${link.title}`} />
-      <DropdownMenu.Root>
+      <DropdownMenu.Root modal={false}>
         <DropdownMenu.Trigger className="rounded p-1 hover:bg-slate-100" aria-label={`Actions for ${link.title}`}>
           <MoreVertical aria-hidden className="size-5" />
         </DropdownMenu.Trigger>

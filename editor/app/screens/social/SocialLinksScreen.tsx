@@ -47,7 +47,7 @@ function Row({ item, onEdit, onDelete, onToggle }: { item: Social; onEdit(): voi
         <p className="truncate text-xs text-slate-600">{item.url}</p>
       </div>
       <VisibilitySwitch checked={item.isVisible} onChange={onToggle} label={`Visible: ${platform.name}`} />
-      <DropdownMenu.Root>
+      <DropdownMenu.Root modal={false}>
         <DropdownMenu.Trigger className="rounded p-1 hover:bg-slate-100" aria-label={`Actions for ${platform.name}`}>
           <MoreVertical aria-hidden className="size-5" />
         </DropdownMenu.Trigger>
