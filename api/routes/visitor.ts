@@ -95,6 +95,9 @@ export function visitorRoutes(deps: AppDeps) {
     "SELECT user_id AS userId, has_published_page AS published, page_suspended_at AS suspendedAt FROM user_profiles WHERE username = ?",
   );
   const ownerOf = (name: string) => ownerByName.get(name);
+  // A suspended page is gone from the public: nothing there to view, click or report, as for one
+  // never published (ADR 117).
+  const isPublic = (owner: ReturnType<typeof ownerOf>): owner is NonNullable<typeof owner> => !!owner && !!owner.published && owner.suspendedAt === null;
   // The sender's address, worked out once per request (it is the key of every limit here).
   const clients = new WeakMap<Context, string>();
   const clientOf = (c: Context) => {
@@ -125,7 +128,7 @@ export function visitorRoutes(deps: AppDeps) {
     .post("/track", async (c) => {
       const body = parse(TrackEventSchema, await readJson(c));
       const owner = ownerOf(body.username);
-      if (!owner || !owner.published) throw new ApiError("not_found", TEXTS.pageNotFound);
+      if (!isPublic(owner)) throw new ApiError("not_found", TEXTS.pageNotFound);
       const at = deps.now();
       let linkId: string | null = null;
       if (body.type === "link_click") {
@@ -167,8 +170,7 @@ export function visitorRoutes(deps: AppDeps) {
     .post("/report", async (c) => {
       const body = parse(PageReportSchema, await readJson(c));
       const owner = ownerOf(body.username);
-      // A suspended page is gone from the public: nothing there to report, as for one never published (ADR 117).
-      if (!owner || !owner.published || owner.suspendedAt !== null) throw new ApiError("not_found", TEXTS.pageNotFound);
+      if (!isPublic(owner)) throw new ApiError("not_found", TEXTS.pageNotFound);
       const reporter = reporterId(deps.db, clientOf(c));
       // The version the visitor saw is kept for the console: the one the page's first open report pinned.
       transaction(deps.db, (tx) => {

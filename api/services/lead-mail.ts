@@ -64,7 +64,8 @@ export function publishedLeadMagnet(db: Db, linkId: string, origin: string, now:
     .innerJoin(userProfiles, eq(userProfiles.userId, links.userId))
     .where(eq(links.id, linkId))
     .get();
-  if (!row || !row.profile.hasPublishedPage) return null;
+  // A suspended page shows no lead magnet (ADR 117).
+  if (!row || !row.profile.hasPublishedPage || row.profile.pageSuspendedAt) return null;
   const published = lastPublishedSnapshot(db, row.profile.userId);
   if (!published) return null;
   const link = visibleContentOf(published.snapshot, planOf(row.profile), now).links.find((l) => l.id === linkId);

@@ -14,7 +14,8 @@ import { createSession, SESSION_COOKIE } from "#api/auth/session.ts";
 import { reporterId } from "#api/services/admin-reports.ts";
 import { ADMIN_TEXTS, SUSPENSION_TEXTS } from "#core/admin.ts";
 import { closeDatabase, openDatabase } from "#db/client.ts";
-import { adminAuditLog, pageReports, pageVersions, userProfiles, users } from "#db/schema.ts";
+import { newId } from "#db/ids.ts";
+import { adminAuditLog, analyticsEvents, collectedLeads, links, pageReports, pageVersions, userProfiles, users } from "#db/schema.ts";
 import { outOfDateOwners } from "#renderer/follow-template.ts";
 import { MAX_VERSIONS_LISTED, publishPage } from "#renderer/publish.ts";
 import { republishAll } from "#renderer/republish.ts";
@@ -252,6 +253,29 @@ describe("a report against a suspended page", () => {
     expect((await json(a.call("POST", `/api/admin/pages/${owner.userId}/restore`, { note: "Cleared" }))).status).toBe(200);
     expect((await report(owner.username, "spam", "203.0.113.9")).status).toBe(204);
     expect(t.deps.db.select().from(pageReports).all()).toHaveLength(1);
+  });
+});
+
+describe("beacons and leads for a suspended page", () => {
+  it("are refused with 404 Page not found or Link not found, and store nothing", async () => {
+    const a = admin();
+    const owner = await publishedOwner("Suspended page");
+    const magnet = newId();
+    t.deps.db.insert(links).values({ id: magnet, userId: owner.userId, title: "Guide", url: "#", linkType: "lead_magnet", linkSpecificData: { fileUrl: "https://files.example/guide.pdf" } }).run();
+    expect((await owner.call("POST", "/api/publish")).status).toBe(200);
+    const send = (path: string, body: unknown) =>
+      t.app.request(`/api/visitor/${path}`, { method: "POST", headers: { "Content-Type": "application/json", "X-Forwarded-For": "203.0.113.20" }, body: JSON.stringify(body) });
+    const visitor = (path: string, body: unknown) => json(send(path, body));
+    expect((await send("track", { type: "page_view", username: owner.username })).status).toBe(204);
+    expect((await a.call("POST", `/api/admin/pages/${owner.userId}/suspend`, { reason: "Phishing" })).status).toBe(200);
+    const mailsBefore = t.outbox().length;
+    expect(await visitor("track", { type: "page_view", username: owner.username })).toMatchObject({ status: 404, body: { error: { message: "Page not found" } } });
+    expect(await visitor("track", { type: "link_click", username: owner.username, linkId: magnet })).toMatchObject({ status: 404, body: { error: { message: "Page not found" } } });
+    expect(await visitor("lead", { linkId: magnet, email: "fan@example.com" })).toMatchObject({ status: 404, body: { error: { message: "Link not found" } } });
+    t.deps.events.flush();
+    expect(t.deps.db.select().from(analyticsEvents).all()).toHaveLength(1);
+    expect(t.deps.db.select().from(collectedLeads).all()).toHaveLength(0);
+    expect(t.outbox()).toHaveLength(mailsBefore);
   });
 });
 
