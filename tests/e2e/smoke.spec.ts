@@ -22,6 +22,8 @@ test("sign in, add a link, publish and see it on the public page", async ({ page
   await page.getByRole("alertdialog", { name: "Publish Changes" }).getByRole("button", { name: "Yes, Publish Now" }).click();
   await expect(page.getByText("Your page has been published!")).toBeVisible();
 
-  await page.goto(`/${owner.username}`);
-  await expect(page.getByRole("link", { name: "Smoke test link" })).toHaveAttribute("href", "https://example.com/smoke");
+  // A visitor opens the page in a tab of their own, away from the dashboard's own requests.
+  const visitor = await page.context().newPage();
+  await visitor.goto(`/${owner.username}`);
+  await expect(visitor.getByRole("link", { name: "Smoke test link" })).toHaveAttribute("href", "https://example.com/smoke");
 });
