@@ -35,32 +35,16 @@ export function referrerDomain(ref: string | undefined): string | null {
   }
 }
 
-type Device = "mobile" | "tablet" | "desktop" | "bot" | "other";
-const DEVICE_MEMO_MAX = 2_000;
-const deviceMemo = new Map<string, Device>();
-
-function classify(ua: string): Device {
-  if (!ua.trim() || isbot(ua) || /bot|crawl|spider|slurp|headless/i.test(ua)) return "bot";
+/**
+ * The visitor's device class. No user agent, a known crawler, link-preview fetcher or HTTP library
+ * (the maintained `isbot` list) or a headless browser is a bot: stored, never counted.
+ */
+export function deviceClass(ua: string | undefined): "mobile" | "tablet" | "desktop" | "bot" | "other" {
+  if (!ua?.trim() || isbot(ua) || /bot|crawl|spider|slurp|headless/i.test(ua)) return "bot";
   if (/ipad|tablet/i.test(ua)) return "tablet";
   if (/mobi|iphone|android/i.test(ua)) return "mobile";
   if (/windows|macintosh|linux|cros/i.test(ua)) return "desktop";
   return "other";
-}
-
-/**
- * The visitor's device class. No user agent, a known crawler, link-preview fetcher or HTTP library
- * (the maintained `isbot` list) or a headless browser is a bot: stored, never counted. A page's
- * visitors come with a few thousand user agents at most, so the answers are remembered (bounded).
- */
-export function deviceClass(ua: string | undefined): Device {
-  if (!ua) return "bot";
-  let device = deviceMemo.get(ua);
-  if (device === undefined) {
-    device = classify(ua);
-    if (deviceMemo.size >= DEVICE_MEMO_MAX) deviceMemo.delete(deviceMemo.keys().next().value!);
-    deviceMemo.set(ua, device);
-  }
-  return device;
 }
 
 export function eventOf(db: Db, b: Beacon): AnalyticsEventInput {
