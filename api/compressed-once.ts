@@ -1,6 +1,6 @@
 /**
- * The compressed form of a text file that has no copy beside it (a page a bulk re-render wrote,
- * ADR 057), made once per version of the file and kept in memory: a visitor is never sent a page
+ * The compressed form of a text file that has no copy beside it (every page and its own files,
+ * ADR 121), made once per version of the file and kept in memory: a visitor is never sent a page
  * uncompressed, and nothing is compressed again while the file stays the same. A version is its
  * path, inode, size and modification time; a publish replaces the file, so its new version gets
  * its own entry and the old one ages out. Bounded by bytes, least recently used first out.
@@ -57,7 +57,7 @@ export async function compressedOnce(path: string, file: FileVersion, encoding: 
     cache.set(key, entry);
   } else {
     compressedOnceStats.compressions += 1;
-    const made: Entry = { copies: compress(readWhole(file), "publish"), size: 0 };
+    const made: Entry = { copies: compress(readWhole(file), "quick"), size: 0 };
     entry = made;
     cache.set(key, made);
     made.copies.then(

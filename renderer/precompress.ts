@@ -1,5 +1,5 @@
 /**
- * Compressed copies of text files, written beside them ("index.html.br", "index.html.gz") so the
+ * Compressed copies of text files, written beside them ("visitor.*.js.br", "sitemap.xml.gz") so the
  * server and any static host send brotli or gzip without compressing on each request (ADR 054).
  * A copy carries the modification time of the file it was made from, to the millisecond; the
  * server sends a copy only while the two times are equal, so a copy left behind by an older
@@ -31,12 +31,13 @@ export const ENCODINGS = [
 export type Encoding = (typeof ENCODINGS)[number]["name"];
 
 /**
- * How hard to compress (ADR 054). A build compresses a few dozen files once, at the best ratio. A
- * publish compresses one page inside the click to swapped file: brotli 5 and gzip 6 cost about
- * 1.6 ms on a 23 KB page, within 10-15% of the best ratio. Bulk re-renders write no copies (ADR 057).
+ * How hard to compress (ADR 054). A build compresses a few dozen files once, at the best ratio. The
+ * server compresses a page once per version when it is first asked for (ADR 121), and the sitemap
+ * as it is written: brotli 5 and gzip 6 cost about 1.6 ms on a 23 KB page, within 10-15% of the
+ * best ratio.
  */
-export type Effort = "build" | "publish";
-const LEVELS: Record<Effort, { br: number; gzip: number }> = { build: { br: 11, gzip: 9 }, publish: { br: 5, gzip: 6 } };
+export type Effort = "build" | "quick";
+const LEVELS: Record<Effort, { br: number; gzip: number }> = { build: { br: 11, gzip: 9 }, quick: { br: 5, gzip: 6 } };
 
 const brotliOptions = (effort: Effort, size: number) => ({
   params: {
@@ -67,7 +68,7 @@ export function compress(content: Uint8Array, effort: Effort): Promise<Buffer[]>
  * finds the new copies before the file is swapped in sees times that differ and gets the file
  * itself; a crash between the two leaves copies that are never sent.
  */
-export function withCompressedCopies(w: PendingWrite, effort: Effort = "publish"): PendingWrite[] {
+export function withCompressedCopies(w: PendingWrite, effort: Effort = "quick"): PendingWrite[] {
   if (!isCompressible(w.path)) return [w];
   const mtime = w.mtime ?? new Date();
   const copies = compressSync(w.content, effort);
@@ -75,13 +76,13 @@ export function withCompressedCopies(w: PendingWrite, effort: Effort = "publish"
 }
 
 /** Replace one file and its compressed copies, each atomically and durably, the copies first. */
-export function writeWithCompressedCopies(path: string, content: string | Uint8Array, effort: Effort = "publish"): void {
+export function writeWithCompressedCopies(path: string, content: string | Uint8Array, effort: Effort = "quick"): void {
   replaceFilesSync(withCompressedCopies({ path, content }, effort));
 }
 
 /**
- * Remove a file's compressed copies, for a write that replaces the file without them (a bulk
- * re-render, ADR 057): done before the file is swapped, so a static host that sends a copy without
+ * Remove a file's compressed copies, for a write that replaces the file without them (a page,
+ * ADR 121): done before the file is swapped, so a static host that sends a copy without
  * comparing times (nginx's gzip_static) never sends one older than the file.
  */
 export function removeCompressedCopies(path: string): void {

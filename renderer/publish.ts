@@ -17,6 +17,7 @@ import { replaceFilesSync } from "./atomic-write.ts";
 import { loadDraft, restoreDraft } from "./draft.ts";
 import { ensureSharedAssets } from "./assets.ts";
 import { pageWrites } from "./page-writes.ts";
+import { removeCompressedCopies } from "./precompress.ts";
 import type { AssetManifest } from "./types.ts";
 import { writeSeoFiles } from "./seo-files.ts";
 import { templateFingerprint } from "./template-fingerprint.ts";
@@ -115,9 +116,14 @@ function pruneVersions(db: Db, userId: string): void {
     .run();
 }
 
-/** Render a snapshot and swap it in: each file atomically and durably, index.html last. */
+/**
+ * Render a snapshot and swap it in: each file atomically and durably, index.html last. A page has no
+ * compressed copies (ADR 121); copies an older version left are removed before the swap, so a static
+ * host that sends them without comparing times (nginx's gzip_static) never sends an older page.
+ */
 export function writePage(snapshot: PageSnapshot, plan: PagePlan, opts: PublishOptions): void {
   const assets = opts.assets ?? ensureSharedAssets(opts.publishedDir);
+  removeCompressedCopies(join(opts.publishedDir, snapshot.profile.username, "index.html"));
   replaceFilesSync(pageWrites(snapshot, plan, { ...opts, assets }));
 }
 

@@ -47,7 +47,7 @@ export interface WorkerSetup {
 export interface StagedPage {
   userId: string;
   version: number;
-  /** The page's index.html, whose compressed copies go before it is swapped (ADR 057). */
+  /** The page's index.html, whose old compressed copies go before it is swapped (ADR 121). */
   page: string;
   files: StagedFile[];
 }
@@ -72,7 +72,7 @@ export function stageRenderedBatch(pages: Iterable<PageToRender>, settings: Rend
   try {
     for (const p of pages) {
       const snapshot = PageSnapshotSchema.parse(JSON.parse(p.snapshotJson));
-      const writes = pageWrites(snapshot, p.plan, { ...settings, now: new Date(), compressedCopies: false });
+      const writes = pageWrites(snapshot, p.plan, { ...settings, now: new Date() });
       staged.push({ userId: p.userId, version: p.version, page: join(settings.publishedDir, snapshot.profile.username, "index.html"), files: stageFiles(writes) });
     }
   } catch (err) {
@@ -95,7 +95,7 @@ async function commitBatch(batch: StagedBatch, lock: UnderPageLock): Promise<voi
   try {
     lock(batch.pages, (current) => {
       for (const p of current) {
-        // Without compressed copies (ADR 057): the old ones go before the new page is swapped in.
+        // Pages have no compressed copies (ADR 121): old ones go before the new page is swapped in.
         removeCompressedCopies(p.page);
         swapStaged(p.files);
         swapped = swapped.concat(p.files);

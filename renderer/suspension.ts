@@ -10,7 +10,7 @@ import { and, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { userProfiles } from "#db/schema.ts";
 import { replaceFilesSync } from "./atomic-write.ts";
-import { withCompressedCopies } from "./precompress.ts";
+import { removeCompressedCopies } from "./precompress.ts";
 
 /** The status a suspended page answers with where the server chooses it (ADR 108). */
 export const SUSPENDED_STATUS = 410;
@@ -49,7 +49,10 @@ const PAGE_OWN_FILE = /^(qr-[0-9a-z]+\.svg|contact-[0-9a-z]+\.vcf)(\.br|\.gz)?$/
  */
 export function writeUnavailablePage(publishedDir: string, username: string, now: Date): void {
   const dir = join(publishedDir, username);
-  replaceFilesSync(withCompressedCopies({ path: join(dir, "index.html"), content: UNAVAILABLE_HTML, mtime: now }));
+  const page = join(dir, "index.html");
+  // Like every page, without compressed copies (ADR 121).
+  removeCompressedCopies(page);
+  replaceFilesSync([{ path: page, content: UNAVAILABLE_HTML, mtime: now }]);
   for (const name of readdirSync(dir)) if (PAGE_OWN_FILE.test(name)) unlinkSync(join(dir, name));
 }
 

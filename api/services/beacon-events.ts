@@ -6,7 +6,9 @@
  */
 import { isbot } from "isbot";
 import { campaignOf } from "#core/campaign.ts";
+import { eq } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
+import { users } from "#db/schema.ts";
 import { recordEvents, visitorHash, type AnalyticsEventInput } from "./analytics-store.ts";
 import { countryOf } from "./country.ts";
 
@@ -66,7 +68,18 @@ export function eventOf(db: Db, b: Beacon): AnalyticsEventInput {
   };
 }
 
-/** Store checked beacons as events, with their rollups, all or nothing. */
+/**
+ * Store checked beacons as events, with their rollups, all or nothing. An owner who deleted the
+ * account after a beacon was answered takes that beacon along: it is left out, and the rest is
+ * written, instead of a batch that fails for ever.
+ */
 export function recordBeacons(db: Db, beacons: readonly Beacon[]): void {
-  recordEvents(db, beacons.map((b) => eventOf(db, b)));
+  try {
+    recordEvents(db, beacons.map((b) => eventOf(db, b)));
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== "SQLITE_CONSTRAINT_FOREIGNKEY") throw err;
+    const owners = new Map<string, boolean>();
+    const exists = (id: string) => owners.get(id) ?? owners.set(id, db.select({ id: users.id }).from(users).where(eq(users.id, id)).get() !== undefined).get(id)!;
+    recordEvents(db, beacons.filter((b) => exists(b.userId)).map((b) => eventOf(db, b)));
+  }
 }

@@ -41,8 +41,8 @@ export const WRITTEN = 0;
 export const FAILURES = 1;
 
 export const EVENT_WRITER_DEFAULTS = { batchSize: 500, flushMs: 20, maxQueue: 20_000 } as const;
-/** The longest flush() and close() wait for the thread. */
-const SETTLE_MS = 10_000;
+/** The longest flush() and close() wait for the thread (which may still be starting on a busy machine). */
+const SETTLE_MS = 30_000;
 
 // The thread's entry registers tsx, as the republish workers do (renderer/republish.ts).
 const entry = new URL("./event-writer-thread.mjs", import.meta.url);

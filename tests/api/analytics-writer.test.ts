@@ -13,7 +13,7 @@ import { createAccount } from "#api/services/accounts.ts";
 import { createEventWriter } from "#api/services/event-writer.ts";
 import { createServerApp } from "#api/site.ts";
 import { closeDatabase, openDatabase } from "#db/client.ts";
-import { analyticsEvents, analyticsRollups, userProfiles } from "#db/schema.ts";
+import { analyticsEvents, analyticsRollups, userProfiles, users } from "#db/schema.ts";
 import { publishPage } from "#renderer/publish.ts";
 import { createTestApp, type TestApp } from "#tests/support/app.ts";
 import { freePort } from "#tests/support/nginx.ts";
@@ -90,6 +90,23 @@ describe("the batching writer", () => {
     events.flush();
     expect(events.queued).toBe(0);
     expect(count(analyticsEvents)).toBe(4);
+    events.close();
+  });
+
+  it("leaves out the beacons of an owner who deleted the account before they were written, and writes the rest", () => {
+    const events = createEventWriter(t.deps.db, { batchSize: 100, flushMs: 3_600_000, maxQueue: 100 });
+    const userId = t.deps.db.select().from(userProfiles).where(eq(userProfiles.username, username)).get()!.userId;
+    const gone = createAccount(t.deps.db, { email: "gone@example.com", username: "gone_owner", passwordHash: null, emailVerified: true, now: new Date() }).userId;
+    const at = Date.now();
+    for (const owner of [userId, gone, userId]) events.enqueue({ userId: owner, kind: "page_view", linkId: null, at, userAgent: "Mozilla/5.0 (iPhone; Mobile)", address: "192.0.2.1" });
+    t.deps.db.delete(users).where(eq(users.id, gone)).run();
+    events.flush();
+    expect(events.queued).toBe(0);
+    expect(t.deps.db.select().from(analyticsEvents).all().map((e) => e.userId)).toEqual([userId, userId]);
+    // Later beacons are not held up behind it.
+    events.enqueue({ userId, kind: "page_view", linkId: null, at, userAgent: "Mozilla/5.0 (iPhone; Mobile)", address: "192.0.2.2" });
+    events.flush();
+    expect(count(analyticsEvents)).toBe(3);
     events.close();
   });
 

@@ -1,8 +1,8 @@
 /**
- * Compressed copies (ADR 054): publishing, the shared assets, sitemap.xml and robots.txt and the
- * site's build write a brotli and a gzip copy beside each text file, with the file's modification
- * time, each a new file swapped in before the file it belongs to. Bulk re-renders write none and
- * remove the old ones (ADR 057).
+ * Compressed copies (ADR 054): the shared assets, sitemap.xml and robots.txt and the site's build
+ * write a brotli and a gzip copy beside each text file, with the file's modification time, each a
+ * new file swapped in before the file it belongs to. Pages and their own files get none, and a
+ * publish or bulk re-render removes the old ones (ADR 121).
  */
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -43,50 +43,39 @@ function owner(username: string): string {
 }
 
 describe("publishing", () => {
-  it("writes the page, its QR code and contact card, sitemap.xml and robots.txt with their copies", () => {
+  it("writes the page, its QR code and contact card without copies, and sitemap.xml and robots.txt with theirs (ADR 121)", () => {
     const userId = owner("pressed");
     const now = new Date("2026-03-01T10:00:00.123Z");
     expect(publishPage(db, userId, { publishedDir, origin: ORIGIN, now })).toMatchObject({ ok: true });
     const pageDir = join(publishedDir, "pressed");
     const names = readdirSync(pageDir).filter((n) => !n.startsWith("."));
-    const originals = names.filter((n) => !/\.(br|gz)$/.test(n));
-    expect(originals.sort()).toEqual([expect.stringMatching(/^contact-.*\.vcf$/), "index.html", expect.stringMatching(/^qr-.*\.svg$/)]);
-    expect(names.sort()).toEqual(originals.flatMap((n) => [n, `${n}.br`, `${n}.gz`]).sort());
-    for (const n of originals) expectCopiesOf(join(pageDir, n));
-    // The page's time is the instant it was rendered for, and so is its copies'.
-    expect(statSync(join(pageDir, "index.html.br")).mtime.toISOString()).toBe(now.toISOString());
+    expect(names.sort()).toEqual([expect.stringMatching(/^contact-.*\.vcf$/), "index.html", expect.stringMatching(/^qr-.*\.svg$/)]);
+    // The page's time is the instant it was rendered for.
+    expect(statSync(join(pageDir, "index.html")).mtime.toISOString()).toBe(now.toISOString());
     for (const n of ["sitemap.xml", "robots.txt"]) expectCopiesOf(join(publishedDir, n));
     // Nothing is left under a temporary name, and temporary names are dot files.
     expect(readdirSync(pageDir).filter((n) => n.startsWith("."))).toEqual([]);
   });
 
-  it("puts each copy in place before the file it belongs to", () => {
+  it("lists the page's files without copies, index.html last", () => {
     const userId = owner("ordered");
     const draft = loadDraft(db, userId)!;
     const writes = pageWrites(draft.snapshot, draft.plan, { publishedDir, origin: ORIGIN, now: new Date(), assets: ensureSharedAssets(publishedDir) });
     const order = writes.map((w) => w.path.slice(w.path.lastIndexOf("/") + 1));
-    for (const [i, name] of order.entries()) {
-      if (/\.(br|gz)$/.test(name)) expect(order.indexOf(name.replace(/\.(br|gz)$/, "")), name).toBeGreaterThan(i);
-    }
+    expect(order.filter((n) => /\.(br|gz)$/.test(n))).toEqual([]);
     expect(order.at(-1)).toBe("index.html");
-    expect(order.filter((n) => n.startsWith("index.html"))).toEqual(["index.html.br", "index.html.gz", "index.html"]);
   });
 
-  it("replaces the copies with new files, never writing into the ones a reader may hold", () => {
+  it("removes the copies an older version left, so no static host sends them for the new page", () => {
     const userId = owner("renewed");
     const pageDir = join(publishedDir, "renewed");
     publishPage(db, userId, { publishedDir, origin: ORIGIN, now: new Date() });
-    // A reader holding the first copies: a second name for each keeps the file it had open.
-    for (const e of ENCODINGS) linkSync(join(pageDir, `index.html${e.suffix}`), join(dir, `held${e.suffix}`));
-    const held = ENCODINGS.map((e) => readFileSync(join(dir, `held${e.suffix}`)));
+    // Copies an earlier release wrote beside the page.
+    for (const e of ENCODINGS) writeFileSync(join(pageDir, `index.html${e.suffix}`), "older page");
     db.update(userProfiles).set({ displayName: "A Second Version" }).where(eq(userProfiles.userId, userId)).run();
     publishPage(db, userId, { publishedDir, origin: ORIGIN, now: new Date() });
-    expectCopiesOf(join(pageDir, "index.html"));
     expect(readFileSync(join(pageDir, "index.html"), "utf8")).toContain("A Second Version");
-    ENCODINGS.forEach((e, i) => {
-      expect(readFileSync(join(dir, `held${e.suffix}`)).equals(held[i]!)).toBe(true);
-      expect(statSync(join(dir, `held${e.suffix}`)).ino).not.toBe(statSync(join(pageDir, `index.html${e.suffix}`)).ino);
-    });
+    for (const e of ENCODINGS) expect(existsSync(join(pageDir, `index.html${e.suffix}`)), e.suffix).toBe(false);
   });
 
   it("gives the shared assets their copies, also to assets written before copies were made", () => {
@@ -111,21 +100,17 @@ describe("publishing", () => {
 });
 
 describe("bulk republish", () => {
-  it("writes no copies and removes the old ones, so no static host sends a page older than the file (ADR 057)", async () => {
+  it("writes no copies and removes the old ones, so no static host sends a page older than the file (ADR 121)", async () => {
     const names = ["bulkpress1", "bulkpress2", "bulkpress3"];
     for (const n of names) publishPage(db, owner(n), { publishedDir, origin: ORIGIN, now: new Date() });
-    for (const n of names) expectCopiesOf(join(publishedDir, n, "index.html"));
+    // Copies an earlier release wrote beside the pages.
+    for (const n of names) for (const e of ENCODINGS) writeFileSync(join(publishedDir, n, `index.html${e.suffix}`), "older page");
     await republishAll(db, { publishedDir, origin: "http://renamed.example", threads: 2 });
     for (const n of names) {
       const page = join(publishedDir, n, "index.html");
       expect(readFileSync(page, "utf8")).toContain("http://renamed.example");
       for (const e of ENCODINGS) expect(existsSync(page + e.suffix), page + e.suffix).toBe(false);
     }
-    // The next publish of a page writes its copies again.
-    const first = db.select({ userId: userProfiles.userId }).from(userProfiles).where(eq(userProfiles.username, names[0]!)).get()!;
-    db.update(userProfiles).set({ bio: "Published again" }).where(eq(userProfiles.userId, first.userId)).run();
-    publishPage(db, first.userId, { publishedDir, origin: ORIGIN, now: new Date() });
-    expectCopiesOf(join(publishedDir, names[0]!, "index.html"));
   }, 60_000);
 });
 
