@@ -4,6 +4,7 @@
  */
 import { createOwner, expect, liftWithKeyboard, signInAs, test } from "./fixtures.ts";
 import type { Page } from "@playwright/test";
+import { BRAND_ICONS } from "#renderer/components/icons.tsx";
 
 async function addPlatform(page: Page, name: string, handle: string) {
   await page.getByRole("button", { name, exact: true }).click();
@@ -20,8 +21,13 @@ test("adds, edits, hides, reorders and deletes social links", async ({ page, own
   await expect(page.getByRole("heading", { name: "Social Links", level: 1 })).toBeVisible();
   await expect(page.getByText("No social links yet")).toBeVisible();
 
+  // Each platform shows its brand mark, in the add grid and in the list.
+  const mark = (within: ReturnType<Page["locator"]>) => within.locator(`svg path[fill="currentColor"]`);
+  await expect(mark(page.getByRole("button", { name: "Instagram", exact: true }))).toHaveAttribute("d", BRAND_ICONS.instagram);
+  await expect(mark(page.getByRole("button", { name: "GitHub", exact: true }))).toHaveAttribute("d", BRAND_ICONS.github);
   await addPlatform(page, "Instagram", "https://www.instagram.com/ada_l/");
   const rows = page.getByTestId("social-row");
+  await expect(mark(rows.filter({ hasText: "Instagram" }))).toHaveAttribute("d", BRAND_ICONS.instagram);
   await expect(rows.filter({ hasText: "Instagram" })).toContainText("https://www.instagram.com/ada_l");
   // each platform once
   await expect(page.getByRole("button", { name: "Instagram", exact: true })).toHaveCount(0);

@@ -15,6 +15,7 @@ import { DASH } from "#core/dashboard-texts.ts";
 import { LIMITS } from "#core/limits.ts";
 import { getPlatform, SOCIAL_PLATFORMS, type SocialPlatform } from "#core/platforms.ts";
 import { cleanHandle, handleOf } from "#core/social-handle.ts";
+import { BrandIcon } from "#renderer/components/icons.tsx";
 import type { InferResponseType } from "hono/client";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
@@ -42,6 +43,9 @@ function Row({ item, onEdit, onDelete, onToggle }: { item: Social; onEdit(): voi
       <button type="button" ref={setActivatorNodeRef} {...attributes} {...listeners} aria-label={`Reorder ${platform.name}`} className="touch-none cursor-grab rounded p-1 text-slate-500 hover:bg-slate-100">
         <GripVertical aria-hidden className="size-5" />
       </button>
+      <span className="text-slate-700">
+        <BrandIcon platform={platform.id} />
+      </span>
       <div className="min-w-0 flex-1">
         <p className="font-medium">{platform.name}</p>
         <p className="truncate text-xs text-slate-600">{item.url}</p>
@@ -248,6 +252,7 @@ export default function SocialLinksScreen() {
           {available.map((p) => (
             <li key={p.id}>
               <Button variant="secondary" className="w-full" onClick={() => openAdd(p)}>
+                <BrandIcon platform={p.id} />
                 {p.name}
               </Button>
             </li>
