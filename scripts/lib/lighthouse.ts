@@ -40,10 +40,10 @@ export interface PageResult {
  * 0: it is retried, since it says nothing about the page. `complete` is false when every attempt
  * failed, and `lhr` is then the last attempt's.
  */
-async function runOnce(url: string, port: number): Promise<{ lhr: Result | undefined; complete: boolean }> {
+async function runOnce(url: string, port: number, headers?: Record<string, string>): Promise<{ lhr: Result | undefined; complete: boolean }> {
   let lhr: Result | undefined;
   for (let attempt = 1; attempt <= RUN_ATTEMPTS; attempt++) {
-    lhr = (await lighthouse(url, { port, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES] }))?.lhr;
+    lhr = (await lighthouse(url, { port, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES], extraHeaders: headers }))?.lhr;
     const broken = !lhr || lhr.runtimeError || CATEGORIES.some((c) => lhr?.categories[c]?.score === null);
     if (!broken) return { lhr, complete: true };
   }
@@ -53,9 +53,14 @@ async function runOnce(url: string, port: number): Promise<{ lhr: Result | undef
 /**
  * `runs` Lighthouse runs per page; with more than one, the page is scored by the median run, the
  * run closest to the median first paint and time to interactive (Lighthouse's own computeMedianRun,
- * as its documentation advises for a machine whose speed varies).
+ * as its documentation advises for a machine whose speed varies). `headers` go with every request
+ * (a session cookie, for the dashboard's screens).
  */
-export async function scorePages(origin: string, paths: string[], { runs = 1, chromePath = "/usr/bin/chromium" } = {}): Promise<PageResult[]> {
+export async function scorePages(
+  origin: string,
+  paths: readonly string[],
+  { runs = 1, chromePath = "/usr/bin/chromium", headers }: { runs?: number; chromePath?: string; headers?: Record<string, string> } = {},
+): Promise<PageResult[]> {
   const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS });
   const results: PageResult[] = [];
   try {
@@ -64,7 +69,7 @@ export async function scorePages(origin: string, paths: string[], { runs = 1, ch
       const complete: Result[] = [];
       let lhr: Result | undefined;
       for (let n = 0; n < runs; n++) {
-        const run = await runOnce(url, chrome.port);
+        const run = await runOnce(url, chrome.port, headers);
         if (run.complete) complete.push(run.lhr!);
         else console.error(`${path}: ${run.lhr?.runtimeError?.message ?? "no result"}`);
         lhr = run.lhr;
