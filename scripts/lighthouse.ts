@@ -41,6 +41,7 @@ const cookie = await signIn();
 if (cookie) app.push(...(await scorePages(origin, DASHBOARD_SCREENS, { headers: { Cookie: cookie } })));
 else console.log("dashboard screens left out: set LIGHTHOUSE_PASSWORD (or DEMO_PASSWORD) to score them signed in\n");
 for (const r of app) {
+  if (new URL(r.finalUrl).pathname !== r.path) problems.push(`${r.path}: moved to ${r.finalUrl}, not scored`);
   const below = Object.entries(APP_GOALS).filter(([c, goal]) => r.scores[c as keyof typeof APP_GOALS] < goal);
   if (below.length) problems.push(`${r.path}: ${below.map(([c]) => c).join(", ")} below goal (${r.failing.filter((f) => !f.startsWith("seo:")).join("; ")})`);
 }

@@ -26,6 +26,8 @@ export const CHROME_FLAGS = [
 
 export interface PageResult {
   path: string;
+  /** Where the page ended up (a page that needs a session moves to the sign-in page without one). */
+  finalUrl: string;
   scores: Scores;
   /** Audits below a full score, for fixing what keeps a category under 100. */
   failing: string[];
@@ -91,7 +93,7 @@ export async function scorePages(
       const own = new URL(url).origin;
       const thirdParty = requests.map((r) => r.url).filter((u) => /^https?:/.test(u) && new URL(u).origin !== own);
       const scriptUrls = requests.filter((r) => r.resourceType === "Script").map((r) => r.url);
-      results.push({ path, scores, failing, thirdParty, scriptUrls });
+      results.push({ path, finalUrl: lhr?.finalDisplayedUrl ?? url, scores, failing, thirdParty, scriptUrls });
     }
   } finally {
     chrome.kill();
