@@ -12,6 +12,8 @@
  *  - bytes on the wire, as Chromium receives them from the server (ADR 056): the demo page of
  *    `npm run seed`, and the dashboard's first screen (/dashboard/links) with every script,
  *    stylesheet and font it loads;
+ *  - weight (scripts/lib/page-weight.ts): the gzipped JavaScript each dashboard screen and each
+ *    auth page loads before first use, one row a page (issue 25);
  *  - Lighthouse (performance, accessibility, best practices, SEO) in Debian's Chromium, scored by
  *    the median of three runs;
  *  - a single publish, click to swapped file: POST /api/publish over HTTP, p50 of 60;
@@ -22,7 +24,7 @@
  *    GET /api/health meanwhile (ADR 097);
  *  - analytics (scripts/lib/bench-analytics.ts): ingest over HTTP as a ratio to /api/health, a 90-day
  *    report of a page with 10,000,000 events, /api/health while such reports run, sent vs stored.
- * BENCH_ROWS=pipeline measures only the publish pipeline's rows.
+ * BENCH_ROWS=pipeline measures only the publish pipeline's rows; BENCH_ROWS=weight only the weight rows.
  */
 import "./lib/production-mode.ts";
 import { createEventWriter } from "#api/services/event-writer.ts";
@@ -51,6 +53,7 @@ import { followTemplate } from "#renderer/follow-template.ts";
 import { republishAll } from "#renderer/republish.ts";
 import { benchAnalytics } from "./lib/bench-analytics.ts";
 import { CATEGORIES, scorePages } from "./lib/lighthouse.ts";
+import { AUTH_JS_BUDGET_BYTES, AUTH_PAGES, DASHBOARD_SCREENS, SCREEN_JS_BUDGET_BYTES, scriptWeight } from "./lib/page-weight.ts";
 import { DEMO_USERNAME, seedDemo } from "./lib/seed-demo.ts";
 
 /** Measured rounds of bulk republish; the median is reported. */
@@ -160,13 +163,16 @@ try {
   row("Total JS ≤ 5 KB gzip", `${kb(jsGz)} (${scripts.length} file, ${inline.length} inline)`, jsGz <= 5 * 1024);
 
   const { token } = createSession(db, benchUser, { persistent: true, now: new Date() });
-  // BENCH_ROWS=pipeline measures only the publish pipeline's rows (no browser, no Lighthouse).
+  // BENCH_ROWS=pipeline measures only the publish pipeline's rows (no browser, no Lighthouse);
+  // BENCH_ROWS=weight only the weight rows.
   const pipelineOnly = process.env.BENCH_ROWS === "pipeline";
+  const weightOnly = process.env.BENCH_ROWS === "weight";
   // 2. Third-party requests while the page loads and its dialogs are used.
   if (!pipelineOnly) {
-  log("third-party requests…");
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
   try {
+    if (!weightOnly) {
+    log("third-party requests…");
     const requests: string[] = [];
     const page = await browser.newPage();
     page.on("request", (r) => requests.push(r.url()));
@@ -191,17 +197,30 @@ try {
       `${kb(screen.bytes)} in ${screen.files} files (${kb(screen.decoded)} uncompressed)`,
       screen.bytes <= DASHBOARD_KB * 1024,
     );
+    }
+
+    // 3b. Weight: the JavaScript each dashboard screen and auth page loads before first use (issue 25).
+    log("weight…");
+    for (const path of [...DASHBOARD_SCREENS, ...AUTH_PAGES]) {
+      const screen = path.startsWith("/dashboard/");
+      const budget = screen ? SCREEN_JS_BUDGET_BYTES : AUTH_JS_BUDGET_BYTES;
+      const w = await scriptWeight(browser, `${origin}${path}`, screen ? { name: SESSION_COOKIE, value: token } : undefined);
+      row(`${path}: JavaScript before first use ≤ ${budget / 1024} KB gzip`, `${kb(w.gzip)} in ${w.files} files`, w.gzip <= budget);
+    }
   } finally {
     await browser.close();
   }
 
   // 4. Lighthouse.
+  if (!weightOnly) {
   log("lighthouse…");
   const [lh] = await scorePages(origin, ["/benchpage"], { runs: LIGHTHOUSE_RUNS });
   const scores = CATEGORIES.map((c) => `${c} ${lh!.scores[c]}`).join(", ") + (lh!.failing.length ? ` (below: ${lh!.failing.join(", ")})` : "");
   row("Lighthouse 100 in performance, accessibility, best practices, SEO", scores, CATEGORIES.every((c) => lh!.scores[c] === 100));
   }
+  }
 
+  if (!weightOnly) {
   // 5. Single publish, click to swapped file, through the API.
   log("single publish…");
   const headers = { Cookie: `${SESSION_COOKIE}=${token}`, Origin: origin, "Content-Type": "application/json" };
@@ -280,6 +299,7 @@ try {
     `all in ${(followMs / 1000).toFixed(1)} s; health p99 ${p99.toFixed(1)} ms over ${health.length} requests`,
     p99 <= 20,
   );
+  }
 } finally {
   server?.close();
   closeDatabase(db);
@@ -287,11 +307,14 @@ try {
 }
 
 // Analytics at scale, on its own server process and database.
-if (process.env.BENCH_ROWS !== "pipeline") await benchAnalytics(row, log);
+if (process.env.BENCH_ROWS !== "pipeline" && process.env.BENCH_ROWS !== "weight") await benchAnalytics(row, log);
 
 const w = Math.max(6, ...rows.map((r) => r.target.length));
 const m = Math.max(8, ...rows.map((r) => r.measured.length));
 console.log(`${"Target".padEnd(w)}  ${"Measured".padEnd(m)}  Result`);
 console.log(`${"-".repeat(w)}  ${"-".repeat(m)}  ------`);
 for (const r of rows) console.log(`${r.target.padEnd(w)}  ${r.measured.padEnd(m)}  ${r.pass ? "pass" : "FAIL"}`);
-process.exitCode = rows.every((r) => r.pass) && rows.length === (process.env.BENCH_ROWS === "pipeline" ? 5 : 13) ? 0 : 1;
+const weightRows = DASHBOARD_SCREENS.length + AUTH_PAGES.length;
+const expected = { pipeline: 5, weight: 2 + weightRows }[process.env.BENCH_ROWS ?? ""] ?? 13 + weightRows;
+// A message port some library leaves open would hold the process after its table.
+process.exit(rows.every((r) => r.pass) && rows.length === expected ? 0 : 1);

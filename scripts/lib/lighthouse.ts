@@ -26,6 +26,8 @@ export const CHROME_FLAGS = [
 
 export interface PageResult {
   path: string;
+  /** Where the page ended up (a page that needs a session moves to the sign-in page without one). */
+  finalUrl: string;
   scores: Scores;
   /** Audits below a full score, for fixing what keeps a category under 100. */
   failing: string[];
@@ -40,10 +42,10 @@ export interface PageResult {
  * 0: it is retried, since it says nothing about the page. `complete` is false when every attempt
  * failed, and `lhr` is then the last attempt's.
  */
-async function runOnce(url: string, port: number): Promise<{ lhr: Result | undefined; complete: boolean }> {
+async function runOnce(url: string, port: number, headers?: Record<string, string>): Promise<{ lhr: Result | undefined; complete: boolean }> {
   let lhr: Result | undefined;
   for (let attempt = 1; attempt <= RUN_ATTEMPTS; attempt++) {
-    lhr = (await lighthouse(url, { port, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES] }))?.lhr;
+    lhr = (await lighthouse(url, { port, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES], extraHeaders: headers }))?.lhr;
     const broken = !lhr || lhr.runtimeError || CATEGORIES.some((c) => lhr?.categories[c]?.score === null);
     if (!broken) return { lhr, complete: true };
   }
@@ -53,9 +55,14 @@ async function runOnce(url: string, port: number): Promise<{ lhr: Result | undef
 /**
  * `runs` Lighthouse runs per page; with more than one, the page is scored by the median run, the
  * run closest to the median first paint and time to interactive (Lighthouse's own computeMedianRun,
- * as its documentation advises for a machine whose speed varies).
+ * as its documentation advises for a machine whose speed varies). `headers` go with every request
+ * (a session cookie, for the dashboard's screens).
  */
-export async function scorePages(origin: string, paths: string[], { runs = 1, chromePath = "/usr/bin/chromium" } = {}): Promise<PageResult[]> {
+export async function scorePages(
+  origin: string,
+  paths: readonly string[],
+  { runs = 1, chromePath = "/usr/bin/chromium", headers }: { runs?: number; chromePath?: string; headers?: Record<string, string> } = {},
+): Promise<PageResult[]> {
   const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS });
   const results: PageResult[] = [];
   try {
@@ -64,7 +71,7 @@ export async function scorePages(origin: string, paths: string[], { runs = 1, ch
       const complete: Result[] = [];
       let lhr: Result | undefined;
       for (let n = 0; n < runs; n++) {
-        const run = await runOnce(url, chrome.port);
+        const run = await runOnce(url, chrome.port, headers);
         if (run.complete) complete.push(run.lhr!);
         else console.error(`${path}: ${run.lhr?.runtimeError?.message ?? "no result"}`);
         lhr = run.lhr;
@@ -86,7 +93,7 @@ export async function scorePages(origin: string, paths: string[], { runs = 1, ch
       const own = new URL(url).origin;
       const thirdParty = requests.map((r) => r.url).filter((u) => /^https?:/.test(u) && new URL(u).origin !== own);
       const scriptUrls = requests.filter((r) => r.resourceType === "Script").map((r) => r.url);
-      results.push({ path, scores, failing, thirdParty, scriptUrls });
+      results.push({ path, finalUrl: lhr?.finalDisplayedUrl ?? url, scores, failing, thirdParty, scriptUrls });
     }
   } finally {
     chrome.kill();

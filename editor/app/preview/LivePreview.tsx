@@ -4,7 +4,8 @@
  * A Lite owner's Plus-only choices show as they would with Plus, under a note that publishing needs it.
  */
 import { Crown } from "lucide-react";
-import { useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
+import { useDeferredValue, useEffect, useMemo, useState } from "react";
+import { createPortal } from "react-dom";
 import { effectivePlan } from "#core/plans.ts";
 import { planStateOf } from "#core/publish-gate.ts";
 import { Button, featureName } from "../components/ui.tsx";
@@ -20,8 +21,8 @@ export function LivePreview() {
   const tryingOn = useProfileDraft((s) => Object.keys(s.tryOn).length > 0);
   const clearTryOn = useProfileDraft((s) => s.clearTryOn);
   const openUpgrade = useDashboard((s) => s.openUpgrade);
-  const frame = useRef<HTMLIFrameElement>(null);
-  const [ready, setReady] = useState(false);
+  // The frame's body once its empty document has loaded: the page is drawn into it.
+  const [body, setBody] = useState<HTMLElement | null>(null);
   const deferred = useDeferredValue(snapshot);
 
   const view = useMemo(() => {
@@ -34,12 +35,9 @@ export function LivePreview() {
   }, [deferred, plan, fonts, origin]);
 
   useEffect(() => {
-    const d = frame.current?.contentDocument;
-    if (!ready || !view || !d?.body) return;
-    const style = d.getElementById("page-css");
-    if (style && style.textContent !== view.doc.css) style.textContent = view.doc.css;
-    if (d.body.innerHTML !== view.doc.body) d.body.innerHTML = view.doc.body;
-  }, [ready, view]);
+    const style = body?.ownerDocument.getElementById("page-css");
+    if (style && view && style.textContent !== view.doc.css) style.textContent = view.doc.css;
+  }, [body, view]);
 
   if (!view) return <p className="p-4 text-sm text-slate-600">Loading preview...</p>;
   return (
@@ -64,14 +62,14 @@ export function LivePreview() {
         </div>
       ) : null}
       <iframe
-        ref={frame}
         title="Live preview of your page"
         srcDoc={FRAME_SKELETON}
         sandbox="allow-same-origin allow-popups allow-popups-to-escape-sandbox"
-        onLoad={() => setReady(true)}
+        onLoad={(e) => setBody(e.currentTarget.contentDocument?.body ?? null)}
         data-testid="live-preview"
         className="min-h-[480px] w-full flex-1 rounded-xl border border-slate-300 bg-white shadow-sm"
       />
+      {body ? createPortal(view.doc.body, body) : null}
     </div>
   );
 }

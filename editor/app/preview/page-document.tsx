@@ -2,8 +2,10 @@
  * The public page as the renderer writes it, drawn in the browser: the same Page component and the
  * same CSS function renderer/render.tsx uses, so the preview is the HTML visitors get. (render.tsx
  * itself hashes with node:crypto and cannot run here; it only adds the <head> around these two.)
+ * The page is drawn by the dashboard's own React into the frame (LivePreview.tsx), not rendered to
+ * a string: react-dom/server would add about 65 KB of gzipped script to every editor screen.
  */
-import { renderToStaticMarkup } from "react-dom/server";
+import type { ReactElement } from "react";
 import type { PagePlan, PageSnapshot } from "#core/model.ts";
 import type { FeatureKey } from "#core/plans.ts";
 import { plusOnlyFeaturesUsed } from "#core/publish-gate.ts";
@@ -14,7 +16,7 @@ import { pageCss, pageStyleOf } from "#renderer/css.ts";
 
 export interface PageDocument {
   css: string;
-  body: string;
+  body: ReactElement;
 }
 
 /** `origin` is the public origin the published page is written for (its footer and banner links). */
@@ -22,7 +24,7 @@ export function pageDocument(snapshot: PageSnapshot, plan: PagePlan, fonts: Reco
   const v = visibleContentOf(snapshot, plan, now);
   return {
     css: pageCss(pageStyleOf(snapshot.profile, v), fonts).css,
-    body: renderToStaticMarkup(<Page snapshot={snapshot} plan={plan} now={now} mode="published" origin={origin.replace(/\/+$/, "")} content={v} />),
+    body: (<Page snapshot={snapshot} plan={plan} now={now} mode="published" origin={origin.replace(/\/+$/, "")} content={v} />),
   };
 }
 

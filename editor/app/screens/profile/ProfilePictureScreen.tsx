@@ -6,7 +6,7 @@
  * one refused because another tab changed the picture meanwhile brings the Reload offer (ADR 069).
  */
 import { ImagePlus, Trash2 } from "lucide-react";
-import { useId, useRef, useState } from "react";
+import { lazy, Suspense, useId, useRef, useState } from "react";
 import type { Area } from "react-easy-crop";
 import { toast } from "sonner";
 import { LIMITS } from "#core/limits.ts";
@@ -29,7 +29,9 @@ import { useCurrentSnapshot, useProfileDraft } from "../../preview/store.ts";
 import { ColorField } from "../appearance/ColorField.tsx";
 import { RadioCards } from "../appearance/RadioCards.tsx";
 import { cropToJpeg } from "./crop-image.ts";
-import { CropDialog } from "./CropDialog.tsx";
+
+// The cropper (react-easy-crop) loads when the owner first picks a picture, not with the screen.
+const CropDialog = lazy(() => import("./CropDialog.tsx").then((m) => ({ default: m.CropDialog })));
 
 type StyleChoice = "picture" | "initials" | "hidden";
 
@@ -80,6 +82,9 @@ export default function ProfilePictureScreen() {
   const draft = useProfileDraft((s) => s.snapshot);
   const shown = useCurrentSnapshot();
   const [cropSrc, setCropSrc] = useState<string | null>(null);
+  // Once loaded the dialog stays mounted, so closing it returns focus as any dialog does.
+  const [cropperWanted, setCropperWanted] = useState(false);
+  if (cropSrc !== null && !cropperWanted) setCropperWanted(true);
   const [cropShape, setCropShape] = useState<PictureShape>("icon");
   const [uploading, setUploading] = useState(false);
   const [enlarged, setEnlarged] = useState(false);
@@ -332,17 +337,21 @@ export default function ProfilePictureScreen() {
         ) : null}
       </section>
 
-      <CropDialog
-        src={cropSrc}
-        shape={cropShape}
-        busy={uploading}
-        onCancel={closeCrop}
-        onSave={(area) => void uploadCropped(area)}
-        onUnreadable={() => {
-          closeCrop();
-          toast.error(INVALID_PICTURE.title, { description: INVALID_PICTURE.text });
-        }}
-      />
+      {cropperWanted ? (
+        <Suspense fallback={null}>
+          <CropDialog
+            src={cropSrc}
+            shape={cropShape}
+            busy={uploading}
+            onCancel={closeCrop}
+            onSave={(area) => void uploadCropped(area)}
+            onUnreadable={() => {
+              closeCrop();
+              toast.error(INVALID_PICTURE.title, { description: INVALID_PICTURE.text });
+            }}
+          />
+        </Suspense>
+      ) : null}
 
       <Modal open={enlarged} onOpenChange={setEnlarged} title="Profile picture">
         {saved.profilePictureUrl ? <img src={saved.profilePictureUrl} alt="Your profile picture, enlarged" className="mx-auto w-full max-w-[400px] rounded-md" /> : null}
