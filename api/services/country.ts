@@ -1,8 +1,8 @@
 /**
  * The visitor's country from their address, looked up in the IP-to-country table shipped in the
  * @ip-location-db/geo-whois-asn-country package (CC0; no download at run time). Only the two-letter
- * code is kept; the address is never stored. Each family's table is read on its first lookup, or
- * when the server starts (warmCountryTables), so no visitor's beacon waits for it.
+ * code is kept; the address is never stored. Each family's table is read on its first lookup of a
+ * public address, on the analytics writer thread (ADR 116), so no visitor's beacon waits for it.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -46,12 +46,6 @@ let v4: Table<number> | undefined;
 let v6: Table<bigint> | undefined;
 const loadV4 = () => (v4 ??= load("geo-whois-asn-country-ipv4-num.csv", Number));
 const loadV6 = () => (v6 ??= load("geo-whois-asn-country-ipv6-num.csv", BigInt));
-
-/** Reads both tables now (about half a second), rather than on the first visitor's beacon. */
-export function warmCountryTables(): void {
-  loadV4();
-  loadV6();
-}
 
 /** "DE", "JP", ...; null for a private, reserved or unknown address. Takes an address or an IPv6 "prefix/64". */
 export function countryOf(address: string): string | null {

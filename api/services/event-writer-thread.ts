@@ -8,12 +8,10 @@ import { parentPort, workerData } from "node:worker_threads";
 import { openDatabase } from "#db/client.ts";
 import type { Beacon } from "./beacon-events.ts";
 import { recordBeacons } from "./beacon-events.ts";
-import { warmCountryTables } from "./country.ts";
 import { FAILURES, WRITTEN, type ToWriterThread } from "./event-writer.ts";
 
 const { path, shared } = workerData as { path: string; shared: Int32Array };
 const db = openDatabase({ path, migrate: false });
-warmCountryTables();
 const waiting: { seq: number; beacons: Beacon[] }[] = [];
 let retry: NodeJS.Timeout | null = null;
 
