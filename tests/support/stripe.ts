@@ -34,10 +34,17 @@ const DAY = 86_400;
 let seq = 0;
 const nextId = (prefix: string) => `${prefix}_${Date.now().toString(36)}${(++seq).toString(36).padStart(6, "0")}`;
 
+/** A price as GET /v1/prices/:id documents it: the yearly price recurs every year, any other monthly. */
+export function stripePrice(id: string, created = secs(new Date())) {
+  const interval = id === STRIPE_TEST_ENV.STRIPE_PRICE_YEARLY ? ("year" as const) : ("month" as const);
+  return { id, object: "price" as const, active: true, billing_scheme: "per_unit", created, currency: "usd", livemode: false, lookup_key: null, metadata: {}, product: "prod_PlinthPlus", recurring: { interval, interval_count: 1, usage_type: "licensed" }, type: "recurring", unit_amount: interval === "year" ? 8990 : 899 };
+}
+
 /** A subscription as GET /v1/subscriptions/:id documents it; the period lives on its one item. */
-export function stripeSubscription(input: { id?: string; customer: string; status?: Stripe.Subscription.Status; start: number; end: number; cancelAtPeriodEnd?: boolean; price?: string }) {
+export function stripeSubscription(input: { id?: string; customer: string; status?: Stripe.Subscription.Status; start: number; end: number; cancelAtPeriodEnd?: boolean; price?: string; schedule?: string | null }) {
   const id = input.id ?? nextId("sub");
   const status = input.status ?? "active";
+  const price = stripePrice(input.price ?? STRIPE_TEST_ENV.STRIPE_PRICE_MONTHLY, input.start);
   return {
     id,
     object: "subscription",
@@ -63,7 +70,7 @@ export function stripeSubscription(input: { id?: string; customer: string; statu
           current_period_start: input.start,
           current_period_end: input.end,
           metadata: {},
-          price: { id: input.price ?? STRIPE_TEST_ENV.STRIPE_PRICE_MONTHLY, object: "price", active: true, currency: "usd", recurring: { interval: "month", interval_count: 1, usage_type: "licensed" }, type: "recurring", unit_amount: 899 },
+          price,
           quantity: 1,
           subscription: id,
         },
@@ -75,6 +82,7 @@ export function stripeSubscription(input: { id?: string; customer: string; statu
     latest_invoice: null,
     livemode: false,
     metadata: {},
+    schedule: input.schedule ?? null,
     start_date: input.start,
     status,
     trial_end: null,
@@ -185,6 +193,11 @@ export interface StripeStandIn {
   base: string;
   calls: RecordedCall[];
   subscriptions: Map<string, StripeSubscriptionBody>;
+  /**
+   * Signs an event of `type` about `object` (created now) as Stripe does and posts it to the
+   * webhook URL the stand-in was started with; resolves with the route's status.
+   */
+  deliver(type: string, object: object): Promise<number>;
   /** Answers the next call with Stripe's error body and this status. */
   failNext(status: number): void;
   close(): Promise<void>;
@@ -195,12 +208,49 @@ function stripeError(res: import("node:http").ServerResponse, status: number, me
   res.end(JSON.stringify({ error: { type, message, request_log_url: "https://dashboard.stripe.com/test/logs/req_x" } }));
 }
 
-export async function startStripeStandIn(): Promise<StripeStandIn> {
+/** The stand-in's Checkout page: what is bought, and a Pay button that completes the session. */
+function checkoutPage(sessionId: string, price: ReturnType<typeof stripePrice>, email: string | null) {
+  const amount = `$${(price.unit_amount / 100).toFixed(2)}`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Checkout</title></head>
+<body><main><h1>Subscribe to Plinth Plus</h1><p>${amount} per ${price.recurring.interval}${email ? ` for ${email.replace(/[<>&"]/g, "")}` : ""}</p>
+<form method="post" action="/c/pay/${encodeURIComponent(sessionId)}"><button type="submit">Pay ${amount}</button></form></main></body></html>`;
+}
+
+/**
+ * The stand-in answers the SDK's calls. With `webhookUrl`, Checkout's `url` is a page of its own
+ * whose Pay button completes the session as Stripe does: the subscription is made, and
+ * checkout.session.completed, customer.subscription.created and invoice.paid are signed and posted
+ * to `webhookUrl` before the browser is sent to the session's success_url.
+ */
+export async function startStripeStandIn(opts: { webhookUrl?: string } = {}): Promise<StripeStandIn> {
+  let base = "";
   const calls: RecordedCall[] = [];
   const subscriptions = new Map<string, StripeSubscriptionBody>();
   const customers = new Map<string, object>();
-  const sessions = new Map<string, object>();
+  const sessions = new Map<string, { id: string; customer: string | null; success_url: string; status: string } & Record<string, unknown>>();
+  /** The price each Checkout Session sells (its line item, which Stripe lists under /line_items). */
+  const sessionPrices = new Map<string, string>();
   let failWith: number | null = null;
+  const deliver = async (type: string, object: object) => {
+    if (!opts.webhookUrl) throw new Error("the stand-in was started without a webhook URL");
+    const { payload, header } = signedDelivery(stripeEvent(type, object, secs(new Date())));
+    const res = await fetch(opts.webhookUrl, { method: "POST", body: payload, headers: { "Content-Type": "application/json", "Stripe-Signature": header } });
+    await res.arrayBuffer();
+    return res.status;
+  };
+  /** Pay pressed: the session completes and Stripe's events for it go to the webhook, in the order Stripe sends them. */
+  const pay = async (session: NonNullable<ReturnType<typeof sessions.get>>) => {
+    const now = secs(new Date());
+    const price = stripePrice(sessionPrices.get(session.id)!, now);
+    const sub = stripeSubscription({ customer: session.customer!, start: now, end: now + (price.recurring.interval === "year" ? 365 : 30) * DAY, price: price.id });
+    subscriptions.set(sub.id, sub);
+    Object.assign(session, { status: "complete", payment_status: "paid", subscription: sub.id });
+    const invoice = stripeInvoice({ customer: sub.customer, subscription: sub.id, status: "paid", amount: price.unit_amount, start: now, end: sub.items.data[0]!.current_period_end, reason: "subscription_create" });
+    for (const [type, object] of [["checkout.session.completed", session], ["customer.subscription.created", sub], ["invoice.paid", invoice]] as const) {
+      const status = await deliver(type, object);
+      if (status !== 200) throw new Error(`the webhook answered ${type} with ${status}`);
+    }
+  };
   const server: Server = createServer((req, res) => {
     let raw = "";
     req.setEncoding("utf8");
@@ -227,6 +277,21 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       const now = secs(new Date());
       const path = url.pathname;
       let m: RegExpMatchArray | null;
+      if ((m = path.match(/^\/c\/pay\/([^/]+)$/)) && opts.webhookUrl) {
+        const session = sessions.get(decodeURIComponent(m[1]!));
+        if (!session || session.status !== "open") return stripeError(res, 404, "This Checkout Session is no longer available.");
+        if (req.method === "GET") {
+          res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+          return res.end(checkoutPage(session.id, stripePrice(sessionPrices.get(session.id)!, now), (customers.get(session.customer ?? "") as { email?: string } | undefined)?.email ?? null));
+        }
+        return void pay(session).then(
+          () => {
+            res.writeHead(303, { Location: session.success_url });
+            res.end();
+          },
+          (err: Error) => stripeError(res, 502, err.message, "api_error"),
+        );
+      }
       if (req.method === "POST" && path === "/v1/customers") {
         const customer = { id: nextId("cus"), object: "customer", balance: 0, created: now, currency: null, email: params.email ?? null, livemode: false, metadata: { userId: params["metadata[userId]"] } };
         customers.set(customer.id, customer);
@@ -248,16 +313,14 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           payment_status: "unpaid",
           status: "open",
           subscription: null,
-          success_url: params.success_url,
-          url: `https://checkout.stripe.com/c/pay/${id}`,
+          success_url: params.success_url!,
+          url: opts.webhookUrl ? `${base}/c/pay/${id}` : `https://checkout.stripe.com/c/pay/${id}`,
         };
         sessions.set(id, session);
+        sessionPrices.set(id, params["line_items[0][price]"] ?? STRIPE_TEST_ENV.STRIPE_PRICE_MONTHLY);
         return send(session);
       }
-      if (req.method === "GET" && (m = path.match(/^\/v1\/prices\/([^/]+)$/))) {
-        const interval = m[1] === STRIPE_TEST_ENV.STRIPE_PRICE_YEARLY ? "year" : "month";
-        return send({ id: m[1], object: "price", active: true, billing_scheme: "per_unit", created: now, currency: "usd", livemode: false, lookup_key: null, metadata: {}, product: "prod_PlinthPlus", recurring: { interval, interval_count: 1, usage_type: "licensed" }, type: "recurring", unit_amount: interval === "year" ? 8990 : 899 });
-      }
+      if (req.method === "GET" && (m = path.match(/^\/v1\/prices\/([^/]+)$/))) return send(stripePrice(m[1]!, now));
       if ((m = path.match(/^\/v1\/customers\/(cus_[^/]+)$/))) {
         const customer = customers.get(m[1]!);
         if (!customer) return stripeError(res, 404, `No such customer: '${m[1]}'`);
@@ -298,10 +361,12 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
+  base = `http://127.0.0.1:${port}`;
   return {
-    base: `http://127.0.0.1:${port}`,
+    base,
     calls,
     subscriptions,
+    deliver,
     failNext(status) {
       failWith = status;
     },
