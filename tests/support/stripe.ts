@@ -189,6 +189,71 @@ export function signedDelivery(event: object, opts: { at?: Date; secret?: string
   return { payload, header };
 }
 
+/** A subscription schedule as the API reference documents it (phases with their items and dates). */
+export function stripeSchedule(input: { id?: string; subscription: string; customer: string; created: number; endBehavior?: string; phases: { price: string; start: number; end: number }[] }) {
+  const first = input.phases[0]!;
+  return {
+    id: input.id ?? nextId("sub_sched"),
+    object: "subscription_schedule" as const,
+    application: null,
+    billing_mode: { type: "classic" },
+    canceled_at: null,
+    completed_at: null,
+    created: input.created,
+    current_phase: { start_date: first.start, end_date: first.end } as { start_date: number; end_date: number } | null,
+    customer: input.customer,
+    customer_account: null,
+    default_settings: { application_fee_percent: null, billing_cycle_anchor: "automatic", billing_thresholds: null, collection_method: "charge_automatically", default_payment_method: null, description: null, invoice_settings: { issuer: { type: "self" } }, on_behalf_of: null, transfer_data: null },
+    end_behavior: input.endBehavior ?? "release",
+    livemode: false,
+    metadata: {},
+    pause_schedules: [],
+    phases: input.phases.map((p) => ({
+      add_invoice_items: [],
+      application_fee_percent: null,
+      billing_cycle_anchor: null,
+      billing_thresholds: null,
+      collection_method: null,
+      currency: "usd",
+      default_payment_method: null,
+      default_tax_rates: [],
+      description: null,
+      discounts: [],
+      end_date: p.end,
+      invoice_settings: null,
+      items: [{ billing_thresholds: null, discounts: [], metadata: {}, plan: p.price, price: p.price, quantity: 1, tax_rates: [] }],
+      metadata: {},
+      on_behalf_of: null,
+      proration_behavior: "create_prorations",
+      start_date: p.start,
+      transfer_data: null,
+      trial_end: null,
+    })),
+    released_at: null as number | null,
+    released_subscription: null as string | null,
+    status: "active" as "active" | "released" | "canceled" | "completed" | "not_started",
+    subscription: input.subscription as string | null,
+    test_clock: null,
+  };
+}
+export type StripeScheduleBody = ReturnType<typeof stripeSchedule>;
+
+/**
+ * The phases of a schedule update as the form parameters carry them: each phase's first item's
+ * price, and its end as end_date or as a duration after the phase before it.
+ */
+function phasesFrom(params: Record<string, string>): { price: string; start: number; end: number }[] {
+  const phases: { price: string; start: number; end: number }[] = [];
+  for (let i = 0; params[`phases[${i}][items][0][price]`]; i++) {
+    const start = Number(params[`phases[${i}][start_date]`] ?? phases[i - 1]?.end);
+    const unit = params[`phases[${i}][duration][interval]`];
+    const count = Number(params[`phases[${i}][duration][interval_count]`] ?? 1);
+    const end = params[`phases[${i}][end_date]`] ? Number(params[`phases[${i}][end_date]`]) : start + count * (unit === "year" ? 365 : unit === "month" ? 30 : unit === "week" ? 7 : 1) * DAY;
+    phases.push({ price: params[`phases[${i}][items][0][price]`]!, start, end });
+  }
+  return phases;
+}
+
 export interface StripeStandIn {
   base: string;
   calls: RecordedCall[];
@@ -199,7 +264,8 @@ export interface StripeStandIn {
    */
   deliver(type: string, object: object): Promise<number>;
   /** Answers the next call with Stripe's error body and this status. */
-  failNext(status: number): void;
+  failNext(status: number, path?: RegExp): void;
+  schedules: Map<string, StripeScheduleBody>;
   close(): Promise<void>;
 }
 
@@ -230,7 +296,8 @@ export async function startStripeStandIn(opts: { webhookUrl?: string } = {}): Pr
   const sessions = new Map<string, { id: string; customer: string | null; success_url: string; status: string } & Record<string, unknown>>();
   /** The price each Checkout Session sells (its line item, which Stripe lists under /line_items). */
   const sessionPrices = new Map<string, string>();
-  let failWith: number | null = null;
+  let failWith: { status: number; path?: RegExp } | null = null;
+  const schedules = new Map<string, StripeScheduleBody>();
   const deliver = async (type: string, object: object) => {
     if (!opts.webhookUrl) throw new Error("the stand-in was started without a webhook URL");
     const { payload, header } = signedDelivery(stripeEvent(type, object, secs(new Date())));
@@ -260,8 +327,8 @@ export async function startStripeStandIn(opts: { webhookUrl?: string } = {}): Pr
       const params = Object.fromEntries(new URLSearchParams(req.method === "GET" || req.method === "DELETE" ? url.search : raw));
       const key = req.headers["idempotency-key"];
       calls.push({ method: req.method ?? "", path: url.pathname, params, idempotencyKey: typeof key === "string" ? key : undefined, authorization: req.headers.authorization });
-      if (failWith) {
-        const status = failWith;
+      if (failWith && (!failWith.path || failWith.path.test(url.pathname))) {
+        const { status } = failWith;
         failWith = null;
         if (status === 401) {
           // Stripe's answer to a wrong key names it masked to its last four characters.
@@ -342,6 +409,7 @@ export async function startStripeStandIn(opts: { webhookUrl?: string } = {}): Pr
         if (!sub) return stripeError(res, 404, `No such subscription: '${m[1]}'`);
         if (req.method === "GET") return send(sub);
         if (req.method === "POST" && params.cancel_at_period_end) {
+          if (sub.schedule) return stripeError(res, 400, `The subscription is managed by the subscription schedule \`${sub.schedule}\`, and updating any cancelation behavior directly is not allowed. Please update the schedule instead.`);
           const cancel = params.cancel_at_period_end === "true";
           const next = { ...sub, cancel_at_period_end: cancel, cancel_at: cancel ? sub.items.data[0]!.current_period_end : null, canceled_at: cancel ? now : null };
           subscriptions.set(sub.id, next);
@@ -352,6 +420,38 @@ export async function startStripeStandIn(opts: { webhookUrl?: string } = {}): Pr
           subscriptions.set(sub.id, next);
           return send(next);
         }
+      }
+      if (req.method === "POST" && path === "/v1/subscription_schedules") {
+        const sub = subscriptions.get(params.from_subscription ?? "");
+        if (!sub) return stripeError(res, 400, `No such subscription: '${params.from_subscription}'`);
+        if (sub.schedule) return stripeError(res, 400, `You cannot migrate a subscription that is already attached to a schedule: \`${sub.schedule}\`.`);
+        const item = sub.items.data[0]!;
+        const schedule = stripeSchedule({ subscription: sub.id, customer: sub.customer, created: now, phases: [{ price: item.price.id, start: item.current_period_start, end: item.current_period_end }] });
+        schedules.set(schedule.id, schedule);
+        subscriptions.set(sub.id, { ...sub, schedule: schedule.id });
+        return send(schedule);
+      }
+      if ((m = path.match(/^\/v1\/subscription_schedules\/([^/]+)(\/release)?$/))) {
+        const schedule = schedules.get(m[1]!);
+        if (!schedule) return stripeError(res, 404, `No such subscription_schedule: '${m[1]}'`);
+        if (req.method === "GET" && !m[2]) return send(schedule);
+        if (req.method !== "POST") return stripeError(res, 404, `Unrecognized request URL (${req.method}: ${path}).`);
+        if (schedule.status !== "active" && schedule.status !== "not_started") {
+          return stripeError(res, 400, `You cannot ${m[2] ? "release" : "update"} a subscription schedule that is currently in the \`${schedule.status}\` status.`);
+        }
+        const sub = subscriptions.get(schedule.subscription!)!;
+        if (m[2]) {
+          const released = { ...schedule, status: "released" as const, released_at: now, released_subscription: schedule.subscription, subscription: null, current_phase: null };
+          schedules.set(schedule.id, released);
+          subscriptions.set(sub.id, { ...sub, schedule: null });
+          return send(released);
+        }
+        const phases = phasesFrom(params);
+        if (phases.length === 0) return send(schedule);
+        if (phases[0]!.start !== schedule.current_phase!.start_date) return stripeError(res, 400, "You can not modify the start date of the current phase.");
+        const updated = stripeSchedule({ ...schedule, customer: schedule.customer, subscription: sub.id, endBehavior: params.end_behavior, phases });
+        schedules.set(schedule.id, updated);
+        return send(updated);
       }
       if (req.method === "POST" && (m = path.match(/^\/v1\/customers\/([^/]+)\/balance_transactions$/))) {
         return send({ id: nextId("cbtxn"), object: "customer_balance_transaction", amount: Number(params.amount), created: now, credit_note: null, currency: params.currency, customer: m[1], description: params.description ?? null, ending_balance: Number(params.amount), invoice: null, livemode: false, metadata: {}, type: "adjustment" });
@@ -367,8 +467,9 @@ export async function startStripeStandIn(opts: { webhookUrl?: string } = {}): Pr
     calls,
     subscriptions,
     deliver,
-    failNext(status) {
-      failWith = status;
+    schedules,
+    failNext(status, path) {
+      failWith = { status, path };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
