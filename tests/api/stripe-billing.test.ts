@@ -332,6 +332,13 @@ describe("Stripe: switching between monthly and yearly at renewal (ADR 110)", ()
   const YEARLY = STRIPE_TEST_ENV.STRIPE_PRICE_YEARLY;
   const pick = (v: Record<string, unknown>) => ({ badge: v.badge, subscriptionStatus: v.subscriptionStatus, interval: v.interval, priceCents: v.priceCents, priceLabel: v.priceLabel });
   const callsAfter = (n: number) => stripe.calls.slice(n).map((c) => `${c.method} ${c.path}`);
+  /** A Stripe subscriber with a switch to yearly pending; `before` counts the calls made so far. */
+  async function pendingYearly() {
+    const owner = createApiOwner(t, "lite");
+    const { sub } = await subscribeThroughStripe(owner);
+    expect((await call(owner, "POST", "/api/billing/interval", { interval: "year" })).status).toBe(200);
+    return { owner, sub, schedule: [...stripe.schedules.values()][0]!, before: stripe.calls.length };
+  }
 
   it("schedules the yearly price from the renewal: a schedule made from the subscription, then its two phases; the pending switch shows as in test mode", async () => {
     const owner = createApiOwner(t, "lite");
@@ -398,11 +405,7 @@ describe("Stripe: switching between monthly and yearly at renewal (ADR 110)", ()
   });
 
   it("takes a pending switch back by releasing the schedule: the monthly price stays", async () => {
-    const owner = createApiOwner(t, "lite");
-    const { sub } = await subscribeThroughStripe(owner);
-    await call(owner, "POST", "/api/billing/interval", { interval: "year" });
-    const schedule = [...stripe.schedules.values()][0]!;
-    const before = stripe.calls.length;
+    const { owner, sub, schedule, before } = await pendingYearly();
     const res = await call(owner, "POST", "/api/billing/interval", { interval: "month" });
     expect(res.status).toBe(200);
     expect(res.body.subscription).toMatchObject({ interval: "month", priceLabel: "$8.99 per month" });
@@ -419,11 +422,7 @@ describe("Stripe: switching between monthly and yearly at renewal (ADR 110)", ()
   });
 
   it("cancelling while a switch is pending releases the schedule first, as Stripe requires; the subscription ends on its monthly price", async () => {
-    const owner = createApiOwner(t, "lite");
-    const { sub } = await subscribeThroughStripe(owner);
-    await call(owner, "POST", "/api/billing/interval", { interval: "year" });
-    const schedule = [...stripe.schedules.values()][0]!;
-    const before = stripe.calls.length;
+    const { owner, sub, schedule, before } = await pendingYearly();
     const res = await call(owner, "POST", "/api/billing/cancel", { reason: "Too expensive" });
     expect(res.status).toBe(200);
     expect(callsAfter(before)).toEqual([`GET /v1/subscriptions/${sub.id}`, `POST /v1/subscription_schedules/${schedule.id}/release`, `POST /v1/subscriptions/${sub.id}`]);

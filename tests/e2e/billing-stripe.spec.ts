@@ -1,10 +1,11 @@
 /**
- * Plinth Plus sold through Stripe (ADR 104), as an owner meets it. The spec starts its own server
- * with BILLING_PROVIDER=stripe and the Stripe SDK pointed at the local stand-in
+ * Plinth Plus sold through Stripe (ADR 104, 110), as an owner meets it. The spec starts its own
+ * server with BILLING_PROVIDER=stripe and the Stripe SDK pointed at the local stand-in
  * (tests/support/stripe.ts), whose Checkout page completes the session and posts Stripe-signed
  * events through the real webhook route. Renewals that fail and recover are Stripe's webhook
- * deliveries; Cancel and Resume are the dashboard's own buttons, which the SDK sends to the
- * stand-in. Every body and header the browser receives is kept and searched for the secrets.
+ * deliveries; Cancel, Resume and the switch to yearly billing are the dashboard's own buttons,
+ * which the SDK sends to the stand-in. Every body and header the browser receives is kept and
+ * searched for the secrets.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -54,7 +55,7 @@ test.afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test("an owner upgrades through Stripe Checkout, falls past due, recovers, cancels and resumes", async ({ page, context }) => {
+test("an owner upgrades through Stripe Checkout, falls past due, recovers, cancels, resumes and switches to yearly billing and back", async ({ page, context }) => {
   // A Lite owner whose trial is over, signed in.
   const now = new Date();
   const username = `stripe_${now.getTime().toString(36)}`;
@@ -145,9 +146,28 @@ test("an owner upgrades through Stripe Checkout, falls past due, recovers, cance
   await expect(badge("Active")).toBeVisible();
   await expect(panel.getByRole("button", { name: "Cancel Subscription" })).toBeVisible();
 
+  // Yearly from the next renewal: a schedule whose second phase is the yearly price; then taken back.
+  await panel.getByRole("button", { name: "Switch to yearly billing" }).click();
+  const toYearly = page.getByRole("alertdialog", { name: "Switch to yearly billing?" });
+  await expect(toYearly).toContainText("Nothing is charged now.");
+  await toYearly.getByRole("button", { name: "Switch to yearly" }).click();
+  await expect(page.getByText("Your billing changes at your next renewal")).toBeVisible();
+  await expect(panel.getByText("$89.90 per year")).toBeVisible();
+  const [schedule] = [...stripe.schedules.values()];
+  expect(schedule!.phases.map((p) => p.items[0]!.price)).toEqual([STRIPE_TEST_ENV.STRIPE_PRICE_MONTHLY, STRIPE_TEST_ENV.STRIPE_PRICE_YEARLY]);
+  expect(schedule!.phases[0]!.end_date).toBe(renewal.end);
+  // Stripe's event for the schedule taking the subscription over keeps the pending switch.
+  expect(await stripe.deliver("customer.subscription.updated", stripe.subscriptions.get(sub!.id)!)).toBe(200);
+  await page.reload();
+  await expect(panel.getByText("$89.90 per year")).toBeVisible();
+  await panel.getByRole("button", { name: "Switch to monthly billing" }).click();
+  await page.getByRole("alertdialog", { name: "Switch to monthly billing?" }).getByRole("button", { name: "Switch to monthly" }).click();
+  await expect(panel.getByText("$8.99 per month")).toBeVisible();
+  expect(stripe.schedules.get(schedule!.id)!.status).toBe("released");
+
   // No secret reached the browser, in any page, script, API answer or header, nor the server's log.
   const browser = await Promise.all(received);
-  expect(browser.map((r) => new URL(r.url).pathname)).toEqual(expect.arrayContaining(["/api/billing/subscription", "/api/billing/checkout", "/api/billing/cancel", "/api/billing/resume"]));
+  expect(browser.map((r) => new URL(r.url).pathname)).toEqual(expect.arrayContaining(["/api/billing/subscription", "/api/billing/checkout", "/api/billing/cancel", "/api/billing/resume", "/api/billing/interval"]));
   expect(browser.some((r) => r.url.startsWith(`${stripe.base}/c/pay/`))).toBe(true);
   const seen = [...browser, { url: "the server's output", text: server.output() }];
   // A secret whole, or without its prefix (a tail of zeros alone would match any script).
