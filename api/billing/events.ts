@@ -19,8 +19,9 @@ const SubscriptionObjectSchema = z.object({
   cancel_at_period_end: z.boolean(),
   ended_at: ms.nullable(),
   card,
-  // Events written before yearly billing existed carry no interval: they were monthly.
-  interval: z.enum(["month", "year"]).default("month"),
+  // Events written before yearly billing existed carry no interval: they were monthly. Null: the
+  // provider's object does not say (a Stripe subscription under a schedule, ADR 110).
+  interval: z.enum(["month", "year"]).nullable().default("month"),
 });
 
 const InvoiceObjectSchema = z.object({

@@ -26,8 +26,12 @@ export interface SubscriptionObject {
   cancel_at_period_end: boolean;
   ended_at: number | null;
   card: CardSummary | null;
-  /** Billed every month or every year (Plinth Plus yearly). */
-  interval: "month" | "year";
+  /**
+   * Billed every month or every year (Plinth Plus yearly) from the next renewal on; null when the
+   * provider's object does not say (a Stripe subscription under a schedule, which holds the next
+   * price): the product keeps the interval it has.
+   */
+  interval: "month" | "year" | null;
 }
 
 export interface InvoiceObject {

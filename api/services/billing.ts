@@ -396,7 +396,7 @@ function applySubscription(deps: AppDeps, tx: Db, sub: SubscriptionObject, event
       subscriptionId: ended ? null : sub.id,
       cardBrand: sub.card?.brand ?? customer.cardBrand,
       cardLast4: sub.card?.last4 ?? customer.cardLast4,
-      billingInterval: sub.interval,
+      billingInterval: sub.interval ?? customer.billingInterval,
       lastEventAt: new Date(eventAt),
     })
     .where(eq(billingCustomers.userId, customer.userId))

@@ -9,7 +9,6 @@ import { singleLine } from "../text-rule.ts";
 
 export const BILLING_MESSAGES = {
   cancelFailed: "Failed to cancel subscription",
-  intervalInPortal: "To switch between monthly and yearly billing, open Manage billing: the change starts at your next renewal.",
   portalFailed: "Failed to open customer portal",
   checkoutFailed: "Failed to start checkout",
   resumeFailed: "Failed to resume subscription",

@@ -12,13 +12,14 @@ import { createTestApp, type TestApp } from "#tests/support/app.ts";
 import { createStripeProvider } from "#api/billing/stripe/provider.ts";
 import { emailOf } from "#api/services/billing.ts";
 import { AFFILIATE_MESSAGES } from "#core/schemas/affiliate.ts";
-import { profileOf, requestKey } from "#tests/support/billing.ts";
+import { profileOf, requestKey, subscribe } from "#tests/support/billing.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
 import {
   signedDelivery,
   startStripeStandIn,
   stripeEvent,
   stripeInvoice,
+  stripePrice,
   stripeSubscription,
   STRIPE_TEST_ENV,
   type StripeStandIn,
@@ -323,6 +324,130 @@ describe("Stripe: the subscription's life through its webhook", () => {
     expect(b.status).toBe(400);
     expect(b.body.error.message).toBe(BILLING_MESSAGES.webhookPayload);
     expect(t.deps.db.select().from(billingWebhookEvents).all()).toHaveLength(before);
+  });
+});
+
+describe("Stripe: switching between monthly and yearly at renewal (ADR 110)", () => {
+  const MONTHLY = STRIPE_TEST_ENV.STRIPE_PRICE_MONTHLY;
+  const YEARLY = STRIPE_TEST_ENV.STRIPE_PRICE_YEARLY;
+  const pick = (v: Record<string, unknown>) => ({ badge: v.badge, subscriptionStatus: v.subscriptionStatus, interval: v.interval, priceCents: v.priceCents, priceLabel: v.priceLabel });
+  const callsAfter = (n: number) => stripe.calls.slice(n).map((c) => `${c.method} ${c.path}`);
+  /** A Stripe subscriber with a switch to yearly pending; `before` counts the calls made so far. */
+  async function pendingYearly() {
+    const owner = createApiOwner(t, "lite");
+    const { sub } = await subscribeThroughStripe(owner);
+    expect((await call(owner, "POST", "/api/billing/interval", { interval: "year" })).status).toBe(200);
+    return { owner, sub, schedule: [...stripe.schedules.values()][0]!, before: stripe.calls.length };
+  }
+
+  it("schedules the yearly price from the renewal: a schedule made from the subscription, then its two phases; the pending switch shows as in test mode", async () => {
+    const owner = createApiOwner(t, "lite");
+    const start = nowS() - 10 * DAY;
+    const { sub, customer } = await subscribeThroughStripe(owner, start);
+    const periodEnd = start + 30 * DAY;
+    const before = stripe.calls.length;
+    const res = await call(owner, "POST", "/api/billing/interval", { interval: "year" });
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe(BILLING_MESSAGES.intervalSwitched);
+
+    const schedule = [...stripe.schedules.values()][0]!;
+    expect(callsAfter(before)).toEqual([`GET /v1/subscriptions/${sub.id}`, "POST /v1/subscription_schedules", `POST /v1/subscription_schedules/${schedule.id}`]);
+    const [, create, update] = stripe.calls.slice(before);
+    expect(create!.params).toEqual({ from_subscription: sub.id });
+    expect(create!.idempotencyKey).toMatch(/^plinth-schedule-[0-9a-f-]{36}$/);
+    expect(update!.params).toEqual({
+      end_behavior: "release",
+      "phases[0][items][0][price]": MONTHLY,
+      "phases[0][items][0][quantity]": "1",
+      "phases[0][start_date]": String(start),
+      "phases[0][end_date]": String(periodEnd),
+      "phases[1][items][0][price]": YEARLY,
+      "phases[1][items][0][quantity]": "1",
+      "phases[1][duration][interval]": "year",
+      "phases[1][duration][interval_count]": "1",
+    });
+    expect(update!.idempotencyKey).toMatch(/^plinth-schedule-phases-[0-9a-f-]{36}$/);
+    expect(schedule.phases.map((p) => [p.items[0]!.price, p.start_date, p.end_date])).toEqual([
+      [MONTHLY, start, periodEnd],
+      [YEARLY, periodEnd, periodEnd + 365 * DAY],
+    ]);
+
+    // The dashboard shows the pending switch as test mode does; the paid month runs its course.
+    const view = (await call(owner, "GET", "/api/billing/subscription")).body;
+    expect(view).toMatchObject({ badge: "Active", interval: "year", priceLabel: "$89.90 per year", nextBillingDate: new Date(periodEnd * 1000).toISOString() });
+    const testMode = createTestApp();
+    try {
+      const other = createApiOwner(testMode, "lite");
+      await subscribe(other);
+      expect((await other.call("POST", "/api/billing/interval", { interval: "year" })).status).toBe(200);
+      expect(pick(view)).toEqual(pick((await (await other.call("GET", "/api/billing/subscription")).json()) as Record<string, unknown>));
+    } finally {
+      testMode.close();
+    }
+
+    // Stripe's event for the schedule taking the subscription over (still the monthly price) keeps the switch.
+    const attached = await deliver(stripeEvent("customer.subscription.updated", stripe.subscriptions.get(sub.id)!, nowS()));
+    expect(attached.body).toEqual({ received: true, duplicate: false, ignored: false });
+    expect(customerOf(owner.userId).billingInterval).toBe("year");
+
+    // The renewal: the second phase puts the yearly price on the subscription, and a year is paid.
+    const current = stripe.subscriptions.get(sub.id)!;
+    const yearly = { ...current, items: { ...current.items, data: [{ ...current.items.data[0]!, price: stripePrice(YEARLY), current_period_start: periodEnd, current_period_end: periodEnd + 365 * DAY }] } };
+    const renewed = stripeEvent("customer.subscription.updated", yearly, nowS() + 1);
+    expect((await deliver(renewed)).body).toEqual({ received: true, duplicate: false, ignored: false });
+    expect((await deliver(renewed)).body).toEqual({ received: true, duplicate: true, ignored: false });
+    expect((await deliver(stripeEvent("invoice.paid", stripeInvoice({ customer, subscription: sub.id, status: "paid", amount: 8990, start: periodEnd, end: periodEnd + 365 * DAY }), nowS() + 1))).status).toBe(200);
+    expect(profileOf(t, owner.userId).currentPeriodEndDate?.getTime()).toBe((periodEnd + 365 * DAY) * 1000);
+    expect(invoicesOf(owner.userId).map((i) => i.amountCents)).toEqual([LIMITS.PLUS_PRICE_CENTS, 8990]);
+    // After its last phase the schedule lets go: the subscription on its own, yearly.
+    expect((await deliver(stripeEvent("customer.subscription.updated", { ...yearly, schedule: null }, nowS() + 2))).status).toBe(200);
+    expect((await call(owner, "GET", "/api/billing/subscription")).body).toMatchObject({ interval: "year", priceLabel: "$89.90 per year" });
+  });
+
+  it("takes a pending switch back by releasing the schedule: the monthly price stays", async () => {
+    const { owner, sub, schedule, before } = await pendingYearly();
+    const res = await call(owner, "POST", "/api/billing/interval", { interval: "month" });
+    expect(res.status).toBe(200);
+    expect(res.body.subscription).toMatchObject({ interval: "month", priceLabel: "$8.99 per month" });
+    expect(callsAfter(before)).toEqual([`GET /v1/subscriptions/${sub.id}`, `POST /v1/subscription_schedules/${schedule.id}/release`]);
+    expect(stripe.calls.at(-1)).toMatchObject({ params: {}, idempotencyKey: `plinth-schedule-release-${schedule.id}` });
+    expect(stripe.schedules.get(schedule.id)).toMatchObject({ status: "released", subscription: null, released_subscription: sub.id });
+    expect(stripe.subscriptions.get(sub.id)!.schedule).toBeNull();
+    // Stripe's event for the release agrees; asking for the monthly price again sends nothing more.
+    expect((await deliver(stripeEvent("customer.subscription.updated", stripe.subscriptions.get(sub.id)!, nowS() + 1))).status).toBe(200);
+    expect(customerOf(owner.userId).billingInterval).toBe("month");
+    const again = stripe.calls.length;
+    expect((await call(owner, "POST", "/api/billing/interval", { interval: "month" })).status).toBe(200);
+    expect(callsAfter(again)).toEqual([`GET /v1/subscriptions/${sub.id}`]);
+  });
+
+  it("cancelling while a switch is pending releases the schedule first, as Stripe requires; the subscription ends on its monthly price", async () => {
+    const { owner, sub, schedule, before } = await pendingYearly();
+    const res = await call(owner, "POST", "/api/billing/cancel", { reason: "Too expensive" });
+    expect(res.status).toBe(200);
+    expect(callsAfter(before)).toEqual([`GET /v1/subscriptions/${sub.id}`, `POST /v1/subscription_schedules/${schedule.id}/release`, `POST /v1/subscriptions/${sub.id}`]);
+    expect(stripe.calls.at(-1)!.params).toEqual({ cancel_at_period_end: "true" });
+    expect(res.body.subscription).toMatchObject({ badge: "Cancelled", interval: "month" });
+    expect(profileOf(t, owner.userId).subscriptionStatus).toBe("canceled_plus");
+  });
+
+  it("lets go of the schedule it made when Stripe refuses its phases, answers 502 with the screen's message, and changes nothing", async () => {
+    const owner = createApiOwner(t, "lite");
+    const { sub } = await subscribeThroughStripe(owner);
+    const view = (await call(owner, "GET", "/api/billing/subscription")).body;
+    stripe.failNext(400, /^\/v1\/subscription_schedules\/[^/]+$/);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const res = await call(owner, "POST", "/api/billing/interval", { interval: "year" });
+    expect(warn).toHaveBeenCalledWith(expect.stringMatching(/^Stripe refused scheduling the switch: StripeInvalidRequestError/));
+    warn.mockRestore();
+    expect(res.status).toBe(502);
+    expect(res.body.error.message).toBe(BILLING_MESSAGES.intervalFailed);
+    const [schedule] = [...stripe.schedules.values()];
+    expect(schedule).toMatchObject({ status: "released", released_subscription: sub.id });
+    expect(stripe.calls.at(-1)).toMatchObject({ path: `/v1/subscription_schedules/${schedule!.id}/release` });
+    expect(stripe.subscriptions.get(sub.id)!.schedule).toBeNull();
+    expect((await call(owner, "GET", "/api/billing/subscription")).body).toEqual(view);
+    expect(customerOf(owner.userId).billingInterval).toBe("month");
   });
 });
 

@@ -34,10 +34,17 @@ const DAY = 86_400;
 let seq = 0;
 const nextId = (prefix: string) => `${prefix}_${Date.now().toString(36)}${(++seq).toString(36).padStart(6, "0")}`;
 
+/** A price as GET /v1/prices/:id documents it: the yearly price recurs every year, any other monthly. */
+export function stripePrice(id: string, created = secs(new Date())) {
+  const interval = id === STRIPE_TEST_ENV.STRIPE_PRICE_YEARLY ? ("year" as const) : ("month" as const);
+  return { id, object: "price" as const, active: true, billing_scheme: "per_unit", created, currency: "usd", livemode: false, lookup_key: null, metadata: {}, product: "prod_PlinthPlus", recurring: { interval, interval_count: 1, usage_type: "licensed" }, type: "recurring", unit_amount: interval === "year" ? 8990 : 899 };
+}
+
 /** A subscription as GET /v1/subscriptions/:id documents it; the period lives on its one item. */
-export function stripeSubscription(input: { id?: string; customer: string; status?: Stripe.Subscription.Status; start: number; end: number; cancelAtPeriodEnd?: boolean; price?: string }) {
+export function stripeSubscription(input: { id?: string; customer: string; status?: Stripe.Subscription.Status; start: number; end: number; cancelAtPeriodEnd?: boolean; price?: string; schedule?: string | null }) {
   const id = input.id ?? nextId("sub");
   const status = input.status ?? "active";
+  const price = stripePrice(input.price ?? STRIPE_TEST_ENV.STRIPE_PRICE_MONTHLY, input.start);
   return {
     id,
     object: "subscription",
@@ -63,7 +70,7 @@ export function stripeSubscription(input: { id?: string; customer: string; statu
           current_period_start: input.start,
           current_period_end: input.end,
           metadata: {},
-          price: { id: input.price ?? STRIPE_TEST_ENV.STRIPE_PRICE_MONTHLY, object: "price", active: true, currency: "usd", recurring: { interval: "month", interval_count: 1, usage_type: "licensed" }, type: "recurring", unit_amount: 899 },
+          price,
           quantity: 1,
           subscription: id,
         },
@@ -75,6 +82,7 @@ export function stripeSubscription(input: { id?: string; customer: string; statu
     latest_invoice: null,
     livemode: false,
     metadata: {},
+    schedule: input.schedule ?? null,
     start_date: input.start,
     status,
     trial_end: null,
@@ -181,12 +189,83 @@ export function signedDelivery(event: object, opts: { at?: Date; secret?: string
   return { payload, header };
 }
 
+/** A subscription schedule as the API reference documents it (phases with their items and dates). */
+export function stripeSchedule(input: { id?: string; subscription: string; customer: string; created: number; endBehavior?: string; phases: { price: string; start: number; end: number }[] }) {
+  const first = input.phases[0]!;
+  return {
+    id: input.id ?? nextId("sub_sched"),
+    object: "subscription_schedule" as const,
+    application: null,
+    billing_mode: { type: "classic" },
+    canceled_at: null,
+    completed_at: null,
+    created: input.created,
+    current_phase: { start_date: first.start, end_date: first.end } as { start_date: number; end_date: number } | null,
+    customer: input.customer,
+    customer_account: null,
+    default_settings: { application_fee_percent: null, billing_cycle_anchor: "automatic", billing_thresholds: null, collection_method: "charge_automatically", default_payment_method: null, description: null, invoice_settings: { issuer: { type: "self" } }, on_behalf_of: null, transfer_data: null },
+    end_behavior: input.endBehavior ?? "release",
+    livemode: false,
+    metadata: {},
+    pause_schedules: [],
+    phases: input.phases.map((p) => ({
+      add_invoice_items: [],
+      application_fee_percent: null,
+      billing_cycle_anchor: null,
+      billing_thresholds: null,
+      collection_method: null,
+      currency: "usd",
+      default_payment_method: null,
+      default_tax_rates: [],
+      description: null,
+      discounts: [],
+      end_date: p.end,
+      invoice_settings: null,
+      items: [{ billing_thresholds: null, discounts: [], metadata: {}, plan: p.price, price: p.price, quantity: 1, tax_rates: [] }],
+      metadata: {},
+      on_behalf_of: null,
+      proration_behavior: "create_prorations",
+      start_date: p.start,
+      transfer_data: null,
+      trial_end: null,
+    })),
+    released_at: null as number | null,
+    released_subscription: null as string | null,
+    status: "active" as "active" | "released" | "canceled" | "completed" | "not_started",
+    subscription: input.subscription as string | null,
+    test_clock: null,
+  };
+}
+export type StripeScheduleBody = ReturnType<typeof stripeSchedule>;
+
+/**
+ * The phases of a schedule update as the form parameters carry them: each phase's first item's
+ * price, and its end as end_date or as a duration after the phase before it.
+ */
+function phasesFrom(params: Record<string, string>): { price: string; start: number; end: number }[] {
+  const phases: { price: string; start: number; end: number }[] = [];
+  for (let i = 0; params[`phases[${i}][items][0][price]`]; i++) {
+    const start = Number(params[`phases[${i}][start_date]`] ?? phases[i - 1]?.end);
+    const unit = params[`phases[${i}][duration][interval]`];
+    const count = Number(params[`phases[${i}][duration][interval_count]`] ?? 1);
+    const end = params[`phases[${i}][end_date]`] ? Number(params[`phases[${i}][end_date]`]) : start + count * (unit === "year" ? 365 : unit === "month" ? 30 : unit === "week" ? 7 : 1) * DAY;
+    phases.push({ price: params[`phases[${i}][items][0][price]`]!, start, end });
+  }
+  return phases;
+}
+
 export interface StripeStandIn {
   base: string;
   calls: RecordedCall[];
   subscriptions: Map<string, StripeSubscriptionBody>;
+  /**
+   * Signs an event of `type` about `object` (created now) as Stripe does and posts it to the
+   * webhook URL the stand-in was started with; resolves with the route's status.
+   */
+  deliver(type: string, object: object): Promise<number>;
   /** Answers the next call with Stripe's error body and this status. */
-  failNext(status: number): void;
+  failNext(status: number, path?: RegExp): void;
+  schedules: Map<string, StripeScheduleBody>;
   close(): Promise<void>;
 }
 
@@ -195,12 +274,50 @@ function stripeError(res: import("node:http").ServerResponse, status: number, me
   res.end(JSON.stringify({ error: { type, message, request_log_url: "https://dashboard.stripe.com/test/logs/req_x" } }));
 }
 
-export async function startStripeStandIn(): Promise<StripeStandIn> {
+/** The stand-in's Checkout page: what is bought, and a Pay button that completes the session. */
+function checkoutPage(sessionId: string, price: ReturnType<typeof stripePrice>, email: string | null) {
+  const amount = `$${(price.unit_amount / 100).toFixed(2)}`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Checkout</title></head>
+<body><main><h1>Subscribe to Plinth Plus</h1><p>${amount} per ${price.recurring.interval}${email ? ` for ${email.replace(/[<>&"]/g, "")}` : ""}</p>
+<form method="post" action="/c/pay/${encodeURIComponent(sessionId)}"><button type="submit">Pay ${amount}</button></form></main></body></html>`;
+}
+
+/**
+ * The stand-in answers the SDK's calls. With `webhookUrl`, Checkout's `url` is a page of its own
+ * whose Pay button completes the session as Stripe does: the subscription is made, and
+ * checkout.session.completed, customer.subscription.created and invoice.paid are signed and posted
+ * to `webhookUrl` before the browser is sent to the session's success_url.
+ */
+export async function startStripeStandIn(opts: { webhookUrl?: string } = {}): Promise<StripeStandIn> {
+  let base = "";
   const calls: RecordedCall[] = [];
   const subscriptions = new Map<string, StripeSubscriptionBody>();
   const customers = new Map<string, object>();
-  const sessions = new Map<string, object>();
-  let failWith: number | null = null;
+  const sessions = new Map<string, { id: string; customer: string | null; success_url: string; status: string } & Record<string, unknown>>();
+  /** The price each Checkout Session sells (its line item, which Stripe lists under /line_items). */
+  const sessionPrices = new Map<string, string>();
+  let failWith: { status: number; path?: RegExp } | null = null;
+  const schedules = new Map<string, StripeScheduleBody>();
+  const deliver = async (type: string, object: object) => {
+    if (!opts.webhookUrl) throw new Error("the stand-in was started without a webhook URL");
+    const { payload, header } = signedDelivery(stripeEvent(type, object, secs(new Date())));
+    const res = await fetch(opts.webhookUrl, { method: "POST", body: payload, headers: { "Content-Type": "application/json", "Stripe-Signature": header } });
+    await res.arrayBuffer();
+    return res.status;
+  };
+  /** Pay pressed: the session completes and Stripe's events for it go to the webhook, in the order Stripe sends them. */
+  const pay = async (session: NonNullable<ReturnType<typeof sessions.get>>) => {
+    const now = secs(new Date());
+    const price = stripePrice(sessionPrices.get(session.id)!, now);
+    const sub = stripeSubscription({ customer: session.customer!, start: now, end: now + (price.recurring.interval === "year" ? 365 : 30) * DAY, price: price.id });
+    subscriptions.set(sub.id, sub);
+    Object.assign(session, { status: "complete", payment_status: "paid", subscription: sub.id });
+    const invoice = stripeInvoice({ customer: sub.customer, subscription: sub.id, status: "paid", amount: price.unit_amount, start: now, end: sub.items.data[0]!.current_period_end, reason: "subscription_create" });
+    for (const [type, object] of [["checkout.session.completed", session], ["customer.subscription.created", sub], ["invoice.paid", invoice]] as const) {
+      const status = await deliver(type, object);
+      if (status !== 200) throw new Error(`the webhook answered ${type} with ${status}`);
+    }
+  };
   const server: Server = createServer((req, res) => {
     let raw = "";
     req.setEncoding("utf8");
@@ -210,8 +327,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       const params = Object.fromEntries(new URLSearchParams(req.method === "GET" || req.method === "DELETE" ? url.search : raw));
       const key = req.headers["idempotency-key"];
       calls.push({ method: req.method ?? "", path: url.pathname, params, idempotencyKey: typeof key === "string" ? key : undefined, authorization: req.headers.authorization });
-      if (failWith) {
-        const status = failWith;
+      if (failWith && (!failWith.path || failWith.path.test(url.pathname))) {
+        const { status } = failWith;
         failWith = null;
         if (status === 401) {
           // Stripe's answer to a wrong key names it masked to its last four characters.
@@ -227,6 +344,21 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       const now = secs(new Date());
       const path = url.pathname;
       let m: RegExpMatchArray | null;
+      if ((m = path.match(/^\/c\/pay\/([^/]+)$/)) && opts.webhookUrl) {
+        const session = sessions.get(decodeURIComponent(m[1]!));
+        if (!session || session.status !== "open") return stripeError(res, 404, "This Checkout Session is no longer available.");
+        if (req.method === "GET") {
+          res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+          return res.end(checkoutPage(session.id, stripePrice(sessionPrices.get(session.id)!, now), (customers.get(session.customer ?? "") as { email?: string } | undefined)?.email ?? null));
+        }
+        return void pay(session).then(
+          () => {
+            res.writeHead(303, { Location: session.success_url });
+            res.end();
+          },
+          (err: Error) => stripeError(res, 502, err.message, "api_error"),
+        );
+      }
       if (req.method === "POST" && path === "/v1/customers") {
         const customer = { id: nextId("cus"), object: "customer", balance: 0, created: now, currency: null, email: params.email ?? null, livemode: false, metadata: { userId: params["metadata[userId]"] } };
         customers.set(customer.id, customer);
@@ -248,16 +380,14 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           payment_status: "unpaid",
           status: "open",
           subscription: null,
-          success_url: params.success_url,
-          url: `https://checkout.stripe.com/c/pay/${id}`,
+          success_url: params.success_url!,
+          url: opts.webhookUrl ? `${base}/c/pay/${id}` : `https://checkout.stripe.com/c/pay/${id}`,
         };
         sessions.set(id, session);
+        sessionPrices.set(id, params["line_items[0][price]"] ?? STRIPE_TEST_ENV.STRIPE_PRICE_MONTHLY);
         return send(session);
       }
-      if (req.method === "GET" && (m = path.match(/^\/v1\/prices\/([^/]+)$/))) {
-        const interval = m[1] === STRIPE_TEST_ENV.STRIPE_PRICE_YEARLY ? "year" : "month";
-        return send({ id: m[1], object: "price", active: true, billing_scheme: "per_unit", created: now, currency: "usd", livemode: false, lookup_key: null, metadata: {}, product: "prod_PlinthPlus", recurring: { interval, interval_count: 1, usage_type: "licensed" }, type: "recurring", unit_amount: interval === "year" ? 8990 : 899 });
-      }
+      if (req.method === "GET" && (m = path.match(/^\/v1\/prices\/([^/]+)$/))) return send(stripePrice(m[1]!, now));
       if ((m = path.match(/^\/v1\/customers\/(cus_[^/]+)$/))) {
         const customer = customers.get(m[1]!);
         if (!customer) return stripeError(res, 404, `No such customer: '${m[1]}'`);
@@ -279,6 +409,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         if (!sub) return stripeError(res, 404, `No such subscription: '${m[1]}'`);
         if (req.method === "GET") return send(sub);
         if (req.method === "POST" && params.cancel_at_period_end) {
+          if (sub.schedule) return stripeError(res, 400, `The subscription is managed by the subscription schedule \`${sub.schedule}\`, and updating any cancelation behavior directly is not allowed. Please update the schedule instead.`);
           const cancel = params.cancel_at_period_end === "true";
           const next = { ...sub, cancel_at_period_end: cancel, cancel_at: cancel ? sub.items.data[0]!.current_period_end : null, canceled_at: cancel ? now : null };
           subscriptions.set(sub.id, next);
@@ -290,6 +421,38 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           return send(next);
         }
       }
+      if (req.method === "POST" && path === "/v1/subscription_schedules") {
+        const sub = subscriptions.get(params.from_subscription ?? "");
+        if (!sub) return stripeError(res, 400, `No such subscription: '${params.from_subscription}'`);
+        if (sub.schedule) return stripeError(res, 400, `You cannot migrate a subscription that is already attached to a schedule: \`${sub.schedule}\`.`);
+        const item = sub.items.data[0]!;
+        const schedule = stripeSchedule({ subscription: sub.id, customer: sub.customer, created: now, phases: [{ price: item.price.id, start: item.current_period_start, end: item.current_period_end }] });
+        schedules.set(schedule.id, schedule);
+        subscriptions.set(sub.id, { ...sub, schedule: schedule.id });
+        return send(schedule);
+      }
+      if ((m = path.match(/^\/v1\/subscription_schedules\/([^/]+)(\/release)?$/))) {
+        const schedule = schedules.get(m[1]!);
+        if (!schedule) return stripeError(res, 404, `No such subscription_schedule: '${m[1]}'`);
+        if (req.method === "GET" && !m[2]) return send(schedule);
+        if (req.method !== "POST") return stripeError(res, 404, `Unrecognized request URL (${req.method}: ${path}).`);
+        if (schedule.status !== "active" && schedule.status !== "not_started") {
+          return stripeError(res, 400, `You cannot ${m[2] ? "release" : "update"} a subscription schedule that is currently in the \`${schedule.status}\` status.`);
+        }
+        const sub = subscriptions.get(schedule.subscription!)!;
+        if (m[2]) {
+          const released = { ...schedule, status: "released" as const, released_at: now, released_subscription: schedule.subscription, subscription: null, current_phase: null };
+          schedules.set(schedule.id, released);
+          subscriptions.set(sub.id, { ...sub, schedule: null });
+          return send(released);
+        }
+        const phases = phasesFrom(params);
+        if (phases.length === 0) return send(schedule);
+        if (phases[0]!.start !== schedule.current_phase!.start_date) return stripeError(res, 400, "You can not modify the start date of the current phase.");
+        const updated = stripeSchedule({ ...schedule, customer: schedule.customer, subscription: sub.id, endBehavior: params.end_behavior, phases });
+        schedules.set(schedule.id, updated);
+        return send(updated);
+      }
       if (req.method === "POST" && (m = path.match(/^\/v1\/customers\/([^/]+)\/balance_transactions$/))) {
         return send({ id: nextId("cbtxn"), object: "customer_balance_transaction", amount: Number(params.amount), created: now, credit_note: null, currency: params.currency, customer: m[1], description: params.description ?? null, ending_balance: Number(params.amount), invoice: null, livemode: false, metadata: {}, type: "adjustment" });
       }
@@ -298,12 +461,15 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
+  base = `http://127.0.0.1:${port}`;
   return {
-    base: `http://127.0.0.1:${port}`,
+    base,
     calls,
     subscriptions,
-    failNext(status) {
-      failWith = status;
+    deliver,
+    schedules,
+    failNext(status, path) {
+      failWith = { status, path };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

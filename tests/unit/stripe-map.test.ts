@@ -3,7 +3,7 @@ import type Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { billingEvent, invoiceObject, subscriptionObject, subscriptionStatus } from "#api/billing/stripe/map.ts";
 import { BillingEventSchema } from "#api/billing/events.ts";
-import { stripeEvent, stripeInvoice, stripeSubscription } from "#tests/support/stripe.ts";
+import { stripeEvent, stripeInvoice, stripeSubscription, STRIPE_TEST_ENV } from "#tests/support/stripe.ts";
 
 const asInvoice = (v: object) => v as unknown as Stripe.Invoice;
 const asSubscription = (v: object) => v as unknown as Stripe.Subscription;
@@ -25,6 +25,16 @@ describe("mapping Stripe's objects", () => {
     expect(inv).toMatchObject({ id: "in_1", subscription: "sub_1", status: "paid", amount_cents: 899, period_start: 1_800_000_000_000, period_end: 1_802_592_000_000, paid_at: 1_800_000_060_000 });
     expect(inv.description).toHaveLength(200);
     expect(BillingEventSchema.safeParse(billingEvent(stripeEvent("invoice.paid", raw, 1_800_000_100) as unknown as Stripe.Event)).success).toBe(true);
+  });
+
+  it("takes the interval from the price, and none while a schedule holds the next price (ADR 110)", () => {
+    const yearly = stripeSubscription({ customer: "cus_1", start: 1, end: 2, price: STRIPE_TEST_ENV.STRIPE_PRICE_YEARLY });
+    expect(subscriptionObject(asSubscription(yearly))!.interval).toBe("year");
+    expect(subscriptionObject(asSubscription(stripeSubscription({ customer: "cus_1", start: 1, end: 2 })))!.interval).toBe("month");
+    const scheduled = { ...yearly, schedule: "sub_sched_1" };
+    expect(subscriptionObject(asSubscription(scheduled))!.interval).toBeNull();
+    const event = billingEvent(stripeEvent("customer.subscription.updated", scheduled, 1_800_000_000) as unknown as Stripe.Event);
+    expect(BillingEventSchema.parse(event)).toMatchObject({ data: { object: { interval: null } } });
   });
 
   it("counts an event from the end of its second", () => {

@@ -9,7 +9,7 @@ import type Stripe from "stripe";
 import type { BillingEvent, CheckoutSessionObject, InvoiceObject, ProviderInvoiceStatus, ProviderSubscriptionStatus, SubscriptionObject } from "../provider.ts";
 
 const ms = (seconds: number) => seconds * 1000;
-const idOf = (value: string | { id: string } | null | undefined): string | null => (value == null ? null : typeof value === "string" ? value : value.id);
+export const idOf = (value: string | { id: string } | null | undefined): string | null => (value == null ? null : typeof value === "string" ? value : value.id);
 
 /**
  * trialing counts as paid time (Stripe's trial is a period the owner has signed up for); unpaid is
@@ -53,7 +53,8 @@ export function subscriptionObject(sub: Stripe.Subscription): SubscriptionObject
     cancel_at_period_end: sub.cancel_at_period_end,
     ended_at: sub.ended_at == null ? null : ms(sub.ended_at),
     card,
-    interval: items[0]!.price?.recurring?.interval === "year" ? "year" : "month",
+    // Under a schedule (a switch at renewal, ADR 110) the next price is the schedule's, not the item's.
+    interval: sub.schedule ? null : items[0]!.price?.recurring?.interval === "year" ? "year" : "month",
   };
 }
 

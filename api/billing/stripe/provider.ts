@@ -9,7 +9,7 @@ import { AFFILIATE_MESSAGES } from "#core/schemas/affiliate.ts";
 import { BILLING_MESSAGES } from "#core/schemas/billing.ts";
 import { ApiError } from "../../errors.ts";
 import type { BalancePayment, BillingProvider, CheckoutInput, SubscriptionObject } from "../provider.ts";
-import { subscriptionObject } from "./map.ts";
+import { idOf, subscriptionObject } from "./map.ts";
 
 export interface StripeSettings {
   secretKey: string;
@@ -55,6 +55,10 @@ async function asked<T>(what: string, message: string, call: () => Promise<T>): 
 
 export function createStripeProvider(settings: StripeSettings): StripeProvider {
   const stripe = stripeClient(settings);
+
+  /** Lets go of a subscription's schedule: its pending phases are dropped, the subscription stays as it is. */
+  const release = (scheduleId: string, message: string) =>
+    asked("releasing a subscription schedule", message, () => stripe.subscriptionSchedules.release(scheduleId, {}, { idempotencyKey: `plinth-schedule-release-${scheduleId}` }));
 
   const mapped = (sub: Stripe.Subscription): SubscriptionObject => {
     const object = subscriptionObject(sub);
@@ -103,6 +107,13 @@ export function createStripeProvider(settings: StripeSettings): StripeProvider {
 
     async setCancelAtPeriodEnd(subscriptionId, cancel) {
       const message = cancel ? BILLING_MESSAGES.cancelFailed : BILLING_MESSAGES.resumeFailed;
+      if (cancel) {
+        // Stripe refuses to change the cancellation of a subscription a schedule manages: a pending
+        // switch between monthly and yearly is dropped first (ADR 110).
+        const sub = await asked("reading a subscription", message, () => stripe.subscriptions.retrieve(subscriptionId));
+        const schedule = idOf(sub.schedule);
+        if (schedule) await release(schedule, message);
+      }
       return mapped(await asked("updating cancel_at_period_end", message, () => stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: cancel })));
     },
 
@@ -132,11 +143,47 @@ export function createStripeProvider(settings: StripeSettings): StripeProvider {
     },
 
     /**
-     * Stripe changes a price's interval at once (a new billing cycle and an invoice now), not at
-     * renewal; switching at renewal is the customer portal's scheduled plan change (ADR 104).
+     * Monthly or yearly from the next renewal (ADR 110). Changing the subscription's price would
+     * start a new billing cycle and charge now, so the switch is a Subscription Schedule made from
+     * the subscription: the current price until the period ends, then the other one, and the
+     * schedule lets go of the subscription after that phase. Asking for the price already billed
+     * takes a pending switch back by releasing its schedule.
      */
-    async setInterval() {
-      throw new ApiError("conflict", BILLING_MESSAGES.intervalInPortal);
+    async setInterval(subscriptionId, interval) {
+      const message = BILLING_MESSAGES.intervalFailed;
+      const target = interval === "year" ? settings.priceYearly : settings.priceMonthly;
+      const sub = await asked("reading a subscription", message, () => stripe.subscriptions.retrieve(subscriptionId));
+      const item = sub.items.data[0];
+      if (!item) throw new Error("Stripe answered with a subscription without items");
+      const existing = idOf(sub.schedule);
+      if (item.price.id === target) {
+        if (existing) await release(existing, message);
+        return mapped({ ...sub, schedule: null });
+      }
+      const schedule = existing
+        ? await asked("reading a subscription schedule", message, () => stripe.subscriptionSchedules.retrieve(existing))
+        : await asked("creating a subscription schedule", message, () =>
+            stripe.subscriptionSchedules.create({ from_subscription: sub.id }, { idempotencyKey: `plinth-schedule-${randomUUID()}` }),
+          );
+      try {
+        await asked("scheduling the switch", message, () => stripe.subscriptionSchedules.update(
+          schedule.id,
+          {
+            end_behavior: "release",
+            phases: [
+              // The current phase keeps its start (Stripe refuses to move it) and ends with the paid period.
+              { items: [{ price: item.price.id, quantity: 1 }], start_date: schedule.current_phase?.start_date ?? item.current_period_start, end_date: item.current_period_end },
+              { items: [{ price: target, quantity: 1 }], duration: { interval, interval_count: 1 } },
+            ],
+          },
+          { idempotencyKey: `plinth-schedule-phases-${randomUUID()}` },
+        ));
+      } catch (err) {
+        // A schedule made here that holds no switch is let go of, so the subscription stays as it was.
+        if (!existing) await release(schedule.id, message).catch(() => undefined);
+        throw err;
+      }
+      return { ...mapped(sub), interval };
     },
   };
 }
