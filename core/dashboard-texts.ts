@@ -12,6 +12,11 @@ export const DASH = {
   discarded: "Draft changes have been discarded",
   discardedText: "Your draft has been reverted to the last published version.",
   discardFailed: "Failed to discard changes",
+  /** Not in the spec (ADR 112): a Plus-only item in a Lite owner's draft, and the Publish dialog's ways out. */
+  notOnLivePage: "not on your live page",
+  publishBlockersIntro: "These Plus items can't go on a Plinth Lite page:",
+  upgrade: "Upgrade",
+  hidePlusAndPublish: "Hide Plus items and publish",
 
   linksLoadFailed: "Failed to load links",
   linkAddFailed: "Failed to add link",

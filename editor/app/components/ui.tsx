@@ -41,6 +41,27 @@ export function SkipLink({ to }: { to: string }) {
   );
 }
 
+/**
+ * A Plus-only item on a Lite owner's draft (ADR 112): the PLUS badge and the words saying the item
+ * is not on the live page. Shown only once the trial is over; the caller decides which items need
+ * Plus with the publish gate's own functions (core/publish-gate.ts), so mark and refusal agree.
+ */
+export function PlusMark({ feature }: { feature: string }) {
+  const me = useDashboard((s) => s.me);
+  if (me?.plan.effectivePlan !== "lite") return null;
+  return (
+    <span className="inline-flex items-center gap-1.5 whitespace-nowrap" data-testid="plus-mark">
+      <PlusBadge feature={feature} />
+      <span className="text-xs font-medium text-amber-900">{DASH.notOnLivePage}</span>
+    </span>
+  );
+}
+
+/** Whether the publish gate currently refuses the draft for `feature` (from GET /api/publish/state). */
+export function useBlocked(feature: string): boolean {
+  return useDashboard((s) => !!s.publish?.blockedFeatures.includes(feature));
+}
+
 /** The PLUS badge: a button with the spec's tooltip that opens the upgrade prompt for `feature`. */
 export function PlusBadge({ feature }: { feature: string }) {
   const me = useDashboard((s) => s.me);

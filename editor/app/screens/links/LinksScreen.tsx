@@ -14,12 +14,13 @@ import { useCallback, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { DASH } from "#core/dashboard-texts.ts";
 import { LINK_TYPE_LABELS } from "#core/link-types.ts";
+import { linkPlusFeatures } from "#core/publish-gate.ts";
 import { scheduleBadge } from "#core/schedule-badge.ts";
 import { isWebUrl, linkAddressOf } from "#core/url-rule.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
-import { Button, Confirm, MenuItem, Modal, PlusBadge, VisibilitySwitch } from "../../components/ui.tsx";
+import { Button, Confirm, MenuItem, Modal, PlusBadge, PlusMark, VisibilitySwitch } from "../../components/ui.tsx";
 import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { LoadFailed } from "../LoadFailed.tsx";
 import { isLite, useDashboard } from "../../store.ts";
@@ -76,6 +77,7 @@ function LinkRow(props: {
   const openUpgrade = useDashboard((s) => s.openUpgrade);
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: link.id, disabled: !props.sortable, transition: SORTABLE_TRANSITION });
   const style = { transform: CSS.Transform.toString(transform), transition };
+  const plusFeatures = linkPlusFeatures(link);
 
   async function toggle(isActive: boolean) {
     try {
@@ -146,6 +148,7 @@ function LinkRow(props: {
           ) : null}
           <ScheduleBadge link={link} />
           <AddressBadge link={link} />
+          {plusFeatures.length > 0 ? <PlusMark feature={plusFeatures[0]!} /> : null}
         </div>
         {link.url && link.url !== "#" ? <p className="truncate text-xs text-slate-600">{link.url}</p> : null}
       </div>
