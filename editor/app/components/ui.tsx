@@ -214,6 +214,12 @@ type UpgradeFeature = Parameters<(typeof api)["upgrade-requests"]["$post"]>[0]["
 const recordUpgrade = (feature: string, reason: "prompt_shown" | "upgrade_clicked") =>
   unwrap(api["upgrade-requests"].$post({ json: { feature: feature as UpgradeFeature, reason } }));
 
+/** Records which feature the owner upgrades for, then on to checkout (ADR 081). False when checkout could not start. */
+export async function upgradeFor(feature: string): Promise<boolean> {
+  await recordUpgrade(feature, "upgrade_clicked").catch(() => undefined);
+  return startCheckout();
+}
+
 /**
  * The one upgrade prompt. It records the feature key that brought the owner here when it opens, and
  * again when they choose to upgrade, so we learn which gates people meet and which they want lifted.
@@ -227,12 +233,10 @@ export function UpgradePrompt() {
     if (feature) void recordUpgrade(feature, "prompt_shown").catch(() => undefined);
     setBusy(false);
   }, [feature]);
-  /** Records the choice, then on to checkout (ADR 081). */
   async function upgrade() {
     if (!feature) return;
     setBusy(true);
-    await recordUpgrade(feature, "upgrade_clicked").catch(() => undefined);
-    if (!(await startCheckout())) setBusy(false);
+    if (!(await upgradeFor(feature))) setBusy(false);
   }
   return (
     <Modal
