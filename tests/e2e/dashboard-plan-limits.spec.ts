@@ -156,3 +156,22 @@ test("Page Layout counts only links shown now and reads the 5 limit beside the L
   await page.reload();
   await expect(summary).toContainText("(5 limit). The 5 limit is a suggestion for a tidy page; your trial has no link limit, and Plinth Lite pages show up to 7 links.");
 });
+
+test("on a 320 px phone the Publish dialog with blockers fits the screen and passes axe", async ({ page, context }) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  const owner = await liteOwnerWithPlusItems();
+  await signInAs(context, owner);
+  await page.goto("/dashboard/links");
+  await expect(row(page, "Card")).toBeVisible();
+  await page.getByRole("button", { name: "Publish", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Publish Changes" });
+  const hide = dialog.getByRole("button", { name: "Hide Plus items and publish" });
+  await expect(hide).toBeVisible();
+  const box = (await hide.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(320);
+  await expectNoAxeViolations(page, "Publish dialog with blockers at 320 px");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Publish", exact: true })).toBeFocused();
+});
