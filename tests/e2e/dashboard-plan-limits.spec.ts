@@ -26,7 +26,11 @@ async function liteOwnerWithPlusItems(): Promise<TestOwner> {
   addLink(owner, "Card", 1, { linkType: "vcf", url: "#", linkSpecificData: { name: "Ada Lovelace" } });
   addLink(owner, "Guide", 2, { linkType: "lead_magnet", url: "#", linkSpecificData: { description: "A free guide" } });
   addLink(owner, "Blog", 3);
-  e2eDb().update(userProfiles).set({ longFormText: "About me", customFontPairingName: "elegant-serif" }).where(eq(userProfiles.userId, owner.userId)).run();
+  e2eDb()
+    .update(userProfiles)
+    .set({ longFormText: "About me", customFontPairingName: "elegant-serif", selectedThemeName: "neon-dark" })
+    .where(eq(userProfiles.userId, owner.userId))
+    .run();
   return owner;
 }
 
@@ -50,6 +54,10 @@ test("after the trial, Plus-only rows and settings carry the PLUS mark and 'not 
   await page.getByRole("link", { name: "Theme" }).first().click();
   await expect(page.getByRole("group", { name: /Font pairing/ })).toContainText("not on your live page");
   await expect(page.getByRole("group", { name: /Branding/ })).not.toContainText("not on your live page");
+  // The saved Plus theme says it is not live (the page falls back to the default); other Plus themes only carry PLUS.
+  await expect(page.getByTestId("theme-neon-dark")).toContainText("not on your live page");
+  await expect(page.getByTestId("theme-ocean-blue").getByRole("button", { name: /^PLUS/ })).toBeVisible();
+  await expect(page.getByTestId("theme-ocean-blue")).not.toContainText("not on your live page");
 });
 
 test("the same page during the trial carries no 'not on your live page' mark", async ({ page, context }) => {
