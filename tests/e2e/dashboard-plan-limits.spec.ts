@@ -6,7 +6,7 @@
  */
 import { eq } from "drizzle-orm";
 import { newId } from "#db/ids.ts";
-import { links, userProfiles } from "#db/schema.ts";
+import { links, socialLinks, userProfiles } from "#db/schema.ts";
 import { expectNoAxeViolations } from "./axe.ts";
 import { createOwner, e2eDb, expect, signInAs, test, type TestOwner } from "./fixtures.ts";
 
@@ -182,4 +182,36 @@ test("on a 320 px phone the Publish dialog with blockers fits the screen and pas
   await page.keyboard.press("Escape");
   await expect(dialog).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Publish", exact: true })).toBeFocused();
+});
+
+test("links and social icons over the Lite limits are marked where they are counted, and hiding switches off the last ones", async ({ page, context }) => {
+  const owner = await createOwner({ trial: false });
+  for (let i = 0; i < 8; i++) addLink(owner, `Link ${i + 1}`, i);
+  const icons = [
+    ["github", "https://github.com/ada"],
+    ["x", "https://x.com/ada"],
+    ["youtube", "https://www.youtube.com/@ada"],
+    ["twitch", "https://www.twitch.tv/ada"],
+    ["vimeo", "https://vimeo.com/ada"],
+  ] as const;
+  icons.forEach(([platform, url], i) => e2eDb().insert(socialLinks).values({ id: newId(), userId: owner.userId, platform, url, displayOrder: i }).run());
+  await signInAs(context, owner);
+
+  await page.goto("/dashboard/links");
+  await expect(page.getByTestId("layout-summary")).toContainText("not on your live page");
+  await page.getByRole("link", { name: "Social Links" }).first().click();
+  await expect(page.getByRole("heading", { name: "Social Links", exact: true })).toBeVisible();
+  await expect(page.getByText("not on your live page")).toBeVisible();
+
+  await page.getByRole("button", { name: "Publish", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Publish Changes" });
+  await expect(dialog.getByRole("listitem")).toHaveText([
+    "Unlimited links: “Link 8” will be hidden (over the 7-link limit)",
+    "Unlimited social links: The Vimeo icon will be hidden (over the 4-icon limit)",
+  ]);
+  await dialog.getByRole("button", { name: "Hide Plus items and publish" }).click();
+  await expect(page.getByText("Your page has been published!")).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("switch", { name: /Vimeo/ })).not.toBeChecked();
+  await expect(page.getByText("not on your live page")).toHaveCount(0);
 });
