@@ -6,7 +6,8 @@ import { newId } from "#db/ids.ts";
 import { linkLists, links, pageVersions, socialLinks, userProfiles } from "#db/schema.ts";
 import { qrFileName } from "#renderer/components/vcard.ts";
 import { loadDraft } from "#renderer/draft.ts";
-import { createTestApp, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
+import { createServerApp } from "#api/site.ts";
+import { createTestApp, sameOrigin, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
 
 let t: TestApp;
@@ -413,8 +414,31 @@ describe("POST /api/publish/hide-plus (Hide Plus items and publish)", () => {
     expect(loadDraft(t.deps.db, lite.userId)!.snapshot.links.find((l) => l.id === main)!.isMainButton).toBe(true);
   });
 
-  it("refuses a signed-out caller", async () => {
-    const res = await t.app.request("/api/publish/hide-plus", { method: "POST", headers: { Origin: TEST_ORIGIN } });
-    expect(res.status).toBe(401);
+  it("judges schedules by the app's clock: a link showing then keeps showing, without its schedule", async () => {
+    const lite = createApiOwner(t, "lite");
+    const clock = Date.now() + 10 * 86_400_000;
+    const running = addLink(lite.userId, "Now", { scheduleStartTime: new Date(clock - 3_600_000), scheduleEndTime: new Date(clock + 3_600_000), orderIndex: 0 });
+    const later = addLink(lite.userId, "Later", { scheduleStartTime: new Date(clock + 3_600_000), orderIndex: 1 });
+    const app = createServerApp({ ...t.deps, now: () => new Date(clock) });
+    const res = await app.request("/api/publish/hide-plus", { method: "POST", headers: sameOrigin({ Cookie: lite.cookie }) });
+    expect(res.status).toBe(200);
+    const draft = loadDraft(t.deps.db, lite.userId)!.snapshot;
+    expect(draft.links.find((l) => l.id === running)).toMatchObject({ isActive: true, scheduleStartTime: null, scheduleEndTime: null });
+    expect(draft.links.find((l) => l.id === later)).toMatchObject({ isActive: false });
+    expect(readFileSync(pageFile(lite.username), "utf8")).toContain("Now");
+  });
+
+  it("refuses signed-out and cross-origin callers, touching nothing", async () => {
+    const lite = createApiOwner(t, "lite");
+    const main = addLink(lite.userId, "Shop", { isMainButton: true });
+    const signedOut = await t.app.request("/api/publish/hide-plus", { method: "POST", headers: { Origin: TEST_ORIGIN } });
+    expect(signedOut.status).toBe(401);
+    const forged = await t.app.request("/api/publish/hide-plus", {
+      method: "POST",
+      headers: { Cookie: lite.cookie, "Sec-Fetch-Site": "cross-site", Origin: "https://evil.example" },
+    });
+    expect(forged.status).toBe(403);
+    expect(loadDraft(t.deps.db, lite.userId)!.snapshot.links.find((l) => l.id === main)!.isMainButton).toBe(true);
+    expect(existsSync(pageFile(lite.username))).toBe(false);
   });
 });
