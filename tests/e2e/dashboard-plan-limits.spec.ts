@@ -4,6 +4,7 @@
  * confirmed and offers Upgrade or Hide Plus items and publish; a refusal's toast offers Upgrade; the
  * Page Layout header counts only links shown now and reads the 5 limit beside the Lite rule.
  */
+import type { BrowserContext, Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import { newId } from "#db/ids.ts";
 import { links, socialLinks, userProfiles } from "#db/schema.ts";
@@ -34,7 +35,17 @@ async function liteOwnerWithPlusItems(): Promise<TestOwner> {
   return owner;
 }
 
-const row = (page: import("@playwright/test").Page, title: string) => page.getByTestId("link-row").filter({ hasText: title });
+const row = (page: Page, title: string) => page.getByTestId("link-row").filter({ hasText: title });
+
+/** Signs `owner` in on Page Layout and presses Publish: the Publish dialog with its blockers. */
+async function openPublishDialog(page: Page, context: BrowserContext, owner: TestOwner) {
+  await signInAs(context, owner);
+  await page.goto("/dashboard/links");
+  await expect(page.getByTestId("link-row").first()).toBeVisible();
+  const publish = page.getByRole("button", { name: "Publish", exact: true });
+  await publish.click();
+  return { publish, dialog: page.getByRole("dialog", { name: "Publish Changes" }) };
+}
 
 test("after the trial, Plus-only rows and settings carry the PLUS mark and 'not on your live page'", async ({ page, context }) => {
   const owner = await liteOwnerWithPlusItems();
@@ -71,13 +82,7 @@ test("the same page during the trial carries no 'not on your live page' mark", a
 
 test("the Publish dialog lists the blockers first; Hide Plus items and publish hides exactly them and publishes", async ({ page, context }) => {
   const owner = await liteOwnerWithPlusItems();
-  await signInAs(context, owner);
-  await page.goto("/dashboard/links");
-  await expect(row(page, "Card")).toBeVisible();
-
-  const publish = page.getByRole("button", { name: "Publish", exact: true });
-  await publish.click();
-  const dialog = page.getByRole("dialog", { name: "Publish Changes" });
+  const { publish, dialog } = await openPublishDialog(page, context, owner);
   await expect(dialog).toContainText("Publishing requires Plinth Plus subscription");
   const list = dialog.getByRole("list", { name: "Plus items in your draft" });
   await expect(list.getByRole("listitem")).toHaveText([
@@ -118,12 +123,8 @@ test("the Publish dialog lists the blockers first; Hide Plus items and publish h
 });
 
 test("Upgrade in the Publish dialog goes to checkout", async ({ page, context }) => {
-  const owner = await liteOwnerWithPlusItems();
-  await signInAs(context, owner);
-  await page.goto("/dashboard/links");
-  await expect(row(page, "Card")).toBeVisible();
-  await page.getByRole("button", { name: "Publish", exact: true }).click();
-  await page.getByRole("dialog", { name: "Publish Changes" }).getByRole("button", { name: "Upgrade" }).click();
+  const { dialog } = await openPublishDialog(page, context, await liteOwnerWithPlusItems());
+  await dialog.getByRole("button", { name: "Upgrade" }).click();
   await expect(page).toHaveURL(/\/billing\/checkout\?session=/);
 });
 
@@ -167,12 +168,7 @@ test("Page Layout counts only links shown now and reads the 5 limit beside the L
 
 test("on a 320 px phone the Publish dialog with blockers fits the screen and passes axe", async ({ page, context }) => {
   await page.setViewportSize({ width: 320, height: 640 });
-  const owner = await liteOwnerWithPlusItems();
-  await signInAs(context, owner);
-  await page.goto("/dashboard/links");
-  await expect(row(page, "Card")).toBeVisible();
-  await page.getByRole("button", { name: "Publish", exact: true }).click();
-  const dialog = page.getByRole("dialog", { name: "Publish Changes" });
+  const { publish, dialog } = await openPublishDialog(page, context, await liteOwnerWithPlusItems());
   const hide = dialog.getByRole("button", { name: "Hide Plus items and publish" });
   await expect(hide).toBeVisible();
   const box = (await hide.boundingBox())!;
@@ -181,7 +177,7 @@ test("on a 320 px phone the Publish dialog with blockers fits the screen and pas
   await expectNoAxeViolations(page, "Publish dialog with blockers at 320 px");
   await page.keyboard.press("Escape");
   await expect(dialog).toHaveCount(0);
-  await expect(page.getByRole("button", { name: "Publish", exact: true })).toBeFocused();
+  await expect(publish).toBeFocused();
 });
 
 test("links and social icons over the Lite limits are marked where they are counted, and hiding switches off the last ones", async ({ page, context }) => {
@@ -195,16 +191,14 @@ test("links and social icons over the Lite limits are marked where they are coun
     ["vimeo", "https://vimeo.com/ada"],
   ] as const;
   icons.forEach(([platform, url], i) => e2eDb().insert(socialLinks).values({ id: newId(), userId: owner.userId, platform, url, displayOrder: i }).run());
-  await signInAs(context, owner);
-
-  await page.goto("/dashboard/links");
+  const { dialog } = await openPublishDialog(page, context, owner);
+  await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(page.getByTestId("layout-summary")).toContainText("not on your live page");
   await page.getByRole("link", { name: "Social Links" }).first().click();
   await expect(page.getByRole("heading", { name: "Social Links", exact: true })).toBeVisible();
   await expect(page.getByText("not on your live page")).toBeVisible();
 
   await page.getByRole("button", { name: "Publish", exact: true }).click();
-  const dialog = page.getByRole("dialog", { name: "Publish Changes" });
   await expect(dialog.getByRole("listitem")).toHaveText([
     "Unlimited links: “Link 8” will be hidden (over the 7-link limit)",
     "Unlimited social links: The Vimeo icon will be hidden (over the 4-icon limit)",
