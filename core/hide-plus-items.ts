@@ -90,6 +90,7 @@ export function hidePlusItems(s: PageSnapshot, now: Date): HidePlusResult {
       edited.set(l.id, { ...l, isActive: false });
       changes.push({ feature: "unlimited_links", text: `“${l.title}” will be hidden (over the ${LIMITS.LITE_MAX_LINKS}-link limit)` });
     }
+    if (shown <= LIMITS.LITE_MAX_LINKS) changes.push({ feature: "unlimited_links", text: `Hiding the items above leaves ${shown} links, within the limit` });
   }
 
   let socialLinks = s.socialLinks;

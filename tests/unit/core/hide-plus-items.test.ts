@@ -54,6 +54,16 @@ describe("hidePlusItems (Hide Plus items and publish)", () => {
     expect(changes).toEqual([{ feature: "unlimited_links", text: `“${inList.title}” will be hidden (over the 7-link limit)` }]);
   });
 
+  it("says so when hiding Plus-only links already brings the page within the link limit", () => {
+    const links = [link({ linkType: "vcf", title: "Card" }), ...Array.from({ length: LIMITS.LITE_MAX_LINKS }, () => link())];
+    const { snapshot: out, changes } = hidePlusItems(snapshot({}, links), NOW);
+    expect(out.links.filter((l) => l.isActive)).toHaveLength(LIMITS.LITE_MAX_LINKS);
+    expect(changes).toEqual([
+      { feature: "vcf", text: "“Card” will be hidden" },
+      { feature: "unlimited_links", text: "Hiding the items above leaves 7 links, within the limit" },
+    ]);
+  });
+
   it("hides social icons over the Lite limit, keeping the first four", () => {
     const icons = (["github", "x", "youtube", "twitch", "vimeo"] as const).map((p, i) => social(p, i));
     const { snapshot: out, changes } = hidePlusItems(snapshot({}, [], icons), NOW);
