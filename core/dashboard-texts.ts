@@ -2,6 +2,8 @@
  * The dashboard's own texts from spec sections 2, 6 and 8 (toasts, dialog titles, gate tooltips),
  * named once so the dashboard and its tests use the same words.
  */
+import { LIMITS } from "./limits.ts";
+
 export const DASH = {
   publishBlockedTitle: "Publishing requires Plinth Plus subscription",
   publishBlockedText: "Remove Plus-only features or upgrade to publish your changes.",
@@ -12,6 +14,19 @@ export const DASH = {
   discarded: "Draft changes have been discarded",
   discardedText: "Your draft has been reverted to the last published version.",
   discardFailed: "Failed to discard changes",
+  /** Not in the spec (ADR 112): a Plus-only item in a Lite owner's draft, and the Publish dialog's ways out. */
+  notOnLivePage: "not on your live page",
+  publishBlockersIntro: "These Plus items can't go on a Plinth Lite page:",
+  upgrade: "Upgrade",
+  hidePlusAndPublish: "Hide Plus items and publish",
+  /** Page Layout header (ADR 113): the spec's display-only "(5 limit)" followed by the real Lite rule. */
+  layoutVisible: (visible: number, total: number) => `Manage your page components. ${visible} of ${total} components visible (5 limit).`,
+  layoutLimitNote: (plan: "lite" | "trial" | "plus", used: number) =>
+    plan === "lite"
+      ? `The 5 limit is a suggestion for a tidy page; Plinth Lite pages show up to ${LIMITS.LITE_MAX_LINKS} links (${used} used).`
+      : plan === "trial"
+        ? `The 5 limit is a suggestion for a tidy page; your trial has no link limit, and Plinth Lite pages show up to ${LIMITS.LITE_MAX_LINKS} links.`
+        : "The 5 limit is a suggestion for a tidy page; Plinth Plus has no link limit.",
 
   linksLoadFailed: "Failed to load links",
   linkAddFailed: "Failed to add link",

@@ -9,7 +9,7 @@
  */
 import { LIMITS } from "./limits.ts";
 import { PROMOTE_LINK_TYPE } from "./link-types.ts";
-import type { PagePlan, PageSnapshot } from "./model.ts";
+import type { PageLink, PagePlan, PageProfile, PageSnapshot } from "./model.ts";
 import { effectivePlan, type FeatureKey, type PlanState } from "./plans.ts";
 
 export const PUBLISH_TEXTS = {
@@ -30,23 +30,44 @@ export function planStateOf(plan: PagePlan): PlanState {
   };
 }
 
-/** The Plus-only features a draft uses, in a stable order. */
+type GatedLink = Pick<PageLink, "linkType" | "isMainButton" | "scheduleStartTime" | "scheduleEndTime" | "thumbnailUrl">;
+type GatedProfile = Pick<PageProfile, "removeBranding" | "hidePlatformBranding" | "longFormText" | "customFontPairingName">;
+
+/**
+ * The Plus-only features one link needs, whether or not it is switched on. The editor marks a row
+ * with them; the gate counts them for the links the page would show (ADR 112).
+ */
+export function linkPlusFeatures(l: GatedLink): FeatureKey[] {
+  const used: FeatureKey[] = [];
+  if (l.linkType === "lead_magnet") used.push("lead_magnet");
+  if (l.linkType === "vcf") used.push("vcf");
+  if (l.linkType === PROMOTE_LINK_TYPE) used.push(PROMOTE_LINK_TYPE);
+  if (l.isMainButton) used.push("main_button");
+  if (l.scheduleStartTime || l.scheduleEndTime) used.push("scheduling");
+  if (l.thumbnailUrl) used.push("thumbnails");
+  return used;
+}
+
+/** The Plus-only features the profile's settings use. */
+export function profilePlusFeatures(p: GatedProfile): FeatureKey[] {
+  const used: FeatureKey[] = [];
+  if (p.removeBranding || p.hidePlatformBranding) used.push("remove_branding");
+  if (p.longFormText.trim()) used.push("long_form_text");
+  if (p.customFontPairingName) used.push("custom_fonts");
+  return used;
+}
+
+/**
+ * The Plus-only features a draft uses, in a stable order. A link switched off is not on the page,
+ * so only switched-on links count (ADR 112): hiding a Plus-only link is a way to comply.
+ */
 export function plusOnlyFeaturesUsed(s: PageSnapshot): FeatureKey[] {
   const used = new Set<FeatureKey>();
-  if (s.links.length > LIMITS.LITE_MAX_LINKS) used.add("unlimited_links");
+  const shown = s.links.filter((l) => l.isActive);
+  if (shown.length > LIMITS.LITE_MAX_LINKS) used.add("unlimited_links");
   if (s.socialLinks.filter((l) => l.isVisible).length > LIMITS.LITE_MAX_VISIBLE_SOCIAL) used.add("unlimited_social_links");
-  for (const l of s.links) {
-    if (l.linkType === "lead_magnet") used.add("lead_magnet");
-    if (l.linkType === "vcf") used.add("vcf");
-    if (l.linkType === PROMOTE_LINK_TYPE) used.add(PROMOTE_LINK_TYPE);
-    if (l.isMainButton) used.add("main_button");
-    if (l.scheduleStartTime || l.scheduleEndTime) used.add("scheduling");
-    if (l.thumbnailUrl) used.add("thumbnails");
-  }
-  const p = s.profile;
-  if (p.removeBranding || p.hidePlatformBranding) used.add("remove_branding");
-  if (p.longFormText.trim()) used.add("long_form_text");
-  if (p.customFontPairingName) used.add("custom_fonts");
+  for (const l of shown) for (const f of linkPlusFeatures(l)) used.add(f);
+  for (const f of profilePlusFeatures(s.profile)) used.add(f);
   return [...used];
 }
 

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { and, desc, eq, isNotNull, lt, notInArray } from "drizzle-orm";
 import { LIMITS } from "#core/limits.ts";
 import { PageSnapshotSchema, type PagePlan, type PageSnapshot } from "#core/model.ts";
+import { hidePlusItems, type PlusChange } from "#core/hide-plus-items.ts";
 import { publishGate } from "#core/publish-gate.ts";
 import type { FeatureKey } from "#core/plans.ts";
 import { durably, transaction, type Db } from "#db/client.ts";
@@ -211,6 +212,8 @@ export interface DraftState {
   lastPublishedAt: string | null;
   version: number | null;
   blockedFeatures: FeatureKey[];
+  /** What "Hide Plus items and publish" would change, item by item; empty when nothing blocks. */
+  plusChanges: PlusChange[];
 }
 
 /**
@@ -230,6 +233,7 @@ export function draftState(db: Db, userId: string, now: Date): DraftState | null
     lastPublishedAt: draft.lastPublishedAt ? draft.lastPublishedAt.toISOString() : null,
     version: last?.version ?? null,
     blockedFeatures: gate.ok ? [] : gate.features,
+    plusChanges: gate.ok ? [] : hidePlusItems(draft.snapshot, now).changes,
   };
 }
 
@@ -272,5 +276,23 @@ export function rollbackTo(db: Db, userId: string, version: number, opts: Publis
   const gate = publishGate(snapshot, draft.plan, opts.now);
   if (!gate.ok) return { ok: false, reason: "blocked", features: gate.features };
   restoreDraft(db, userId, snapshot, opts.now);
+  return publishPage(db, userId, opts);
+}
+
+/**
+ * "Hide Plus items and publish" (ADR 112): the draft loses exactly the items the plan gate refuses
+ * (core/hide-plus-items.ts), as one draft change like any other, and is then published. A page the
+ * gate already lets through is published unchanged. Nothing is touched when the page is suspended.
+ */
+export function hidePlusAndPublish(db: Db, userId: string, opts: PublishOptions): PublishResult {
+  if (isPageSuspended(db, userId)) return { ok: false, reason: "suspended" };
+  const draft = loadDraft(db, userId);
+  if (!draft) return { ok: false, reason: "not_found" };
+  if (!publishGate(draft.snapshot, draft.plan, opts.now).ok) {
+    const { snapshot } = hidePlusItems(draft.snapshot, opts.now);
+    const gate = publishGate(snapshot, draft.plan, opts.now);
+    if (!gate.ok) return { ok: false, reason: "blocked", features: gate.features };
+    restoreDraft(db, userId, snapshot, opts.now);
+  }
   return publishPage(db, userId, opts);
 }

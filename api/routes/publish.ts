@@ -5,7 +5,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { SUSPENSION_TEXTS } from "#core/admin.ts";
 import { PUBLISH_TEXTS } from "#core/publish-gate.ts";
-import { discardDraft, draftState, listVersions, publishPage, rollbackTo, withPageLock, type PublishResult } from "#renderer/publish.ts";
+import { discardDraft, draftState, hidePlusAndPublish, listVersions, publishPage, rollbackTo, withPageLock, type PublishResult } from "#renderer/publish.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
 import { withSchedule } from "../jobs/page-schedule.ts";
 import { runJobs } from "../jobs/runner.ts";
@@ -43,6 +43,12 @@ export function publishRoutes(deps: AppDeps) {
       .post("/", async (c) => {
         const user = currentUser(c);
         const result = await withPageLock(user.id, () => publishPage(db, user.id, opts()));
+        return c.json(answered(result));
+      })
+      // POST /api/publish/hide-plus - hide or reset the Plus-only items the plan refuses, then publish
+      .post("/hide-plus", async (c) => {
+        const user = currentUser(c);
+        const result = await withPageLock(user.id, () => hidePlusAndPublish(db, user.id, opts()));
         return c.json(answered(result));
       })
       // GET /api/publish/state - unpublished changes, last publish, blocked Plus-only features, a suspension

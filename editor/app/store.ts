@@ -12,6 +12,8 @@ export interface PublishState {
   lastPublishedAt: string | null;
   version: number | null;
   blockedFeatures: string[];
+  /** What "Hide Plus items and publish" would change, item by item (ADR 112). */
+  plusChanges: { feature: string; text: string }[];
   /** Set while an admin keeps the page suspended (ADR 108): the dashboard says why. */
   suspension: { since: string; reason: string } | null;
 }
@@ -31,6 +33,7 @@ async function loadPublishState(): Promise<PublishState | null> {
       lastPublishedAt: body.lastPublishedAt ?? null,
       version: body.version ?? null,
       blockedFeatures: body.blockedFeatures ?? [],
+      plusChanges: body.plusChanges ?? [],
       suspension: body.suspension ?? null,
     };
   } catch {

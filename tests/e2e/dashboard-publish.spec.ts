@@ -67,7 +67,9 @@ test("a Lite owner without trial using Plus-only features is told which to remov
   e2eDb().update(userProfiles).set({ trialEndsAt: new Date() }).where(eq(userProfiles.userId, owner.userId)).run();
   await page.reload();
   await page.getByRole("button", { name: "Publish", exact: true }).click();
-  await page.getByRole("alertdialog", { name: "Publish Changes" }).getByRole("button", { name: "Yes, Publish Now" }).click();
-  await expect(page.getByText("Publishing requires Plinth Plus subscription")).toBeVisible();
-  await expect(page.getByText(/Remove Plus-only features or upgrade to publish your changes\./)).toBeVisible();
+  // The dialog names the blockers before anything is confirmed (ADR 112).
+  const dialog = page.getByRole("dialog", { name: "Publish Changes" });
+  await expect(dialog.getByText("Publishing requires Plinth Plus subscription")).toBeVisible();
+  await expect(dialog.getByText(/Remove Plus-only features or upgrade to publish your changes\./)).toBeVisible();
+  await expect(dialog.getByRole("listitem")).toHaveText(["Contact cards (vCard): “Card” will be hidden"]);
 });

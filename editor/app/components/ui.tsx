@@ -41,6 +41,27 @@ export function SkipLink({ to }: { to: string }) {
   );
 }
 
+/**
+ * A Plus-only item on a Lite owner's draft (ADR 112): the PLUS badge and the words saying the item
+ * is not on the live page. Shown only once the trial is over; the caller decides which items need
+ * Plus with the publish gate's own functions (core/publish-gate.ts), so mark and refusal agree.
+ */
+export function PlusMark({ feature }: { feature: string }) {
+  const me = useDashboard((s) => s.me);
+  if (me?.plan.effectivePlan !== "lite") return null;
+  return (
+    <span className="inline-flex items-center gap-1.5 whitespace-nowrap" data-testid="plus-mark">
+      <PlusBadge feature={feature} />
+      <span className="text-xs font-medium text-amber-900">{DASH.notOnLivePage}</span>
+    </span>
+  );
+}
+
+/** Whether the publish gate currently refuses the draft for `feature` (from GET /api/publish/state). */
+export function useBlocked(feature: string): boolean {
+  return useDashboard((s) => !!s.publish?.blockedFeatures.includes(feature));
+}
+
 /** The PLUS badge: a button with the spec's tooltip that opens the upgrade prompt for `feature`. */
 export function PlusBadge({ feature }: { feature: string }) {
   const me = useDashboard((s) => s.me);
@@ -193,6 +214,12 @@ type UpgradeFeature = Parameters<(typeof api)["upgrade-requests"]["$post"]>[0]["
 const recordUpgrade = (feature: string, reason: "prompt_shown" | "upgrade_clicked") =>
   unwrap(api["upgrade-requests"].$post({ json: { feature: feature as UpgradeFeature, reason } }));
 
+/** Records which feature the owner upgrades for, then on to checkout (ADR 081). False when checkout could not start. */
+export async function upgradeFor(feature: string): Promise<boolean> {
+  await recordUpgrade(feature, "upgrade_clicked").catch(() => undefined);
+  return startCheckout();
+}
+
 /**
  * The one upgrade prompt. It records the feature key that brought the owner here when it opens, and
  * again when they choose to upgrade, so we learn which gates people meet and which they want lifted.
@@ -206,12 +233,10 @@ export function UpgradePrompt() {
     if (feature) void recordUpgrade(feature, "prompt_shown").catch(() => undefined);
     setBusy(false);
   }, [feature]);
-  /** Records the choice, then on to checkout (ADR 081). */
   async function upgrade() {
     if (!feature) return;
     setBusy(true);
-    await recordUpgrade(feature, "upgrade_clicked").catch(() => undefined);
-    if (!(await startCheckout())) setBusy(false);
+    if (!(await upgradeFor(feature))) setBusy(false);
   }
   return (
     <Modal

@@ -8,7 +8,8 @@ import { toast } from "sonner";
 import { DASH } from "#core/dashboard-texts.ts";
 import { LIMITS } from "#core/limits.ts";
 import { ApiFailure, clientErrorMessage, unwrap } from "../api.ts";
-import { Button, Confirm, featureName } from "../components/ui.tsx";
+import { Button, Confirm, featureName, upgradeFor } from "../components/ui.tsx";
+import { PublishBlockers } from "./PublishBlockers.tsx";
 import { useDashboard } from "../store.ts";
 
 const post = (path: string) => unwrap(fetch(path, { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" } }) as any);
@@ -17,25 +18,33 @@ const reloadSoon = () => setTimeout(() => window.location.reload(), LIMITS.RELOA
 export function StatusBar() {
   const me = useDashboard((s) => s.me);
   const publish = useDashboard((s) => s.publish);
+  const refreshPublish = () => void useDashboard.getState().refreshPublish();
   const [dialog, setDialog] = useState<"publish" | "discard" | null>(null);
   const [busy, setBusy] = useState(false);
   if (!me) return null;
   const dirty = !!publish?.hasUnpublishedChanges;
   const badge = me.plan.planBadge;
+  const blockers = publish?.blockedFeatures ?? [];
 
-  async function doPublish() {
+  /** Publish as is, or (hidePlus) after hiding the Plus items the plan refuses (ADR 112). */
+  async function doPublish(hidePlus = false) {
     setBusy(true);
     try {
-      await post("/api/publish");
+      await post(hidePlus ? "/api/publish/hide-plus" : "/api/publish");
       setDialog(null);
       toast.success(DASH.published, { description: DASH.publishedText });
       reloadSoon();
     } catch (e) {
       setDialog(null);
       if (e instanceof ApiFailure && e.status === 402) {
-        const features = e.details.features ?? [];
+        const features: string[] = e.details.features ?? [];
         const list = features.length ? ` Plus-only features in use: ${features.map(featureName).join(", ")}.` : "";
-        toast.error(DASH.publishBlockedTitle, { description: DASH.publishBlockedText + list, duration: 10_000 });
+        toast.error(DASH.publishBlockedTitle, {
+          description: DASH.publishBlockedText + list,
+          duration: 10_000,
+          action: { label: DASH.upgrade, onClick: () => void upgradeFor(features[0] ?? "unlimited_links") },
+        });
+        refreshPublish();
       } else {
         // A 4xx says what to change; a 5xx's generic text says less than the spec's fallback does.
         toast.error(DASH.publishFailed, { description: clientErrorMessage(e) ?? DASH.publishFailedText });
@@ -78,7 +87,13 @@ export function StatusBar() {
         >
           <Eye aria-hidden className="size-4" /> Preview
         </a>
-        <Button disabled={!dirty} onClick={() => setDialog("publish")}>
+        <Button
+          disabled={!dirty}
+          onClick={() => {
+            refreshPublish();
+            setDialog("publish");
+          }}
+        >
           <Rocket aria-hidden className="size-4" /> Publish
         </Button>
         <Button variant="secondary" disabled={!dirty} onClick={() => setDialog("discard")}>
@@ -86,14 +101,22 @@ export function StatusBar() {
         </Button>
       </div>
       <Confirm
-        open={dialog === "publish"}
+        open={dialog === "publish" && blockers.length === 0}
         onOpenChange={(o) => !o && setDialog(null)}
         title="Publish Changes"
         description="Your draft will replace the page visitors see now."
         cancel="Cancel"
         confirm="Yes, Publish Now"
         busy={busy}
-        onConfirm={doPublish}
+        onConfirm={() => void doPublish()}
+      />
+      <PublishBlockers
+        open={dialog === "publish" && blockers.length > 0}
+        onClose={() => setDialog(null)}
+        features={blockers}
+        changes={publish?.plusChanges ?? []}
+        busy={busy}
+        onHideAndPublish={() => void doPublish(true)}
       />
       <Confirm
         open={dialog === "discard"}

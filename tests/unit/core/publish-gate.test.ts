@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { publishGate, plusOnlyFeaturesUsed } from "#core/publish-gate.ts";
+import { linkPlusFeatures, profilePlusFeatures, publishGate, plusOnlyFeaturesUsed } from "#core/publish-gate.ts";
 import { link, LITE, NOW, PLUS, snapshot, social } from "../renderer/fixtures.ts";
 
 const TRIAL = { ...LITE, trialEndsAt: new Date(NOW.getTime() + 86_400_000).toISOString() };
@@ -49,5 +49,33 @@ describe("canPublish (spec section 5, Publishing)", () => {
     const features = plusOnlyFeaturesUsed(s);
     expect(new Set(features).size).toBe(features.length);
     expect(features).toEqual(expect.arrayContaining(["main_button", "vcf", "remove_branding"]));
+  });
+});
+
+describe("per-item Plus features (the editor's marks) and the gate agree", () => {
+  it("counts a switched-off link's Plus features for its mark but not for the gate", () => {
+    const off = link({ linkType: "lead_magnet", isActive: false, isMainButton: true });
+    expect(linkPlusFeatures(off)).toEqual(["lead_magnet", "main_button"]);
+    expect(publishGate(snapshot({}, [off]), ENDED_TRIAL, NOW)).toEqual({ ok: true });
+  });
+
+  it("does not count switched-off links toward the 7-link limit", () => {
+    const links = Array.from({ length: 9 }, (_, i) => link({ isActive: i < 7 }));
+    expect(blocked(snapshot({}, links))).not.toContain("unlimited_links");
+    expect(blocked(snapshot({}, [...links, link()]))).toContain("unlimited_links");
+  });
+
+  it("blocks exactly the marks of the shown links and the profile, plus the count limits", () => {
+    const links = [
+      link({ isMainButton: true, thumbnailUrl: "/media/t.webp" }),
+      link({ linkType: "vcf" }),
+      link({ scheduleEndTime: "2026-07-01T00:00:00Z" }),
+      link({ linkType: "lead_magnet", isActive: false }),
+      link(),
+    ];
+    const s = snapshot({ hidePlatformBranding: true, customFontPairingName: "elegant-serif" }, links);
+    const marked = new Set([...links.filter((l) => l.isActive).flatMap(linkPlusFeatures), ...profilePlusFeatures(s.profile)]);
+    expect(new Set(blocked(s))).toEqual(marked);
+    expect(marked).not.toContain("lead_magnet");
   });
 });

@@ -14,7 +14,7 @@ import { plusOnlyFeatureOf, PROFILE_MESSAGES, type AppearanceInput } from "#core
 import { BUTTON_STYLES, FONT_PAIRINGS, getTheme, SOCIAL_POSITIONS, THEMES, type ButtonStyle, type SocialPosition } from "#core/themes.ts";
 import { ApiFailure } from "../../api.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
-import { featureName, PlusBadge } from "../../components/ui.tsx";
+import { featureName, PlusBadge, PlusMark, useBlocked } from "../../components/ui.tsx";
 import { EditorWithPreview } from "../../preview/EditorWithPreview.tsx";
 import { saveProfileEdit } from "../../preview/save.ts";
 import { useCurrentSnapshot, useProfileDraft } from "../../preview/store.ts";
@@ -40,6 +40,8 @@ export default function AppearanceScreen() {
   const me = useDashboard((s) => s.me);
   const [status, setStatus] = useState<Status>({ kind: "idle" });
   const stale = useStaleWrite(() => useProfileDraft.getState().load(true));
+  const fontsBlocked = useBlocked("custom_fonts");
+  const brandingBlocked = useBlocked("remove_branding");
 
   if (!saved || !shown || !me) return <EditorWithPreview>{<p className="text-slate-600">Loading...</p>}</EditorWithPreview>;
   const lite = me.plan.effectivePlan === "lite";
@@ -127,7 +129,7 @@ export default function AppearanceScreen() {
                     <span className="font-medium">{t.name}</span>
                     {!t.free && !paying ? (
                       <span className="ml-auto">
-                        <PlusBadge feature="premium_themes" />
+                        {lite && t.id === saved.selectedThemeName ? <PlusMark feature="premium_themes" /> : <PlusBadge feature="premium_themes" />}
                       </span>
                     ) : null}
                   </span>
@@ -165,7 +167,7 @@ export default function AppearanceScreen() {
         />
 
         <fieldset className="mt-6">
-          <legend className="mb-2 flex items-center gap-2 text-sm font-semibold">Font pairing {paying ? null : <PlusBadge feature="custom_fonts" />}</legend>
+          <legend className="mb-2 flex items-center gap-2 text-sm font-semibold">Font pairing {fontsBlocked ? <PlusMark feature="custom_fonts" /> : paying ? null : <PlusBadge feature="custom_fonts" />}</legend>
           <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
             {[{ id: THEME_DEFAULT_FONT, name: "Theme default", heading: "System", body: "System" }, ...FONT_PAIRINGS].map((f) => (
               <label
@@ -190,7 +192,7 @@ export default function AppearanceScreen() {
         </fieldset>
 
         <fieldset className="mt-6">
-          <legend className="mb-2 flex items-center gap-2 text-sm font-semibold">Branding {paying ? null : <PlusBadge feature="remove_branding" />}</legend>
+          <legend className="mb-2 flex items-center gap-2 text-sm font-semibold">Branding {brandingBlocked ? <PlusMark feature="remove_branding" /> : paying ? null : <PlusBadge feature="remove_branding" />}</legend>
           <label className="flex min-h-12 cursor-pointer items-center gap-3 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm">
             <input
               type="checkbox"

@@ -15,7 +15,7 @@ import { PROFILE_MESSAGES, ProfileTextSchema, searchResultOf } from "#core/schem
 import { ApiFailure } from "../../api.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
 import { mergeLatest } from "../../revisions.ts";
-import { Button, PlusBadge } from "../../components/ui.tsx";
+import { Button, PlusBadge, PlusMark, useBlocked } from "../../components/ui.tsx";
 import { EditorWithPreview } from "../../preview/EditorWithPreview.tsx";
 import { saveProfileEdit } from "../../preview/save.ts";
 import { useProfileDraft } from "../../preview/store.ts";
@@ -110,6 +110,7 @@ function PlusLock({ feature, title, children, stored, onClear }: { feature: Feat
 export default function BioScreen() {
   const saved = useProfileDraft((s) => s.snapshot?.profile ?? null);
   const me = useDashboard((s) => s.me);
+  const longBlocked = useBlocked("long_form_text");
   const [values, setValues] = useState<Values | null>(null);
   /** What the form's values started from, and its revision: what a save is based on. */
   const [form, setForm] = useState<{ base: Values; revision: number } | null>(null);
@@ -256,7 +257,7 @@ export default function BioScreen() {
           </figure>
 
           <h2 className="mt-8 flex items-center gap-2 text-lg font-semibold">
-            Long-form text {me.plan.isPayingPlus ? null : <PlusBadge feature="long_form_text" />}
+            Long-form text {longBlocked ? <PlusMark feature="long_form_text" /> : me.plan.isPayingPlus ? null : <PlusBadge feature="long_form_text" />}
           </h2>
           {longAllowed ? null : (
             <PlusLock feature="long_form_text" title="Long-form text is a Plinth Plus feature" stored={!!saved.longFormText.trim()} onClear={() => void save({ longFormText: "" })}>

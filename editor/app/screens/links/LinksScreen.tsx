@@ -14,12 +14,15 @@ import { useCallback, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { DASH } from "#core/dashboard-texts.ts";
 import { LINK_TYPE_LABELS } from "#core/link-types.ts";
+import { LIMITS } from "#core/limits.ts";
+import { linkPlusFeatures } from "#core/publish-gate.ts";
+import { isLive } from "#core/visible-content.ts";
 import { scheduleBadge } from "#core/schedule-badge.ts";
 import { isWebUrl, linkAddressOf } from "#core/url-rule.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
-import { Button, Confirm, MenuItem, Modal, PlusBadge, VisibilitySwitch } from "../../components/ui.tsx";
+import { Button, Confirm, MenuItem, Modal, PlusBadge, PlusMark, useBlocked, VisibilitySwitch } from "../../components/ui.tsx";
 import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { LoadFailed } from "../LoadFailed.tsx";
 import { isLite, useDashboard } from "../../store.ts";
@@ -76,6 +79,7 @@ function LinkRow(props: {
   const openUpgrade = useDashboard((s) => s.openUpgrade);
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: link.id, disabled: !props.sortable, transition: SORTABLE_TRANSITION });
   const style = { transform: CSS.Transform.toString(transform), transition };
+  const plusFeatures = linkPlusFeatures(link);
 
   async function toggle(isActive: boolean) {
     try {
@@ -146,6 +150,7 @@ function LinkRow(props: {
           ) : null}
           <ScheduleBadge link={link} />
           <AddressBadge link={link} />
+          {plusFeatures.length > 0 ? <PlusMark feature={plusFeatures[0]!} /> : null}
         </div>
         {link.url && link.url !== "#" ? <p className="truncate text-xs text-slate-600">{link.url}</p> : null}
       </div>
@@ -189,6 +194,7 @@ export default function LinksScreen() {
   const me = useDashboard((s) => s.me);
   const edited = useDashboard((s) => s.edited);
   const dataVersion = useDashboard((s) => s.dataVersion);
+  const linksBlocked = useBlocked("unlimited_links");
   const [data, setData] = useState<LinksData | null>(null);
   const [editing, setEditing] = useState<Link | null | "new">(null);
   const [deleting, setDeleting] = useState<Link | null>(null);
@@ -347,10 +353,12 @@ export default function LinksScreen() {
     }
   }
 
-  const visible = links.filter((l) => l.isActive).length;
+  // Shown now: switched on and inside its schedule (not before its start, not after its end).
+  const now = new Date();
+  const visible = links.filter((l) => isLive(l, now)).length;
   const scheduled = links.filter((l) => l.scheduleStartTime || l.scheduleEndTime);
   const lite = isLite(me);
-  const atLimit = lite && links.length >= 7;
+  const atLimit = lite && links.length >= LIMITS.LITE_MAX_LINKS;
 
   const addButton = (
     <Button onClick={() => (atLimit ? useDashboard.getState().openUpgrade("unlimited_links") : setEditing("new"))}>
@@ -366,14 +374,16 @@ export default function LinksScreen() {
           <h1 id="screen-title" className="text-2xl font-bold">
             Page Layout
           </h1>
-          <p className="mt-1 text-slate-600">
-            Manage your page components. {visible} of {links.length} components visible (5 limit).
+          <p className="mt-1 max-w-prose text-slate-600" data-testid="layout-summary">
+            <span>{DASH.layoutVisible(visible, links.length)}</span>{" "}
+            <span className="text-sm">{DASH.layoutLimitNote(lite ? "lite" : me?.plan.isPayingPlus ? "plus" : "trial", links.length)}</span>
+            {lite ? (
+              <>
+                {" "}
+                {linksBlocked ? <PlusMark feature="unlimited_links" /> : <PlusBadge feature="unlimited_links" />}
+              </>
+            ) : null}
           </p>
-          {lite ? (
-            <p className="mt-1 flex items-center gap-2 text-sm text-slate-600">
-              Plinth Lite: up to 7 links ({links.length} used). <PlusBadge feature="unlimited_links" />
-            </p>
-          ) : null}
         </div>
         <div className="flex flex-wrap gap-2">
           <a href={`/${me?.username ?? ""}`} target="_blank" rel="noopener" className="inline-flex min-h-10 items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-50">

@@ -20,7 +20,7 @@ import type { InferResponseType } from "hono/client";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
-import { Button, Confirm, MenuItem, Modal, PlusBadge, VisibilitySwitch } from "../../components/ui.tsx";
+import { Button, Confirm, MenuItem, Modal, PlusBadge, PlusMark, useBlocked, VisibilitySwitch } from "../../components/ui.tsx";
 import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { isLite, useDashboard } from "../../store.ts";
 import { LoadFailed } from "../LoadFailed.tsx";
@@ -74,6 +74,7 @@ export default function SocialLinksScreen() {
   const me = useDashboard((s) => s.me);
   const edited = useDashboard((s) => s.edited);
   const openUpgrade = useDashboard((s) => s.openUpgrade);
+  const socialBlocked = useBlocked("unlimited_social_links");
   const dataVersion = useDashboard((s) => s.dataVersion);
   const [items, setItems] = useState<Social[] | null>(null);
   const [qrVisible, setQrVisible] = useState(true);
@@ -239,7 +240,7 @@ export default function SocialLinksScreen() {
         {items.length} social links, {visibleCount} visible{lite ? ` (Plinth Lite shows up to ${LIMITS.LITE_MAX_VISIBLE_SOCIAL})` : ""}.
         {lite ? (
           <span className="ml-2 inline-block align-middle">
-            <PlusBadge feature="unlimited_social_links" />
+            {socialBlocked ? <PlusMark feature="unlimited_social_links" /> : <PlusBadge feature="unlimited_social_links" />}
           </span>
         ) : null}
       </p>
