@@ -66,7 +66,12 @@ const customerOf = (userId: string) => t.deps.db.select().from(billingCustomers)
 const invoicesOf = (userId: string) => t.deps.db.select().from(invoices).where(eq(invoices.userId, userId)).all();
 
 /** Checkout through the API, then Stripe's events for a completed session: subscription created, first invoice paid. */
-async function subscribeThroughStripe(owner: ApiOwner, created = nowS()) {
+/**
+ * Subscribes through Checkout's webhooks. Stripe stamps events in whole seconds, which the product
+ * takes as the end of that second; the default start is the second before this one, so an answer the
+ * dashboard gets right after is never older than the last event, however fast the test runs.
+ */
+async function subscribeThroughStripe(owner: ApiOwner, created = nowS() - 1) {
   const res = await call(owner, "POST", "/api/billing/checkout", {});
   expect(res.status).toBe(201);
   const customer = customerOf(owner.userId).customerId;
@@ -429,6 +434,13 @@ describe("Stripe: switching between monthly and yearly at renewal (ADR 110)", ()
     expect(stripe.calls.at(-1)!.params).toEqual({ cancel_at_period_end: "true" });
     expect(res.body.subscription).toMatchObject({ badge: "Cancelled", interval: "month" });
     expect(profileOf(t, owner.userId).subscriptionStatus).toBe("canceled_plus");
+  });
+
+  it("deleting the account while a switch is pending releases the schedule, then ends the subscription now", async () => {
+    const { owner, sub, schedule, before } = await pendingYearly();
+    const res = await call(owner, "DELETE", "/api/auth/account", { confirmUsername: owner.username, endSubscription: true });
+    expect(res).toEqual({ status: 200, body: { deleted: true } });
+    expect(callsAfter(before)).toEqual([`GET /v1/subscriptions/${sub.id}`, `POST /v1/subscription_schedules/${schedule.id}/release`, `DELETE /v1/subscriptions/${sub.id}`]);
   });
 
   it("lets go of the schedule it made when Stripe refuses its phases, answers 502 with the screen's message, and changes nothing", async () => {

@@ -300,7 +300,9 @@ export async function startStripeStandIn(opts: { webhookUrl?: string } = {}): Pr
   const schedules = new Map<string, StripeScheduleBody>();
   const deliver = async (type: string, object: object) => {
     if (!opts.webhookUrl) throw new Error("the stand-in was started without a webhook URL");
-    const { payload, header } = signedDelivery(stripeEvent(type, object, secs(new Date())));
+    // Stripe stamps an event in whole seconds when the change happens, before it is delivered: the
+    // second before this one, so an answer the dashboard gets afterwards is never older than it.
+    const { payload, header } = signedDelivery(stripeEvent(type, object, secs(new Date()) - 1));
     const res = await fetch(opts.webhookUrl, { method: "POST", body: payload, headers: { "Content-Type": "application/json", "Stripe-Signature": header } });
     await res.arrayBuffer();
     return res.status;

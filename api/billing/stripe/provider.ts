@@ -60,6 +60,16 @@ export function createStripeProvider(settings: StripeSettings): StripeProvider {
   const release = (scheduleId: string, message: string) =>
     asked("releasing a subscription schedule", message, () => stripe.subscriptionSchedules.release(scheduleId, {}, { idempotencyKey: `plinth-schedule-release-${scheduleId}` }));
 
+  /**
+   * Stripe refuses to change the cancellation of a subscription a schedule manages: a pending switch
+   * between monthly and yearly is dropped before a subscription is cancelled, at period end or now (ADR 110).
+   */
+  const releasePendingSwitch = async (subscriptionId: string, message: string) => {
+    const sub = await asked("reading a subscription", message, () => stripe.subscriptions.retrieve(subscriptionId));
+    const schedule = idOf(sub.schedule);
+    if (schedule) await release(schedule, message);
+  };
+
   const mapped = (sub: Stripe.Subscription): SubscriptionObject => {
     const object = subscriptionObject(sub);
     if (!object) throw new Error(`Stripe answered with a subscription the product cannot hold (status ${sub.status})`);
@@ -107,17 +117,12 @@ export function createStripeProvider(settings: StripeSettings): StripeProvider {
 
     async setCancelAtPeriodEnd(subscriptionId, cancel) {
       const message = cancel ? BILLING_MESSAGES.cancelFailed : BILLING_MESSAGES.resumeFailed;
-      if (cancel) {
-        // Stripe refuses to change the cancellation of a subscription a schedule manages: a pending
-        // switch between monthly and yearly is dropped first (ADR 110).
-        const sub = await asked("reading a subscription", message, () => stripe.subscriptions.retrieve(subscriptionId));
-        const schedule = idOf(sub.schedule);
-        if (schedule) await release(schedule, message);
-      }
+      if (cancel) await releasePendingSwitch(subscriptionId, message);
       return mapped(await asked("updating cancel_at_period_end", message, () => stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: cancel })));
     },
 
     async cancelNow(subscriptionId) {
+      await releasePendingSwitch(subscriptionId, BILLING_MESSAGES.cancelFailed);
       return mapped(await asked("cancelling a subscription", BILLING_MESSAGES.cancelFailed, () => stripe.subscriptions.cancel(subscriptionId)));
     },
 
