@@ -12,6 +12,8 @@ export const DASH = {
   discarded: "Draft changes have been discarded",
   discardedText: "Your draft has been reverted to the last published version.",
   discardFailed: "Failed to discard changes",
+  unsavedTitle: "You have unsaved changes",
+  unsavedBody: "If you leave now, the changes you have not saved are lost.",
 
   linksLoadFailed: "Failed to load links",
   linkAddFailed: "Failed to add link",
