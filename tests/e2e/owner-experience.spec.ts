@@ -3,8 +3,11 @@
  * their typing.
  */
 import { expectNoAxeViolations } from "./axe.ts";
+import { randomUUID } from "node:crypto";
+import type { Page } from "@playwright/test";
 import { PROFILE_MESSAGES } from "#core/schemas/profile.ts";
-import { expect, test } from "./fixtures.ts";
+import { links, socialLinks } from "#db/schema.ts";
+import { e2eDb, expect, test } from "./fixtures.ts";
 
 test("the dashboard's first tab stop skips to the screen itself", async ({ page, owner }) => {
   expect(owner.username).toBeTruthy();
@@ -113,5 +116,108 @@ test.describe("unsaved changes", () => {
     await dialog.getByRole("button", { name: "Leave" }).click();
     await expect(page).toHaveURL(/\/dashboard\/analytics$/);
     await expect(menu).toBeHidden();
+  });
+});
+
+/** Opens a row's menu from the keyboard and chooses `item`; the menu button is left as the opener. */
+async function chooseFromRowMenu(page: Page, row: string, item: string) {
+  const button = page.getByRole("button", { name: `Actions for ${row}` });
+  await button.focus();
+  await page.keyboard.press("Enter");
+  const menu = page.getByRole("menu");
+  await expect(menu).toBeVisible();
+  // Arrow down to the item, as a keyboard user does.
+  for (let i = 0; i < 10 && !(await menu.getByRole("menuitem", { name: item }).evaluate((el) => el === document.activeElement)); i++) {
+    await page.keyboard.press("ArrowDown");
+  }
+  await expect(menu.getByRole("menuitem", { name: item })).toBeFocused();
+  await page.keyboard.press("Enter");
+  return button;
+}
+
+test.describe("focus after a row's confirm", () => {
+  test("links: Escape and Cancel return to the row's menu button; Delete moves to the next row, else the previous, else Add Component", async ({ page, owner }) => {
+    for (const [i, title] of ["Alpha", "Bravo", "Charlie"].entries()) {
+      e2eDb().insert(links).values({ id: randomUUID(), userId: owner.userId, title, url: `https://example.com/${i}`, orderIndex: i }).run();
+    }
+    await page.goto("/dashboard/links");
+    await expect(page.getByTestId("link-row")).toHaveCount(3);
+    const confirm = page.getByRole("alertdialog", { name: "Delete Link" });
+
+    // The edit dialog opened from the menu gives focus back too.
+    let opener = await chooseFromRowMenu(page, "Bravo", "Edit");
+    await expect(page.getByRole("dialog", { name: "Edit Link" })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(opener).toBeFocused();
+
+    opener = await chooseFromRowMenu(page, "Bravo", "Delete");
+    await expect(confirm).toBeVisible();
+    await expectNoAxeViolations(page, "the Delete Link confirm");
+    await page.keyboard.press("Escape");
+    await expect(confirm).toBeHidden();
+    await expect(opener).toBeFocused();
+
+    await chooseFromRowMenu(page, "Bravo", "Delete");
+    await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(confirm).toBeHidden();
+    await expect(opener).toBeFocused();
+
+    await chooseFromRowMenu(page, "Bravo", "Delete");
+    await page.keyboard.press("Tab");
+    await expect(confirm.getByRole("button", { name: "Delete" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("link-row")).toHaveCount(2);
+    await expect(page.getByRole("button", { name: "Actions for Charlie" })).toBeFocused();
+
+    await chooseFromRowMenu(page, "Charlie", "Delete");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("link-row")).toHaveCount(1);
+    await expect(page.getByRole("button", { name: "Actions for Alpha" })).toBeFocused();
+
+    await chooseFromRowMenu(page, "Alpha", "Delete");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await expect(page.getByText("No links yet")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Add Component" })).toBeFocused();
+  });
+
+  test("social icons: Escape and Cancel return to the row's menu button; Delete moves to a neighbour, else the first platform to add", async ({ page, owner }) => {
+    for (const [i, platform] of (["instagram", "youtube"] as const).entries()) {
+      e2eDb().insert(socialLinks).values({ id: randomUUID(), userId: owner.userId, platform, url: `https://www.${platform}.com/ada`, displayOrder: i + 1 }).run();
+    }
+    await page.goto("/dashboard/social-links");
+    await expect(page.getByTestId("social-row")).toHaveCount(2);
+    const confirm = page.getByRole("alertdialog", { name: "Delete Social Link" });
+
+    let opener = await chooseFromRowMenu(page, "YouTube", "Edit");
+    await expect(page.getByRole("dialog", { name: "Edit YouTube Link" })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(opener).toBeFocused();
+
+    opener = await chooseFromRowMenu(page, "YouTube", "Delete");
+    await expect(confirm).toBeVisible();
+    await expectNoAxeViolations(page, "the Delete Social Link confirm");
+    await page.keyboard.press("Escape");
+    await expect(opener).toBeFocused();
+    await chooseFromRowMenu(page, "YouTube", "Delete");
+    await page.keyboard.press("Enter");
+    await expect(confirm).toBeHidden();
+    await expect(opener).toBeFocused();
+
+    // The last row: its neighbour is the one before.
+    await chooseFromRowMenu(page, "YouTube", "Delete");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("social-row")).toHaveCount(1);
+    await expect(page.getByRole("button", { name: "Actions for Instagram" })).toBeFocused();
+
+    await chooseFromRowMenu(page, "Instagram", "Delete");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await expect(page.getByText("No social links yet")).toBeVisible();
+    const grid = page.getByRole("heading", { name: "Add Social Platform" }).locator("xpath=following-sibling::ul[1]");
+    await expect(grid.getByRole("button").first()).toBeFocused();
   });
 });
