@@ -221,3 +221,88 @@ test.describe("focus after a row's confirm", () => {
     await expect(grid.getByRole("button").first()).toBeFocused();
   });
 });
+
+test.describe("the cookie banner", () => {
+  test("is compact on a phone, and tabbing through the page never puts the focus under it", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/demo");
+    const banner = page.getByRole("region", { name: "Cookies on this page" });
+    await expect(banner).toBeVisible();
+    const box = (await banner.boundingBox())!;
+    expect(box.height).toBeLessThanOrEqual(844 / 4);
+
+    let stops = 0;
+    for (; stops < 80; stops++) {
+      await page.keyboard.press("Tab");
+      const at = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement;
+        const ck = document.getElementById("ck")!;
+        const r = el.getBoundingClientRect();
+        return { inBanner: ck.contains(el), name: el.outerHTML.slice(0, 80), bottom: r.bottom, top: r.top, bannerTop: ck.getBoundingClientRect().top };
+      });
+      if (at.inBanner) break;
+      // Entirely above the banner (and on screen).
+      expect(at.bottom, `${at.name} is under the cookie banner`).toBeLessThanOrEqual(at.bannerTop);
+      expect(at.top).toBeGreaterThanOrEqual(0);
+    }
+    // The walk went through the whole page, footer included, before it reached the banner.
+    expect(stops).toBeGreaterThan(5);
+    expect(stops).toBeLessThan(80);
+    await expect(page.getByRole("button", { name: "Cookie Settings" })).toBeInViewport();
+  });
+
+  test("Decline Non-Essential gives focus back: to the main content on a first visit, to Cookie Settings when reopened; Escape closes reopened settings", async ({ page }) => {
+    await page.goto("/demo");
+    const banner = page.getByRole("region", { name: "Cookies on this page" });
+    await expect(banner).toBeVisible();
+    await expectNoAxeViolations(page, "the compact cookie banner");
+
+    // A first visit needs a choice: Escape leaves the banner up.
+    await page.keyboard.press("Shift+Tab");
+    await expect(banner.getByRole("button", { name: "Accept All" })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(banner).toBeVisible();
+    await page.keyboard.press("Shift+Tab");
+    await expect(banner.getByRole("button", { name: "Decline Non-Essential" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(banner).toBeHidden();
+    await expect(page.getByRole("main")).toBeFocused();
+
+    // Reopened from the footer: the panel is open and no Customize button shows under it.
+    const settings = page.getByRole("button", { name: "Cookie Settings" });
+    await settings.focus();
+    await page.keyboard.press("Enter");
+    await expect(banner).toBeVisible();
+    await expect(banner.getByRole("checkbox", { name: /Analytics/ })).toBeFocused();
+    await expect(banner.getByRole("button", { name: "Save Preferences" })).toBeVisible();
+    await expect(banner.getByRole("button", { name: "Customize" })).toBeHidden();
+    await expectNoAxeViolations(page, "cookie preferences reopened");
+
+    // Escape closes it, keeping the stored choice, and focus returns to Cookie Settings.
+    await page.keyboard.press("Space");
+    await expect(banner.getByRole("checkbox", { name: /Analytics/ })).toBeChecked();
+    await page.keyboard.press("Escape");
+    await expect(banner).toBeHidden();
+    await expect(settings).toBeFocused();
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem("plinth-consent") ?? "null"))).toMatchObject({ analytics: false, marketing: false });
+
+    // Decline from the reopened settings: focus back on Cookie Settings.
+    await page.keyboard.press("Enter");
+    await expect(banner.getByRole("checkbox", { name: /Analytics/ })).toBeFocused();
+    for (let i = 0; i < 6 && !(await banner.getByRole("button", { name: "Decline Non-Essential" }).evaluate((el) => el === document.activeElement)); i++) {
+      await page.keyboard.press("Tab");
+    }
+    await page.keyboard.press("Enter");
+    await expect(banner).toBeHidden();
+    await expect(settings).toBeFocused();
+  });
+
+  test("Customize on a first visit opens the panel in place of its button and moves focus into it", async ({ page }) => {
+    await page.goto("/demo");
+    const banner = page.getByRole("region", { name: "Cookies on this page" });
+    await banner.getByRole("button", { name: "Customize" }).click();
+    await expect(banner.getByRole("group", { name: "Cookie preferences" })).toBeVisible();
+    await expect(banner.getByRole("checkbox", { name: /Analytics/ })).toBeFocused();
+    await expect(banner.getByRole("button", { name: "Customize" })).toBeHidden();
+  });
+});
