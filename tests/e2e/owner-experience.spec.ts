@@ -6,7 +6,7 @@ import { expectNoAxeViolations } from "./axe.ts";
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { PROFILE_MESSAGES } from "#core/schemas/profile.ts";
-import { links, socialLinks } from "#db/schema.ts";
+import { linkLists, links, socialLinks } from "#db/schema.ts";
 import { e2eDb, expect, test } from "./fixtures.ts";
 
 test("the dashboard's first tab stop skips to the screen itself", async ({ page, owner }) => {
@@ -180,6 +180,27 @@ test.describe("focus after a row's confirm", () => {
     await page.keyboard.press("Tab");
     await page.keyboard.press("Enter");
     await expect(page.getByText("No links yet")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Add Component" })).toBeFocused();
+  });
+
+  test("a list: Escape returns to its Delete list button; after Delete, focus goes to Add Component", async ({ page, owner }) => {
+    const listId = randomUUID();
+    e2eDb().insert(linkLists).values({ id: listId, userId: owner.userId, title: "Shop", orderIndex: 0 }).run();
+    e2eDb().insert(links).values({ id: randomUUID(), userId: owner.userId, title: "Mug", url: "https://example.com/mug", parentListId: listId }).run();
+    await page.goto("/dashboard/links");
+    const opener = page.getByRole("group", { name: "List Shop" }).getByRole("button", { name: "Delete list" });
+    await opener.focus();
+    await page.keyboard.press("Enter");
+    const confirm = page.getByRole("alertdialog", { name: "Delete List" });
+    await expect(confirm).toBeVisible();
+    await expectNoAxeViolations(page, "the Delete List confirm");
+    await page.keyboard.press("Escape");
+    await expect(opener).toBeFocused();
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    await expect(confirm.getByRole("button", { name: "Delete" })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("group", { name: "List Shop" })).toHaveCount(0);
     await expect(page.getByRole("button", { name: "Add Component" })).toBeFocused();
   });
 
