@@ -126,13 +126,47 @@ async function chooseFromRowMenu(page: Page, row: string, item: string) {
   await page.keyboard.press("Enter");
   const menu = page.getByRole("menu");
   await expect(menu).toBeVisible();
-  // Arrow down to the item, as a keyboard user does.
+  // Opened from the keyboard, the menu focuses its first item; then arrow down to the item.
+  await expect(menu.getByRole("menuitem").first()).toBeFocused();
   for (let i = 0; i < 10 && !(await menu.getByRole("menuitem", { name: item }).evaluate((el) => el === document.activeElement)); i++) {
     await page.keyboard.press("ArrowDown");
   }
   await expect(menu.getByRole("menuitem", { name: item })).toBeFocused();
   await page.keyboard.press("Enter");
   return button;
+}
+
+/**
+ * Edit and Delete opened from a row's menu, left with Escape, and Delete's Cancel: each time focus
+ * comes back to the row's menu button. axe checks the confirm.
+ */
+async function leaveRowDialogs(page: Page, row: string, editTitle: string, confirmTitle: string) {
+  const opener = await chooseFromRowMenu(page, row, "Edit");
+  await expect(page.getByRole("dialog", { name: editTitle })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(opener).toBeFocused();
+
+  const confirm = page.getByRole("alertdialog", { name: confirmTitle });
+  await chooseFromRowMenu(page, row, "Delete");
+  await expect(confirm).toBeVisible();
+  await expectNoAxeViolations(page, `the ${confirmTitle} confirm`);
+  await page.keyboard.press("Escape");
+  await expect(confirm).toBeHidden();
+  await expect(opener).toBeFocused();
+
+  await chooseFromRowMenu(page, row, "Delete");
+  await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(confirm).toBeHidden();
+  await expect(opener).toBeFocused();
+}
+
+/** Deletes a row from its menu, keyboard only: the confirm's Delete is the stop after Cancel. */
+async function deleteFromRowMenu(page: Page, row: string) {
+  await chooseFromRowMenu(page, row, "Delete");
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("alertdialog").getByRole("button", { name: "Delete" })).toBeFocused();
+  await page.keyboard.press("Enter");
 }
 
 test.describe("focus after a row's confirm", () => {
@@ -142,43 +176,16 @@ test.describe("focus after a row's confirm", () => {
     }
     await page.goto("/dashboard/links");
     await expect(page.getByTestId("link-row")).toHaveCount(3);
-    const confirm = page.getByRole("alertdialog", { name: "Delete Link" });
-
-    // The edit dialog opened from the menu gives focus back too.
-    let opener = await chooseFromRowMenu(page, "Bravo", "Edit");
-    await expect(page.getByRole("dialog", { name: "Edit Link" })).toBeVisible();
-    await page.keyboard.press("Escape");
-    await expect(opener).toBeFocused();
-
-    opener = await chooseFromRowMenu(page, "Bravo", "Delete");
-    await expect(confirm).toBeVisible();
-    await expectNoAxeViolations(page, "the Delete Link confirm");
-    await page.keyboard.press("Escape");
-    await expect(confirm).toBeHidden();
-    await expect(opener).toBeFocused();
-
-    await chooseFromRowMenu(page, "Bravo", "Delete");
-    await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
-    await page.keyboard.press("Enter");
-    await expect(confirm).toBeHidden();
-    await expect(opener).toBeFocused();
-
-    await chooseFromRowMenu(page, "Bravo", "Delete");
-    await page.keyboard.press("Tab");
-    await expect(confirm.getByRole("button", { name: "Delete" })).toBeFocused();
-    await page.keyboard.press("Enter");
+    await leaveRowDialogs(page, "Bravo", "Edit Link", "Delete Link");
+    await deleteFromRowMenu(page, "Bravo");
     await expect(page.getByTestId("link-row")).toHaveCount(2);
     await expect(page.getByRole("button", { name: "Actions for Charlie" })).toBeFocused();
 
-    await chooseFromRowMenu(page, "Charlie", "Delete");
-    await page.keyboard.press("Tab");
-    await page.keyboard.press("Enter");
+    await deleteFromRowMenu(page, "Charlie");
     await expect(page.getByTestId("link-row")).toHaveCount(1);
     await expect(page.getByRole("button", { name: "Actions for Alpha" })).toBeFocused();
 
-    await chooseFromRowMenu(page, "Alpha", "Delete");
-    await page.keyboard.press("Tab");
-    await page.keyboard.press("Enter");
+    await deleteFromRowMenu(page, "Alpha");
     await expect(page.getByText("No links yet")).toBeVisible();
     await expect(page.getByRole("button", { name: "Add Component" })).toBeFocused();
   });
@@ -210,33 +217,13 @@ test.describe("focus after a row's confirm", () => {
     }
     await page.goto("/dashboard/social-links");
     await expect(page.getByTestId("social-row")).toHaveCount(2);
-    const confirm = page.getByRole("alertdialog", { name: "Delete Social Link" });
-
-    let opener = await chooseFromRowMenu(page, "YouTube", "Edit");
-    await expect(page.getByRole("dialog", { name: "Edit YouTube Link" })).toBeVisible();
-    await page.keyboard.press("Escape");
-    await expect(opener).toBeFocused();
-
-    opener = await chooseFromRowMenu(page, "YouTube", "Delete");
-    await expect(confirm).toBeVisible();
-    await expectNoAxeViolations(page, "the Delete Social Link confirm");
-    await page.keyboard.press("Escape");
-    await expect(opener).toBeFocused();
-    await chooseFromRowMenu(page, "YouTube", "Delete");
-    await page.keyboard.press("Enter");
-    await expect(confirm).toBeHidden();
-    await expect(opener).toBeFocused();
-
+    await leaveRowDialogs(page, "YouTube", "Edit YouTube Link", "Delete Social Link");
     // The last row: its neighbour is the one before.
-    await chooseFromRowMenu(page, "YouTube", "Delete");
-    await page.keyboard.press("Tab");
-    await page.keyboard.press("Enter");
+    await deleteFromRowMenu(page, "YouTube");
     await expect(page.getByTestId("social-row")).toHaveCount(1);
     await expect(page.getByRole("button", { name: "Actions for Instagram" })).toBeFocused();
 
-    await chooseFromRowMenu(page, "Instagram", "Delete");
-    await page.keyboard.press("Tab");
-    await page.keyboard.press("Enter");
+    await deleteFromRowMenu(page, "Instagram");
     await expect(page.getByText("No social links yet")).toBeVisible();
     const grid = page.getByRole("heading", { name: "Add Social Platform" }).locator("xpath=following-sibling::ul[1]");
     await expect(grid.getByRole("button").first()).toBeFocused();
