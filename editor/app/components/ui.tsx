@@ -70,17 +70,11 @@ export function PlusBadge({ feature }: { feature: string }) {
   );
 }
 
-/** The element that last took the focus, anywhere in the page. */
-let lastFocused: Element | null = null;
-if (typeof document !== "undefined") document.addEventListener("focusin", (e) => (lastFocused = e.target as Element), true);
-
 /**
  * The element that opens a dialog: the focused one, or, when that is an item of a dropdown menu
  * (which goes away with its menu), the button that opened the menu.
  */
-function openerOf(focused: Element | null): HTMLElement | null {
-  // A menu item that opened the dialog may already be gone with its menu, leaving the body focused.
-  const active = focused && focused !== document.body ? focused : lastFocused;
+function openerOf(active: Element | null): HTMLElement | null {
   if (!(active instanceof HTMLElement) || active === document.body) return null;
   const menu = active.closest('[role="menu"][aria-labelledby]');
   const trigger = menu ? document.getElementById(menu.getAttribute("aria-labelledby")!) : null;
