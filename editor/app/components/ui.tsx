@@ -70,11 +70,18 @@ export function PlusBadge({ feature }: { feature: string }) {
   );
 }
 
+/** The element that last took the focus, anywhere in the page. */
+let lastFocused: Element | null = null;
+if (typeof document !== "undefined") document.addEventListener("focusin", (e) => (lastFocused = e.target as Element), true);
+
 /**
  * The element that opens a dialog: the focused one, or, when that is an item of a dropdown menu
  * (which goes away with its menu), the button that opened the menu.
  */
-function openerOf(active: Element | null): HTMLElement | null {
+function openerOf(focused: Element | null): HTMLElement | null {
+  // A menu item that opened the dialog may already be gone with its menu (a navigation held by the
+  // unsaved-changes guard), leaving the body focused: then the element that last had the focus.
+  const active = focused && focused !== document.body ? focused : lastFocused;
   if (!(active instanceof HTMLElement) || active === document.body) return null;
   const menu = active.closest('[role="menu"][aria-labelledby]');
   const trigger = menu ? document.getElementById(menu.getAttribute("aria-labelledby")!) : null;
@@ -99,6 +106,8 @@ function useReturnFocus(resolve?: FocusOnClose) {
     onCloseAutoFocus: (e: Event) => {
       const from = opener.current;
       opener.current = null;
+      // An alert took the focus while the dialog closed (a stale write's Reload offer): it keeps it.
+      if (document.activeElement?.closest('[role="alert"]')) return void e.preventDefault();
       const el = resolve ? resolve(from) : from;
       if (el?.isConnected) {
         e.preventDefault();
