@@ -27,6 +27,8 @@ export const DASH = {
       : plan === "trial"
         ? `The 5 limit is a suggestion for a tidy page; your trial has no link limit, and Plinth Lite pages show up to ${LIMITS.LITE_MAX_LINKS} links.`
         : "The 5 limit is a suggestion for a tidy page; Plinth Plus has no link limit.",
+  unsavedTitle: "You have unsaved changes",
+  unsavedBody: "If you leave now, the changes you have not saved are lost.",
 
   linksLoadFailed: "Failed to load links",
   linkAddFailed: "Failed to add link",

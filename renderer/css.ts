@@ -120,8 +120,10 @@ export function pageCss(style: PageStyle, fonts: Record<string, string[]>): Page
     `.err{margin:12px 0 0;color:#b91c1c}.err:empty{display:none}.err b{display:block}` +
     `.qr img{display:block;width:min(100%,250px);height:auto;margin:0 auto 12px;image-rendering:pixelated}.u{text-align:center;color:#4b5563;font-size:.875rem}` +
     `.card{margin:0;display:grid;grid-template-columns:auto 1fr;gap:6px 16px}.card dt{font-weight:600}.card dd{margin:0;overflow-wrap:anywhere}` +
-    `.ck{display:none;position:fixed;left:12px;right:12px;bottom:12px;max-width:560px;max-height:calc(100vh - 24px);overflow:auto;margin:0 auto;padding:20px;border-radius:16px;background:#fff;color:#111827;box-shadow:0 10px 40px rgba(0,0,0,.3);z-index:10;font:15px/1.5 ${SYSTEM}}` +
-    `.ck-open .ck{display:block}.ck h2{font-size:1.0625rem;margin:0 0 6px}.ck p{margin:0}.ck .acts{justify-content:flex-start;margin-top:14px}` +
+    `.ck{display:none;position:fixed;left:8px;right:8px;bottom:8px;max-width:560px;max-height:calc(100vh - 16px);overflow:auto;margin:0 auto;padding:12px 14px;border-radius:14px;background:#fff;color:#111827;box-shadow:0 10px 40px rgba(0,0,0,.3);z-index:10;font:14px/1.4 ${SYSTEM}}` +
+    // Compact (a quarter of a phone's screen at most), so little of the page hides under it.
+    `.ck-open .ck{display:block}.ck h2{display:inline;font-size:1em;margin:0 4px 0 0}.ck p{display:inline;margin:0}.ck .acts{justify-content:flex-start;gap:6px;margin-top:10px}.ck .b1,.ck .b2{min-height:40px;padding:8px 12px}` +
+    `.pg:focus{outline:0}` +
     `.ck fieldset{border:1px solid #d1d5db;border-radius:12px;margin:14px 0 0;padding:8px 14px}.ck legend{font-weight:600;padding:0 4px}` +
     `.ck label{display:flex;gap:10px;align-items:flex-start;padding:8px 0}.ck input{width:20px;height:20px;margin:2px 0 0;flex:none}.ck small{display:block;color:#4b5563}` +
     `#toast{position:fixed;left:50%;top:16px;transform:translateX(-50%);width:max-content;max-width:calc(100vw - 32px);padding:12px 16px;border-radius:12px;background:#111827;color:#fff;box-shadow:0 8px 24px rgba(0,0,0,.3);z-index:20;font:15px/1.4 ${SYSTEM}}#toast:empty{display:none}#toast b{display:block}` +

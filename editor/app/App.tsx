@@ -4,7 +4,7 @@
  */
 import { Tooltip } from "radix-ui";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
-import { BrowserRouter, Navigate, Route, Routes } from "react-router";
+import { createBrowserRouter, Navigate, Route, RouterProvider, Routes } from "react-router";
 import { Toaster } from "sonner";
 import { api, ApiFailure, unwrap } from "./api.ts";
 import { AppErrorBoundary } from "./components/AppErrorBoundary.tsx";
@@ -72,6 +72,35 @@ function LoadFailed() {
   );
 }
 
+const dashboardRoutes = (
+  <Shell>
+    <Suspense fallback={<Loading />}>
+      <Routes>
+        <Route path="/dashboard" element={<Navigate to="/dashboard/analytics" replace />} />
+        <Route path="/dashboard/account" element={<Navigate to="/dashboard/account-settings" replace />} />
+        <Route path="/dashboard/analytics" element={<AnalyticsScreen />} />
+        <Route path="/dashboard/links" element={<LinksScreen />} />
+        <Route path="/dashboard/social-links" element={<SocialLinksScreen />} />
+        <Route path="/dashboard/profile-picture" element={<ProfilePictureScreen />} />
+        <Route path="/dashboard/bio" element={<BioScreen />} />
+        <Route path="/dashboard/appearance" element={<AppearanceScreen />} />
+        <Route path="/dashboard/affiliate" element={<AffiliateScreen />} />
+        <Route path="/dashboard/account-settings" element={<AccountSettingsScreen />} />
+        <Route path="*" element={<NotFound />} />
+      </Routes>
+    </Suspense>
+  </Shell>
+);
+
+/**
+ * The signed-in dashboard. A data router (rather than a plain BrowserRouter) so that the shell can
+ * hold a navigation while a form has unsaved changes (useBlocker, see shell/unsaved.tsx).
+ */
+function Dashboard() {
+  const [router] = useState(() => createBrowserRouter([{ path: "*", element: dashboardRoutes }]));
+  return <RouterProvider router={router} />;
+}
+
 export default function App() {
   const me = useDashboard((s) => s.me);
   const [failed, setFailed] = useState(false);
@@ -92,31 +121,7 @@ export default function App() {
   return (
     <AppErrorBoundary>
       <Tooltip.Provider delayDuration={200}>
-        <BrowserRouter>
-          {me ? (
-            <Shell>
-              <Suspense fallback={<Loading />}>
-                <Routes>
-                  <Route path="/dashboard" element={<Navigate to="/dashboard/analytics" replace />} />
-                  <Route path="/dashboard/account" element={<Navigate to="/dashboard/account-settings" replace />} />
-                  <Route path="/dashboard/analytics" element={<AnalyticsScreen />} />
-                  <Route path="/dashboard/links" element={<LinksScreen />} />
-                  <Route path="/dashboard/social-links" element={<SocialLinksScreen />} />
-                  <Route path="/dashboard/profile-picture" element={<ProfilePictureScreen />} />
-                  <Route path="/dashboard/bio" element={<BioScreen />} />
-                  <Route path="/dashboard/appearance" element={<AppearanceScreen />} />
-                  <Route path="/dashboard/affiliate" element={<AffiliateScreen />} />
-                  <Route path="/dashboard/account-settings" element={<AccountSettingsScreen />} />
-                  <Route path="*" element={<NotFound />} />
-                </Routes>
-              </Suspense>
-            </Shell>
-          ) : failed ? (
-            <LoadFailed />
-          ) : (
-            <Loading />
-          )}
-        </BrowserRouter>
+        {me ? <Dashboard /> : failed ? <LoadFailed /> : <Loading />}
         <UpgradePrompt />
         <Toaster position="top-center" visibleToasts={1} richColors closeButton />
       </Tooltip.Provider>

@@ -380,7 +380,8 @@ function PageLayout(p: LayoutProps) {
           {PAGE_TEXTS.previewBanner}
         </div>
       ) : null}
-      <main className="pg">
+      {/* Focusable from script only: where focus goes when the cookie banner it left closes. */}
+      <main className="pg" tabIndex={-1}>
         <header className="hd">
           {p.picture}
           <h1>{p.name}</h1>

@@ -123,8 +123,25 @@ function storedConsent(): Consent | null {
   }
 }
 function showPrefs(show: boolean): void {
+  const customize = $("[data-ck=customize]");
   if (prefs) prefs.hidden = !show;
-  $("[data-ck=customize]")?.setAttribute("aria-expanded", String(show));
+  customize?.setAttribute("aria-expanded", String(show));
+  // Open, the panel has its own Save: the Customize button under it would only confuse.
+  if (customize) customize.hidden = show;
+}
+// Where focus was before it went into the banner: a choice (or Escape) gives it back there, else to
+// the page's main content, never to the top of the document.
+let beforeBanner: HTMLElement | null = null;
+banner?.addEventListener("focusin", (e) => {
+  const from = e.relatedTarget;
+  if (from instanceof HTMLElement && !banner.contains(from)) beforeBanner = from;
+});
+function closeBanner(): void {
+  const hadFocus = !!banner?.contains(document.activeElement);
+  root.classList.remove("ck-open");
+  showPrefs(false);
+  if (hadFocus) (beforeBanner?.isConnected ? beforeBanner : $("main"))?.focus();
+  beforeBanner = null;
 }
 function saveConsent(analytics: boolean, marketing: boolean): void {
   const consent: Consent = { essential: true, analytics, marketing, timestamp: new Date().toISOString() };
@@ -133,9 +150,12 @@ function saveConsent(analytics: boolean, marketing: boolean): void {
   } catch {
     // Private browsing without storage: the choice lasts for this visit.
   }
-  root.classList.remove("ck-open");
-  showPrefs(false);
+  closeBanner();
 }
+// Reopened settings close with Escape, keeping the stored choice; a first visit needs a choice.
+banner?.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && storedConsent()) closeBanner();
+});
 function openCookieSettings(): void {
   const c = storedConsent();
   const a = box("analytics");
@@ -147,10 +167,13 @@ function openCookieSettings(): void {
   (a ?? banner)?.focus();
 }
 
-// The banner must never hide the end of the page (the footer's own controls): room is kept below.
+// The banner must never hide the end of the page (the footer's own controls), nor the control that
+// has the focus: room is kept below, and the page scrolls focused elements above the banner.
 if (banner && "ResizeObserver" in window) {
   new ResizeObserver(() => {
-    document.body.style.paddingBottom = banner.offsetHeight ? `${banner.offsetHeight + 24}px` : "";
+    const room = banner.offsetHeight ? `${banner.offsetHeight + 24}px` : "";
+    document.body.style.paddingBottom = room;
+    root.style.scrollPaddingBottom = room;
   }).observe(banner);
 }
 
@@ -208,7 +231,10 @@ document.addEventListener("click", (e) => {
   }
   if (act === "share") void share();
   if (act === "cookies") openCookieSettings();
-  if (ck === "customize") showPrefs(!!prefs?.hidden);
+  if (ck === "customize") {
+    showPrefs(true);
+    box("analytics")?.focus();
+  }
   if (ck === "accept") saveConsent(true, true);
   if (ck === "decline") saveConsent(false, false);
   if (ck === "save") saveConsent(!!box("analytics")?.checked, !!box("marketing")?.checked);

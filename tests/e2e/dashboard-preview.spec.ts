@@ -77,8 +77,9 @@ test("the preview follows what the owner types before it is saved", async ({ pag
   await page.getByLabel("Bio", { exact: true }).fill("A bio in progress");
   await expect(frame.getByRole("heading", { level: 1, name: "Typed, not saved" })).toBeVisible();
   await expect(frame.getByText("A bio in progress")).toBeVisible();
-  // Leaving without saving drops the unsaved text from the preview.
+  // Leaving without saving (the owner is asked first, ADR 114) drops the unsaved text from the preview.
   await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Theme" }).click();
+  await page.getByRole("alertdialog", { name: "You have unsaved changes" }).getByRole("button", { name: "Leave" }).click();
   await expect(page.getByRole("heading", { name: "Theme", level: 1 })).toBeVisible();
   await expect(frame.getByRole("heading", { level: 1, name: owner.username })).toBeVisible();
 

@@ -194,7 +194,9 @@ test("cookie banner: customise, decline, accept, reopen from the footer; consent
   const customize = banner.getByRole("button", { name: "Customize" });
   await expect(customize).toHaveAttribute("aria-expanded", "false");
   await customize.click();
-  await expect(customize).toHaveAttribute("aria-expanded", "true");
+  // The open panel takes the button's place (issue 25: no stray Customize under it).
+  await expect(banner.getByRole("group", { name: "Cookie preferences" })).toBeVisible();
+  await expect(customize).toBeHidden();
   await expect(banner.getByRole("checkbox", { name: /Essential/ })).toBeChecked();
   await expect(banner.getByRole("checkbox", { name: /Essential/ })).toBeDisabled();
   await banner.getByRole("checkbox", { name: /Analytics/ }).check();

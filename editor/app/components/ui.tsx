@@ -91,27 +91,76 @@ export function PlusBadge({ feature }: { feature: string }) {
   );
 }
 
+/** The element that last took the focus, anywhere in the page. */
+let lastFocused: Element | null = null;
+if (typeof document !== "undefined") document.addEventListener("focusin", (e) => (lastFocused = e.target as Element), true);
+
+/**
+ * The element that opens a dialog: the focused one, or, when that is an item of a dropdown menu
+ * (which goes away with its menu), the button that opened the menu.
+ */
+function openerOf(focused: Element | null): HTMLElement | null {
+  // A menu item that opened the dialog may already be gone with its menu (a navigation held by the
+  // unsaved-changes guard), leaving the body focused: then the element that last had the focus.
+  const active = focused && focused !== document.body ? focused : lastFocused;
+  if (!(active instanceof HTMLElement) || active === document.body) return null;
+  const menu = active.closest('[role="menu"][aria-labelledby]');
+  const trigger = menu ? document.getElementById(menu.getAttribute("aria-labelledby")!) : null;
+  return trigger ?? active;
+}
+
+/** Where focus goes when a dialog closes, given the element that opened it (null: the dialog's default). */
+export type FocusOnClose = (opener: HTMLElement | null) => HTMLElement | null | undefined;
+
 /**
  * Focus goes back to whatever opened the dialog when it closes. Radix returns it only to a
  * Dialog.Trigger, and these dialogs are opened from buttons and menu items of their own, so without
- * this a keyboard user would be left at the top of the page after Cancel or Escape.
+ * this a keyboard user would be left at the top of the page after Cancel or Escape. `resolve` may
+ * choose another place (a deleted row's neighbour, see useRowFocus).
  */
-function useReturnFocus(fallback?: RefObject<HTMLElement | null>) {
+function useReturnFocus(resolve?: FocusOnClose) {
   const opener = useRef<HTMLElement | null>(null);
   return {
     onOpenAutoFocus: () => {
-      opener.current = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+      opener.current = openerOf(document.activeElement);
     },
     onCloseAutoFocus: (e: Event) => {
-      // An opener gone from the page (a menu item, a deleted row, a button the dialog's work replaced)
-      // has nothing to return to: then the fallback, when the dialog names one.
-      const el = opener.current?.isConnected ? opener.current : fallback?.current;
+      const from = opener.current;
       opener.current = null;
+      // An alert took the focus while the dialog closed (a stale write's Reload offer): it keeps it.
+      if (document.activeElement?.closest('[role="alert"]')) return void e.preventDefault();
+      const el = resolve ? resolve(from) : from;
       if (el?.isConnected) {
         e.preventDefault();
         el.focus();
       }
     },
+  };
+}
+
+/**
+ * Focus after a dialog opened from a row's menu (a link, a social icon). Mark the row's menu button
+ * with `data-row-menu`. When the dialog closes, focus goes back to that button, unless `removed()`
+ * was called (the dialog deleted the row): then to the next row's menu button, else the previous
+ * one, else `fallback` (the screen's Add button).
+ */
+export function useRowFocus(fallback: () => HTMLElement | null | undefined) {
+  const removed = useRef(false);
+  const onClose: FocusOnClose = (opener) => {
+    const gone = removed.current;
+    removed.current = false;
+    if (!opener?.isConnected) return fallback();
+    if (!gone) return opener;
+    const rows = [...document.querySelectorAll<HTMLElement>("[data-row-menu]")];
+    const at = rows.indexOf(opener);
+    return (at >= 0 ? (rows[at + 1] ?? rows[at - 1]) : undefined) ?? fallback();
+  };
+  return {
+    /** Call before closing the dialog whose work removed the row. */
+    removed: () => {
+      removed.current = true;
+    },
+    onClose,
   };
 }
 
@@ -122,6 +171,7 @@ export function Modal({
   description,
   children,
   returnFocusTo,
+  focusOnClose,
 }: {
   open: boolean;
   onOpenChange(o: boolean): void;
@@ -130,8 +180,10 @@ export function Modal({
   children: ReactNode;
   /** Where focus goes on close when the button that opened the dialog is no longer on the page. */
   returnFocusTo?: RefObject<HTMLElement | null>;
+  /** Where focus goes on close, chosen by the screen (overrides returnFocusTo). */
+  focusOnClose?: FocusOnClose;
 }) {
-  const focus = useReturnFocus(returnFocusTo);
+  const focus = useReturnFocus(focusOnClose ?? ((opener) => (opener?.isConnected ? opener : returnFocusTo?.current)));
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -163,8 +215,10 @@ export function Confirm(props: {
   danger?: boolean;
   busy?: boolean;
   onConfirm(): void;
+  /** Where focus goes on close, chosen by the screen; by default back to the opener. */
+  focusOnClose?: FocusOnClose;
 }) {
-  const focus = useReturnFocus();
+  const focus = useReturnFocus(props.focusOnClose);
   return (
     <AlertDialog.Root open={props.open} onOpenChange={props.onOpenChange}>
       <AlertDialog.Portal>

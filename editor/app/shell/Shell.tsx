@@ -4,8 +4,8 @@
  */
 import { DropdownMenu, Dialog } from "radix-ui";
 import { BarChart3, Crown, ExternalLink, Home, Image, Link2, LogOut, Menu, Palette, Settings, Share2, Type, Wallet, X } from "lucide-react";
-import { useState, type ReactNode } from "react";
-import { NavLink, useNavigate } from "react-router";
+import { useEffect, useState, type ReactNode } from "react";
+import { NavLink, useLocation, useNavigate } from "react-router";
 import { toast } from "sonner";
 import { SUSPENSION_TEXTS } from "#core/admin.ts";
 import { LOGOUT_UPSELL_KEY, LOGOUT_UPSELL_REASON } from "#core/logout-upsell.ts";
@@ -13,6 +13,7 @@ import { AUTH_TEXT } from "#core/schemas/auth.ts";
 import { api, setSigningOut, unwrap } from "../api.ts";
 import { useDashboard, isLite } from "../store.ts";
 import { StatusBar } from "./StatusBar.tsx";
+import { hasUnsavedChanges, UnsavedChangesGuard } from "./unsaved.tsx";
 import { MenuItem, SkipLink } from "../components/ui.tsx";
 
 export const NAV = [
@@ -116,6 +117,10 @@ function UserMenu() {
 
 function MobileMenu() {
   const [open, setOpen] = useState(false);
+  // The menu closes once the owner has moved to another screen: a move held by unsaved changes
+  // keeps it open, so Stay returns to the link that was chosen.
+  const { pathname } = useLocation();
+  useEffect(() => setOpen(false), [pathname]);
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
       <Dialog.Trigger className="rounded p-2 hover:bg-slate-100 lg:hidden" aria-label="Open menu">
@@ -132,7 +137,7 @@ function MobileMenu() {
             </Dialog.Close>
           </div>
           <nav aria-label="Dashboard">
-            <NavItems onNavigate={() => setOpen(false)} />
+            <NavItems onNavigate={() => !hasUnsavedChanges() && setOpen(false)} />
             <a href="/" className="mt-4 flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
               <Home aria-hidden className="size-4" /> Back to Home
             </a>
@@ -173,6 +178,7 @@ export function Shell({ children }: { children: ReactNode }) {
           <UserMenu />
         </div>
       </header>
+      <UnsavedChangesGuard />
       <SuspensionBanner />
       <StatusBar />
       <div className="flex">

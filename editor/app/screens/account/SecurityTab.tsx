@@ -15,6 +15,7 @@ import PasswordStrength from "../../../components/auth/PasswordStrength.tsx";
 import { fieldsOf } from "../../../components/field-errors.ts";
 import { api, ApiFailure, clientErrorMessage, unwrap } from "../../api.ts";
 import { Button, Modal } from "../../components/ui.tsx";
+import { useUnsavedChanges } from "../../shell/unsaved.tsx";
 
 /** Spec section 8, "server message or fallback": a 4xx's message; the action's own text when the request failed or the server did. */
 const messageOf = (err: unknown, fallback: string) => clientErrorMessage(err) ?? fallback;
@@ -25,6 +26,7 @@ function ChangePassword({ hasPassword }: { hasPassword: boolean }) {
   const [fields, setFields] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
+  useUnsavedChanges("password", Object.values(form).some((v) => v !== ""));
 
   async function submit(e: FormEvent) {
     e.preventDefault();

@@ -19,6 +19,7 @@ import { Button, PlusBadge, PlusMark, useBlocked } from "../../components/ui.tsx
 import { EditorWithPreview } from "../../preview/EditorWithPreview.tsx";
 import { saveProfileEdit } from "../../preview/save.ts";
 import { useProfileDraft } from "../../preview/store.ts";
+import { useUnsavedChanges } from "../../shell/unsaved.tsx";
 import { useDashboard } from "../../store.ts";
 
 const FIELDS = ["displayName", "bio", "seoTitle", "seoDescription", "longFormText"] as const;
@@ -147,12 +148,7 @@ export default function BioScreen() {
     return first ? document.getElementById(fieldId(first)) : null;
   });
 
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, [dirty]);
+  useUnsavedChanges("bio", dirty);
 
   if (!values || !base || !saved || !me) return <EditorWithPreview>{<p className="text-slate-600">Loading...</p>}</EditorWithPreview>;
   const can = (f: FeatureKey) => (me.plan.features as readonly string[]).includes(f);

@@ -10,7 +10,7 @@ import { CSS } from "@dnd-kit/utilities";
 import { format } from "date-fns";
 import { ArrowDown, ArrowUp, ExternalLink, GripVertical, MoreVertical, Pencil, Plus, Star, Trash2, FolderPlus } from "lucide-react";
 import { DropdownMenu, Tabs } from "radix-ui";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { DASH } from "#core/dashboard-texts.ts";
 import { LINK_TYPE_LABELS } from "#core/link-types.ts";
@@ -22,7 +22,7 @@ import { isWebUrl, linkAddressOf } from "#core/url-rule.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
-import { Button, Confirm, MenuItem, Modal, PlusBadge, PlusMark, useBlocked, VisibilitySwitch } from "../../components/ui.tsx";
+import { Button, Confirm, MenuItem, Modal, PlusBadge, PlusMark, useBlocked, useRowFocus, VisibilitySwitch } from "../../components/ui.tsx";
 import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { LoadFailed } from "../LoadFailed.tsx";
 import { isLite, useDashboard } from "../../store.ts";
@@ -156,7 +156,7 @@ function LinkRow(props: {
       </div>
       <VisibilitySwitch checked={link.isActive} onChange={toggle} label={`Visible: ${link.title}`} />
       <DropdownMenu.Root modal={false}>
-        <DropdownMenu.Trigger className="rounded p-1 hover:bg-slate-100" aria-label={`Actions for ${link.title}`}>
+        <DropdownMenu.Trigger data-row-menu className="rounded p-1 hover:bg-slate-100" aria-label={`Actions for ${link.title}`}>
           <MoreVertical aria-hidden className="size-5" />
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
@@ -203,6 +203,8 @@ export default function LinksScreen() {
   const [listTitle, setListTitle] = useState("");
   const [listError, setListError] = useState("");
   const [loadFailed, setLoadFailed] = useState(false);
+  const addRef = useRef<HTMLButtonElement>(null);
+  const rowFocus = useRowFocus(() => addRef.current);
 
   /** The latest links, lists and order revision, on screen and answered (throws when they could not be loaded). */
   const latest = useCallback(async (): Promise<LinksData> => {
@@ -315,6 +317,7 @@ export default function LinksScreen() {
     try {
       await versionedWrite(`link:${link.id}`, link.revision, (revision) => unwrap(api.links[":id"].$delete({ param: { id: link.id }, query: { revision: String(revision) } })), () => undefined);
       toast.success(DASH.linkDeleted);
+      rowFocus.removed();
       setDeleting(null);
       changed();
     } catch (err) {
@@ -345,6 +348,7 @@ export default function LinksScreen() {
     const list = deletingList;
     try {
       await versionedWrite(`list:${list.id}`, list.revision, (revision) => unwrap(api["link-lists"][":id"].$delete({ param: { id: list.id }, query: { revision: String(revision) } })), () => undefined);
+      rowFocus.removed();
       setDeletingList(null);
       changed();
     } catch (err) {
@@ -361,7 +365,7 @@ export default function LinksScreen() {
   const atLimit = lite && links.length >= LIMITS.LITE_MAX_LINKS;
 
   const addButton = (
-    <Button onClick={() => (atLimit ? useDashboard.getState().openUpgrade("unlimited_links") : setEditing("new"))}>
+    <Button ref={addRef} onClick={() => (atLimit ? useDashboard.getState().openUpgrade("unlimited_links") : setEditing("new"))}>
       <Plus aria-hidden className="size-4" /> Add Component
     </Button>
   );
@@ -487,6 +491,7 @@ export default function LinksScreen() {
         confirm="Delete"
         danger
         onConfirm={doDelete}
+        focusOnClose={rowFocus.onClose}
       />
       <Confirm
         open={deletingList !== null}
@@ -497,6 +502,7 @@ export default function LinksScreen() {
         confirm="Delete"
         danger
         onConfirm={doDeleteList}
+        focusOnClose={rowFocus.onClose}
       />
       <Modal open={listDialog !== null} onOpenChange={(o) => !o && setListDialog(null)} title={listDialog === "new" ? "New List" : "Rename List"}>
         <form onSubmit={saveList} noValidate>

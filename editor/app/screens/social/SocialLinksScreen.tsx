@@ -9,7 +9,7 @@ import { arrayMove, SortableContext, useSortable, verticalListSortingStrategy } 
 import { CSS } from "@dnd-kit/utilities";
 import { GripVertical, MoreVertical, Pencil, QrCode, Trash2 } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { DASH } from "#core/dashboard-texts.ts";
 import { LIMITS } from "#core/limits.ts";
@@ -20,7 +20,7 @@ import type { InferResponseType } from "hono/client";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
-import { Button, Confirm, MenuItem, Modal, PlusBadge, PlusMark, useBlocked, VisibilitySwitch } from "../../components/ui.tsx";
+import { Button, Confirm, MenuItem, Modal, PlusBadge, PlusMark, useBlocked, useRowFocus, VisibilitySwitch } from "../../components/ui.tsx";
 import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { isLite, useDashboard } from "../../store.ts";
 import { LoadFailed } from "../LoadFailed.tsx";
@@ -52,7 +52,7 @@ function Row({ item, onEdit, onDelete, onToggle }: { item: Social; onEdit(): voi
       </div>
       <VisibilitySwitch checked={item.isVisible} onChange={onToggle} label={`Visible: ${platform.name}`} />
       <DropdownMenu.Root modal={false}>
-        <DropdownMenu.Trigger className="rounded p-1 hover:bg-slate-100" aria-label={`Actions for ${platform.name}`}>
+        <DropdownMenu.Trigger data-row-menu className="rounded p-1 hover:bg-slate-100" aria-label={`Actions for ${platform.name}`}>
           <MoreVertical aria-hidden className="size-5" />
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
@@ -83,6 +83,9 @@ export default function SocialLinksScreen() {
   const [handle, setHandle] = useState("");
   const [error, setError] = useState("");
   const [deleting, setDeleting] = useState<Social | null>(null);
+  const addGrid = useRef<HTMLUListElement>(null);
+  // With no row left, focus goes to the first platform to add (where the deleted one comes back).
+  const rowFocus = useRowFocus(() => addGrid.current?.querySelector("button") ?? document.getElementById("main"));
   const [loadFailed, setLoadFailed] = useState(false);
 
   /** The latest list, on screen and answered (throws when it could not be loaded). */
@@ -202,6 +205,7 @@ export default function SocialLinksScreen() {
     try {
       await writeSocial(item, (revision) => unwrap(social[":id"].$delete({ param: { id: item.id }, query: { revision: String(revision) } })), () => undefined);
       toast.success(DASH.socialRemoved);
+      rowFocus.removed();
       setDeleting(null);
       changed();
     } catch (err) {
@@ -249,7 +253,7 @@ export default function SocialLinksScreen() {
       {available.length === 0 ? (
         <p className="mt-2 text-slate-600">You've added all available social platforms!</p>
       ) : (
-        <ul className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-6">
+        <ul ref={addGrid} className="mt-2 grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-6">
           {available.map((p) => (
             <li key={p.id}>
               <Button variant="secondary" className="w-full" onClick={() => openAdd(p)}>
@@ -351,6 +355,7 @@ export default function SocialLinksScreen() {
         confirm="Delete"
         danger
         onConfirm={doDelete}
+        focusOnClose={rowFocus.onClose}
       />
     </section>
   );
