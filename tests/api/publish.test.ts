@@ -127,13 +127,10 @@ describe("files on disk", () => {
     addLink(owner.userId, "card", { linkType: "vcf", url: "#", linkSpecificData: { name: "Ada Lovelace", phone: "+15550100" } });
     const before = Date.now();
     expect((await owner.call("POST", "/api/publish")).status).toBe(200);
-    // Each beside its brotli and gzip copies (ADR 054).
-    const files = readdirSync(dirOf(owner.username))
-      .filter((f) => !/\.(br|gz)$/.test(f))
-      .sort();
+    // No compressed copies beside them: whoever serves the page compresses it (ADR 121).
+    const files = readdirSync(dirOf(owner.username)).sort();
     const qr = qrFileName(`${TEST_ORIGIN}/${owner.username}`);
     expect(files).toEqual([expect.stringMatching(/^contact-[0-9a-z]+\.vcf$/), "index.html", qr]);
-    expect(readdirSync(dirOf(owner.username)).sort()).toEqual(files.flatMap((f) => [f, `${f}.br`, `${f}.gz`]).sort());
     const html = readFileSync(join(dirOf(owner.username), "index.html"), "utf8");
     expect(html).toContain(`href="/${owner.username}/${files[0]}"`);
     expect(html).toContain(`src="/${owner.username}/${qr}"`);
@@ -174,7 +171,7 @@ describe("files on disk", () => {
     t.deps.now = () => new Date(base + minutes * 60_000);
     await owner.call("POST", "/api/publish");
     const page = join(dirOf(owner.username), "index.html");
-    const held = [page, `${page}.br`].map((f) => ({ fd: openSync(f, "r"), bytes: readFileSync(f) }));
+    const held = [page].map((f) => ({ fd: openSync(f, "r"), bytes: readFileSync(f) }));
     const readHeld = (fd: number, size: number) => {
       const buf = Buffer.alloc(size + 1);
       return buf.subarray(0, readSync(fd, buf, 0, buf.length, 0));
