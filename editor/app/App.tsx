@@ -4,7 +4,7 @@
  */
 import { Tooltip } from "radix-ui";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
-import { createBrowserRouter, Navigate, Route, RouterProvider, Routes } from "react-router";
+import { createBrowserRouter, Navigate, Route, RouterProvider, Routes, useRouteError } from "react-router";
 import { Toaster } from "sonner";
 import { api, ApiFailure, unwrap } from "./api.ts";
 import { AppErrorBoundary } from "./components/AppErrorBoundary.tsx";
@@ -92,12 +92,17 @@ const dashboardRoutes = (
   </Shell>
 );
 
+/** A render error inside the router goes on to the dashboard's own error screen (AppErrorBoundary), not the router's. */
+function RethrowRouteError(): never {
+  throw useRouteError();
+}
+
 /**
  * The signed-in dashboard. A data router (rather than a plain BrowserRouter) so that the shell can
  * hold a navigation while a form has unsaved changes (useBlocker, see shell/unsaved.tsx).
  */
 function Dashboard() {
-  const [router] = useState(() => createBrowserRouter([{ path: "*", element: dashboardRoutes }]));
+  const [router] = useState(() => createBrowserRouter([{ path: "*", element: dashboardRoutes, errorElement: <RethrowRouteError /> }]));
   return <RouterProvider router={router} />;
 }
 
