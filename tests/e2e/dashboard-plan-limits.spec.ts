@@ -134,7 +134,10 @@ test("a refusal's toast offers Upgrade when the trial ended after the dialog ope
   await signInAs(context, owner);
   await page.goto("/dashboard/links");
   await expect(row(page, "Card")).toBeVisible();
+  // Opening the dialog re-reads the publish state; the trial must end only after that answer.
+  const stateRead = page.waitForResponse((r) => r.url().endsWith("/api/publish/state"));
   await page.getByRole("button", { name: "Publish", exact: true }).click();
+  await stateRead;
   const confirm = page.getByRole("alertdialog", { name: "Publish Changes" });
   await expect(confirm).toBeVisible();
   // The trial ends while the owner reads the dialog: the server refuses on confirm.
