@@ -81,7 +81,7 @@ export function pageCss(style: PageStyle, fonts: Record<string, string[]>): Page
     (pairing ? fontFaceCss(fonts, [...new Set([pairing.heading, pairing.body])]) : "") +
     `*{box-sizing:border-box}[hidden]{display:none!important}html{-webkit-text-size-adjust:100%}` +
     `body{margin:0;min-height:100vh;background:${bg};color:${text};font:16px/1.5 ${body}}` +
-    `a{color:inherit}h1,h2{font-family:${head}}` +
+    `a{color:inherit}h1,h2,h3,h4{font-family:${head}}` +
     `.pg{max-width:580px;margin:0 auto;padding:40px 16px 16px}.hd{text-align:center}` +
     `picture{display:contents}.pic{display:block;margin:0 auto 16px;object-fit:cover}.ic{width:96px;height:96px}.ic-rounded{border-radius:50%}.ic-rounded_corners{border-radius:16px}` +
     `.fw{width:100%;height:auto;border-radius:16px}.fw-portrait{aspect-ratio:3/4}.fw-square{aspect-ratio:1}.fw-landscape{aspect-ratio:16/9}` +
@@ -104,7 +104,9 @@ export function pageCss(style: PageStyle, fonts: Record<string, string[]>): Page
     `.txt{margin:0;text-align:center;overflow-wrap:anywhere}.txt a{display:inline-block;padding:10px 4px}` +
     `.msg{margin:8px 0 0;text-align:center;color:${muted};font-size:.9375rem;overflow-wrap:anywhere}` +
     `.grp{margin-top:36px}.grp .lbl{margin:0}.grp .ls{margin-top:14px}` +
-    `.lf{margin:36px 0 0;white-space:pre-line;overflow-wrap:anywhere}` +
+    // Long-form text (Markdown, ADR 126): a line break the owner typed stays one.
+    `.lf{margin:36px 0 0;white-space:pre-line;overflow-wrap:anywhere}.lf p,.lf ul,.lf ol{margin:0 0 12px}.lf ul,.lf ol{padding-left:1.5em}.lf li>ul,.lf li>ol{margin:4px 0 0}` +
+    `.lf h2,.lf h3,.lf h4{line-height:1.3;margin:24px 0 8px}.lf h2{font-size:1.25rem}.lf h3{font-size:1.125rem}.lf h4{font-size:1rem}.lf>:first-child{margin-top:0}.lf a{text-decoration:underline}` +
     `.ft{max-width:580px;margin:0 auto;padding:24px 16px 40px;display:flex;flex-wrap:wrap;justify-content:center;gap:0 12px;color:${muted};font-size:.875rem}` +
     `.ft button{min-height:44px;padding:0 6px;border:0;background:none;color:inherit;font:inherit;text-decoration:underline;cursor:pointer}` +
     `.brand{flex-basis:100%;text-align:center;margin:8px 0 0}.brand a{display:inline-block;padding:8px 4px}` +

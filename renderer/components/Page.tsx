@@ -9,7 +9,9 @@ import { getPlatform, type PlatformId } from "#core/platforms.ts";
 import { REPORT_REASON_LABELS, REPORT_REASONS } from "#core/limits.ts";
 import { linkAddressOf } from "#core/url-rule.ts";
 import { visibleContentOf, type VisibleContent } from "#core/visible-content.ts";
+import type { LongFormBlock } from "../markdown.ts";
 import { BrandIcon, Icon, type UiIcon } from "./icons.tsx";
+import { LongForm } from "./LongForm.tsx";
 import { isMailable, safeHref, safeSrc } from "./safe-href.ts";
 import { qrFileName, vcardFields, vcfFileName } from "./vcard.ts";
 
@@ -22,6 +24,11 @@ export interface PageProps {
   origin?: string;
   /** What the page shows, when the caller has already computed it. */
   content?: VisibleContent;
+  /**
+   * The long-form text as drawn (renderer/markdown.ts longFormBlocks of the visible text). The
+   * caller parses it, so the page's components carry no parser: the dashboard loads it on demand.
+   */
+  longForm?: LongFormBlock[];
 }
 
 /** Visitor-facing texts of the page and its dialogs (spec section 8, Public page). */
@@ -363,7 +370,7 @@ interface LayoutProps {
   socials: ReactNode;
   top: ReactNode;
   groups: ReactNode;
-  longForm: string;
+  longForm: LongFormBlock[] | undefined;
   branding: boolean;
   home: string;
   url: string;
@@ -390,11 +397,7 @@ function PageLayout(p: LayoutProps) {
         </header>
         {p.top}
         {p.groups}
-        {p.longForm ? (
-          <section className="lf" aria-label="About">
-            {p.longForm}
-          </section>
-        ) : null}
+        {p.longForm?.length ? <LongForm blocks={p.longForm} /> : null}
         {p.position === "bottom" ? p.socials : null}
       </main>
       {p.position === "floating" ? p.socials : null}
@@ -434,7 +437,7 @@ function PageLayout(p: LayoutProps) {
 }
 
 /** The part of the page that changes from page to page. */
-export function PageBody({ snapshot, plan, now, mode = "published", origin = "", content }: PageProps) {
+export function PageBody({ snapshot, plan, now, mode = "published", origin = "", content, longForm }: PageProps) {
   const { profile } = snapshot;
   const v = content ?? visibleContentOf(snapshot, plan, now);
   const name = profile.displayName.trim() || profile.username;
@@ -476,7 +479,7 @@ export function PageBody({ snapshot, plan, now, mode = "published", origin = "",
       socials={socialsOf(v.socialLinks, profile.qrCodeVisible, profile.socialLinksPosition)}
       top={top.length > 0 ? <LinkList>{items(top)}</LinkList> : null}
       groups={groups}
-      longForm={v.longFormText}
+      longForm={v.longFormText ? longForm : undefined}
       branding={v.showBranding}
       home={`${origin}/`}
       url={url}

@@ -210,7 +210,7 @@ describe("profile header", () => {
     const { doc } = page(snapshot({ displayName: "Alice Example", bio: "Designer", longFormText: "About me\nsecond line" }));
     expect(normText(byTag(doc, "h1")[0]!)).toBe("Alice Example");
     expect(normText(byClass(doc, "bio")[0]!)).toBe("Designer");
-    expect(byClass(doc, "lf")[0]!.text).toBe("About me\nsecond line");
+    expect(byTag(byClass(doc, "lf")[0]!, "p")[0]!.text).toBe("About me\nsecond line");
     expect(normText(byTag(page(snapshot({ displayName: "  " })).doc, "h1")[0]!)).toBe("alice");
   });
 });
