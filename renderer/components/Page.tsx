@@ -7,6 +7,8 @@ import type { ReactNode } from "react";
 import type { PageLink, PagePlan, PageSnapshot, PageSocialLink } from "#core/model.ts";
 import { getPlatform, type PlatformId } from "#core/platforms.ts";
 import { REPORT_REASON_LABELS, REPORT_REASONS } from "#core/limits.ts";
+import { cropOutputSize } from "#core/schemas/profile.ts";
+import type { FullwidthSubtype } from "#core/themes.ts";
 import { linkAddressOf } from "#core/url-rule.ts";
 import { visibleContentOf, type VisibleContent } from "#core/visible-content.ts";
 import type { LongFormBlock } from "../markdown.ts";
@@ -88,10 +90,10 @@ function Picture(p: { kind: PictureKind; sub: string; src: string; name: string;
     );
   }
   if (p.kind === "full_width") {
-    const h = { portrait: 1067, square: 800, landscape: 450 }[p.sub as PageSnapshot["profile"]["profilePictureFullwidthSubtype"]];
+    const size = cropOutputSize("full_width", p.sub as FullwidthSubtype);
     return (
       <picture>
-        <img className={`pic fw fw-${p.sub}`} src={p.src} alt={p.name} width={800} height={h} />
+        <img className={`pic fw fw-${p.sub}`} src={p.src} alt={p.name} width={size.width} height={size.height} />
       </picture>
     );
   }
@@ -102,18 +104,30 @@ function Picture(p: { kind: PictureKind; sub: string; src: string; name: string;
   );
 }
 
+/**
+ * The picture the page shows and how: a full-width page shows the full-width crop, and without one
+ * the icon crop as an icon (never the square stretched across the page); null for initials.
+ */
+function shownPicture(profile: PageSnapshot["profile"]): { kind: "icon" | "full_width"; src: string } | null {
+  if (profile.profilePictureStyle === "hidden" || profile.profilePictureStyle === "initials") return null;
+  const wide = profile.profilePictureStyle === "full_width" ? safeSrc(profile.profilePictureFullwidthUrl) : null;
+  if (wide) return { kind: "full_width", src: wide };
+  const icon = safeSrc(profile.profilePictureUrl);
+  return icon ? { kind: "icon", src: icon } : null;
+}
+
 /** The picture's URL when the page shows one (not hidden, not initials, and a URL we accept). */
 export function pictureSrcOf(profile: PageSnapshot["profile"]): string | null {
-  return profile.profilePictureStyle === "hidden" || profile.profilePictureStyle === "initials" ? null : safeSrc(profile.profilePictureUrl);
+  return shownPicture(profile)?.src ?? null;
 }
 
 function pictureOf(snapshot: PageSnapshot, name: string): ReactNode {
   const p = snapshot.profile;
   if (p.profilePictureStyle === "hidden") return null;
-  const src = pictureSrcOf(p);
-  if (!src) return <Picture kind="initials" sub="" src="" name={name} initials={initialsOf(p.initialsText, name)} />;
-  const full = p.profilePictureStyle === "full_width";
-  return <Picture kind={full ? "full_width" : "icon"} sub={full ? p.profilePictureFullwidthSubtype : p.profilePictureIconSubtype} src={src} name={name} initials="" />;
+  const shown = shownPicture(p);
+  if (!shown) return <Picture kind="initials" sub="" src="" name={name} initials={initialsOf(p.initialsText, name)} />;
+  const full = shown.kind === "full_width";
+  return <Picture kind={shown.kind} sub={full ? p.profilePictureFullwidthSubtype : p.profilePictureIconSubtype} src={shown.src} name={name} initials="" />;
 }
 
 function SocialItem({ href, name, platform }: { href: string; name: string; platform: PlatformId }) {

@@ -190,10 +190,17 @@ describe("profile header", () => {
     }
     const heights: Record<string, number> = {};
     for (const sub of ["portrait", "square", "landscape"] as const) {
-      const img = byClass(page(snapshot({ profilePictureStyle: "full_width", profilePictureFullwidthSubtype: sub })).doc, "pic")[0]!;
+      const img = byClass(page(snapshot({ profilePictureStyle: "full_width", profilePictureFullwidthSubtype: sub, profilePictureFullwidthUrl: "/media/wide.jpg" })).doc, "pic")[0]!;
       expect(hasClass(img, `fw-${sub}`)).toBe(true);
+      expect(img.attrs.src).toBe("/media/wide.jpg");
       heights[sub] = Number(img.attrs.height);
     }
+    // Full width without its own crop: the icon's square crop is drawn as an icon, never stretched.
+    const noWide = byClass(page(snapshot({ profilePictureStyle: "full_width", profilePictureFullwidthUrl: null })).doc, "pic")[0]!;
+    expect([hasClass(noWide, "ic"), hasClass(noWide, "fw"), noWide.attrs.src]).toEqual([true, false, "/media/alice.webp"]);
+    // The icon layout never shows the full-width crop.
+    const icon = byClass(page(snapshot({ profilePictureStyle: "icon", profilePictureFullwidthUrl: "/media/wide.jpg" })).doc, "pic")[0]!;
+    expect(icon.attrs.src).toBe("/media/alice.webp");
     // Spec section 9: portrait tall, square medium, landscape short.
     expect(heights.portrait).toBeGreaterThan(heights.square!);
     expect(heights.square).toBeGreaterThan(heights.landscape!);
