@@ -121,6 +121,9 @@ export function pageCss(style: PageStyle, fonts: Record<string, string[]>): Page
     `dialog :focus-visible,.ck :focus-visible,#toast :focus-visible{outline-color:#1d4ed8}` +
     `.err{margin:12px 0 0;color:#b91c1c}.err:empty{display:none}.err b{display:block}` +
     `.qr img{display:block;width:min(100%,250px);height:auto;margin:0 auto 12px;image-rendering:pixelated}.u{text-align:center;color:#4b5563;font-size:.875rem}` +
+    `.cp{display:flex;gap:8px}.cp input{flex:1;min-width:0}.cpd{margin:8px 0 0}.cpd:empty{display:none}.cpd b{display:block}` +
+    `.net{list-style:none;margin:16px 0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(110px,1fr));gap:8px}.net a{width:100%}` +
+    `.sh img{display:block;width:160px;height:auto;margin:0 auto;image-rendering:pixelated}` +
     `.card{margin:0;display:grid;grid-template-columns:auto 1fr;gap:6px 16px}.card dt{font-weight:600}.card dd{margin:0;overflow-wrap:anywhere}` +
     `.ck{display:none;position:fixed;left:8px;right:8px;bottom:8px;max-width:560px;max-height:calc(100vh - 16px);overflow:auto;margin:0 auto;padding:12px 14px;border-radius:14px;background:#fff;color:#111827;box-shadow:0 10px 40px rgba(0,0,0,.3);z-index:10;font:14px/1.4 ${SYSTEM}}` +
     // Compact (a quarter of a phone's screen at most), so little of the page hides under it.

@@ -52,6 +52,9 @@ export const PAGE_TEXTS = {
   cancel: "Cancel",
   close: "Close",
   qrTitle: "QR Code",
+  shareLink: "Page link",
+  shareCopy: "Copy Link",
+  shareOn: "Share on",
   qrDownload: "Download QR code",
   contactDownload: "Download contact card",
   cookieTitle: "Cookies on this page",
@@ -375,6 +378,70 @@ function contactDialog(link: PageLink, card: CardRef): ReactNode {
   );
 }
 
+/** A query parameter's value; a lone surrogate (which encodeURIComponent refuses) becomes U+FFFD. */
+function encodeParam(s: string): string {
+  try {
+    return encodeURIComponent(s);
+  } catch {
+    return encodeURIComponent(s.replace(/[\ud800-\udfff]/g, "\ufffd"));
+  }
+}
+
+/** The networks the share dialog offers, as plain share links (no script of theirs on the page). */
+const SHARE_NETWORKS: [name: string, href: (url: string, title: string) => string][] = [
+  ["X", (u, t) => `https://x.com/intent/post?url=${u}&text=${t}`],
+  ["Facebook", (u) => `https://www.facebook.com/sharer/sharer.php?u=${u}`],
+  ["LinkedIn", (u) => `https://www.linkedin.com/sharing/share-offsite/?url=${u}`],
+  ["WhatsApp", (u, t) => `https://wa.me/?text=${t}%20${u}`],
+  ["Telegram", (u, t) => `https://t.me/share/url?url=${u}&text=${t}`],
+  ["Email", (u, t) => `mailto:?subject=${t}&body=${u}`],
+];
+
+/**
+ * Share This Page where the device has no share sheet: the address to copy, the main networks and
+ * the page's QR code. The visitor script opens it and copies; the links work on their own.
+ */
+function ShareDialog({ url, title, qrSrc, qrFile }: { url: string; title: string; qrSrc: string; qrFile: string }) {
+  const u = encodeParam(url);
+  const t = encodeParam(title);
+  const networks: ReactNode[] = [];
+  for (const [name, href] of SHARE_NETWORKS) {
+    networks.push(
+      <li key={name}>
+        <a className="b2" href={href(u, t)} target="_blank" rel="noopener">
+          {name}
+        </a>
+      </li>,
+    );
+  }
+  return (
+    <dialog id="d-share" className="sh" aria-labelledby="d-share-t">
+      <h2 id="d-share-t">{PAGE_TEXTS.share}</h2>
+      <label htmlFor="sh-url">{PAGE_TEXTS.shareLink}</label>
+      <div className="cp">
+        <input id="sh-url" type="text" readOnly value={url} />
+        <button type="button" className="b1" data-act="copy">
+          {PAGE_TEXTS.shareCopy}
+        </button>
+      </div>
+      <p className="cpd" role="status" />
+      <ul className="net" aria-label={PAGE_TEXTS.shareOn}>
+        {networks}
+      </ul>
+      <img src={qrSrc} alt={`QR code for ${url}`} width={160} height={160} loading="lazy" />
+      <div className="acts">
+        <a className="b2" href={qrSrc} download={qrFile}>
+          <Icon name="download" size={18} />
+          {PAGE_TEXTS.qrDownload}
+        </a>
+        <button type="button" className="b1" data-close="">
+          {PAGE_TEXTS.close}
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
 interface LayoutProps {
   preview: boolean;
   picture: ReactNode;
@@ -388,6 +455,7 @@ interface LayoutProps {
   branding: boolean;
   home: string;
   url: string;
+  shareTitle: string;
   qrSrc: string;
   qrFile: string;
   cards: ReactNode;
@@ -445,6 +513,7 @@ function PageLayout(p: LayoutProps) {
           </button>
         </div>
       </dialog>
+      <ShareDialog url={p.url} title={p.shareTitle} qrSrc={p.qrSrc} qrFile={p.qrFile} />
       {p.cards}
     </>
   );
@@ -497,6 +566,7 @@ export function PageBody({ snapshot, plan, now, mode = "published", origin = "",
       branding={v.showBranding}
       home={`${origin}/`}
       url={url}
+      shareTitle={v.seoTitle || name}
       qrSrc={`${base}/${qrFileName(url)}`}
       qrFile={`${profile.username}-qr.svg`}
       cards={dialogs}

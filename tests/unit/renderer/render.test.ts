@@ -321,6 +321,32 @@ describe("footer", () => {
     expect(byId(doc, "ck-p")!.attrs.hidden).toBe("");
   });
 
+  it("has a share dialog: the page's address to copy, plain share links of the main networks, and the page's QR code", () => {
+    const { doc } = page(snapshot({ displayName: "Ada & Co", seoTitle: "" }));
+    const dialog = byId(doc, "d-share")!;
+    expect(dialog.tag).toBe("dialog");
+    expect(normText(byId(dialog, "d-share-t")!)).toBe("Share This Page");
+    expect(byId(dialog, "sh-url")!.attrs).toMatchObject({ readonly: "", value: `${ORIGIN}/alice` });
+    expect(byTag(dialog, "button").map(normText)).toEqual(["Copy Link", "Close"]);
+    const u = encodeURIComponent(`${ORIGIN}/alice`);
+    const links = byTag(byClass(dialog, "net")[0]!, "a");
+    expect(links.map((a) => [normText(a), a.attrs.href])).toEqual([
+      ["X", `https://x.com/intent/post?url=${u}&text=Ada%20%26%20Co`],
+      ["Facebook", `https://www.facebook.com/sharer/sharer.php?u=${u}`],
+      ["LinkedIn", `https://www.linkedin.com/sharing/share-offsite/?url=${u}`],
+      ["WhatsApp", `https://wa.me/?text=Ada%20%26%20Co%20${u}`],
+      ["Telegram", `https://t.me/share/url?url=${u}&text=Ada%20%26%20Co`],
+      ["Email", `mailto:?subject=Ada%20%26%20Co&body=${u}`],
+    ]);
+    for (const a of links) expect([a.attrs.target, a.attrs.rel]).toEqual(["_blank", "noopener"]);
+    // The share text is the page's title: the SEO title when there is one. A lone surrogate cannot break it.
+    expect(byTag(byId(page(snapshot({ seoTitle: "Talks" })).doc, "d-share")!, "a")[0]!.attrs.href).toContain("&text=Talks");
+    expect(byTag(byId(page(snapshot({ displayName: "a\ud800b" })).doc, "d-share")!, "a")[0]!.attrs.href).toContain("&text=a%EF%BF%BDb");
+    const qr = byTag(dialog, "img")[0]!;
+    expect(qr.attrs.src).toMatch(/^\/alice\/.+\.svg$/);
+    expect(qr.attrs.loading).toBe("lazy");
+  });
+
   it("asks for a report reason from the spec's list", () => {
     const select = byId(byTag(parseHtml(render(snapshot()).html), "body")[0]!, "rp-reason")!;
     expect(byTag(select, "option").map((o) => o.attrs.value)).toEqual(["", "spam", "harassment", "inappropriate", "copyright", "impersonation", "other"]);
