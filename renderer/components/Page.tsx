@@ -378,6 +378,21 @@ function contactDialog(link: PageLink, card: CardRef): ReactNode {
   );
 }
 
+/** The end of a dialog that shows the page's QR code: download it, or close. */
+function QrActions({ src, file }: { src: string; file: string }) {
+  return (
+    <div className="acts">
+      <a className="b2" href={src} download={file}>
+        <Icon name="download" size={18} />
+        {PAGE_TEXTS.qrDownload}
+      </a>
+      <button type="button" className="b1" data-close="">
+        {PAGE_TEXTS.close}
+      </button>
+    </div>
+  );
+}
+
 /** A query parameter's value; a lone surrogate (which encodeURIComponent refuses) becomes U+FFFD. */
 function encodeParam(s: string): string {
   try {
@@ -429,15 +444,7 @@ function ShareDialog({ url, title, qrSrc, qrFile }: { url: string; title: string
         {networks}
       </ul>
       <img src={qrSrc} alt={`QR code for ${url}`} width={160} height={160} loading="lazy" />
-      <div className="acts">
-        <a className="b2" href={qrSrc} download={qrFile}>
-          <Icon name="download" size={18} />
-          {PAGE_TEXTS.qrDownload}
-        </a>
-        <button type="button" className="b1" data-close="">
-          {PAGE_TEXTS.close}
-        </button>
-      </div>
+      <QrActions src={qrSrc} file={qrFile} />
     </dialog>
   );
 }
@@ -503,15 +510,7 @@ function PageLayout(p: LayoutProps) {
         <h2 id="d-qr-t">{PAGE_TEXTS.qrTitle}</h2>
         <img src={p.qrSrc} alt={`QR code for ${p.url}`} width={250} height={250} loading="lazy" />
         <p className="u">{p.url}</p>
-        <div className="acts">
-          <a className="b2" href={p.qrSrc} download={p.qrFile}>
-            <Icon name="download" size={18} />
-            {PAGE_TEXTS.qrDownload}
-          </a>
-          <button type="button" className="b1" data-close="">
-            {PAGE_TEXTS.close}
-          </button>
-        </div>
+        <QrActions src={p.qrSrc} file={p.qrFile} />
       </dialog>
       <ShareDialog url={p.url} title={p.shareTitle} qrSrc={p.qrSrc} qrFile={p.qrFile} />
       {p.cards}

@@ -22,7 +22,8 @@ describe("the published page's body", () => {
       const got = bodyOf(render(s, plan, mode).html);
       if (got !== expected) expect({ seed, got }).toEqual({ seed, got: expected });
     }
-  });
+    // 3,000 renders (and long-form parses): minutes on a machine shared with other test runs.
+  }, 120_000);
 
   it("takes every variant of every link type", () => {
     // Each type with and without a thumbnail, as main button or not, in a list or not, on Plus.
