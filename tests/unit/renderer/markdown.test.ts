@@ -71,6 +71,8 @@ describe("long-form Markdown", () => {
       expect(byTag(s, "script").length + byTag(s, "img").length + byTag(s, "style").length + byTag(s, "iframe").length, t).toBe(0);
     }
     expect(normText(about("<script>alert(1)</script>"))).toBe("<script>alert(1)</script>");
+    // HTML is not a construct at all: a tag is text beside the Markdown around it, not a raw block.
+    expect(shape(about("<div>\n*x*\n</div>"))).toBe('p("<div>\\n" em("x") "\\n</div>")');
     // Entities decode to the characters they name, and those are text, not markup.
     expect(normText(about("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &copy;"))).toBe("<script>alert(1)</script> & ©");
     expect(byTag(about("&lt;b&gt;x&lt;/b&gt;"), "b")).toHaveLength(0);
