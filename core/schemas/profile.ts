@@ -15,6 +15,7 @@ import {
   PICTURE_STYLES,
   SOCIAL_POSITIONS,
   THEME_IDS,
+  type FullwidthSubtype,
 } from "../themes.ts";
 
 export const PROFILE_MESSAGES = {
@@ -60,16 +61,27 @@ export const PICTURE_MESSAGES = {
   tooManyPixelsText: `Please select an image of at most ${PICTURE_MAX_PIXELS / 1_000_000} megapixels`,
 } as const;
 
-/** What the crop dialog produces: a square icon, or a wide 16:9 picture for the full-width style. */
+/**
+ * What the crop dialog produces: a square icon, or a full-width picture 800 px wide at its own
+ * height's aspect (portrait 3:4, square, landscape 16:9). Each layout keeps its own crop.
+ */
 export const PICTURE_SHAPES = ["icon", "full_width"] as const;
 export type PictureShape = (typeof PICTURE_SHAPES)[number];
 
-export function cropOutputSize(shape: PictureShape): { width: number; height: number } {
-  if (shape === "full_width") return { width: LIMITS.CROP_OUTPUT_WIDE_PX, height: Math.round((LIMITS.CROP_OUTPUT_WIDE_PX * 9) / 16) };
+/** Width over height of a full-width picture of each height (spec: portrait tall, square medium, landscape short). */
+export const FULLWIDTH_ASPECTS: Record<FullwidthSubtype, number> = { portrait: 3 / 4, square: 1, landscape: 16 / 9 };
+
+/** The crop's size in pixels; a full-width crop without a height is the spec's 16:9. */
+export function cropOutputSize(shape: PictureShape, height: FullwidthSubtype = "landscape"): { width: number; height: number } {
+  if (shape === "full_width") return { width: LIMITS.CROP_OUTPUT_WIDE_PX, height: Math.round(LIMITS.CROP_OUTPUT_WIDE_PX / FULLWIDTH_ASPECTS[height]) };
   return { width: LIMITS.CROP_OUTPUT_PROFILE_PX, height: LIMITS.CROP_OUTPUT_PROFILE_PX };
 }
 
-export const PictureUploadFieldsSchema = z.object({ shape: z.enum(PICTURE_SHAPES).default("icon") });
+export const PictureUploadFieldsSchema = z.object({
+  shape: z.enum(PICTURE_SHAPES).default("icon"),
+  /** The full-width height the picture was cropped for (ignored for an icon). */
+  height: z.enum(FULLWIDTH_SUBTYPES).default("landscape"),
+});
 
 /** The image types an owner may upload (SVG never: it can carry script). */
 export const IMAGE_MIME_TYPES = ["image/jpeg", "image/png", "image/gif", "image/webp"] as const;
