@@ -158,9 +158,12 @@ export function passwordPolicyError(password: string): string | null {
  * whether the two match. None when both are fine.
  */
 export function newPasswordErrors(password: string, confirmPassword: string): Record<string, string> {
+  const fields: Record<string, string> = {};
   const policy = passwordPolicyError(password);
-  if (policy) return { password: policy };
-  return password === confirmPassword ? {} : { confirmPassword: AUTH_TEXT.passwordsDontMatch };
+  if (policy) fields.password = policy;
+  // An over-long confirmation can never match; the mismatch itself is told once the password passes.
+  if (confirmPassword.length > LIMITS.PASSWORD_MAX || (!policy && password !== confirmPassword)) fields.confirmPassword = AUTH_TEXT.passwordsDontMatch;
+  return fields;
 }
 
 // ---------------------------------------------------------------------------------------------
