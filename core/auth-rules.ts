@@ -182,3 +182,13 @@ export function safeNextPath(next: string | null | undefined): string {
   if (/[\\\s\u0000-\u001f\u007f]/.test(next) || next.startsWith("//")) return AFTER_SIGN_IN;
   return next;
 }
+
+/** The sign-in form as typed (spec section 3): the cleaned e-mail's problem and the password's, by field. */
+export function loginErrors(email: string, password: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  const emailProblem = emailError(sanitizeEmailInput(email));
+  if (emailProblem) fields.email = emailProblem;
+  if (!password) fields.password = AUTH_TEXT.passwordRequired;
+  else if (password.length > LIMITS.PASSWORD_MAX) fields.password = AUTH_TEXT.passwordTooLong;
+  return fields;
+}
