@@ -4,6 +4,7 @@
  * live without a framework: field errors that leave as soon as the field is valid, alerts, busy
  * buttons, the show/hide password toggle, the six code boxes, and the Google link.
  */
+import { passwordChecks, passwordStrength, type PasswordCheck } from "#core/auth-rules.ts";
 import { clearFixed } from "../field-errors.ts";
 import { auth } from "./api.ts";
 
@@ -232,4 +233,25 @@ export function otpBoxes(group: HTMLElement, onChange: (code: string) => void, o
       boxes[Math.min(value.length, length - 1)]!.focus();
     },
   };
+}
+
+const STRENGTH = { weak: ["Weak", "bg-red-600"], medium: ["Medium", "bg-amber-500"], strong: ["Strong", "bg-green-600"] } as const;
+
+/** The strength meter and checks (PasswordMeter.astro) for the password as typed now. */
+export function passwordMeter(meter: HTMLElement, password: string) {
+  const { strength, meter: share } = passwordStrength(password);
+  const [label, colour] = STRENGTH[strength];
+  const bar = meter.querySelector<HTMLElement>("[role=meter]")!;
+  bar.setAttribute("aria-valuenow", String(Math.round(share * 5)));
+  bar.setAttribute("aria-valuetext", label);
+  const fill = bar.querySelector<HTMLElement>("[data-bar]")!;
+  fill.className = `h-full ${colour} transition-[width]`;
+  fill.style.width = `${share * 100}%`;
+  meter.querySelector("[data-label]")!.textContent = password ? label : "";
+  const checks = passwordChecks(password);
+  for (const li of meter.querySelectorAll<HTMLElement>("[data-check]")) {
+    const ok = checks[li.dataset.check as PasswordCheck];
+    li.toggleAttribute("data-ok", ok);
+    li.querySelector("[data-state]")!.textContent = ok ? " (done)" : " (missing)";
+  }
 }
