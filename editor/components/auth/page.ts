@@ -204,9 +204,12 @@ export function otpBoxes(group: HTMLElement, onChange: (code: string) => void, o
       }
     });
     box.addEventListener("paste", (e) => {
-      e.preventDefault();
+      // Only a paste that carries digits is taken over (it fills every box); anything else goes on
+      // as a normal paste, so the boxes never refuse pasting as such.
       const text = (e.clipboardData?.getData("text") ?? "").replace(/\D/g, "").slice(0, length);
-      if (text) set(text, text.length);
+      if (!text) return;
+      e.preventDefault();
+      set(text, text.length);
     });
     box.addEventListener("focus", () => box.select());
   });

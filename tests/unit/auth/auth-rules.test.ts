@@ -3,7 +3,7 @@
  * first message as the API's schemas for every input, so a field's live error and the server's agree.
  */
 import { describe, expect, it } from "vitest";
-import { AUTH_TEXT, EmailSchema, emailError, NewPasswordFormSchema, newPasswordErrors, PasswordSchema, passwordPolicyError } from "#core/schemas/auth.ts";
+import { AUTH_TEXT, EmailSchema, emailError, LoginFormSchema, loginErrors, NewPasswordFormSchema, newPasswordErrors, PasswordSchema, passwordPolicyError } from "#core/schemas/auth.ts";
 import { fieldsOf } from "../../../editor/components/field-errors.ts";
 
 const EMAILS = ["", "   ", "me@example.com", " Me@Example.COM ", "not-an-email", "a@b", "a@b.c", "a..b@example.com", ".a@example.com", "a b@example.com", `${"a".repeat(250)}@example.com`, "<script>@x.com", "o'neil+tag@mail.example.org"];
@@ -38,5 +38,15 @@ describe("password rules", () => {
         expect(newPasswordErrors(p, c)).toEqual(r.success ? {} : fieldsOf(r.error.issues));
       }
     expect(newPasswordErrors("Sturdy-Password-42!", "other")).toEqual({ confirmPassword: AUTH_TEXT.passwordsDontMatch });
+  });
+});
+
+describe("loginErrors", () => {
+  it("gives LoginFormSchema's messages by field, the e-mail cleaned first", () => {
+    for (const e of [...EMAILS, "<script>alert(1)</script>me@example.com", "<b></b>"])
+      for (const p of ["", "x", "x".repeat(257)]) {
+        const r = LoginFormSchema.safeParse({ email: e, password: p });
+        expect(loginErrors(e, p), `${e} / ${p.length}`).toEqual(r.success ? {} : fieldsOf(r.error.issues));
+      }
   });
 });
