@@ -185,22 +185,31 @@ test("a claimed name taken by someone else's signup is refused when the link is 
   await other.close();
 });
 
-test("every wizard step, with its errors showing, has no axe violations at phone size", async ({ page }) => {
-  await page.setViewportSize({ width: 390, height: 844 });
+test("every wizard step, with its errors showing, has no axe violations and fits a 320px screen", async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  const fits = async () => expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   const name = freshName("axe");
   const email = `${name}@example.com`;
   await page.goto(`/auth/signup?username=${name}`);
   const continueButton = page.getByRole("button", { name: "Continue", exact: true });
   await expect(page.getByRole("heading", { name: `@${name} is available` })).toBeVisible();
+  await page.getByRole("button", { name: "Back" }).click();
+  await expect(page.getByRole("heading", { name: "Create Your Plinth" })).toBeVisible();
+  await expect(page.getByText(`@${name} is available`)).toBeVisible();
+  await expectNoAxeViolations(page, "signup: username step");
+  await fits();
+  await page.getByRole("button", { name: "Continue" }).click();
   await continueButton.click();
   await expect(page.getByText("Email is required")).toBeVisible();
   await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
   await expectNoAxeViolations(page, "signup: e-mail step with its error");
+  await fits();
 
   await page.getByLabel("Email").fill(email);
   await continueButton.click();
   await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
   await expectNoAxeViolations(page, "signup: code step");
+  await fits();
 
   await page.getByLabel("Digit 1 of 6").fill(await codeFor(email));
   await expect(page.getByRole("heading", { name: "Create your password" })).toBeVisible();
@@ -208,6 +217,7 @@ test("every wizard step, with its errors showing, has no axe violations at phone
   await continueButton.click();
   await expect(page.getByText("Password must be at least 12 characters")).toBeVisible();
   await expectNoAxeViolations(page, "signup: password step with its error");
+  await fits();
 
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByLabel("Confirm password", { exact: true }).fill(PASSWORD);
@@ -216,4 +226,5 @@ test("every wizard step, with its errors showing, has no axe violations at phone
   await page.getByRole("button", { name: "Create Account" }).click();
   await expect(page.getByText("Please agree to the Terms of Service and Privacy Policy")).toBeVisible();
   await expectNoAxeViolations(page, "signup: plan step with its error");
+  await fits();
 });
