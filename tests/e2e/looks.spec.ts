@@ -1,7 +1,11 @@
 /**
  * Small looks of the dashboard, measured in the browser.
  */
-import { test, expect, createOwner, signInAs } from "./fixtures.ts";
+import type { Locator } from "@playwright/test";
+import { THEMES } from "#core/themes.ts";
+import { newId } from "#db/ids.ts";
+import { links, socialLinks } from "#db/schema.ts";
+import { test, expect, createOwner, e2eDb, signInAs } from "./fixtures.ts";
 import { expectNoAxeViolations } from "./axe.ts";
 
 test("the app header carries the logo mark beside the name, on desktop and at 390px", async ({ page, owner }) => {
@@ -20,7 +24,7 @@ test("the app header carries the logo mark beside the name, on desktop and at 39
 });
 
 /** Boxes of the visible controls in a region, to compare their rows. */
-async function tops(region: import("@playwright/test").Locator): Promise<number[]> {
+async function tops(region: Locator): Promise<number[]> {
   const boxes = await region.locator("a:visible, button:visible, span:visible").evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => r.top + r.height / 2));
   return boxes;
 }
@@ -64,4 +68,70 @@ test("the status bar fits one row on a 390px phone, and a screen with its own li
   await expect(bar.getByRole("button", { name: "Publish" })).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
   await expectNoAxeViolations(page);
+});
+
+/** Whether an element's text takes one line: no taller than its line height, and nothing cut off. */
+const oneLine = (el: Locator) =>
+  el.evaluate((e) => {
+    const lineHeight = parseFloat(getComputedStyle(e).lineHeight);
+    return e.getBoundingClientRect().height <= lineHeight * 1.2 && e.scrollWidth <= e.clientWidth + 1;
+  });
+
+test("theme names and 'Affiliate Program' keep one line beside their PLUS marks, at 320px, 390px and on the sidebar", async ({ page, context }) => {
+  const owner = await createOwner({ trial: false });
+  await signInAs(context, owner);
+  for (const width of [320, 390, 1024, 1280]) {
+    await page.setViewportSize({ width, height: 844 });
+    await page.goto("/dashboard/appearance");
+    for (const t of THEMES) {
+      const card = page.getByTestId(`theme-${t.id}`);
+      const name = card.getByText(t.name, { exact: true });
+      expect(await oneLine(name), `${t.name} at ${width}px`).toBe(true);
+      if (!t.free) {
+        // The badge stays inside its card, clear of the name.
+        const badge = (await card.getByRole("button", { name: /^PLUS/ }).boundingBox())!;
+        const cardBox = (await card.boundingBox())!;
+        const nameBox = (await name.boundingBox())!;
+        expect(badge.x + badge.width).toBeLessThanOrEqual(cardBox.x + cardBox.width);
+        expect(badge.y + badge.height <= nameBox.y || badge.x >= nameBox.x + nameBox.width, `${t.name}'s badge clear of its name`).toBe(true);
+      }
+    }
+    const nav = width >= 1024 ? page.getByRole("complementary").getByRole("navigation", { name: "Dashboard" }) : page.getByRole("dialog", { name: "Menu" });
+    if (width < 1024) await page.getByRole("button", { name: "Open menu" }).click();
+    const affiliate = nav.getByRole("link", { name: /Affiliate Program/ });
+    await expect(affiliate.getByTestId("plus-tag")).toBeVisible();
+    expect(await oneLine(affiliate.getByText("Affiliate Program", { exact: true })), `sidebar at ${width}px`).toBe(true);
+    const link = (await affiliate.boundingBox())!;
+    const tag = (await affiliate.getByTestId("plus-tag").boundingBox())!;
+    expect(tag.x + tag.width).toBeLessThanOrEqual(link.x + link.width);
+    expect(tag.height).toBeLessThanOrEqual(24);
+  }
+});
+
+test("the QR row's switch lines up with the social rows' switches, and 'Make main button' carries the Plus mark", async ({ page, context }) => {
+  const owner = await createOwner({ trial: false });
+  (["instagram", "youtube"] as const).forEach((platform, i) =>
+    e2eDb().insert(socialLinks).values({ id: newId(), userId: owner.userId, platform, url: `https://${platform}.com/someone`, displayOrder: i + 1 }).run(),
+  );
+  e2eDb().insert(links).values({ id: newId(), userId: owner.userId, title: "Shop", url: "https://example.com/shop", orderIndex: 0 }).run();
+  await signInAs(context, owner);
+  for (const width of [320, 390, 1280]) {
+    await page.setViewportSize({ width, height: 844 });
+    await page.goto("/dashboard/social-links");
+    const qr = (await page.getByRole("switch", { name: "Visible: QR Code" }).boundingBox())!;
+    for (const name of ["Instagram", "YouTube"]) {
+      const sw = (await page.getByRole("switch", { name: `Visible: ${name}` }).boundingBox())!;
+      expect(Math.abs(sw.x - qr.x), `${name} switch at ${width}px`).toBeLessThanOrEqual(1);
+      expect(sw.width).toBe(qr.width);
+    }
+  }
+
+  await page.goto("/dashboard/links");
+  await page.getByRole("button", { name: "Actions for Shop" }).click();
+  const item = page.getByRole("menuitem", { name: /Make main button/ });
+  await expect(item.getByTestId("plus-tag")).toBeVisible();
+  await expect(item.getByTestId("plus-tag")).toHaveText("PLUS");
+  await expectNoAxeViolations(page);
+  await item.click();
+  await expect(page.getByRole("dialog", { name: "Upgrade to Plinth Plus" })).toBeVisible();
 });

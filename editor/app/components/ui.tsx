@@ -50,9 +50,9 @@ export function PlusMark({ feature }: { feature: string }) {
   const me = useDashboard((s) => s.me);
   if (me?.plan.effectivePlan !== "lite") return null;
   return (
-    <span className="inline-flex items-center gap-1.5 whitespace-nowrap" data-testid="plus-mark">
+    <span className="inline-flex flex-wrap items-center gap-x-1.5 gap-y-0.5" data-testid="plus-mark">
       <PlusBadge feature={feature} />
-      <span className="text-xs font-medium text-amber-900">{DASH.notOnLivePage}</span>
+      <span className="whitespace-nowrap text-xs font-medium text-amber-900">{DASH.notOnLivePage}</span>
     </span>
   );
 }
@@ -60,6 +60,18 @@ export function PlusMark({ feature }: { feature: string }) {
 /** Whether the publish gate currently refuses the draft for `feature` (from GET /api/publish/state). */
 export function useBlocked(feature: string): boolean {
   return useDashboard((s) => !!s.publish?.blockedFeatures.includes(feature));
+}
+
+/**
+ * The look of the Plus mark, never broken over two lines: in the PLUS badge, and on its own where
+ * the mark sits inside another control (a menu item, a navigation link).
+ */
+export function PlusTag() {
+  return (
+    <span data-testid="plus-tag" className="inline-flex shrink-0 items-center gap-1 whitespace-nowrap rounded bg-amber-100 px-1.5 py-0.5 text-xs font-bold leading-4 text-amber-900">
+      <Crown aria-hidden className="size-3" /> PLUS
+    </span>
+  );
 }
 
 /** The PLUS badge: a button with the spec's tooltip that opens the upgrade prompt for `feature`. */
@@ -77,9 +89,9 @@ export function PlusBadge({ feature }: { feature: string }) {
             openUpgrade(feature);
           }}
           aria-label={`PLUS: ${tip}`}
-          className="inline-flex items-center gap-1 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-bold text-amber-900"
+          className="inline-flex shrink-0 rounded"
         >
-          <Crown aria-hidden className="size-3" /> PLUS
+          <PlusTag />
         </button>
       </Tooltip.Trigger>
       <Tooltip.Portal>

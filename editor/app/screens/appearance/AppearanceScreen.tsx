@@ -108,7 +108,7 @@ export default function AppearanceScreen() {
 
         <fieldset className="mt-4">
           <legend className="mb-2 text-sm font-semibold">Theme</legend>
-          <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-4">
+          <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-2 xl:grid-cols-3 2xl:grid-cols-4">
             {THEMES.map((t) => {
               const checked = shown.selectedThemeName === t.id;
               return (
@@ -124,15 +124,21 @@ export default function AppearanceScreen() {
                       <span className="h-1.5 w-10 rounded-full" style={{ background: t.buttonText }} />
                     </span>
                   </span>
+                  {/* The PLUS badge sits on the swatch's corner, so the name keeps the whole line. */}
+                  {!t.free && !paying && !(lite && t.id === saved.selectedThemeName) ? (
+                    <span className="absolute right-1.5 top-1.5">
+                      <PlusBadge feature="premium_themes" />
+                    </span>
+                  ) : null}
                   <span className="flex min-h-10 items-center gap-1 px-2 py-1.5">
                     {checked ? <Check aria-hidden className="size-4 shrink-0 text-brand-700" /> : null}
-                    <span className="font-medium">{t.name}</span>
-                    {!t.free && !paying ? (
-                      <span className="ml-auto">
-                        {lite && t.id === saved.selectedThemeName ? <PlusMark feature="premium_themes" /> : <PlusBadge feature="premium_themes" />}
-                      </span>
-                    ) : null}
+                    <span className="truncate whitespace-nowrap font-medium">{t.name}</span>
                   </span>
+                  {!t.free && !paying && lite && t.id === saved.selectedThemeName ? (
+                    <span className="-mt-1 px-2 pb-2">
+                      <PlusMark feature="premium_themes" />
+                    </span>
+                  ) : null}
                 </label>
               );
             })}

@@ -22,7 +22,7 @@ import { isWebUrl, linkAddressOf } from "#core/url-rule.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
-import { Button, Confirm, MenuItem, Modal, PlusBadge, PlusMark, useBlocked, useRowFocus, VisibilitySwitch } from "../../components/ui.tsx";
+import { Button, Confirm, MenuItem, Modal, PlusBadge, PlusMark, PlusTag, useBlocked, useRowFocus, VisibilitySwitch } from "../../components/ui.tsx";
 import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { LoadFailed } from "../LoadFailed.tsx";
 import { isLite, useDashboard } from "../../store.ts";
@@ -166,7 +166,11 @@ function LinkRow(props: {
             </MenuItem>
             <MenuItem onSelect={makeMain}>
               <Star aria-hidden className="size-4" /> {link.isMainButton ? "Remove main button" : "Make main button"}
-              {isLite(me) ? <span className="ml-auto text-xs font-bold text-amber-800">PLUS</span> : null}
+              {isLite(me) ? (
+                <span className="ml-auto pl-2">
+                  <PlusTag />
+                </span>
+              ) : null}
             </MenuItem>
             {props.lists
               .filter((l) => l.id !== link.parentListId)

@@ -303,12 +303,15 @@ export default function SocialLinksScreen() {
         </SortableContext>
       </DndContext>
       <div className={`mt-2 flex items-center gap-2 rounded-lg border border-slate-200 bg-white p-3 ${qrVisible ? "" : "opacity-50"}`} data-testid="qr-row">
-        <QrCode aria-hidden className="ml-1 size-5 text-slate-600" />
-        <div className="flex-1">
+        {/* Spaces where the other rows have their reorder handle and actions menu, so the icon and the switch line up with theirs. */}
+        <span aria-hidden className="w-7 shrink-0" />
+        <QrCode aria-hidden className="size-5 shrink-0 text-slate-700" />
+        <div className="min-w-0 flex-1">
           <p className="font-medium">QR Code</p>
           <p className="text-xs text-slate-600">Shows a QR code of your public page</p>
         </div>
         <VisibilitySwitch checked={qrVisible} onChange={toggleQr} label="Visible: QR Code" />
+        <span aria-hidden className="w-7 shrink-0" />
       </div>
 
       <Modal open={dialog !== null} onOpenChange={(o) => !o && setDialog(null)} title={dialog ? `${dialog.item ? "Edit" : "Add"} ${dialog.platform.name} Link` : ""}>
