@@ -135,3 +135,52 @@ test("the QR row's switch lines up with the social rows' switches, and 'Make mai
   await item.click();
   await expect(page.getByRole("dialog", { name: "Upgrade to Plinth Plus" })).toBeVisible();
 });
+
+test("one dialog at a time: Upgrade Required lies above a dimmed Add dialog, keeps the focus, and Escape closes only it", async ({ page, context }) => {
+  const owner = await createOwner({ trial: false });
+  await signInAs(context, owner);
+  await page.setViewportSize({ width: 1280, height: 844 });
+  await page.goto("/dashboard/links");
+  await page.getByRole("button", { name: "Add Component" }).click();
+  const add = page.getByRole("dialog", { name: "Add New Link" });
+  await add.getByLabel("Title").fill("Earn with me");
+  const addButton = (await add.getByRole("button", { name: "Add Link" }).boundingBox())!;
+  const promote = add.getByLabel("Promote & Earn", { exact: true });
+  // What the Add dialog looks like where it sticks out from under the next dialog: its Add Link button.
+  const spot = { x: addButton.x + addButton.width / 2 - 4, y: addButton.y + addButton.height / 2 - 4, width: 8, height: 8 };
+  await page.mouse.move(0, 0);
+  const bright = await page.screenshot({ clip: spot, animations: "disabled" });
+  await promote.click();
+  const upgrade = page.getByRole("dialog", { name: "Upgrade Required" });
+  await expect(upgrade).toBeVisible();
+
+  // The top dialog's overlay dims the Add dialog: the same spot now looks different.
+  await page.mouse.move(0, 0);
+  const dimmed = await page.screenshot({ clip: spot, animations: "disabled" });
+  expect(dimmed.equals(bright), "the Add dialog is dimmed under Upgrade Required").toBe(false);
+  // A click on the dimmed Add dialog does not reach it: it closes only the top dialog.
+  await page.mouse.click(addButton.x + addButton.width / 2, addButton.y + addButton.height / 2);
+  await expect(upgrade).toBeHidden();
+  await expect(add).toBeVisible();
+  await expect(page.getByTestId("link-row")).toHaveCount(0);
+  await promote.click();
+  await expect(upgrade).toBeVisible();
+
+  // The focus stays in the top dialog.
+  await upgrade.getByRole("button", { name: "Not Now" }).focus();
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press("Tab");
+    expect(await upgrade.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+  }
+  await expectNoAxeViolations(page);
+
+  // Escape closes only the top dialog; the Add dialog keeps what was typed and gets the focus back.
+  await page.keyboard.press("Escape");
+  await expect(upgrade).toBeHidden();
+  await expect(add).toBeVisible();
+  await expect(add.getByLabel("Title")).toHaveValue("Earn with me");
+  expect(await add.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+  await page.keyboard.press("Escape");
+  await expect(add).toBeHidden();
+  await expect(page.getByRole("button", { name: "Add Component" })).toBeFocused();
+});

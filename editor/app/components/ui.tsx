@@ -176,6 +176,16 @@ export function useRowFocus(fallback: () => HTMLElement | null | undefined) {
   };
 }
 
+/**
+ * One layer of the dialog stack (ADR 124): a dialog's dimmed overlay and its box share one stacking
+ * level, and a dialog opened later lies wholly above an earlier one (the Upgrade prompt over the Add
+ * dialog), so the one below is dimmed and out of reach until the top one closes. Radix keeps the
+ * focus in the top dialog and lets Escape close only that one.
+ */
+function DialogLayer({ children }: { children: ReactNode }) {
+  return <div className="relative z-50">{children}</div>;
+}
+
 export function Modal({
   open,
   onOpenChange,
@@ -199,19 +209,21 @@ export function Modal({
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
-        <Dialog.Content {...focus} className="fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100vw-1rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-5 shadow-xl">
-          <div className="mb-4 flex items-start justify-between gap-4">
-            <div>
-              <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
-              {description ? <Dialog.Description className="mt-1 text-sm text-slate-600">{description}</Dialog.Description> : <Dialog.Description className="sr-only">{title}</Dialog.Description>}
+        <DialogLayer>
+          <Dialog.Overlay className="fixed inset-0 bg-black/40" />
+          <Dialog.Content {...focus} className="fixed left-1/2 top-1/2 max-h-[90vh] w-[calc(100vw-1rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-5 shadow-xl">
+            <div className="mb-4 flex items-start justify-between gap-4">
+              <div>
+                <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
+                {description ? <Dialog.Description className="mt-1 text-sm text-slate-600">{description}</Dialog.Description> : <Dialog.Description className="sr-only">{title}</Dialog.Description>}
+              </div>
+              <Dialog.Close className="rounded p-1 text-slate-500 hover:bg-slate-100" aria-label="Close">
+                <X aria-hidden className="size-5" />
+              </Dialog.Close>
             </div>
-            <Dialog.Close className="rounded p-1 text-slate-500 hover:bg-slate-100" aria-label="Close">
-              <X aria-hidden className="size-5" />
-            </Dialog.Close>
-          </div>
-          {children}
-        </Dialog.Content>
+            {children}
+          </Dialog.Content>
+        </DialogLayer>
       </Dialog.Portal>
     </Dialog.Root>
   );
@@ -234,19 +246,21 @@ export function Confirm(props: {
   return (
     <AlertDialog.Root open={props.open} onOpenChange={props.onOpenChange}>
       <AlertDialog.Portal>
-        <AlertDialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
-        <AlertDialog.Content {...focus} className="fixed left-1/2 top-1/2 z-50 w-[calc(100vw-1rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-5 shadow-xl">
-          <AlertDialog.Title className="text-lg font-semibold">{props.title}</AlertDialog.Title>
-          <AlertDialog.Description className="mt-2 text-sm text-slate-600">{props.description}</AlertDialog.Description>
-          <div className="mt-5 flex flex-wrap justify-end gap-2">
-            <AlertDialog.Cancel asChild>
-              <Button variant="secondary">{props.cancel}</Button>
-            </AlertDialog.Cancel>
-            <Button variant={props.danger ? "danger" : "primary"} disabled={props.busy} onClick={props.onConfirm}>
-              {props.confirm}
-            </Button>
-          </div>
-        </AlertDialog.Content>
+        <DialogLayer>
+          <AlertDialog.Overlay className="fixed inset-0 bg-black/40" />
+          <AlertDialog.Content {...focus} className="fixed left-1/2 top-1/2 w-[calc(100vw-1rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-5 shadow-xl">
+            <AlertDialog.Title className="text-lg font-semibold">{props.title}</AlertDialog.Title>
+            <AlertDialog.Description className="mt-2 text-sm text-slate-600">{props.description}</AlertDialog.Description>
+            <div className="mt-5 flex flex-wrap justify-end gap-2">
+              <AlertDialog.Cancel asChild>
+                <Button variant="secondary">{props.cancel}</Button>
+              </AlertDialog.Cancel>
+              <Button variant={props.danger ? "danger" : "primary"} disabled={props.busy} onClick={props.onConfirm}>
+                {props.confirm}
+              </Button>
+            </div>
+          </AlertDialog.Content>
+        </DialogLayer>
       </AlertDialog.Portal>
     </AlertDialog.Root>
   );
