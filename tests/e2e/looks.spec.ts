@@ -184,3 +184,97 @@ test("one dialog at a time: Upgrade Required lies above a dimmed Add dialog, kee
   await expect(add).toBeHidden();
   await expect(page.getByRole("button", { name: "Add Component" })).toBeFocused();
 });
+
+test("every radio group is a set of radio cards: the whole card chooses, arrow keys move, focus and choice show on the card", async ({ page, context }) => {
+  const owner = await createOwner({ trial: false });
+  await signInAs(context, owner);
+  await page.setViewportSize({ width: 390, height: 844 });
+
+  /** The card (label) of a radio, its far corner clicked, away from the radio dot itself. */
+  async function clickCardCorner(radio: Locator) {
+    const card = radio.locator("xpath=ancestor::label[1]");
+    await card.scrollIntoViewIfNeeded();
+    const box = (await card.boundingBox())!;
+    expect(box.height).toBeGreaterThanOrEqual(44);
+    await page.mouse.click(box.x + box.width - 6, box.y + box.height - 6);
+  }
+  const cardOf = (radio: Locator) => radio.locator("xpath=ancestor::label[1]");
+  const outline = (radio: Locator) => cardOf(radio).evaluate((l) => getComputedStyle(l).outlineStyle);
+
+  await page.goto("/dashboard/appearance");
+  for (const [group, first, next] of [
+    ["Button style", "Box", "Rounded"],
+    ["Social links position", "Top", "Bottom"],
+    ["Font pairing", "Theme default", "Modern Sans"],
+  ] as const) {
+    const fieldset = page.getByRole("group", { name: new RegExp(`^${group}`) });
+    const a = fieldset.getByRole("radio", { name: new RegExp(`^${first}`) });
+    const b = fieldset.getByRole("radio", { name: new RegExp(`^${next}`) });
+    await clickCardCorner(a);
+    await expect(a).toBeChecked();
+    await expect(page.getByTestId("appearance-status")).toHaveText(/saved|Saving|Plus/i);
+    // The keyboard: the focused card shows a ring; the arrow key chooses the next card.
+    await a.focus();
+    await page.keyboard.press("ArrowRight");
+    await expect(b).toBeChecked();
+    await expect(b).toBeFocused();
+    expect(await outline(b), `${group}: focus shows on the card`).not.toBe("none");
+    expect(await cardOf(b).evaluate((l) => getComputedStyle(l).borderColor)).not.toBe(await cardOf(a).evaluate((l) => getComputedStyle(l).borderColor));
+  }
+
+  await page.goto("/dashboard/links");
+  await page.getByRole("button", { name: "Add Your First Link" }).click();
+  const add = page.getByRole("dialog", { name: "Add New Link" });
+  const types = add.getByRole("group", { name: "Link type" });
+  await clickCardCorner(types.getByRole("radio", { name: "Label", exact: true }));
+  await expect(types.getByRole("radio", { name: "Label", exact: true })).toBeChecked();
+  await page.keyboard.press("ArrowRight");
+  await expect(types.getByRole("radio", { name: "Text Link" })).toBeChecked();
+  expect(await outline(types.getByRole("radio", { name: "Text Link" }))).not.toBe("none");
+  // A Plus-only type carries its PLUS badge beside the card.
+  await expect(types.getByRole("button", { name: /^PLUS/ }).first()).toBeVisible();
+  await expectNoAxeViolations(page);
+});
+
+test("empty lists show an icon, what goes there, and one action that leads on", async ({ page, context }) => {
+  const owner = await createOwner({ plan: "plus" });
+  await signInAs(context, owner);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const empty = page.getByTestId("empty-state");
+
+  await page.goto("/dashboard/links");
+  await expect(empty.getByRole("heading", { name: "No links yet" })).toBeVisible();
+  await expect(empty.locator("svg").first()).toBeVisible();
+  await empty.getByRole("button", { name: "Add Your First Link" }).click();
+  await expect(page.getByRole("dialog", { name: "Add New Link" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await page.getByRole("tab", { name: "Scheduled" }).click();
+  await expect(empty.getByRole("heading", { name: "No scheduled components" })).toBeVisible();
+  await empty.getByRole("button", { name: "Add Component" }).click();
+  await expect(page.getByRole("dialog", { name: "Add New Link" })).toBeVisible();
+  await page.keyboard.press("Escape");
+
+  await page.goto("/dashboard/social-links");
+  await expect(empty.getByRole("heading", { name: "No social links yet" })).toBeVisible();
+  await expect(empty.locator("svg").first()).toBeVisible();
+  await empty.getByRole("button", { name: "Choose a platform" }).click();
+  // The first platform of the grid above takes the focus.
+  await expect(page.getByRole("button", { name: "TikTok" })).toBeFocused();
+  await expectNoAxeViolations(page);
+
+  await page.goto("/dashboard/analytics");
+  await expect(empty.getByRole("heading", { name: "Share your page to start seeing analytics!" })).toBeVisible();
+  await expect(empty.locator("svg").first()).toBeVisible();
+  await expect(empty.getByRole("button")).toHaveCount(1);
+
+  await page.goto("/dashboard/affiliate");
+  await page.getByRole("tab", { name: "Detailed Earnings" }).click();
+  await expect(empty.getByRole("heading", { name: "No referrals yet" })).toBeVisible();
+  await empty.getByRole("button", { name: "Share your referral link" }).click();
+  await expect(page.getByRole("dialog", { name: "Share Your Referral Link" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expectNoAxeViolations(page);
+
+  await page.goto("/dashboard/account-settings?tab=billing");
+  await expect(empty.getByRole("heading", { name: "No invoices yet" })).toBeVisible();
+});
