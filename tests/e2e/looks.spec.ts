@@ -4,7 +4,10 @@
 import type { Locator } from "@playwright/test";
 import { THEMES } from "#core/themes.ts";
 import { newId } from "#db/ids.ts";
-import { links, socialLinks } from "#db/schema.ts";
+import { eq } from "drizzle-orm";
+import { links, socialLinks, userProfiles } from "#db/schema.ts";
+import { publishPage } from "#renderer/publish.ts";
+import { E2E } from "./env.ts";
 import { test, expect, createOwner, e2eDb, signInAs } from "./fixtures.ts";
 import { expectNoAxeViolations } from "./axe.ts";
 
@@ -277,4 +280,39 @@ test("empty lists show an icon, what goes there, and one action that leads on", 
 
   await page.goto("/dashboard/account-settings?tab=billing");
   await expect(empty.getByRole("heading", { name: "No invoices yet" })).toBeVisible();
+});
+
+test("the public page's floating social icons rise above the cookie banner while it is open, and go back down after a choice", async ({ page }) => {
+  const owner = await createOwner({ plan: "plus" });
+  const db = e2eDb();
+  db.update(userProfiles).set({ socialLinksPosition: "floating" }).where(eq(userProfiles.userId, owner.userId)).run();
+  (["github", "instagram", "youtube"] as const).forEach((platform, i) =>
+    db.insert(socialLinks).values({ id: newId(), userId: owner.userId, platform, url: `https://${platform}.com/someone`, displayOrder: i + 1 }).run(),
+  );
+  expect(publishPage(db, owner.userId, { publishedDir: E2E.publishedDir, origin: E2E.origin, apiOrigin: E2E.origin, now: new Date() }).ok).toBe(true);
+
+  for (const [width, height] of [[390, 844], [320, 568]] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto(`/${owner.username}`);
+    await page.evaluate(() => localStorage.clear());
+    await page.reload();
+    const banner = page.getByRole("region", { name: "Cookies on this page" });
+    await expect(banner).toBeVisible();
+    const icons = page.getByRole("list", { name: "Social links" });
+    const clear = async () => {
+      const b = (await banner.boundingBox())!;
+      const i = (await icons.boundingBox())!;
+      return i.y + i.height <= b.y;
+    };
+    await expect.poll(clear, { message: `icons above the banner at ${width}px` }).toBe(true);
+    // Every icon can be clicked where it is: nothing of the banner lies over it.
+    for (const name of [/GitHub/, /Instagram/, /YouTube/]) {
+      const box = (await page.getByRole("link", { name }).boundingBox())!;
+      const hit = await page.evaluate(([x, y]) => !!document.elementFromPoint(x!, y!)?.closest("a"), [box.x + box.width / 2, box.y + box.height / 2]);
+      expect(hit).toBe(true);
+    }
+    await banner.getByRole("button", { name: "Accept All" }).click();
+    await expect(banner).toBeHidden();
+    await expect.poll(async () => Math.round(height - (await icons.boundingBox())!.y - (await icons.boundingBox())!.height)).toBe(12);
+  }
 });
