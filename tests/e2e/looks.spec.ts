@@ -279,7 +279,8 @@ test("empty lists show an icon, what goes there, and one action that leads on", 
   await expectNoAxeViolations(page);
 
   await page.goto("/dashboard/account-settings?tab=billing");
-  await expect(empty.getByRole("heading", { name: "No invoices yet" })).toBeVisible();
+  await expect(empty.getByRole("heading", { name: "Nothing billed yet" })).toBeVisible();
+  await expect(empty).toContainText("No invoices yet. Your invoices appear here after your first payment.");
 });
 
 test("the public page's floating social icons rise above the cookie banner while it is open, and go back down after a choice", async ({ page }) => {

@@ -64,7 +64,7 @@ export default function BillingTab() {
   return (
     <Panel id="billing-title" title="Billing History">
       {invoices.length === 0 ? (
-        <EmptyState icon={Receipt} headingLevel={3} title="No invoices yet" text="Your invoices appear here after your first payment." />
+        <EmptyState icon={Receipt} headingLevel={3} title="Nothing billed yet" text="No invoices yet. Your invoices appear here after your first payment." />
       ) : (
         <ScrollTable
           caption="Your invoices, newest first"
