@@ -91,7 +91,7 @@ export function pageCss(style: PageStyle, fonts: Record<string, string[]>): Page
     `.soc{display:flex;flex-wrap:wrap;justify-content:center;gap:4px;margin:16px 0 0;padding:0;list-style:none}` +
     `.soc a,.soc button{display:inline-flex;align-items:center;justify-content:center;width:44px;height:44px;border:0;border-radius:50%;background:none;color:inherit;cursor:pointer;padding:0}` +
     `.soc a:hover,.soc button:hover{background:rgba(127,127,127,.18)}` +
-    `.soc-bottom{margin:32px 0 0}.soc-floating{position:fixed;right:12px;bottom:12px;flex-direction:column;margin:0;padding:4px;border-radius:28px;background:${base};box-shadow:0 4px 16px rgba(0,0,0,.2);z-index:5}` +
+    `.soc-bottom{margin:32px 0 0}.soc-floating{position:fixed;right:12px;bottom:calc(12px + var(--ck-room,0px));flex-direction:column;margin:0;padding:4px;border-radius:28px;background:${base};box-shadow:0 4px 16px rgba(0,0,0,.2);z-index:5}` +
     `.ls{list-style:none;margin:28px 0 0;padding:0;display:flex;flex-direction:column;gap:14px}` +
     `.btn{position:relative;display:flex;align-items:center;justify-content:center;width:100%;min-height:56px;padding:12px 56px;` +
     `background:${btnBg};color:${btnText};border:2px solid ${btnBd};border-radius:${radius};font:700 1.1875rem/1.3 ${body};` +

@@ -183,13 +183,16 @@ function openCookieSettings(): void {
   (a ?? banner)?.focus();
 }
 
-// The banner must never hide the end of the page (the footer's own controls), nor the control that
-// has the focus: room is kept below, and the page scrolls focused elements above the banner.
+// The banner must never hide the end of the page (the footer's own controls), the control that
+// has the focus, nor the floating social icons: room is kept below, the page scrolls focused
+// elements above the banner, and the icons rise above it while it is open (--ck-room).
 if (banner && "ResizeObserver" in window) {
   new ResizeObserver(() => {
     const room = banner.offsetHeight ? `${banner.offsetHeight + 24}px` : "";
     document.body.style.paddingBottom = room;
     root.style.scrollPaddingBottom = room;
+    if (banner.offsetHeight) root.style.setProperty("--ck-room", `${banner.offsetHeight + 8}px`);
+    else root.style.removeProperty("--ck-room");
   }).observe(banner);
 }
 

@@ -3,7 +3,7 @@
  * range with every day drawn; for Plus and trial also per-link clicks over time, traffic sources,
  * countries, campaigns and CSV/JSON export (ADR 074), where Lite sees the Plus Feature prompt.
  */
-import { Crown, Download, Share2 } from "lucide-react";
+import { BarChart3, Crown, Download, Share2 } from "lucide-react";
 import { DropdownMenu, Tabs } from "radix-ui";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { toast } from "sonner";
@@ -12,7 +12,7 @@ import { DASH } from "#core/dashboard-texts.ts";
 import { ANALYTICS_TEXTS as T, DEFAULT_RANGE_DAYS, presetRange, shareTitle } from "#core/schemas/analytics.ts";
 import { VISITOR_MESSAGES } from "#core/schemas/visitor.ts";
 import { api, clientErrorMessage, unwrap } from "../../api.ts";
-import { Button, MenuItem } from "../../components/ui.tsx";
+import { Button, EmptyState, MenuItem } from "../../components/ui.tsx";
 import { useDashboard } from "../../store.ts";
 import { DayChart } from "./DayChart.tsx";
 import { LinkPerformance, PlusPrompt, TrafficSources, type Report } from "./DetailPanels.tsx";
@@ -148,13 +148,16 @@ export default function AnalyticsScreen() {
     return (
       <section aria-labelledby="screen-title">
         {header}
-        <div className="rounded-lg border border-dashed border-slate-300 p-10 text-center">
-          <h2 className="text-lg font-semibold">{T.emptyTitle}</h2>
-          <p className="mx-auto mt-1 max-w-prose text-slate-600">{T.emptyText}</p>
-          <Button className="mt-4" onClick={share}>
-            <Share2 aria-hidden className="size-4" /> {T.share}
-          </Button>
-        </div>
+        <EmptyState
+          icon={BarChart3}
+          title={T.emptyTitle}
+          text={T.emptyText}
+          action={
+            <Button onClick={share}>
+              <Share2 aria-hidden className="size-4" /> {T.share}
+            </Button>
+          }
+        />
       </section>
     );
   }
