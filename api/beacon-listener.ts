@@ -9,15 +9,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { API_HEADERS } from "./app.ts";
 import type { AppDeps } from "./context.ts";
 import { ApiError, errorBody, unexpectedError } from "./errors.ts";
-import { clientAddress } from "./services/client-key.ts";
+import { clientAddress, incomingHeader } from "./services/client-key.ts";
 import { rateLimited, readIncoming, VISITOR_HEADERS, visitorDesk } from "./routes/visitor.ts";
 
 export const TRACK_PATH = "/api/visitor/track";
-
-const header = (req: IncomingMessage, name: string) => {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(", ") : value;
-};
 
 /** Answers a beacon and returns true, or returns false for any other request. */
 export function beaconListener(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
@@ -26,9 +21,9 @@ export function beaconListener(deps: AppDeps): (req: IncomingMessage, res: Serve
 
   async function answer(req: IncomingMessage, res: ServerResponse) {
     try {
-      const address = clientAddress(header(req, "x-forwarded-for"), req.socket.remoteAddress, deps.env.TRUST_PROXY);
+      const address = clientAddress(incomingHeader(req, "x-forwarded-for"), req.socket.remoteAddress, deps.env.TRUST_PROXY);
       if (!desk.limiter.take(address)) throw rateLimited();
-      desk.track({ body: await readIncoming(req), userAgent: header(req, "user-agent") ?? "", referer: header(req, "referer"), address });
+      desk.track({ body: await readIncoming(req), userAgent: incomingHeader(req, "user-agent") ?? "", referer: incomingHeader(req, "referer"), address });
       res.writeHead(204, headers).end();
     } catch (err) {
       if (!(err instanceof ApiError)) console.error("Unhandled error", req.method, TRACK_PATH, err);

@@ -10,6 +10,7 @@
  * block one household or server usually gets, so walking through the addresses of one block does
  * not walk around a limit.
  */
+import type { IncomingMessage } from "node:http";
 import type { HttpBindings } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
@@ -67,7 +68,11 @@ function socketAddress(c: Context): string | undefined {
  */
 export function requestHeader(c: Context, name: string): string | undefined {
   const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
-  if (!incoming) return c.req.header(name);
+  return incoming ? incomingHeader(incoming, name) : c.req.header(name);
+}
+
+/** A header of a Node request, by its lower-case name; repeated ones joined with ", ". */
+export function incomingHeader(incoming: IncomingMessage, name: string): string | undefined {
   const value = incoming.headers[name];
   return Array.isArray(value) ? value.join(", ") : value;
 }
