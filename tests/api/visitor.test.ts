@@ -1,7 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { analyticsEvents, collectedLeads, links, pageReports, userProfiles } from "#db/schema.ts";
+import { analyticsEvents, collectedLeads, links, pageReports, userProfiles, users } from "#db/schema.ts";
+import { closeDatabase, openDatabase } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { createAccount } from "#api/services/accounts.ts";
 import { createServerApp } from "#api/site.ts";
@@ -71,6 +72,41 @@ describe("POST /api/visitor/track", () => {
     const rows = stored();
     expect(rows.map((r) => r.kind)).toEqual(["page_view", "link_click"]);
     expect(rows[0]).toMatchObject({ referrerDomain: "news.example", device: "mobile" });
+  });
+
+  it("refuses a page's beacons from the moment it stops being public, though public owners are remembered", async () => {
+    const view = () => post("track", { type: "page_view", username: owner.username }, { "User-Agent": "Mozilla/5.0 (iPhone; Mobile)" });
+    expect((await view()).status).toBe(204);
+    const profile = { set: (v: Partial<typeof userProfiles.$inferInsert>) => t.deps.db.update(userProfiles).set(v).where(eq(userProfiles.userId, owner.userId)) };
+    profile.set({ pageSuspendedAt: new Date() }).run();
+    expect((await view()).status).toBe(404);
+    profile.set({ pageSuspendedAt: null }).run();
+    expect((await view()).status).toBe(204);
+    const formerName = owner.username;
+    profile.set({ username: `${formerName}_b` }).run();
+    expect((await post("track", { type: "page_view", username: formerName })).status).toBe(404);
+    profile.set({ username: formerName }).run();
+    expect((await view()).status).toBe(204);
+    t.deps.db.delete(users).where(eq(users.id, owner.userId)).run();
+    expect((await view()).status).toBe(404);
+  });
+
+  it("sees a page suspended by another process within a second", async () => {
+    const at = Date.now();
+    t.deps.now = () => new Date(at);
+    const view = () => post("track", { type: "page_view", username: owner.username });
+    expect((await view()).status).toBe(204);
+    const other = openDatabase({ path: t.deps.env.DATABASE_PATH, migrate: false });
+    try {
+      other.update(userProfiles).set({ pageSuspendedAt: new Date(at) }).where(eq(userProfiles.userId, owner.userId)).run();
+    } finally {
+      closeDatabase(other);
+    }
+    // Remembered as public for the rest of the second, then asked again.
+    t.deps.now = () => new Date(at + 999);
+    expect((await view()).status).toBe(204);
+    t.deps.now = () => new Date(at + 1_000);
+    expect((await view()).status).toBe(404);
   });
 
   it("refuses another owner's link, unknown pages and malformed bodies", async () => {
