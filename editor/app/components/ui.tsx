@@ -175,20 +175,22 @@ function useReturnFocus(resolve?: FocusOnClose) {
  * one, else `fallback` (the screen's Add button).
  */
 export function useRowFocus(fallback: () => HTMLElement | null | undefined) {
-  const removed = useRef(false);
+  // The rows' menu buttons as they were when the row was removed: the list may re-render without
+  // the row before the dialog has closed, and the neighbours are found from this order.
+  const removedFrom = useRef<HTMLElement[] | null>(null);
   const onClose: FocusOnClose = (opener) => {
-    const gone = removed.current;
-    removed.current = false;
-    if (!opener?.isConnected) return fallback();
-    if (!gone) return opener;
-    const rows = [...document.querySelectorAll<HTMLElement>("[data-row-menu]")];
-    const at = rows.indexOf(opener);
-    return (at >= 0 ? (rows[at + 1] ?? rows[at - 1]) : undefined) ?? fallback();
+    const rows = removedFrom.current;
+    removedFrom.current = null;
+    if (!rows) return opener?.isConnected ? opener : fallback();
+    const at = opener ? rows.indexOf(opener) : -1;
+    if (at < 0) return fallback();
+    const onPage = (list: HTMLElement[]) => list.find((el) => el.isConnected);
+    return onPage(rows.slice(at + 1)) ?? onPage(rows.slice(0, at).reverse()) ?? fallback();
   };
   return {
     /** Call before closing the dialog whose work removed the row. */
     removed: () => {
-      removed.current = true;
+      removedFrom.current = [...document.querySelectorAll<HTMLElement>("[data-row-menu]")];
     },
     onClose,
   };
