@@ -6,7 +6,7 @@ import { Crown, X } from "lucide-react";
 import { useEffect, useRef, useState, type ComponentPropsWithRef, type ReactNode, type RefObject } from "react";
 import { DASH } from "#core/dashboard-texts.ts";
 import { FEATURE_LABELS } from "#core/feature-labels.ts";
-import { PLUS_PRICE_LABEL } from "#core/schemas/billing.ts";
+import { PLUS_PRICE_LABEL } from "#core/billing.ts";
 import { api, unwrap } from "../api.ts";
 import { useDashboard } from "../store.ts";
 import { startCheckout } from "../screens/account/billing-ui.tsx";

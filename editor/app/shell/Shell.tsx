@@ -9,7 +9,7 @@ import { NavLink, useLocation, useNavigate } from "react-router";
 import { toast } from "sonner";
 import { SUSPENSION_TEXTS } from "#core/admin.ts";
 import { LOGOUT_UPSELL_KEY, LOGOUT_UPSELL_REASON } from "#core/logout-upsell.ts";
-import { AUTH_TEXT } from "#core/schemas/auth.ts";
+import { AUTH_TEXT } from "#core/auth.ts";
 import { api, setSigningOut, unwrap } from "../api.ts";
 import { useDashboard, isLite } from "../store.ts";
 import { StatusBar } from "./StatusBar.tsx";

@@ -7,7 +7,7 @@
 import { Download, FileText, Lock } from "lucide-react";
 import { useEffect, useState } from "react";
 import { FEATURE_LABELS } from "#core/feature-labels.ts";
-import { BILLING_MESSAGES, formatMoney, INVOICE_STATUS_LABELS } from "#core/schemas/billing.ts";
+import { BILLING_MESSAGES, formatMoney, INVOICE_STATUS_LABELS } from "#core/billing.ts";
 import { api, ApiFailure, unwrap } from "../../api.ts";
 import { Button, PlusBadge } from "../../components/ui.tsx";
 import { isLite, useDashboard } from "../../store.ts";

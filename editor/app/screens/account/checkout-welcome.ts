@@ -5,7 +5,7 @@
  */
 import { useEffect } from "react";
 import { toast } from "sonner";
-import { BILLING_MESSAGES } from "#core/schemas/billing.ts";
+import { BILLING_MESSAGES } from "#core/billing.ts";
 
 export function useCheckoutWelcome() {
   useEffect(() => {

@@ -11,7 +11,7 @@ import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { LIMITS } from "#core/limits.ts";
 import { AFFILIATE_MESSAGES, payoutBadgeVariant, renewalMonthOptions } from "#core/schemas/affiliate.ts";
-import { formatMoney, PLUS_PRICE, PLUS_PRICE_LABEL } from "#core/schemas/billing.ts";
+import { formatMoney, PLUS_PRICE, PLUS_PRICE_LABEL } from "#core/billing.ts";
 import { api, unwrap } from "../../api.ts";
 import { Button } from "../../components/ui.tsx";
 import { isLite, useDashboard } from "../../store.ts";

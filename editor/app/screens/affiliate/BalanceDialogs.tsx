@@ -15,7 +15,7 @@ import {
   renewalMonthOptions,
   renewalSchema,
 } from "#core/schemas/affiliate.ts";
-import { addMonths, formatMoney, PLUS_PRICE } from "#core/schemas/billing.ts";
+import { addMonths, formatMoney, PLUS_PRICE } from "#core/billing.ts";
 import { api, ApiFailure, clientErrorMessage, unwrap } from "../../api.ts";
 import { Button, Modal } from "../../components/ui.tsx";
 import { longDate } from "../../../components/dates.ts";
