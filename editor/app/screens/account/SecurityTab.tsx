@@ -7,7 +7,7 @@
 import { format } from "date-fns";
 import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { toast } from "sonner";
-import { AUTH_TEXT, PasswordChangeSchema, TwoFactorChangeSchema, TwoFactorEnableSchema } from "#core/schemas/auth.ts";
+import { AUTH_TEXT } from "#core/auth.ts";
 import { LIMITS } from "#core/limits.ts";
 import { PasswordField, TextField } from "../../../components/auth/fields.tsx";
 import OtpInput from "../../../components/auth/OtpInput.tsx";
@@ -30,6 +30,7 @@ function ChangePassword({ hasPassword }: { hasPassword: boolean }) {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
+    const { PasswordChangeSchema } = await import("#core/schemas/auth.ts");
     const parsed = PasswordChangeSchema.safeParse(form);
     if (!parsed.success) return setFields(fieldsOf(parsed.error.issues));
     setFields({});
@@ -176,6 +177,7 @@ function SetupDialog({ hasPassword, onEnabled, onClose }: { hasPassword: boolean
 
   async function enable(e?: FormEvent) {
     e?.preventDefault();
+    const { TwoFactorEnableSchema } = await import("#core/schemas/auth.ts");
     const parsed = TwoFactorEnableSchema.safeParse({ code });
     if (!parsed.success) return setError(parsed.error.issues[0]!.message);
     setBusy(true);
@@ -250,6 +252,7 @@ function ConfirmChangeDialog({ kind, hasPassword, onDone, onClose }: { kind: "di
 
   async function submit(e: FormEvent) {
     e.preventDefault();
+    const { TwoFactorChangeSchema } = await import("#core/schemas/auth.ts");
     const parsed = TwoFactorChangeSchema.safeParse({ password: hasPassword ? form.password : undefined, code: form.code });
     const next: Record<string, string> = parsed.success ? {} : fieldsOf(parsed.error.issues);
     if (hasPassword && !form.password) next.password = AUTH_TEXT.confirmPasswordRequired;

@@ -10,7 +10,7 @@ import { Check, Copy, Crown, Gift, Share2, Wallet, X } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { LIMITS } from "#core/limits.ts";
-import { AFFILIATE_MESSAGES, payoutBadgeVariant, renewalMonthOptions } from "#core/schemas/affiliate.ts";
+import { AFFILIATE_MESSAGES, payoutBadgeVariant, renewalMonthOptions } from "#core/affiliate.ts";
 import { formatMoney, PLUS_PRICE, PLUS_PRICE_LABEL } from "#core/billing.ts";
 import { api, unwrap } from "../../api.ts";
 import { Button } from "../../components/ui.tsx";

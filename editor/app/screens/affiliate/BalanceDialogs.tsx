@@ -10,11 +10,9 @@ import {
   AFFILIATE_MESSAGES,
   payoutFeeCents,
   payoutNetCents,
-  payoutRequestSchema,
   renewalCostCents,
   renewalMonthOptions,
-  renewalSchema,
-} from "#core/schemas/affiliate.ts";
+} from "#core/affiliate.ts";
 import { addMonths, formatMoney, PLUS_PRICE } from "#core/billing.ts";
 import { api, ApiFailure, clientErrorMessage, unwrap } from "../../api.ts";
 import { Button, Modal } from "../../components/ui.tsx";
@@ -70,6 +68,7 @@ export function PayoutDialog({ open, onOpenChange, eligibleCents, onDone }: { op
 
   async function submit(e: FormEvent) {
     e.preventDefault();
+    const { payoutRequestSchema } = await import("#core/schemas/affiliate.ts");
     const parsed = payoutRequestSchema(eligibleCents).safeParse({ amount: amount.trim() === "" ? undefined : Number(amount), payoutEmail: email });
     if (!parsed.success) return setFields(fieldsOf(parsed.error.issues));
     setFields({});
@@ -176,6 +175,7 @@ export function RenewDialog({
 
   async function submit(e: FormEvent) {
     e.preventDefault();
+    const { renewalSchema } = await import("#core/schemas/affiliate.ts");
     const parsed = renewalSchema(balanceCents).safeParse({ months: months ? n : undefined });
     if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? AFFILIATE_MESSAGES.renewalPeriodRequired);
     setError(null);

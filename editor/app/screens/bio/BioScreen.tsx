@@ -11,7 +11,7 @@ import { toast } from "sonner";
 import { LIMITS } from "#core/limits.ts";
 import type { PageProfile } from "#core/model.ts";
 import type { FeatureKey } from "#core/plans.ts";
-import { PROFILE_MESSAGES, ProfileTextSchema, searchResultOf } from "#core/schemas/profile.ts";
+import { PROFILE_MESSAGES, searchResultOf } from "#core/profile.ts";
 import { ApiFailure } from "../../api.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
 import { mergeLatest } from "../../revisions.ts";
@@ -163,6 +163,7 @@ export default function BioScreen() {
   }
 
   async function save(edit: Partial<Values>) {
+    const { ProfileTextSchema } = await import("#core/schemas/profile.ts");
     const parsed = ProfileTextSchema.safeParse(edit);
     if (!parsed.success) {
       const next: Partial<Record<Field, string>> = {};

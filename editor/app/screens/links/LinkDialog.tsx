@@ -6,10 +6,9 @@
  */
 import { useState, type ReactNode } from "react";
 import { toast } from "sonner";
-import { LinkExtrasSchema } from "#core/dashboard-schemas.ts";
 import { DASH } from "#core/dashboard-texts.ts";
-import { LinkInputSchema, isMediaPath } from "#core/link-input.ts";
 import { LINK_TYPE_LABELS, LITE_LINK_TYPES, PROMOTE_LINK_TYPE, type LinkType } from "#core/link-types.ts";
+import { isMediaPath } from "#core/url-rule.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
 import { Button, Modal, PlusBadge } from "../../components/ui.tsx";
@@ -132,6 +131,7 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
     }
     const b = body();
     const errs: Fields = {};
+    const [{ LinkInputSchema }, { LinkExtrasSchema }] = await Promise.all([import("#core/link-input.ts"), import("#core/dashboard-schemas.ts")]);
     for (const check of [LinkInputSchema.safeParse(b), LinkExtrasSchema.safeParse(b)]) {
       if (!check.success) for (const issue of check.error.issues) errs[issue.path.join(".")] ??= issue.message;
     }

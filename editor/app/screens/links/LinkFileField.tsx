@@ -5,8 +5,8 @@
  */
 import { useId, useState, type ReactNode } from "react";
 import { toast } from "sonner";
-import { isMediaPath } from "#core/link-input.ts";
-import { LINK_FILE_MESSAGES, linkFileError, type LinkFileKind } from "#core/schemas/link-files.ts";
+import { LINK_FILE_MESSAGES, linkFileError, type LinkFileKind } from "#core/link-files.ts";
+import { isMediaPath } from "#core/url-rule.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 
 const ACCEPT: Record<LinkFileKind, string> = {

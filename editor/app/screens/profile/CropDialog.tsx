@@ -6,7 +6,7 @@
 import { useEffect, useState } from "react";
 import Cropper, { type Area } from "react-easy-crop";
 import { LIMITS } from "#core/limits.ts";
-import type { PictureShape } from "#core/schemas/profile.ts";
+import type { PictureShape } from "#core/profile.ts";
 import { Button, Modal } from "../../components/ui.tsx";
 
 const MIN_ZOOM = 1;

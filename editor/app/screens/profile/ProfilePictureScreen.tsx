@@ -13,12 +13,11 @@ import { LIMITS } from "#core/limits.ts";
 import type { PageProfile } from "#core/model.ts";
 import {
   INVALID_PICTURE,
-  InitialsSchema,
   PICTURE_MESSAGES,
   pictureFileError,
   sniffImageType,
   type PictureShape,
-} from "#core/schemas/profile.ts";
+} from "#core/profile.ts";
 import { APPEARANCE_DEFAULTS, type FullwidthSubtype, type IconSubtype } from "#core/themes.ts";
 import { api, unwrap } from "../../api.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
@@ -186,6 +185,7 @@ export default function ProfilePictureScreen() {
 
   async function commitInitials() {
     if (initials === null) return;
+    const { InitialsSchema } = await import("#core/schemas/profile.ts");
     const parsed = InitialsSchema.safeParse(initials);
     if (!parsed.success) {
       setInitialsError(parsed.error.issues[0]?.message ?? "");
