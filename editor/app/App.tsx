@@ -5,12 +5,12 @@
 import { Tooltip } from "radix-ui";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { createBrowserRouter, Navigate, Route, RouterProvider, Routes, useRouteError } from "react-router";
-import { Toaster } from "sonner";
 import { api, ApiFailure, unwrap } from "./api.ts";
 import { AppErrorBoundary } from "./components/AppErrorBoundary.tsx";
 import { UpgradePrompt } from "./components/ui.tsx";
 import { Shell } from "./shell/Shell.tsx";
 import { useDashboard } from "./store.ts";
+import { Toasts } from "./toast.tsx";
 import { NotFound } from "./screens/NotFound.tsx";
 import { useCheckoutWelcome } from "./screens/account/checkout-welcome.ts";
 
@@ -128,7 +128,7 @@ export default function App() {
       <Tooltip.Provider delayDuration={200}>
         {me ? <Dashboard /> : failed ? <LoadFailed /> : <Loading />}
         <UpgradePrompt />
-        <Toaster position="top-center" visibleToasts={1} richColors closeButton />
+        <Toasts />
       </Tooltip.Provider>
     </AppErrorBoundary>
   );

@@ -4,7 +4,7 @@
  */
 import { Eye, EyeOff } from "lucide-react";
 import { useEffect, useId, useState, type ReactNode } from "react";
-import { toast } from "sonner";
+import { toast } from "../toast.tsx";
 import { PROFILE_MESSAGES } from "#core/profile.ts";
 import { Button } from "../components/ui.tsx";
 import { useDashboard } from "../store.ts";

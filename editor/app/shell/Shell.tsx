@@ -6,7 +6,7 @@ import { DropdownMenu, Dialog } from "radix-ui";
 import { BarChart3, Crown, ExternalLink, Home, Image, Link2, LogOut, Menu, Palette, Settings, Share2, Type, Wallet, X } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
 import { NavLink, useLocation, useNavigate } from "react-router";
-import { toast } from "sonner";
+import { toast } from "../toast.tsx";
 import { SUSPENSION_TEXTS } from "#core/admin.ts";
 import { LOGOUT_UPSELL_KEY, LOGOUT_UPSELL_REASON } from "#core/logout-upsell.ts";
 import { AUTH_TEXT } from "#core/auth.ts";

@@ -3,7 +3,7 @@
  * subscription, the dialog first says that deleting ends it now (ADR 049).
  */
 import { useEffect, useState, type FormEvent } from "react";
-import { toast } from "sonner";
+import { toast } from "../../toast.tsx";
 import { AUTH_TEXT } from "#core/auth.ts";
 import { BILLING_MESSAGES } from "#core/billing.ts";
 import { PasswordField, TextField } from "../../../components/auth/fields.tsx";

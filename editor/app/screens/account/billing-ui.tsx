@@ -3,7 +3,7 @@
  * the one way into checkout (every Upgrade button in the dashboard goes through startCheckout).
  */
 import type { ReactNode } from "react";
-import { toast } from "sonner";
+import { toast } from "../../toast.tsx";
 import { BILLING_MESSAGES, type BillingInterval } from "#core/billing.ts";
 import { api, ApiFailure, unwrap } from "../../api.ts";
 

@@ -4,7 +4,7 @@
  * a reload or a shared link does not welcome them again.
  */
 import { useEffect } from "react";
-import { toast } from "sonner";
+import { toast } from "../../toast.tsx";
 import { BILLING_MESSAGES } from "#core/billing.ts";
 
 export function useCheckoutWelcome() {

@@ -6,7 +6,7 @@
 import { Crown, Download, Share2 } from "lucide-react";
 import { DropdownMenu, Tabs } from "radix-ui";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
-import { toast } from "sonner";
+import { toast } from "../../toast.tsx";
 import { daysBetween, fillDays } from "#core/analytics-range.ts";
 import { DASH } from "#core/dashboard-texts.ts";
 import { ANALYTICS_TEXTS as T, DEFAULT_RANGE_DAYS, presetRange, shareTitle } from "#core/analytics.ts";

@@ -8,7 +8,7 @@
  */
 import { Check } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../../toast.tsx";
 import type { PageProfile } from "#core/model.ts";
 import { plusOnlyFeatureOf, PROFILE_MESSAGES } from "#core/profile.ts";
 import type { AppearanceInput } from "#core/schemas/profile.ts";

@@ -7,7 +7,7 @@
  */
 import { Search } from "lucide-react";
 import { useEffect, useMemo, useState, type ReactNode } from "react";
-import { toast } from "sonner";
+import { toast } from "../../toast.tsx";
 import { LIMITS } from "#core/limits.ts";
 import type { PageProfile } from "#core/model.ts";
 import type { FeatureKey } from "#core/plans.ts";
@@ -163,15 +163,16 @@ export default function BioScreen() {
   }
 
   async function save(edit: Partial<Values>) {
+    setSaving(true);
     const { ProfileTextSchema } = await import("#core/schemas/profile.ts");
     const parsed = ProfileTextSchema.safeParse(edit);
     if (!parsed.success) {
       const next: Partial<Record<Field, string>> = {};
       for (const issue of parsed.error.issues) next[issue.path[0] as Field] ??= issue.message;
       setErrors(next);
+      setSaving(false);
       return;
     }
-    setSaving(true);
     try {
       await saveProfileEdit("text", parsed.data, form?.revision);
       useProfileDraft.getState().clearPending();

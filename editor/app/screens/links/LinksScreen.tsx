@@ -11,7 +11,7 @@ import { format } from "date-fns";
 import { ArrowDown, ArrowUp, ExternalLink, GripVertical, MoreVertical, Pencil, Plus, Star, Trash2, FolderPlus } from "lucide-react";
 import { DropdownMenu, Tabs } from "radix-ui";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../../toast.tsx";
 import { DASH } from "#core/dashboard-texts.ts";
 import { LINK_TYPE_LABELS } from "#core/link-types.ts";
 import { LIMITS } from "#core/limits.ts";

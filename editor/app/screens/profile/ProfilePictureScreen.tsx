@@ -8,7 +8,7 @@
 import { ImagePlus, Trash2 } from "lucide-react";
 import { lazy, Suspense, useId, useRef, useState } from "react";
 import type { Area } from "react-easy-crop";
-import { toast } from "sonner";
+import { toast } from "../../toast.tsx";
 import { LIMITS } from "#core/limits.ts";
 import type { PageProfile } from "#core/model.ts";
 import {

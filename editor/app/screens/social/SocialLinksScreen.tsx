@@ -10,7 +10,7 @@ import { CSS } from "@dnd-kit/utilities";
 import { GripVertical, MoreVertical, Pencil, QrCode, Trash2 } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../../toast.tsx";
 import { DASH } from "#core/dashboard-texts.ts";
 import { LIMITS } from "#core/limits.ts";
 import { getPlatform, SOCIAL_PLATFORMS, type SocialPlatform } from "#core/platforms.ts";
