@@ -2,7 +2,6 @@
  * The dashboard SPA: routes under /dashboard/*, the shell, toasts (one at a time), the upgrade
  * prompt, and live updates from other tabs or devices (ADR 060).
  */
-import { Tooltip } from "radix-ui";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { createBrowserRouter, Navigate, Route, RouterProvider, Routes, useRouteError } from "react-router";
 import { api, ApiFailure, unwrap } from "./api.ts";
@@ -125,11 +124,9 @@ export default function App() {
 
   return (
     <AppErrorBoundary>
-      <Tooltip.Provider delayDuration={200}>
-        {me ? <Dashboard /> : failed ? <LoadFailed /> : <Loading />}
-        <UpgradePrompt />
-        <Toasts />
-      </Tooltip.Provider>
+      {me ? <Dashboard /> : failed ? <LoadFailed /> : <Loading />}
+      <UpgradePrompt />
+      <Toasts />
     </AppErrorBoundary>
   );
 }

@@ -14,7 +14,8 @@ import { api, setSigningOut, unwrap } from "../api.ts";
 import { useDashboard, isLite } from "../store.ts";
 import { StatusBar } from "./StatusBar.tsx";
 import { hasUnsavedChanges, UnsavedChangesGuard } from "./unsaved.tsx";
-import { MenuItem, SkipLink } from "../components/ui.tsx";
+import { MenuItem } from "../components/menu-item.tsx";
+import { SkipLink } from "../components/ui.tsx";
 
 export const NAV = [
   { to: "/dashboard/analytics", label: "Analytics", icon: BarChart3 },

@@ -11,7 +11,8 @@ import { LINK_TYPE_LABELS, LITE_LINK_TYPES, PROMOTE_LINK_TYPE, type LinkType } f
 import { isMediaPath } from "#core/url-rule.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
-import { Button, Modal, PlusBadge } from "../../components/ui.tsx";
+import { PlusBadge } from "../../components/plus-badge.tsx";
+import { Button, Modal } from "../../components/ui.tsx";
 import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { isLite, useDashboard } from "../../store.ts";
 import { LinkFileField } from "./LinkFileField.tsx";
