@@ -12,7 +12,7 @@ import { cookieName, isSecureOrigin } from "./auth/cookies.ts";
 import { SESSION_COOKIE } from "./auth/session.ts";
 import { bodyTooLarge, JSON_BODY_LIMIT } from "./body-limit.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
-import { ApiError, errorResponse } from "./errors.ts";
+import { ApiError, errorResponse, unexpectedError } from "./errors.ts";
 import { analyticsRoutes } from "./routes/analytics.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
@@ -37,7 +37,7 @@ import { exceptVisitorRoutes, visitorRoutes } from "./routes/visitor.ts";
  * adapter turn its light answer into a full fetch Response each time: setting them first let one core
  * answer about twice the requests.
  */
-const API_HEADERS: [string, string][] = [
+export const API_HEADERS: [string, string][] = [
   ["Cache-Control", "no-store"],
   ["Cross-Origin-Opener-Policy", "same-origin"],
   ["Cross-Origin-Resource-Policy", "same-origin"],
@@ -109,7 +109,7 @@ export function createApi(deps: AppDeps) {
       return errorResponse(c, new ApiError(code, err.message || "Bad request"));
     }
     console.error("Unhandled error", c.req.method, c.req.path, err);
-    return errorResponse(c, new ApiError("internal", "Something went wrong. Please try again later."));
+    return errorResponse(c, unexpectedError());
   });
 
   return routes;

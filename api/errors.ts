@@ -73,10 +73,18 @@ export function validationError(error: z.ZodError): ApiError {
   return new ApiError("validation_failed", first, { fields });
 }
 
-export function errorResponse(c: Context, err: ApiError) {
+/** What an error nobody expected answers: the cause goes to the log, never to the client. */
+export const unexpectedError = () => new ApiError("internal", "Something went wrong. Please try again later.");
+
+/** The JSON body of an error answer. */
+export function errorBody(err: ApiError): ErrorBody {
   const body: ErrorBody = { error: { code: err.code, message: err.message } };
   if (err.fields) body.error.fields = err.fields;
   if (err.details !== undefined) body.error.details = err.details;
+  return body;
+}
+
+export function errorResponse(c: Context, err: ApiError) {
   if (err.headers) for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
-  return c.json(body, err.status);
+  return c.json(errorBody(err), err.status);
 }

@@ -3,9 +3,10 @@
  * published pages on PORT.
  */
 import "./runtime-mode.ts";
-import { serve } from "@hono/node-server";
+import type { AddressInfo } from "node:net";
+import { createHttpServer } from "./http-server.ts";
 import { createDeps } from "./deps.ts";
-import { createServerApp, siteIsBuilt } from "./site.ts";
+import { siteIsBuilt } from "./site.ts";
 import { followTemplate } from "#renderer/follow-template.ts";
 import { requeuePageBoundaries } from "./jobs/page-schedule.ts";
 import { jobsFor, runJobs } from "./jobs/runner.ts";
@@ -18,9 +19,9 @@ function main() {
   if (!env.ASTRO_DEV_URL && !siteIsBuilt(env.SITE_DIR)) {
     console.warn(`The site is not built in ${env.SITE_DIR}: run \`npm run build\` first. Serving the API and published pages only.`);
   }
-  const app = createServerApp(deps);
-  const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
-    console.log(`Plinth is listening on ${env.PUBLIC_ORIGIN} (port ${info.port})`);
+  const server = createHttpServer(deps);
+  server.listen(env.PORT, env.HOST, () => {
+    console.log(`Plinth is listening on ${env.PUBLIC_ORIGIN} (port ${(server.address() as AddressInfo).port})`);
   });
   // Pages rendered with an older template are re-rendered in the background (ADR 097).
   followTemplate(deps.db, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN }).catch((err: unknown) =>

@@ -64,7 +64,7 @@ export const PageSocialLinkSchema = z.object({
 });
 export type PageSocialLink = z.infer<typeof PageSocialLinkSchema>;
 
-export const PageProfileSchema = z.object({
+export const PageProfileFieldsSchema = z.object({
   username: z.string(),
   displayName: z.string(),
   bio: z.string(),
@@ -88,8 +88,21 @@ export const PageProfileSchema = z.object({
   removeBranding: z.boolean(),
   qrCodeVisible: z.boolean(),
   referralId: z.string(),
+  /** The full-width layout's own crop; profilePictureUrl is the icon's. */
+  profilePictureFullwidthUrl: z.string().nullable(),
 });
-export type PageProfile = z.infer<typeof PageProfileSchema>;
+/**
+ * A snapshot stored before full-width pictures had their own crop held one picture, cut for the
+ * layout it was uploaded in: a full-width page's picture is its full-width crop.
+ */
+export const PageProfileSchema = z.preprocess((v) => {
+  if (v && typeof v === "object" && !("profilePictureFullwidthUrl" in v)) {
+    const p = v as { profilePictureStyle?: unknown; profilePictureUrl?: unknown };
+    return { ...v, profilePictureFullwidthUrl: p.profilePictureStyle === "full_width" ? (p.profilePictureUrl ?? null) : null };
+  }
+  return v;
+}, PageProfileFieldsSchema);
+export type PageProfile = z.infer<typeof PageProfileFieldsSchema>;
 
 /** Plan state as it matters to a page: whether Plus rules apply is decided at render time. */
 export const PagePlanSchema = z.object({

@@ -6,7 +6,7 @@
  */
 import { LIMITS } from "./limits.ts";
 import type { FeatureKey } from "./plans.ts";
-import { FREE_THEME_IDS } from "./themes.ts";
+import { FREE_THEME_IDS, type FullwidthSubtype } from "./themes.ts";
 import type { ProfileEdit } from "./schemas/profile.ts";
 
 export const PROFILE_MESSAGES = {
@@ -52,12 +52,19 @@ export const PICTURE_MESSAGES = {
   tooManyPixelsText: `Please select an image of at most ${PICTURE_MAX_PIXELS / 1_000_000} megapixels`,
 } as const;
 
-/** What the crop dialog produces: a square icon, or a wide 16:9 picture for the full-width style. */
+/**
+ * What the crop dialog produces: a square icon, or a full-width picture 800 px wide at its own
+ * height's aspect (portrait 3:4, square, landscape 16:9). Each layout keeps its own crop.
+ */
 export const PICTURE_SHAPES = ["icon", "full_width"] as const;
 export type PictureShape = (typeof PICTURE_SHAPES)[number];
 
-export function cropOutputSize(shape: PictureShape): { width: number; height: number } {
-  if (shape === "full_width") return { width: LIMITS.CROP_OUTPUT_WIDE_PX, height: Math.round((LIMITS.CROP_OUTPUT_WIDE_PX * 9) / 16) };
+/** Width over height of a full-width picture of each height (spec: portrait tall, square medium, landscape short). */
+export const FULLWIDTH_ASPECTS: Record<FullwidthSubtype, number> = { portrait: 3 / 4, square: 1, landscape: 16 / 9 };
+
+/** The crop's size in pixels; a full-width crop without a height is the spec's 16:9. */
+export function cropOutputSize(shape: PictureShape, height: FullwidthSubtype = "landscape"): { width: number; height: number } {
+  if (shape === "full_width") return { width: LIMITS.CROP_OUTPUT_WIDE_PX, height: Math.round(LIMITS.CROP_OUTPUT_WIDE_PX / FULLWIDTH_ASPECTS[height]) };
   return { width: LIMITS.CROP_OUTPUT_PROFILE_PX, height: LIMITS.CROP_OUTPUT_PROFILE_PX };
 }
 

@@ -247,7 +247,10 @@ export const userProfiles = sqliteTable(
     /** decisions.md: the QR entry's visibility is stored on the profile so the published page honours it. */
     qrCodeVisible: bool("qr_code_visible").notNull().default(true),
 
+    /** The icon layout's square crop. */
     profilePictureUrl: text("profile_picture_url"),
+    /** The full-width layout's own crop, at the aspect of profilePictureFullwidthSubtype. */
+    profilePictureFullwidthUrl: text("profile_picture_fullwidth_url"),
     profilePictureStyle: text("profile_picture_style", { enum: PICTURE_STYLES }).notNull().default("icon"),
     profilePictureIconSubtype: text("profile_picture_icon_subtype", { enum: ICON_SUBTYPES }).notNull().default("rounded"),
     profilePictureFullwidthSubtype: text("profile_picture_fullwidth_subtype", { enum: FULLWIDTH_SUBTYPES })

@@ -81,7 +81,7 @@ export function pageCss(style: PageStyle, fonts: Record<string, string[]>): Page
     (pairing ? fontFaceCss(fonts, [...new Set([pairing.heading, pairing.body])]) : "") +
     `*{box-sizing:border-box}[hidden]{display:none!important}html{-webkit-text-size-adjust:100%}` +
     `body{margin:0;min-height:100vh;background:${bg};color:${text};font:16px/1.5 ${body}}` +
-    `a{color:inherit}h1,h2{font-family:${head}}` +
+    `a{color:inherit}h1,h2,h3,h4{font-family:${head}}` +
     `.pg{max-width:580px;margin:0 auto;padding:40px 16px 16px}.hd{text-align:center}` +
     `picture{display:contents}.pic{display:block;margin:0 auto 16px;object-fit:cover}.ic{width:96px;height:96px}.ic-rounded{border-radius:50%}.ic-rounded_corners{border-radius:16px}` +
     `.fw{width:100%;height:auto;border-radius:16px}.fw-portrait{aspect-ratio:3/4}.fw-square{aspect-ratio:1}.fw-landscape{aspect-ratio:16/9}` +
@@ -91,7 +91,7 @@ export function pageCss(style: PageStyle, fonts: Record<string, string[]>): Page
     `.soc{display:flex;flex-wrap:wrap;justify-content:center;gap:4px;margin:16px 0 0;padding:0;list-style:none}` +
     `.soc a,.soc button{display:inline-flex;align-items:center;justify-content:center;width:44px;height:44px;border:0;border-radius:50%;background:none;color:inherit;cursor:pointer;padding:0}` +
     `.soc a:hover,.soc button:hover{background:rgba(127,127,127,.18)}` +
-    `.soc-bottom{margin:32px 0 0}.soc-floating{position:fixed;right:12px;bottom:12px;flex-direction:column;margin:0;padding:4px;border-radius:28px;background:${base};box-shadow:0 4px 16px rgba(0,0,0,.2);z-index:5}` +
+    `.soc-bottom{margin:32px 0 0}.soc-floating{position:fixed;right:12px;bottom:calc(12px + var(--ck-room,0px));flex-direction:column;margin:0;padding:4px;border-radius:28px;background:${base};box-shadow:0 4px 16px rgba(0,0,0,.2);z-index:5}` +
     `.ls{list-style:none;margin:28px 0 0;padding:0;display:flex;flex-direction:column;gap:14px}` +
     `.btn{position:relative;display:flex;align-items:center;justify-content:center;width:100%;min-height:56px;padding:12px 56px;` +
     `background:${btnBg};color:${btnText};border:2px solid ${btnBd};border-radius:${radius};font:700 1.1875rem/1.3 ${body};` +
@@ -104,7 +104,9 @@ export function pageCss(style: PageStyle, fonts: Record<string, string[]>): Page
     `.txt{margin:0;text-align:center;overflow-wrap:anywhere}.txt a{display:inline-block;padding:10px 4px}` +
     `.msg{margin:8px 0 0;text-align:center;color:${muted};font-size:.9375rem;overflow-wrap:anywhere}` +
     `.grp{margin-top:36px}.grp .lbl{margin:0}.grp .ls{margin-top:14px}` +
-    `.lf{margin:36px 0 0;white-space:pre-line;overflow-wrap:anywhere}` +
+    // Long-form text (Markdown, ADR 126): a line break the owner typed stays one.
+    `.lf{margin:36px 0 0;white-space:pre-line;overflow-wrap:anywhere}.lf p,.lf ul,.lf ol{margin:0 0 12px}.lf ul,.lf ol{padding-left:1.5em}.lf li>ul,.lf li>ol{margin:4px 0 0}` +
+    `.lf h2,.lf h3,.lf h4{line-height:1.3;margin:24px 0 8px}.lf h2{font-size:1.25rem}.lf h3{font-size:1.125rem}.lf h4{font-size:1rem}.lf>:first-child{margin-top:0}.lf a{text-decoration:underline}` +
     `.ft{max-width:580px;margin:0 auto;padding:24px 16px 40px;display:flex;flex-wrap:wrap;justify-content:center;gap:0 12px;color:${muted};font-size:.875rem}` +
     `.ft button{min-height:44px;padding:0 6px;border:0;background:none;color:inherit;font:inherit;text-decoration:underline;cursor:pointer}` +
     `.brand{flex-basis:100%;text-align:center;margin:8px 0 0}.brand a{display:inline-block;padding:8px 4px}` +
@@ -119,6 +121,9 @@ export function pageCss(style: PageStyle, fonts: Record<string, string[]>): Page
     `dialog :focus-visible,.ck :focus-visible,#toast :focus-visible{outline-color:#1d4ed8}` +
     `.err{margin:12px 0 0;color:#b91c1c}.err:empty{display:none}.err b{display:block}` +
     `.qr img{display:block;width:min(100%,250px);height:auto;margin:0 auto 12px;image-rendering:pixelated}.u{text-align:center;color:#4b5563;font-size:.875rem}` +
+    `.cp{display:flex;gap:8px}.cp input{flex:1;min-width:0}.cpd{margin:8px 0 0}.cpd:empty{display:none}.cpd b{display:block}` +
+    `.net{list-style:none;margin:16px 0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(110px,1fr));gap:8px}.net a{width:100%}` +
+    `.sh img{display:block;width:160px;height:auto;margin:0 auto;image-rendering:pixelated}` +
     `.card{margin:0;display:grid;grid-template-columns:auto 1fr;gap:6px 16px}.card dt{font-weight:600}.card dd{margin:0;overflow-wrap:anywhere}` +
     `.ck{display:none;position:fixed;left:8px;right:8px;bottom:8px;max-width:560px;max-height:calc(100vh - 16px);overflow:auto;margin:0 auto;padding:12px 14px;border-radius:14px;background:#fff;color:#111827;box-shadow:0 10px 40px rgba(0,0,0,.3);z-index:10;font:14px/1.4 ${SYSTEM}}` +
     // Compact (a quarter of a phone's screen at most), so little of the page hides under it.

@@ -50,6 +50,7 @@ export function loadDraft(db: Db, userId: string): Draft | null {
       seoDescription: p.seoDescription,
       longFormText: p.longFormText,
       profilePictureUrl: p.profilePictureUrl,
+      profilePictureFullwidthUrl: p.profilePictureFullwidthUrl,
       profilePictureStyle: p.profilePictureStyle,
       profilePictureIconSubtype: p.profilePictureIconSubtype,
       profilePictureFullwidthSubtype: p.profilePictureFullwidthSubtype,

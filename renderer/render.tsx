@@ -8,6 +8,7 @@ import { PageBody, PageChrome, pictureSrcOf } from "./components/Page.tsx";
 import { imageOrigin, safeSrc } from "./components/safe-href.ts";
 import { pageCss, pageStyleOf, type PageStylesheet } from "./css.ts";
 import { escapeXml as attr } from "./escape.ts";
+import { longFormBlocks } from "./markdown.ts";
 import { pageFiles } from "./page-files.ts";
 import { CONSENT_KEY } from "./visitor/consent-key.ts";
 import type { RenderedPage, RenderInput } from "./types.ts";
@@ -120,7 +121,7 @@ export function renderPage(input: RenderInput): RenderedPage {
   out.push(
     renderToStaticMarkup(
       <>
-        <PageBody snapshot={snapshot} plan={plan} now={now} mode={mode} origin={origin} content={v} />
+        <PageBody snapshot={snapshot} plan={plan} now={now} mode={mode} origin={origin} content={v} longForm={longFormBlocks(v.longFormText)} />
         <PageChrome origin={origin} />
       </>,
     ),

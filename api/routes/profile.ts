@@ -20,6 +20,7 @@ import {
   type ProfileEdit,
 } from "#core/schemas/profile.ts";
 import { RevisionQuerySchema, RevisionTextSchema, withRevision } from "#core/schemas/revision.ts";
+import type { FullwidthSubtype } from "#core/themes.ts";
 import { transaction, type Db } from "#db/client.ts";
 import { sectionRevision } from "#db/revisions.ts";
 import { userProfiles } from "#db/schema.ts";
@@ -58,16 +59,21 @@ async function signedIn(c: Context<AppEnv>, next: () => Promise<void>) {
   await next();
 }
 
-/** The upload's form: exactly one file, the shape the crop dialog cut it to, and the picture revision it replaces. */
-const pictureForm = validator("form", (value): { file: File; shape: PictureShape; revision: number } => {
+/** The upload's form: exactly one file, the shape (and full-width height) the crop dialog cut it to, and the picture revision it replaces. */
+const pictureForm = validator("form", (value): { file: File; shape: PictureShape; height: FullwidthSubtype; revision: number } => {
   const file = (value as Record<string, unknown>).file;
   if (!(file instanceof File)) throw new ApiError("validation_failed", PICTURE_MESSAGES.invalidTypeText, { fields: { file: PICTURE_MESSAGES.invalidTypeText } });
   if (file.size > LIMITS.IMAGE_MAX_BYTES) throw pictureTooLarge();
-  const fields = PictureUploadFieldsSchema.safeParse({ shape: (value as Record<string, unknown>).shape ?? undefined });
-  if (!fields.success) throw new ApiError("validation_failed", "Please choose a picture shape", { fields: { shape: "Please choose a picture shape" } });
+  const form = value as Record<string, unknown>;
+  const fields = PictureUploadFieldsSchema.safeParse({ shape: form.shape ?? undefined, height: form.height ?? undefined });
+  if (!fields.success) {
+    const field = fields.error.issues[0]?.path[0] === "height" ? "height" : "shape";
+    const message = `Please choose a picture ${field}`;
+    throw new ApiError("validation_failed", message, { fields: { [field]: message } });
+  }
   const revision = RevisionTextSchema.safeParse((value as Record<string, unknown>).revision);
   if (!revision.success) throw revisionRequired();
-  return { file, shape: fields.data.shape, revision: revision.data };
+  return { file, shape: fields.data.shape, height: fields.data.height, revision: revision.data };
 });
 
 /** Which profile section each screen's edit belongs to (ADR 068): each is compared on its own. */
@@ -124,8 +130,8 @@ export function profileRoutes({ db, env, now }: AppDeps) {
       .patch("/appearance", schemaJson(withRevision(AppearanceSchema)), (c) => {
         return c.json(applyEdit(currentUser(c).id, "appearance", c.req.valid("json")));
       })
-      // POST /api/profile/picture - multipart {file, shape, revision}: check, re-encode and store a new
-      // picture, based on the picture revision
+      // POST /api/profile/picture - multipart {file, shape, height, revision}: check, re-encode and
+      // store a new picture for that layout (a full-width one at its height), based on the picture revision
       .post(
         "/picture",
         bodyLimit({
@@ -137,7 +143,7 @@ export function profileRoutes({ db, env, now }: AppDeps) {
         pictureForm,
         async (c) => {
           const user = currentUser(c);
-          const { file, shape, revision: base } = c.req.valid("form");
+          const { file, shape, height, revision: base } = c.req.valid("form");
           // Early, to spare the decoding; saveProfilePicture compares again as it writes.
           if (getProfile(db, user.id).pictureRevision !== base) throw staleWrite();
           let bytes: Uint8Array;
@@ -146,9 +152,9 @@ export function profileRoutes({ db, env, now }: AppDeps) {
           } catch {
             throw invalidPicture();
           }
-          const picture = await processPicture(bytes, shape);
+          const picture = await processPicture(bytes, shape, height);
           const revision = await withPageLock(user.id, async () => {
-            const saved = await saveProfilePicture(db, storage, user.id, picture, shape, now(), base);
+            const saved = await saveProfilePicture(db, storage, user.id, picture, shape, now(), base, height);
             await sweepUnusedMedia(db, storage, user.id, now());
             return saved;
           });

@@ -7,6 +7,7 @@
  * the two that send e-mail more tightly; lead mail is also capped per page and per recipient each
  * day (ADR 092). Responses may be read cross-origin (a page on a CDN).
  */
+import type { IncomingMessage } from "node:http";
 import type { HttpBindings } from "@hono/node-server";
 import { Hono, type Context, type MiddlewareHandler, type Next } from "hono";
 import type { z } from "zod";
@@ -17,7 +18,7 @@ import { transaction } from "#db/client.ts";
 import { bodyTooLarge, JSON_BODY_LIMIT } from "../body-limit.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError, validationError } from "../errors.ts";
-import { createRateLimiter } from "../services/rate-limit.ts";
+import { createRateLimiter, type RateLimiter } from "../services/rate-limit.ts";
 import { clientKey, requestHeader } from "../services/client-key.ts";
 import { reportPinnedVersion, reporterId } from "../services/admin-reports.ts";
 import { createLiveLinks } from "../services/live-links.ts";
@@ -41,19 +42,9 @@ const TEXTS = {
   busy: "Too many requests. Please try again later.",
 };
 
-/**
- * The body as text, at most JSON_BODY_LIMIT bytes. On the Node server it is read straight from the
- * socket's stream: a beacon then never builds a fetch Request, which cost more than the rest of it.
- */
-async function bodyText(c: Context): Promise<string> {
-  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
-  if (!incoming) {
-    // app.request() in tests.
-    const text = await c.req.text();
-    if (Buffer.byteLength(text) > JSON_BODY_LIMIT) throw bodyTooLarge();
-    return text;
-  }
-  if (Number(incoming.headers["content-length"] ?? 0) > JSON_BODY_LIMIT) throw bodyTooLarge();
+/** A request body read straight from Node's stream as text, at most JSON_BODY_LIMIT bytes. */
+export function readIncoming(incoming: IncomingMessage): Promise<string> {
+  if (Number(incoming.headers["content-length"] ?? 0) > JSON_BODY_LIMIT) return Promise.reject(bodyTooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -70,8 +61,20 @@ async function bodyText(c: Context): Promise<string> {
   });
 }
 
-async function readJson(c: Context): Promise<unknown> {
-  const raw = await bodyText(c);
+/**
+ * The body as text, at most JSON_BODY_LIMIT bytes. On the Node server it is read straight from the
+ * socket's stream: a beacon then never builds a fetch Request, which cost more than the rest of it.
+ */
+async function bodyText(c: Context): Promise<string> {
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
+  if (incoming) return readIncoming(incoming);
+  // app.request() in tests.
+  const text = await c.req.text();
+  if (Buffer.byteLength(text) > JSON_BODY_LIMIT) throw bodyTooLarge();
+  return text;
+}
+
+function jsonOf(raw: string): unknown {
   try {
     return JSON.parse(raw);
   } catch {
@@ -79,54 +82,68 @@ async function readJson(c: Context): Promise<unknown> {
   }
 }
 
+const readJson = async (c: Context): Promise<unknown> => jsonOf(await bodyText(c));
+
 function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const r = schema.safeParse(value);
   if (!r.success) throw validationError(r.error);
   return r.data;
 }
 
-export function visitorRoutes(deps: AppDeps) {
-  const limiter = createRateLimiter(30, 1, { now: deps.now });
-  // Each lead or report sends an e-mail: a client gets 10 at once, then one every 6 seconds.
-  const mailLimiter = createRateLimiter(10, 1 / 6, { now: deps.now });
-  const isLive = createLiveLinks(deps.db);
+/** A beacon as it arrived: its body, and what the request says about its sender. */
+export interface Beacon {
+  body: string;
+  userAgent: string;
+  referer: string | undefined;
+  address: string;
+}
+
+/**
+ * What every door to the visitor routes shares: the limits (one per server, whichever door a
+ * request came through) and the rules of a beacon. The framework's route and the server's own
+ * beacon listener (ADR 127) both take it from here.
+ */
+export interface VisitorDesk {
+  limiter: RateLimiter;
+  mailLimiter: RateLimiter;
+  /** Queues one beacon's event, or throws the ApiError to answer. */
+  track(beacon: Beacon): void;
+  ownerOf(name: string): { userId: string; published: number; suspendedAt: number | null } | undefined;
+}
+
+const desks = new WeakMap<AppDeps, VisitorDesk>();
+
+export function visitorDesk(deps: AppDeps): VisitorDesk {
+  let desk = desks.get(deps);
+  if (!desk) desks.set(deps, (desk = openDesk(deps)));
+  return desk;
+}
+
+/** Every answer of a visitor route carries these (set before the route, so errors carry them too). */
+export const VISITOR_HEADERS: [string, string][] = [
+  // Any origin may call these, never with credentials; a page on another host reads the answers
+  // (sendBeacon too), where the API's default is same-origin.
+  ["Access-Control-Allow-Origin", "*"],
+  ["Cross-Origin-Resource-Policy", "cross-origin"],
+];
+
+/** A suspended page is gone from the public: nothing there to view, click or report, as for one never published (ADR 117). */
+const isPublic = (owner: ReturnType<VisitorDesk["ownerOf"]>): owner is NonNullable<typeof owner> => !!owner && !!owner.published && owner.suspendedAt === null;
+
+function openDesk(deps: AppDeps): VisitorDesk {
   // Prepared once on the driver itself: every beacon asks it, and building the query cost more than running it.
   const ownerByName = deps.db.$client.prepare<[string], { userId: string; published: number; suspendedAt: number | null }>(
     "SELECT user_id AS userId, has_published_page AS published, page_suspended_at AS suspendedAt FROM user_profiles WHERE username = ?",
   );
   const ownerOf = (name: string) => ownerByName.get(name);
-  // A suspended page is gone from the public: nothing there to view, click or report, as for one
-  // never published (ADR 117).
-  const isPublic = (owner: ReturnType<typeof ownerOf>): owner is NonNullable<typeof owner> => !!owner && !!owner.published && owner.suspendedAt === null;
-  // The sender's address, worked out once per request (it is the key of every limit here).
-  const clients = new WeakMap<Context, string>();
-  const clientOf = (c: Context) => {
-    let key = clients.get(c);
-    if (key === undefined) clients.set(c, (key = clientKey(c, deps.env.TRUST_PROXY)));
-    return key;
-  };
-  const limit = (which: typeof limiter) => async (c: Context, next: Next) => {
-    if (!which.take(clientOf(c))) throw new ApiError("rate_limited", TEXTS.rate);
-    await next();
-  };
-
-  return new Hono<AppEnv>()
-    .use("*", async (c, next) => {
-      // Any origin may call these, never with credentials; a page on another host reads the answers
-      // (sendBeacon too), where the API's default is same-origin. Set before the route, so every
-      // answer (errors included) is built once with them.
-      c.header("Access-Control-Allow-Origin", "*");
-      c.header("Cross-Origin-Resource-Policy", "cross-origin");
-      if (c.req.method !== "OPTIONS") return limit(limiter)(c, next);
-      c.header("Access-Control-Allow-Methods", "POST");
-      c.header("Access-Control-Allow-Headers", "content-type");
-      c.header("Access-Control-Max-Age", "86400");
-      return c.body(null, 204);
-    })
-    .use("/lead", limit(mailLimiter))
-    .use("/report", limit(mailLimiter))
-    .post("/track", async (c) => {
-      const body = parse(TrackEventSchema, await readJson(c));
+  const isLive = createLiveLinks(deps.db);
+  return {
+    limiter: createRateLimiter(30, 1, { now: deps.now }),
+    // Each lead or report sends an e-mail: a client gets 10 at once, then one every 6 seconds.
+    mailLimiter: createRateLimiter(10, 1 / 6, { now: deps.now }),
+    ownerOf,
+    track(beacon) {
+      const body = parse(TrackEventSchema, jsonOf(beacon.body));
       const owner = ownerOf(body.username);
       if (!isPublic(owner)) throw new ApiError("not_found", TEXTS.pageNotFound);
       const at = deps.now();
@@ -142,12 +159,46 @@ export function visitorRoutes(deps: AppDeps) {
         kind: body.type,
         linkId,
         at: at.getTime(),
-        referrer: body.referrer ?? requestHeader(c, "referer"),
+        referrer: body.referrer ?? beacon.referer,
         url: body.type === "page_view" ? body.url : undefined,
-        userAgent: requestHeader(c, "user-agent") ?? "",
-        address: clientOf(c),
+        userAgent: beacon.userAgent,
+        address: beacon.address,
       });
       if (!queued) throw new ApiError("unavailable", TEXTS.busy, { headers: { "Retry-After": "1" } });
+    },
+  };
+}
+
+/** The rate-limit refusal every visitor route answers. */
+export const rateLimited = () => new ApiError("rate_limited", TEXTS.rate);
+
+export function visitorRoutes(deps: AppDeps) {
+  const { limiter, mailLimiter, ownerOf, track } = visitorDesk(deps);
+  // The sender's address, worked out once per request (it is the key of every limit here).
+  const clients = new WeakMap<Context, string>();
+  const clientOf = (c: Context) => {
+    let key = clients.get(c);
+    if (key === undefined) clients.set(c, (key = clientKey(c, deps.env.TRUST_PROXY)));
+    return key;
+  };
+  const limit = (which: RateLimiter) => async (c: Context, next: Next) => {
+    if (!which.take(clientOf(c))) throw rateLimited();
+    await next();
+  };
+
+  return new Hono<AppEnv>()
+    .use("*", async (c, next) => {
+      for (const [name, value] of VISITOR_HEADERS) c.header(name, value);
+      if (c.req.method !== "OPTIONS") return limit(limiter)(c, next);
+      c.header("Access-Control-Allow-Methods", "POST");
+      c.header("Access-Control-Allow-Headers", "content-type");
+      c.header("Access-Control-Max-Age", "86400");
+      return c.body(null, 204);
+    })
+    .use("/lead", limit(mailLimiter))
+    .use("/report", limit(mailLimiter))
+    .post("/track", async (c) => {
+      track({ body: await bodyText(c), userAgent: requestHeader(c, "user-agent") ?? "", referer: requestHeader(c, "referer"), address: clientOf(c) });
       return c.body(null, 204);
     })
     .post("/lead", async (c) => {

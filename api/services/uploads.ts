@@ -18,6 +18,7 @@ import {
   sniffImageType,
   type PictureShape,
 } from "#core/schemas/profile.ts";
+import type { FullwidthSubtype } from "#core/themes.ts";
 import { transaction, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { links, pageVersions, uploads, userProfiles } from "#db/schema.ts";
@@ -41,7 +42,7 @@ export interface ProcessedPicture {
 }
 
 /** Check and re-encode an uploaded picture to the crop dialog's output size, or throw a 4xx. */
-export async function processPicture(input: Uint8Array, shape: PictureShape): Promise<ProcessedPicture> {
+export async function processPicture(input: Uint8Array, shape: PictureShape, fullwidthHeight: FullwidthSubtype = "landscape"): Promise<ProcessedPicture> {
   if (input.byteLength > LIMITS.IMAGE_MAX_BYTES) throw pictureTooLarge();
   const sniffed = sniffImageType(input);
   if (!sniffed) throw invalidPicture();
@@ -60,7 +61,7 @@ export async function processPicture(input: Uint8Array, shape: PictureShape): Pr
   if (meta.width * meta.height > PICTURE_MAX_PIXELS) {
     throw new ApiError("unprocessable", PICTURE_MESSAGES.tooManyPixels, { details: { description: PICTURE_MESSAGES.tooManyPixelsText } });
   }
-  const { width, height } = cropOutputSize(shape);
+  const { width, height } = cropOutputSize(shape, fullwidthHeight);
   try {
     const bytes = await open()
       // Apply the camera's orientation before its metadata is dropped.
@@ -95,6 +96,7 @@ export async function saveProfilePicture(
   shape: PictureShape,
   now: Date,
   base: number,
+  fullwidthHeight: FullwidthSubtype = "landscape",
 ): Promise<number> {
   const key = mediaKeyFor(picture.bytes);
   await storage.put(key, picture.bytes, picture.contentType);
@@ -105,7 +107,12 @@ export async function saveProfilePicture(
         .values({ id: newId(), userId, kind: "profile_picture", storageKey: key, contentType: picture.contentType, bytes: picture.bytes.byteLength, createdAt: now })
         .run();
       tx.update(userProfiles)
-        .set({ profilePictureUrl: storage.urlOf(key), profilePictureStyle: shape, updatedAt: now })
+        // Each layout keeps its own crop: a full-width picture never replaces the icon, nor the other way.
+        .set(
+          shape === "full_width"
+            ? { profilePictureFullwidthUrl: storage.urlOf(key), profilePictureFullwidthSubtype: fullwidthHeight, profilePictureStyle: shape, updatedAt: now }
+            : { profilePictureUrl: storage.urlOf(key), profilePictureStyle: shape, updatedAt: now },
+        )
         .where(eq(userProfiles.userId, userId))
         .run();
       return revision;
@@ -124,7 +131,7 @@ export function clearProfilePicture(db: Db, userId: string, now: Date, base: num
   return transaction(db, (tx) => {
     const revision = claimSection(tx, userId, "picture", base);
     tx.update(userProfiles)
-      .set({ profilePictureUrl: null, profilePictureStyle: "icon", profilePictureIconSubtype: "rounded", updatedAt: now })
+      .set({ profilePictureUrl: null, profilePictureFullwidthUrl: null, profilePictureStyle: "icon", profilePictureIconSubtype: "rounded", updatedAt: now })
       .where(eq(userProfiles.userId, userId))
       .run();
     return revision;
@@ -132,8 +139,12 @@ export function clearProfilePicture(db: Db, userId: string, now: Date, base: num
 }
 
 /** The media URLs one page snapshot shows: its picture, its links' thumbnails and lead-magnet files. */
-function mediaOf(snapshot: { profile: { profilePictureUrl: string | null }; links: { thumbnailUrl: string | null; data: { fileUrl?: string | undefined } }[] }, into: Set<string>): void {
+function mediaOf(
+  snapshot: { profile: { profilePictureUrl: string | null; profilePictureFullwidthUrl: string | null }; links: { thumbnailUrl: string | null; data: { fileUrl?: string | undefined } }[] },
+  into: Set<string>,
+): void {
   if (snapshot.profile.profilePictureUrl) into.add(snapshot.profile.profilePictureUrl);
+  if (snapshot.profile.profilePictureFullwidthUrl) into.add(snapshot.profile.profilePictureFullwidthUrl);
   for (const l of snapshot.links) {
     if (l.thumbnailUrl) into.add(l.thumbnailUrl);
     if (l.data.fileUrl) into.add(l.data.fileUrl);
@@ -143,9 +154,13 @@ function mediaOf(snapshot: { profile: { profilePictureUrl: string | null }; link
 /** Media URLs the owner's page may still show: the draft, and every version they can roll back to. */
 function mediaInUse(db: Db, userId: string): Set<string> {
   const inUse = new Set<string>();
-  const draft = db.select({ url: userProfiles.profilePictureUrl }).from(userProfiles).where(eq(userProfiles.userId, userId)).get();
+  const draft = db
+    .select({ url: userProfiles.profilePictureUrl, fullwidthUrl: userProfiles.profilePictureFullwidthUrl })
+    .from(userProfiles)
+    .where(eq(userProfiles.userId, userId))
+    .get();
   const draftLinks = db.select({ thumbnailUrl: links.thumbnailUrl, data: links.linkSpecificData }).from(links).where(eq(links.userId, userId)).all();
-  mediaOf({ profile: { profilePictureUrl: draft?.url ?? null }, links: draftLinks }, inUse);
+  mediaOf({ profile: { profilePictureUrl: draft?.url ?? null, profilePictureFullwidthUrl: draft?.fullwidthUrl ?? null }, links: draftLinks }, inUse);
   const versions = db
     .select({ snapshot: pageVersions.snapshot })
     .from(pageVersions)

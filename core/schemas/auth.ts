@@ -4,11 +4,41 @@
  * policy"). Named once here; the auth pages guide with them and the API enforces them.
  */
 import { z } from "zod";
-import { AUTH_TEXT } from "../auth.ts";
 import { LIMITS } from "../limits.ts";
+import { AUTH_TEXT, EMAIL_PATTERN, passwordPolicyError, sanitizeEmailInput } from "../auth-rules.ts";
 import { UsernameSchema } from "./username.ts";
 
-export { AUTH_LIMITS, AUTH_TEXT } from "../auth.ts";
+export * from "../auth-rules.ts";
+
+const MINUTE = 60_000;
+
+/** Limits of the account flows that section 9 does not name (our choices, ADR 040). */
+export const AUTH_LIMITS = {
+  /** How long a signup in progress lasts after its last step (and holds its username once its e-mail is verified). */
+  SIGNUP_HOLD_MS: 30 * MINUTE,
+  /** Before its e-mail is verified, a signup holds its username against other people only this long (ADR 107). */
+  SIGNUP_UNVERIFIED_HOLD_MS: 10 * MINUTE,
+  /** A password-reset link is valid for one hour. */
+  RESET_TTL_MS: 60 * MINUTE,
+  /** An e-mail verification link (accounts created unverified) is valid for one day. */
+  VERIFY_LINK_TTL_MS: 24 * 60 * MINUTE,
+  /** The second sign-in step must follow the password within this time. */
+  TWO_FACTOR_CHALLENGE_TTL_MS: 10 * MINUTE,
+  /** How long Google has to send the user back. */
+  OIDC_FLOW_TTL_MS: 10 * MINUTE,
+  /** A Google-only account (no password to ask for) changes two-factor only this soon after signing in (ADR 046). */
+  FRESH_SIGN_IN_MS: 10 * MINUTE,
+  /** Two-factor setup, begun after the password, must be confirmed with a code within this time. */
+  TWO_FACTOR_SETUP_TTL_MS: 30 * MINUTE,
+  BACKUP_CODES: 8,
+  TOTP_PERIOD_S: 30,
+  TOTP_DIGITS: 6,
+  /** Secret of 20 bytes: 160 bits, 32 base32 characters (spec section 9). */
+  TOTP_SECRET_BYTES: 20,
+  /** Failed sign-ins from one address (any e-mail) before it is blocked for the throttle window. */
+  THROTTLE_IP_MAX_FAILURES: 50,
+} as const;
+
 
 // ---------------------------------------------------------------------------------------------
 // E-mail
@@ -19,74 +49,17 @@ export const EmailSchema = z
   .trim()
   .min(1, AUTH_TEXT.emailRequired)
   .max(LIMITS.EMAIL_MAX, AUTH_TEXT.emailTooLong)
-  .pipe(z.email(AUTH_TEXT.emailInvalid))
+  .pipe(z.email({ pattern: EMAIL_PATTERN, error: AUTH_TEXT.emailInvalid }))
   .transform((v) => v.toLowerCase());
-
-/**
- * Spec section 5: the sign-in e-mail text is sanitised: script blocks, tags, 'javascript:' and inline
- * event-handler patterns removed, trimmed, cut to 254.
- */
-export function sanitizeEmailInput(raw: string): string {
-  return raw
-    .replace(/<script\b[^>]*>[\s\S]*?<\/script\s*>/gi, "")
-    .replace(/<[^>]*>/g, "")
-    .replace(/javascript\s*:/gi, "")
-    .replace(/\bon[a-z]+\s*=\s*("[^"]*"|'[^']*'|[^\s>]*)/gi, "")
-    .trim()
-    .slice(0, LIMITS.EMAIL_MAX);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Password
 
-/** Spec section 5: the accepted special characters. */
-export const PASSWORD_SPECIALS = `!@#$%^&*(),.?":{}|<>`;
-const SPECIAL_RE = /[!@#$%^&*(),.?":{}|<>]/;
-
-export type PasswordCheck = "length" | "upper" | "lower" | "number" | "special";
-export const PASSWORD_CHECK_LABELS: Record<PasswordCheck, string> = {
-  length: "At least 12 characters",
-  upper: "One uppercase letter",
-  lower: "One lowercase letter",
-  number: "One number",
-  special: "One special character",
-};
-
-export function passwordChecks(password: string): Record<PasswordCheck, boolean> {
-  return {
-    length: password.length >= LIMITS.PASSWORD_MIN,
-    upper: /[A-Z]/.test(password),
-    lower: /[a-z]/.test(password),
-    number: /[0-9]/.test(password),
-    special: SPECIAL_RE.test(password),
-  };
-}
-
-export type PasswordStrength = "weak" | "medium" | "strong";
-
-/** Spec section 5: weak under 3 checks, medium 3-4, strong 5; the meter is checks / 5. */
-export function passwordStrength(password: string): { passed: number; strength: PasswordStrength; meter: number } {
-  const passed = Object.values(passwordChecks(password)).filter(Boolean).length;
-  const strength: PasswordStrength = passed < 3 ? "weak" : passed < 5 ? "medium" : "strong";
-  return { passed, strength, meter: passed / LIMITS.PASSWORD_CHECKS_TOTAL };
-}
-
-/** The one password policy (decisions.md): 12+ characters and 4 of the 5 checks. */
-export const PasswordSchema = z
-  .string(AUTH_TEXT.passwordRequired)
-  .min(1, AUTH_TEXT.passwordRequired)
-  .max(LIMITS.PASSWORD_MAX, AUTH_TEXT.passwordTooLong)
-  .refine((p) => p.length >= LIMITS.PASSWORD_MIN, AUTH_TEXT.passwordTooShort)
-  .refine(
-    (p) => p.length < LIMITS.PASSWORD_MIN || passwordStrength(p).passed >= LIMITS.PASSWORD_CHECKS_REQUIRED,
-    AUTH_TEXT.passwordTooWeak,
-  );
-
-/** The first policy message for a password, or null when it passes (for live feedback). */
-export function passwordPolicyError(password: string): string | null {
-  const r = PasswordSchema.safeParse(password);
-  return r.success ? null : (r.error.issues[0]?.message ?? AUTH_TEXT.passwordTooWeak);
-}
+/** The one password policy (decisions.md), with its first message (core/auth-rules.ts). */
+export const PasswordSchema = z.string(AUTH_TEXT.passwordRequired).check((ctx) => {
+  const message = passwordPolicyError(ctx.value);
+  if (message) ctx.issues.push({ code: "custom", message, input: ctx.value });
+});
 
 /** Any password as typed at sign-in: never trimmed, bounded so hashing time stays bounded. */
 const EnteredPasswordSchema = z.string(AUTH_TEXT.passwordRequired).min(1, AUTH_TEXT.passwordRequired).max(LIMITS.PASSWORD_MAX, AUTH_TEXT.passwordTooLong);
@@ -202,19 +175,3 @@ export const DeleteAccountSchema = z.object({
   endSubscription: z.boolean().optional(),
 });
 
-// ---------------------------------------------------------------------------------------------
-// Where to go after signing in
-
-export const AFTER_SIGN_IN = "/dashboard/links";
-
-/**
- * The page the owner was sent away from, if it is one of ours: a dashboard path on this origin
- * (never "//host" or "/\host", which browsers treat as another origin).
- */
-export function safeNextPath(next: string | null | undefined): string {
-  if (!next || next.length > 512) return AFTER_SIGN_IN;
-  if (!/^\/dashboard(?:[/?#]|$)/.test(next)) return AFTER_SIGN_IN;
-  // Backslashes, white space and control characters: browsers read some of them as "//".
-  if (/[\\\s\u0000-\u001f\u007f]/.test(next) || next.startsWith("//")) return AFTER_SIGN_IN;
-  return next;
-}

@@ -10,7 +10,11 @@ import { PICTURE_SHAPES, PROFILE_MESSAGES } from "../profile.ts";
 
 export * from "../profile.ts";
 
-export const PictureUploadFieldsSchema = z.object({ shape: z.enum(PICTURE_SHAPES).default("icon") });
+export const PictureUploadFieldsSchema = z.object({
+  shape: z.enum(PICTURE_SHAPES).default("icon"),
+  /** The full-width height the picture was cropped for (ignored for an icon). */
+  height: z.enum(FULLWIDTH_SUBTYPES).default("landscape"),
+});
 
 export const HexColorSchema = z
   .string(PROFILE_MESSAGES.colorInvalid)

@@ -47,6 +47,9 @@ interface DashboardState {
   /** Bumped whenever data changed elsewhere (another tab or device): screens reload on change. */
   dataVersion: number;
   upgradeFeature: string | null;
+  /** True while the screen shows its own live preview (on phones behind its own Preview toggle). */
+  livePreview: boolean;
+  setLivePreview(on: boolean): void;
   loadMe(): Promise<void>;
   refreshPublish(): Promise<void>;
   /** Call after every saved edit: the draft state changes. */
@@ -61,6 +64,10 @@ export const useDashboard = create<DashboardState>((set, get) => ({
   publish: null,
   dataVersion: 0,
   upgradeFeature: null,
+  livePreview: false,
+  setLivePreview(on) {
+    set({ livePreview: on });
+  },
   async loadMe() {
     set({ me: await loadMe() });
   },

@@ -15,8 +15,3 @@ export function clearFixed(shown: Record<string, string>, now: Record<string, st
   return left;
 }
 
-/** A schema's messages for `value`, by field; none when it is valid. */
-export function messagesOf(schema: { safeParse(v: unknown): { success: boolean; error?: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } } }, value: unknown): Record<string, string> {
-  const r = schema.safeParse(value);
-  return r.success ? {} : fieldsOf(r.error!.issues);
-}

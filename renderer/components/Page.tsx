@@ -7,9 +7,13 @@ import type { ReactNode } from "react";
 import type { PageLink, PagePlan, PageSnapshot, PageSocialLink } from "#core/model.ts";
 import { getPlatform, type PlatformId } from "#core/platforms.ts";
 import { REPORT_REASON_LABELS, REPORT_REASONS } from "#core/limits.ts";
+import { cropOutputSize } from "#core/profile.ts";
+import type { FullwidthSubtype } from "#core/themes.ts";
 import { linkAddressOf } from "#core/url-rule.ts";
 import { visibleContentOf, type VisibleContent } from "#core/visible-content.ts";
+import type { LongFormBlock } from "../markdown.ts";
 import { BrandIcon, Icon, type UiIcon } from "./icons.tsx";
+import { LongForm } from "./LongForm.tsx";
 import { isMailable, safeHref, safeSrc } from "./safe-href.ts";
 import { qrFileName, vcardFields, vcfFileName } from "./vcard.ts";
 
@@ -22,6 +26,11 @@ export interface PageProps {
   origin?: string;
   /** What the page shows, when the caller has already computed it. */
   content?: VisibleContent;
+  /**
+   * The long-form text as drawn (renderer/markdown.ts longFormBlocks of the visible text). The
+   * caller parses it, so the page's components carry no parser: the dashboard loads it on demand.
+   */
+  longForm?: LongFormBlock[];
 }
 
 /** Visitor-facing texts of the page and its dialogs (spec section 8, Public page). */
@@ -43,6 +52,9 @@ export const PAGE_TEXTS = {
   cancel: "Cancel",
   close: "Close",
   qrTitle: "QR Code",
+  shareLink: "Page link",
+  shareCopy: "Copy Link",
+  shareOn: "Share on",
   qrDownload: "Download QR code",
   contactDownload: "Download contact card",
   cookieTitle: "Cookies on this page",
@@ -81,10 +93,10 @@ function Picture(p: { kind: PictureKind; sub: string; src: string; name: string;
     );
   }
   if (p.kind === "full_width") {
-    const h = { portrait: 1067, square: 800, landscape: 450 }[p.sub as PageSnapshot["profile"]["profilePictureFullwidthSubtype"]];
+    const size = cropOutputSize("full_width", p.sub as FullwidthSubtype);
     return (
       <picture>
-        <img className={`pic fw fw-${p.sub}`} src={p.src} alt={p.name} width={800} height={h} />
+        <img className={`pic fw fw-${p.sub}`} src={p.src} alt={p.name} width={size.width} height={size.height} />
       </picture>
     );
   }
@@ -95,18 +107,30 @@ function Picture(p: { kind: PictureKind; sub: string; src: string; name: string;
   );
 }
 
+/**
+ * The picture the page shows and how: a full-width page shows the full-width crop, and without one
+ * the icon crop as an icon (never the square stretched across the page); null for initials.
+ */
+function shownPicture(profile: PageSnapshot["profile"]): { kind: "icon" | "full_width"; src: string } | null {
+  if (profile.profilePictureStyle === "hidden" || profile.profilePictureStyle === "initials") return null;
+  const wide = profile.profilePictureStyle === "full_width" ? safeSrc(profile.profilePictureFullwidthUrl) : null;
+  if (wide) return { kind: "full_width", src: wide };
+  const icon = safeSrc(profile.profilePictureUrl);
+  return icon ? { kind: "icon", src: icon } : null;
+}
+
 /** The picture's URL when the page shows one (not hidden, not initials, and a URL we accept). */
 export function pictureSrcOf(profile: PageSnapshot["profile"]): string | null {
-  return profile.profilePictureStyle === "hidden" || profile.profilePictureStyle === "initials" ? null : safeSrc(profile.profilePictureUrl);
+  return shownPicture(profile)?.src ?? null;
 }
 
 function pictureOf(snapshot: PageSnapshot, name: string): ReactNode {
   const p = snapshot.profile;
   if (p.profilePictureStyle === "hidden") return null;
-  const src = pictureSrcOf(p);
-  if (!src) return <Picture kind="initials" sub="" src="" name={name} initials={initialsOf(p.initialsText, name)} />;
-  const full = p.profilePictureStyle === "full_width";
-  return <Picture kind={full ? "full_width" : "icon"} sub={full ? p.profilePictureFullwidthSubtype : p.profilePictureIconSubtype} src={src} name={name} initials="" />;
+  const shown = shownPicture(p);
+  if (!shown) return <Picture kind="initials" sub="" src="" name={name} initials={initialsOf(p.initialsText, name)} />;
+  const full = shown.kind === "full_width";
+  return <Picture kind={shown.kind} sub={full ? p.profilePictureFullwidthSubtype : p.profilePictureIconSubtype} src={shown.src} name={name} initials="" />;
 }
 
 function SocialItem({ href, name, platform }: { href: string; name: string; platform: PlatformId }) {
@@ -354,6 +378,77 @@ function contactDialog(link: PageLink, card: CardRef): ReactNode {
   );
 }
 
+/** The end of a dialog that shows the page's QR code: download it, or close. */
+function QrActions({ src, file }: { src: string; file: string }) {
+  return (
+    <div className="acts">
+      <a className="b2" href={src} download={file}>
+        <Icon name="download" size={18} />
+        {PAGE_TEXTS.qrDownload}
+      </a>
+      <button type="button" className="b1" data-close="">
+        {PAGE_TEXTS.close}
+      </button>
+    </div>
+  );
+}
+
+/** A query parameter's value; a lone surrogate (which encodeURIComponent refuses) becomes U+FFFD. */
+function encodeParam(s: string): string {
+  try {
+    return encodeURIComponent(s);
+  } catch {
+    return encodeURIComponent(s.replace(/[\ud800-\udfff]/g, "\ufffd"));
+  }
+}
+
+/** The networks the share dialog offers, as plain share links (no script of theirs on the page). */
+const SHARE_NETWORKS: [name: string, href: (url: string, title: string) => string][] = [
+  ["X", (u, t) => `https://x.com/intent/post?url=${u}&text=${t}`],
+  ["Facebook", (u) => `https://www.facebook.com/sharer/sharer.php?u=${u}`],
+  ["LinkedIn", (u) => `https://www.linkedin.com/sharing/share-offsite/?url=${u}`],
+  ["WhatsApp", (u, t) => `https://wa.me/?text=${t}%20${u}`],
+  ["Telegram", (u, t) => `https://t.me/share/url?url=${u}&text=${t}`],
+  ["Email", (u, t) => `mailto:?subject=${t}&body=${u}`],
+];
+
+/**
+ * Share This Page where the device has no share sheet: the address to copy, the main networks and
+ * the page's QR code. The visitor script opens it and copies; the links work on their own.
+ */
+function ShareDialog({ url, title, qrSrc, qrFile }: { url: string; title: string; qrSrc: string; qrFile: string }) {
+  const u = encodeParam(url);
+  const t = encodeParam(title);
+  const networks: ReactNode[] = [];
+  for (const [name, href] of SHARE_NETWORKS) {
+    networks.push(
+      <li key={name}>
+        <a className="b2" href={href(u, t)} target="_blank" rel="noopener">
+          {name}
+        </a>
+      </li>,
+    );
+  }
+  return (
+    <dialog id="d-share" className="sh" aria-labelledby="d-share-t">
+      <h2 id="d-share-t">{PAGE_TEXTS.share}</h2>
+      <label htmlFor="sh-url">{PAGE_TEXTS.shareLink}</label>
+      <div className="cp">
+        <input id="sh-url" type="text" readOnly value={url} />
+        <button type="button" className="b1" data-act="copy">
+          {PAGE_TEXTS.shareCopy}
+        </button>
+      </div>
+      <p className="cpd" role="status" />
+      <ul className="net" aria-label={PAGE_TEXTS.shareOn}>
+        {networks}
+      </ul>
+      <img src={qrSrc} alt={`QR code for ${url}`} width={160} height={160} loading="lazy" />
+      <QrActions src={qrSrc} file={qrFile} />
+    </dialog>
+  );
+}
+
 interface LayoutProps {
   preview: boolean;
   picture: ReactNode;
@@ -363,10 +458,11 @@ interface LayoutProps {
   socials: ReactNode;
   top: ReactNode;
   groups: ReactNode;
-  longForm: string;
+  longForm: LongFormBlock[] | undefined;
   branding: boolean;
   home: string;
   url: string;
+  shareTitle: string;
   qrSrc: string;
   qrFile: string;
   cards: ReactNode;
@@ -390,11 +486,7 @@ function PageLayout(p: LayoutProps) {
         </header>
         {p.top}
         {p.groups}
-        {p.longForm ? (
-          <section className="lf" aria-label="About">
-            {p.longForm}
-          </section>
-        ) : null}
+        {p.longForm?.length ? <LongForm blocks={p.longForm} /> : null}
         {p.position === "bottom" ? p.socials : null}
       </main>
       {p.position === "floating" ? p.socials : null}
@@ -418,23 +510,16 @@ function PageLayout(p: LayoutProps) {
         <h2 id="d-qr-t">{PAGE_TEXTS.qrTitle}</h2>
         <img src={p.qrSrc} alt={`QR code for ${p.url}`} width={250} height={250} loading="lazy" />
         <p className="u">{p.url}</p>
-        <div className="acts">
-          <a className="b2" href={p.qrSrc} download={p.qrFile}>
-            <Icon name="download" size={18} />
-            {PAGE_TEXTS.qrDownload}
-          </a>
-          <button type="button" className="b1" data-close="">
-            {PAGE_TEXTS.close}
-          </button>
-        </div>
+        <QrActions src={p.qrSrc} file={p.qrFile} />
       </dialog>
+      <ShareDialog url={p.url} title={p.shareTitle} qrSrc={p.qrSrc} qrFile={p.qrFile} />
       {p.cards}
     </>
   );
 }
 
 /** The part of the page that changes from page to page. */
-export function PageBody({ snapshot, plan, now, mode = "published", origin = "", content }: PageProps) {
+export function PageBody({ snapshot, plan, now, mode = "published", origin = "", content, longForm }: PageProps) {
   const { profile } = snapshot;
   const v = content ?? visibleContentOf(snapshot, plan, now);
   const name = profile.displayName.trim() || profile.username;
@@ -476,10 +561,11 @@ export function PageBody({ snapshot, plan, now, mode = "published", origin = "",
       socials={socialsOf(v.socialLinks, profile.qrCodeVisible, profile.socialLinksPosition)}
       top={top.length > 0 ? <LinkList>{items(top)}</LinkList> : null}
       groups={groups}
-      longForm={v.longFormText}
+      longForm={v.longFormText ? longForm : undefined}
       branding={v.showBranding}
       home={`${origin}/`}
       url={url}
+      shareTitle={v.seoTitle || name}
       qrSrc={`${base}/${qrFileName(url)}`}
       qrFile={`${profile.username}-qr.svg`}
       cards={dialogs}

@@ -1,5 +1,5 @@
 /**
- * The public page's visitor script (no framework; budget 5 KB gzip): dialogs (QR code, contact card,
+ * The public page's visitor script (no framework; budget 5 KB gzip): dialogs (QR code, contact card, share,
  * lead magnet, report), share, the cookie banner, and cookie-less analytics beacons. Every call to
  * the API may fail without breaking the page: links keep their real href.
  * Texts shown here are the spec's (section 8, Public page).
@@ -23,15 +23,22 @@ try {
   cfg = { username: "", apiOrigin: "", url: location.href, title: document.title, preview: true };
 }
 
+/** A message in `el`: its title in bold, then an optional description; "" empties it. */
+function say(el: Element | null, title: string, description = ""): void {
+  if (!el) return;
+  el.textContent = "";
+  if (!title) return;
+  const b = document.createElement("b");
+  b.textContent = title;
+  el.append(b, description);
+}
+
 // Toasts: one at a time (spec section 9), a title and an optional description.
 let toastTimer = 0;
 function toast(title: string, description = ""): void {
   const t = $("#toast");
   if (!t) return;
-  t.textContent = "";
-  const b = document.createElement("b");
-  b.textContent = title;
-  t.append(b, description);
+  say(t, title, description);
   clearTimeout(toastTimer);
   toastTimer = window.setTimeout(() => (t.textContent = ""), 5000);
 }
@@ -70,7 +77,7 @@ function open(dialog: HTMLDialogElement | null): void {
   if (dialog && !dialog.open) dialog.showModal();
 }
 
-// Share: the device's share sheet, else copy the address.
+// Share: the device's share sheet, else the share dialog (else, on a page without one, copy the address).
 async function copy(text: string): Promise<void> {
   try {
     await navigator.clipboard.writeText(text);
@@ -87,6 +94,18 @@ async function copy(text: string): Promise<void> {
   }
 }
 
+/** Copies the page's address and tells how it went through `show` ("Link copied" with `detail`). */
+async function copyLink(show: (title: string, description?: string) => void, detail: string): Promise<void> {
+  try {
+    await copy(cfg.url);
+    show("Link copied", detail);
+  } catch {
+    show("Copy failed", "Unable to copy the link. Please try again.");
+  }
+}
+
+const shareDialog = $<HTMLDialogElement>("#d-share");
+
 async function share(): Promise<void> {
   if (navigator.share) {
     try {
@@ -97,12 +116,9 @@ async function share(): Promise<void> {
       if ((err as Error).name === "AbortError") return;
     }
   }
-  try {
-    await copy(cfg.url);
-    toast("Link copied", cfg.url);
-  } catch {
-    toast("Copy failed", "Unable to copy the link. Please try again.");
-  }
+  if (!shareDialog) return copyLink(toast, cfg.url);
+  say($(".cpd", shareDialog), "");
+  open(shareDialog);
 }
 
 // Cookie banner (spec section 4): shown until a choice is stored; reopened from the footer.
@@ -167,24 +183,22 @@ function openCookieSettings(): void {
   (a ?? banner)?.focus();
 }
 
-// The banner must never hide the end of the page (the footer's own controls), nor the control that
-// has the focus: room is kept below, and the page scrolls focused elements above the banner.
+// The banner must never hide the end of the page (the footer's own controls), the control that
+// has the focus, nor the floating social icons: room is kept below, the page scrolls focused
+// elements above the banner, and the icons rise above it while it is open (--ck-room).
 if (banner && "ResizeObserver" in window) {
   new ResizeObserver(() => {
     const room = banner.offsetHeight ? `${banner.offsetHeight + 24}px` : "";
     document.body.style.paddingBottom = room;
     root.style.scrollPaddingBottom = room;
+    if (banner.offsetHeight) root.style.setProperty("--ck-room", `${banner.offsetHeight + 8}px`);
+    else root.style.removeProperty("--ck-room");
   }).observe(banner);
 }
 
 // Forms in dialogs: the spec's messages, shown in the dialog (role=alert).
 function showError(form: HTMLFormElement, title: string, description = ""): void {
-  const err = $(".err", form);
-  if (!err) return;
-  err.textContent = "";
-  const b = document.createElement("b");
-  b.textContent = title;
-  err.append(b, description);
+  say($(".err", form), title, description);
 }
 
 let leadLink = "";
@@ -230,6 +244,7 @@ document.addEventListener("click", (e) => {
     open(leadDialog);
   }
   if (act === "share") void share();
+  if (act === "copy" && shareDialog) void copyLink((title, description) => say($(".cpd", shareDialog), title, description), "");
   if (act === "cookies") openCookieSettings();
   if (ck === "customize") {
     showPrefs(true);

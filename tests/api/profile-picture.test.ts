@@ -32,10 +32,14 @@ async function photo(format: "jpeg" | "png" | "gif" | "webp", width = 1200, heig
 }
 
 /** Uploads as an up-to-date tab: with the current picture revision unless `revision` says otherwise (null: none). */
-async function upload(file: Uint8Array | string, opts: { name?: string; type?: string; shape?: string; cookie?: string | null; field?: string; revision?: string | null } = {}) {
+async function upload(
+  file: Uint8Array | string,
+  opts: { name?: string; type?: string; shape?: string; height?: string; cookie?: string | null; field?: string; revision?: string | null } = {},
+) {
   const form = new FormData();
   form.append(opts.field ?? "file", new Blob([file as BlobPart], { type: opts.type ?? "image/jpeg" }), opts.name ?? "picture.jpg");
   if (opts.shape) form.append("shape", opts.shape);
+  if (opts.height) form.append("height", opts.height);
   const revision = opts.revision === undefined ? String(profile().pictureRevision) : opts.revision;
   if (revision !== null) form.append("revision", revision);
   const headers: Record<string, string> = { "Sec-Fetch-Site": "same-origin", Origin: TEST_ORIGIN };
@@ -130,8 +134,46 @@ describe("POST /api/profile/picture: real images", () => {
     const webp = await upload(await photo("webp", 640, 480), { name: "me.webp", type: "image/webp", shape: "full_width" });
     expect(webp.status).toBe(201);
     expect(webp.body.profile.profilePictureStyle).toBe("full_width");
-    const wide = await sharp(fileOf(webp.body.profile.profilePictureUrl)).metadata();
+    const wide = await sharp(fileOf(webp.body.profile.profilePictureFullwidthUrl)).metadata();
     expect([wide.format, wide.width, wide.height]).toEqual(["jpeg", 800, 450]);
+  });
+
+  it("keeps a crop for each layout: a full-width picture is cut at its height's aspect and leaves the icon's square alone", async () => {
+    const icon = await upload(await photo("jpeg", 1200, 900));
+    expect(icon.status).toBe(201);
+    const iconUrl = icon.body.profile.profilePictureUrl as string;
+    const sizes: Record<string, [number | undefined, number | undefined]> = {};
+    for (const height of ["portrait", "square", "landscape"]) {
+      const r = await upload(await photo("jpeg", 1200, 900), { shape: "full_width", height });
+      expect(r.status, height).toBe(201);
+      expect(r.body.profile.profilePictureStyle).toBe("full_width");
+      expect(r.body.profile.profilePictureFullwidthSubtype).toBe(height);
+      // The icon's crop is still the square one, and still stored.
+      expect(r.body.profile.profilePictureUrl).toBe(iconUrl);
+      const meta = await sharp(fileOf(r.body.profile.profilePictureFullwidthUrl)).metadata();
+      sizes[height] = [meta.width, meta.height];
+    }
+    expect(sizes).toEqual({ portrait: [800, 1067], square: [800, 800], landscape: [800, 450] });
+    expect(await sharp(fileOf(iconUrl)).metadata()).toMatchObject({ width: 400, height: 400 });
+    // An icon upload leaves the full-width crop alone in turn.
+    const wideUrl = profile().profilePictureFullwidthUrl;
+    const again = await upload(await photo("png", 300, 300), { name: "me.png", type: "image/png" });
+    expect(again.body.profile.profilePictureFullwidthUrl).toBe(wideUrl);
+    expect(again.body.profile.profilePictureStyle).toBe("icon");
+    expect(existsSync(fileOf(wideUrl!))).toBe(true);
+    // Deleting the picture clears both crops.
+    const del = await owner.call("DELETE", `/api/profile/picture?revision=${profile().pictureRevision}`);
+    expect(del.status).toBe(200);
+    expect([profile().profilePictureUrl, profile().profilePictureFullwidthUrl]).toEqual([null, null]);
+  });
+
+  it("refuses an unknown full-width height with a 400 and stores nothing", async () => {
+    for (const height of ["tall", "", "portrait<script>"]) {
+      const r = await upload(await photo("jpeg"), { shape: "full_width", height: height || " " });
+      expect(r.status, height).toBe(400);
+      expect(r.body.error.fields.height).toBe("Please choose a picture height");
+    }
+    expectNothingStored();
   });
 
   it("trusts the bytes, not the declared type: a real PNG sent as image/jpeg named .gif is still a picture", async () => {

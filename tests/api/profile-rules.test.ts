@@ -40,6 +40,9 @@ describe("cropOutputSize", () => {
   it("is a 400 px square for the icon and 800 px wide at 16:9 for full width (spec section 9)", () => {
     expect(cropOutputSize("icon")).toEqual({ width: 400, height: 400 });
     expect(cropOutputSize("full_width")).toEqual({ width: 800, height: 450 });
+    expect(cropOutputSize("full_width", "portrait")).toEqual({ width: 800, height: 1067 });
+    expect(cropOutputSize("full_width", "square")).toEqual({ width: 800, height: 800 });
+    expect(cropOutputSize("full_width", "landscape")).toEqual({ width: 800, height: 450 });
   });
 });
 

@@ -1,11 +1,13 @@
 import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { analyticsEvents, collectedLeads, links, pageReports, userProfiles } from "#db/schema.ts";
 import { newId } from "#db/ids.ts";
 import { createAccount } from "#api/services/accounts.ts";
 import { createServerApp } from "#api/site.ts";
+import { createHttpServer } from "#api/http-server.ts";
+import type { AppDeps } from "#api/context.ts";
+import { createEventWriter } from "#api/services/event-writer.ts";
 import { analyticsReport } from "#api/services/analytics.ts";
 import { AnalyticsRangeSchema } from "#core/schemas/analytics.ts";
 import { publishPage } from "#renderer/publish.ts";
@@ -186,13 +188,98 @@ describe("POST /api/visitor/track", () => {
   });
 });
 
+/** The Node server as api/server.ts runs it, on a free port of 127.0.0.1. */
+async function listening(deps: AppDeps) {
+  const server = createHttpServer(deps);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** Status, body and headers, without the ones a socket adds (date, connection, length). */
+async function answerOf(res: Response) {
+  const headers = [...res.headers].filter(([name]) => !["date", "connection", "keep-alive", "content-length", "transfer-encoding"].includes(name));
+  return { status: res.status, body: await res.text(), headers: Object.fromEntries(headers.sort()) };
+}
+
 describe("on the Node server", () => {
+  it("answers a beacon exactly as the framework's route does, for good and hostile input, with one rate limit for both", async () => {
+    // A queue of one that is written only when flushed: the second beacon finds it full.
+    const events = createEventWriter(t.deps.db, { batchSize: 1000, flushMs: 3_600_000, maxQueue: 1 });
+    const deps = { ...t.deps, events };
+    const { server, origin } = await listening(deps);
+    const app = createServerApp(deps);
+    const theirs = createApiOwner(t, "plus");
+    const theirLink = newId();
+    t.deps.db.insert(links).values({ id: theirLink, userId: theirs.userId, title: "Theirs", url: "https://theirs.example/" }).run();
+    const headers = (from: string) => ({ "Content-Type": "text/plain;charset=UTF-8", "User-Agent": "Mozilla/5.0 (iPhone; Mobile)", Referer: "https://static.example/", "X-Forwarded-For": from });
+    const both = async (body: string, from: string) => {
+      const direct = await answerOf(await fetch(`${origin}/api/visitor/track`, { method: "POST", headers: headers(from), body }));
+      const framework = await answerOf(await app.request("/api/visitor/track", { method: "POST", headers: headers(`${from}1`), body }));
+      return { direct, framework };
+    };
+    const view = JSON.stringify({ type: "page_view", username: owner.username });
+    try {
+      const cases: Record<string, string> = {
+        "not JSON": "{nope",
+        "no type": JSON.stringify({ username: owner.username }),
+        "a script for a name": JSON.stringify({ type: "page_view", username: "<script>alert(1)</script>" }),
+        "control characters": JSON.stringify({ type: "page_view", username: `${owner.username}\u0000` }),
+        "a page nobody published": JSON.stringify({ type: "page_view", username: "nobody_published" }),
+        "another owner's link": JSON.stringify({ type: "link_click", username: owner.username, linkId: theirLink }),
+        "over 64 KB": JSON.stringify({ type: "page_view", username: owner.username, referrer: `https://a.example/${"x".repeat(70_000)}` }),
+      };
+      let n = 0;
+      for (const [what, body] of Object.entries(cases)) {
+        const { direct, framework } = await both(body, `10.9.${++n}.`);
+        expect(direct.status, what).toBeGreaterThanOrEqual(400);
+        expect(direct.status, what).toBeLessThan(500);
+        expect(direct, what).toEqual(framework);
+      }
+      // Accepted, then the full queue: 503 with Retry-After from either door.
+      const first = await answerOf(await fetch(`${origin}/api/visitor/track`, { method: "POST", headers: headers("10.8.0.1"), body: view }));
+      expect(first).toMatchObject({ status: 204, body: "", headers: { "access-control-allow-origin": "*", "cross-origin-resource-policy": "cross-origin", "cache-control": "no-store", "x-content-type-options": "nosniff" } });
+      const full = await both(view, "10.8.1.");
+      expect(full.direct).toMatchObject({ status: 503, headers: { "retry-after": "1" } });
+      expect(full.direct).toEqual(full.framework);
+      events.flush();
+      expect((await answerOf(await app.request("/api/visitor/track", { method: "POST", headers: headers("10.8.2.1"), body: view }))).status).toBe(204);
+      events.flush();
+      expect(first).toEqual(await answerOf(await app.request("/api/visitor/track", { method: "POST", headers: headers("10.8.2.2"), body: view })));
+      events.flush();
+      // One limit per client, whichever door: 30 at once, then 429 at both.
+      const spent: number[] = [];
+      for (let i = 0; i < 30; i++) {
+        spent.push((await fetch(`${origin}/api/visitor/track`, { method: "POST", headers: headers("10.7.0.1"), body: "{}" })).status);
+      }
+      expect(spent).toEqual(Array(30).fill(400));
+      const direct = await answerOf(await fetch(`${origin}/api/visitor/track`, { method: "POST", headers: headers("10.7.0.1"), body: view }));
+      const framework = await answerOf(await app.request("/api/visitor/track", { method: "POST", headers: headers("10.7.0.1"), body: view }));
+      expect(direct.status).toBe(429);
+      expect(direct).toEqual(framework);
+    } finally {
+      server.close();
+      events.close();
+    }
+  });
+
+  it("takes a forged X-Forwarded-For for the client only behind as many proxies as TRUST_PROXY says", async () => {
+    // TRUST_PROXY=1: the last entry is the proxy's word; what the client wrote left of it is ignored.
+    const { server, origin } = await listening(t.deps);
+    const send = (forwarded: string) =>
+      fetch(`${origin}/api/visitor/track`, { method: "POST", headers: { "Content-Type": "text/plain", "X-Forwarded-For": forwarded }, body: JSON.stringify({ type: "page_view", username: owner.username }) });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 31; i++) statuses.push((await send(`198.51.100.${i}, 10.6.0.1`)).status);
+      expect(statuses).toEqual([...Array(30).fill(204), 429]);
+    } finally {
+      server.close();
+    }
+  });
+
   it("reads a beacon's body itself: stored when it fits, 413 over 64 KB whether its length is declared or streamed", async () => {
-    const server = serve({ fetch: createServerApp(t.deps).fetch, port: 0, hostname: "127.0.0.1" });
-    await new Promise((resolve) => server.once("listening", resolve));
-    const { port } = server.address() as AddressInfo;
+    const { server, origin } = await listening(t.deps);
     const send = (body: BodyInit, extra: Record<string, string> = {}) =>
-      fetch(`http://127.0.0.1:${port}/api/visitor/track`, { method: "POST", headers: { "Content-Type": "text/plain;charset=UTF-8", "User-Agent": "Mozilla/5.0 (iPhone; Mobile)", ...extra }, body, duplex: "half" } as RequestInit);
+      fetch(`${origin}/api/visitor/track`, { method: "POST", headers: { "Content-Type": "text/plain;charset=UTF-8", "User-Agent": "Mozilla/5.0 (iPhone; Mobile)", ...extra }, body, duplex: "half" } as RequestInit);
     try {
       const ok = await send(JSON.stringify({ type: "page_view", username: owner.username, referrer: "https://ünïcode.example/ä" }));
       expect(ok.status).toBe(204);

@@ -64,6 +64,11 @@ for (const size of SIZES) {
       await expect(page.getByRole("dialog", { name: "QR Code" })).toBeVisible();
       await expectNoAxeViolations(page, "QR dialog");
       await page.keyboard.press("Escape");
+      await page.evaluate(() => Object.defineProperty(navigator, "share", { value: undefined }));
+      await page.getByRole("button", { name: "Share This Page" }).click();
+      await expect(page.getByRole("dialog", { name: "Share This Page" })).toBeVisible();
+      await expectNoAxeViolations(page, "share dialog");
+      await page.keyboard.press("Escape");
       await page.getByRole("button", { name: "Report", exact: true }).click();
       await expect(page.getByRole("dialog", { name: "Report this page" })).toBeVisible();
       await expectNoAxeViolations(page, "report dialog");

@@ -5,7 +5,9 @@
 import { and, eq } from "drizzle-orm";
 import { SESSION_COOKIE } from "#api/auth/session.ts";
 import { upgradeRequests } from "#db/schema.ts";
-import { createAccountWithPassword, linkFor, PASSWORD, signInWithForm, signOutFromDashboard } from "./auth-helpers.ts";
+import { beginSetup, confirmSetup, totpAt } from "#api/services/two-factor.ts";
+import { createAccountWithPassword, linkFor, nextTotp, PASSWORD, signInWithForm, signOutFromDashboard, wrongCode } from "./auth-helpers.ts";
+import { expectNoAxeViolations } from "./axe.ts";
 import { createOwner, e2eDb, expect, signInAs, test } from "./fixtures.ts";
 
 test("sign in and out; without Remember me the cookie ends with the browser, with it it lasts 30 days", async ({ page, context }) => {
@@ -151,4 +153,40 @@ test("works at 320px and by keyboard alone", async ({ page }) => {
   await expect(page).toHaveURL("/dashboard/links");
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
   expect(overflow).toBe(false);
+});
+
+test("the two-factor step: a wrong code clears the boxes, backup code and back, a different account, axe clean, then the right code", async ({ page }) => {
+  const owner = await createAccountWithPassword();
+  const now = new Date();
+  const { secret } = await beginSetup(e2eDb(), { id: owner.userId, email: owner.email }, now);
+  expect(confirmSetup(e2eDb(), owner.userId, totpAt(secret, now), now)).not.toBeNull();
+
+  await page.goto("/auth/login");
+  await signInWithForm(page, owner.email, owner.password);
+  await expect(page.getByRole("heading", { name: "Two-factor authentication" })).toBeVisible();
+  const digit = (i: number) => page.getByLabel(`Digit ${i} of 6`);
+  await expect(digit(1)).toBeFocused();
+  const verify = page.getByRole("button", { name: "Verify" });
+  await expect(verify).toBeDisabled();
+  await page.keyboard.type(wrongCode(nextTotp(secret)));
+  await expect(page.getByRole("alert")).toBeVisible();
+  await expect(digit(1)).toHaveValue("");
+  await expect(digit(1)).toBeFocused();
+  await expectNoAxeViolations(page, "sign-in: two-factor step with its error");
+
+  await page.getByRole("button", { name: "Use a backup code instead" }).click();
+  await expect(page.getByText("Enter one of your backup codes. Each code works once.")).toBeVisible();
+  await expect(page.getByLabel("Backup code")).toBeFocused();
+  await expect(verify).toBeDisabled();
+  await page.getByLabel("Backup code").fill("abcde-fghij");
+  await expect(verify).toBeEnabled();
+  await page.getByRole("button", { name: "Use your authenticator app instead" }).click();
+  await expect(digit(1)).toBeFocused();
+
+  await page.getByRole("button", { name: "Use a different account" }).click();
+  await expect(page.getByRole("heading", { name: "Welcome Back" })).toBeVisible();
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByRole("heading", { name: "Two-factor authentication" })).toBeVisible();
+  await page.keyboard.type(nextTotp(secret));
+  await expect(page).toHaveURL("/dashboard/links");
 });

@@ -5,6 +5,7 @@
 import { eq } from "drizzle-orm";
 import { userProfiles, users } from "#db/schema.ts";
 import { codeFor, freshName, mailTo, paste, PASSWORD, wrongCode } from "./auth-helpers.ts";
+import { expectNoAxeViolations } from "./axe.ts";
 import { e2eDb, expect, test } from "./fixtures.ts";
 
 test("claim on the landing page, then all four steps with every message and Back, to the dashboard", async ({ page }) => {
@@ -182,4 +183,48 @@ test("a claimed name taken by someone else's signup is refused when the link is 
   await otherPage.reload();
   await expect(otherPage.getByRole("heading", { name: "Check your email" })).toBeVisible();
   await other.close();
+});
+
+test("every wizard step, with its errors showing, has no axe violations and fits a 320px screen", async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  const fits = async () => expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  const name = freshName("axe");
+  const email = `${name}@example.com`;
+  await page.goto(`/auth/signup?username=${name}`);
+  const continueButton = page.getByRole("button", { name: "Continue", exact: true });
+  await expect(page.getByRole("heading", { name: `@${name} is available` })).toBeVisible();
+  await page.getByRole("button", { name: "Back" }).click();
+  await expect(page.getByRole("heading", { name: "Create Your Plinth" })).toBeVisible();
+  await expect(page.getByText(`@${name} is available`)).toBeVisible();
+  await expectNoAxeViolations(page, "signup: username step");
+  await fits();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await continueButton.click();
+  await expect(page.getByText("Email is required")).toBeVisible();
+  await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
+  await expectNoAxeViolations(page, "signup: e-mail step with its error");
+  await fits();
+
+  await page.getByLabel("Email").fill(email);
+  await continueButton.click();
+  await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+  await expectNoAxeViolations(page, "signup: code step");
+  await fits();
+
+  await page.getByLabel("Digit 1 of 6").fill(await codeFor(email));
+  await expect(page.getByRole("heading", { name: "Create your password" })).toBeVisible();
+  await page.getByLabel("Password", { exact: true }).fill("Short-1a");
+  await continueButton.click();
+  await expect(page.getByText("Password must be at least 12 characters")).toBeVisible();
+  await expectNoAxeViolations(page, "signup: password step with its error");
+  await fits();
+
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Confirm password", { exact: true }).fill(PASSWORD);
+  await continueButton.click();
+  await expect(page.getByRole("heading", { name: "Choose your plan" })).toBeVisible();
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByText("Please agree to the Terms of Service and Privacy Policy")).toBeVisible();
+  await expectNoAxeViolations(page, "signup: plan step with its error");
+  await fits();
 });

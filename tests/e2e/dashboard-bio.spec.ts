@@ -83,6 +83,38 @@ test("SEO title and meta description: live search-result preview, limits, and th
   await expect(visitor.locator('meta[name="description"]')).toHaveAttribute("content", "Talks, papers and the first compiler: everything Grace Hopper in one place.");
 });
 
+test("long-form text is Markdown: the syntax is shown by the field, and the preview and the page draw it", async ({ page, owner }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.goto("/dashboard/bio");
+  const about = page.getByLabel("About section");
+  await expect(about).toBeEnabled();
+  // The field says which syntax works.
+  const help = page.getByRole("list", { name: "Formatting you can use" });
+  await expect(help).toContainText("## Heading");
+  await expect(help).toContainText("[text](https://example.com)");
+  await expect(about).toHaveAccessibleDescription(/Formatting you can use/);
+
+  await about.fill("## Hello\n\nSome **bold** words, a [safe link](https://example.com/) and a [bad one](javascript:alert(1)).\n\n- first\n- second\n\n<b>not bold</b>");
+  const frame = page.getByTestId("live-preview").contentFrame();
+  await expect(frame.getByRole("heading", { level: 2, name: "Hello" })).toBeVisible();
+  await expect(frame.getByRole("listitem").filter({ hasText: "second" })).toBeVisible();
+  await page.getByRole("button", { name: "Save Changes" }).click();
+  await expect(toast(page)).toContainText("Saved to your draft");
+  await publish(page);
+
+  const visitor = await page.context().newPage();
+  await visitor.goto(`/${owner.username}`);
+  const section = visitor.getByRole("region", { name: "About" });
+  await expect(section.getByRole("heading", { level: 2, name: "Hello" })).toBeVisible();
+  await expect(section).not.toContainText("## Hello");
+  await expect(section.getByText("bold", { exact: true })).toHaveCSS("font-weight", "700");
+  await expect(section.getByRole("link", { name: "safe link" })).toHaveAttribute("href", "https://example.com/");
+  await expect(section.getByRole("link", { name: "bad one" })).toHaveCount(0);
+  await expect(section.getByText("bad one", { exact: false })).toBeVisible();
+  await expect(section.getByRole("listitem")).toHaveText(["first", "second"]);
+  await expect(section.getByText("<b>not bold</b>")).toBeVisible();
+});
+
 test("a Lite owner meets the Plus gate for SEO settings and long-form text", async ({ page, context }) => {
   const lite = await createOwner({ trial: false });
   await signInAs(context, lite);

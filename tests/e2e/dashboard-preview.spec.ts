@@ -35,7 +35,7 @@ test("the live preview is the published page's HTML and CSS for the same draft",
   await page.goto("/dashboard/appearance");
   await expect(page.getByRole("heading", { name: "Theme", level: 1 })).toBeVisible();
   for (const [path, body] of [
-    ["/api/profile/text", { displayName: "Ada & Co <3", bio: "Engines, poems \"and\" notes.", seoDescription: "Search text", longFormText: "About us.\nSecond line." }],
+    ["/api/profile/text", { displayName: "Ada & Co <3", bio: "Engines, poems \"and\" notes.", seoDescription: "Search text", longFormText: "About us.\nSecond line.\n\n## Hello\n\n- *one*\n- [two](https://two.example/)" }],
     ["/api/profile/appearance", { selectedThemeName: "gradient-sunset", buttonShapeStyle: "pill", socialLinksPosition: "bottom", customFontPairingName: "tech-mono", customButtonBorderColor: "#facc15" }],
     ["/api/profile/picture-settings", { profilePictureStyle: "initials", initialsText: "AC", initialsBgColor: "#0f766e" }],
   ] as const) {
@@ -54,6 +54,8 @@ test("the live preview is the published page's HTML and CSS for the same draft",
 
   const frame = frameOf(page);
   await expect(frame.getByRole("heading", { level: 1, name: "Ada & Co <3" })).toBeVisible();
+  // Long-form text is Markdown, drawn by the same parser once it has loaded (ADR 126).
+  await expect(frame.getByRole("heading", { level: 2, name: "Hello" })).toBeVisible();
   const preview = {
     body: await frame.locator("body").evaluate((b) => b.innerHTML),
     css: await frame.locator("style").first().evaluate((s) => s.textContent),
@@ -64,6 +66,7 @@ test("the live preview is the published page's HTML and CSS for the same draft",
     return { body: doc.body.innerHTML, css: doc.querySelector("style")!.textContent };
   }, owner.username);
   expect(published.body).toContain("Read the blog");
+  expect(published.body).toContain('<h2>Hello</h2><ul><li><em>one</em></li><li><a href="https://two.example/" rel="noopener">two</a></li></ul>');
   expect(await page.evaluate(sortedAttributes, preview.body)).toBe(await page.evaluate(sortedAttributes, published.body));
   expect(preview.css).toBe(published.css);
 });

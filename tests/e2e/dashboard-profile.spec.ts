@@ -172,19 +172,37 @@ test("every style and shape reaches the published page; initials; delete", async
     expect(pic.width).toBeLessThan(200);
   }
 
-  // Full width: each height
+  // Full width has its own crop: until there is one the page keeps the square icon, never stretched.
   await pick("Layout", "Full width");
+  await expect(page.getByTestId("picture-layout-note")).toContainText("Your page shows your icon picture until you choose a picture for the full-width layout");
+  await publish(page);
+  const before = await publishedPicture(page, owner.username);
+  expect([before.w, before.h, before.width < 200]).toEqual([400, 400, true]);
+  // Each height crops at its own aspect, in the dialog and in the file the page shows.
   const ratios: Record<string, number> = {};
-  for (const height of ["Landscape", "Square", "Portrait"]) {
+  for (const [height, size] of [["Landscape", [800, 450]], ["Square", [800, 800]], ["Portrait", [800, 1067]]] as const) {
     await pick("Height", height);
+    await choose(page, { name: "wide.jpg", mimeType: "image/jpeg", buffer: await photo("jpeg", 1200, 900) });
+    const area = page.getByRole("dialog", { name: "Crop Your Profile Picture" }).getByTestId("crop-area");
+    await expect(area).toBeVisible();
+    const box = (await area.boundingBox())!;
+    expect(box.width / box.height, height).toBeCloseTo(size[0] / size[1], 1);
+    await cropAndSave(page);
+    await expect(page.getByTestId("picture-layout-note")).toContainText("A full-width picture is cropped at its height");
     await publish(page);
     const pic = await publishedPicture(page, owner.username);
+    expect([pic.w, pic.h], height).toEqual(size);
     expect(pic.width).toBeGreaterThan(200);
     ratios[height] = pic.height / pic.width;
   }
   expect(ratios.Portrait!).toBeGreaterThan(ratios.Square!);
   expect(ratios.Square!).toBeGreaterThan(ratios.Landscape!);
   expect(ratios.Square!).toBeCloseTo(1, 1);
+  // Back to the icon layout: the square crop, not the full-width one.
+  await pick("Layout", "Icon");
+  await publish(page);
+  const icon = await publishedPicture(page, owner.username);
+  expect([icon.w, icon.h]).toEqual([400, 400]);
 
   // Initials, with their colour, shown uppercase.
   await pick("Style", "Initials");

@@ -25,6 +25,45 @@ test("the dashboard's first tab stop skips to the screen itself", async ({ page,
 });
 
 test.describe("unsaved changes", () => {
+  test("switching an Account & Billing tab with unsaved typing asks first: Stay keeps the typing, Leave switches", async ({ page, owner }) => {
+    expect(owner.username).toBeTruthy();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/dashboard/account-settings?tab=security");
+    const current = page.getByLabel("Current password", { exact: true });
+    await current.fill("typed-not-saved");
+
+    // Keyboard only: from the Security tab to the Account tab.
+    const securityTab = page.getByRole("tab", { name: "Security" });
+    await securityTab.focus();
+    await page.keyboard.press("ArrowLeft");
+    const dialog = page.getByRole("alertdialog", { name: "You have unsaved changes" });
+    await expect(dialog).toBeVisible();
+    await expectNoAxeViolations(page, "the unsaved-changes dialog over the tabs");
+    await dialog.getByRole("button", { name: "Stay" }).press("Enter");
+    await expect(dialog).toBeHidden();
+    await expect(securityTab).toHaveAttribute("aria-selected", "true");
+    await expect(securityTab).toBeFocused();
+    await expect(current).toHaveValue("typed-not-saved");
+
+    // A click on another tab asks too; Escape is Stay.
+    await page.getByRole("tab", { name: "Subscription" }).click();
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(current).toHaveValue("typed-not-saved");
+
+    await page.getByRole("tab", { name: "Subscription" }).click();
+    await dialog.getByRole("button", { name: "Leave" }).click();
+    await expect(page.getByRole("tab", { name: "Subscription" })).toHaveAttribute("aria-selected", "true");
+
+    // Nothing unsaved now: the tabs switch without a question.
+    await page.getByRole("tab", { name: "Security" }).click();
+    await expect(page.getByLabel("Current password", { exact: true })).toHaveValue("");
+    await page.getByRole("tab", { name: "Account" }).click();
+    await expect(page.getByRole("tab", { name: "Account" })).toHaveAttribute("aria-selected", "true");
+    await expect(dialog).toBeHidden();
+  });
+
   test("moving to another screen with unsaved Bio & SEO asks first: Stay keeps the typing and returns to the link, Leave goes", async ({ page, owner }) => {
     expect(owner.username).toBeTruthy();
     await page.goto("/dashboard/bio");

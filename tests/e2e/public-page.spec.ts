@@ -107,17 +107,59 @@ test.describe("share", () => {
     await expect.poll(() => page.evaluate(() => (window as unknown as { shared: unknown[] }).shared)).toEqual([{ title: "Public Tester", url: `${E2E.origin}/${owner.username}` }]);
   });
 
-  test("copies the address otherwise", async ({ page, context }) => {
+  test("opens a share dialog otherwise: copy the link, the main networks, the QR code; focus goes back to the button", async ({ page, context }) => {
     const owner = await publishedOwner();
+    const problems = watch(page);
+    const url = `${E2E.origin}/${owner.username}`;
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: E2E.origin });
     await page.addInitScript(() => Object.defineProperty(navigator, "share", { value: undefined }));
     await page.goto(`/${owner.username}`);
-    await page.getByRole("button", { name: "Share This Page" }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Link copied" })).toBeVisible();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${E2E.origin}/${owner.username}`);
+    await page.getByRole("button", { name: "Accept All" }).click();
+    const opener = page.getByRole("button", { name: "Share This Page" });
+    // By keyboard: the dialog opens with the focus inside it.
+    await opener.focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "Share This Page" });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole("textbox", { name: "Page link" })).toHaveValue(url);
+    await expect(dialog.getByRole("textbox", { name: "Page link" })).toBeFocused();
+
+    await dialog.getByRole("button", { name: "Copy Link" }).click();
+    await expect(dialog.getByRole("status")).toHaveText("Link copied");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+
+    // Plain share links, each with the page's address; nothing of theirs loads on the page.
+    const u = encodeURIComponent(url);
+    const t = encodeURIComponent("Public Tester");
+    const networks = dialog.getByRole("list", { name: "Share on" }).getByRole("link");
+    await expect(networks).toHaveText(["X", "Facebook", "LinkedIn", "WhatsApp", "Telegram", "Email"]);
+    const hrefs = await networks.evaluateAll((as) => as.map((a) => [a.getAttribute("href"), a.getAttribute("target"), a.getAttribute("rel")]));
+    expect(hrefs).toEqual([
+      [`https://x.com/intent/post?url=${u}&text=${t}`, "_blank", "noopener"],
+      [`https://www.facebook.com/sharer/sharer.php?u=${u}`, "_blank", "noopener"],
+      [`https://www.linkedin.com/sharing/share-offsite/?url=${u}`, "_blank", "noopener"],
+      [`https://wa.me/?text=${t}%20${u}`, "_blank", "noopener"],
+      [`https://t.me/share/url?url=${u}&text=${t}`, "_blank", "noopener"],
+      [`mailto:?subject=${t}&body=${u}`, "_blank", "noopener"],
+    ]);
+    const qr = dialog.getByRole("img", { name: `QR code for ${url}` });
+    await expect.poll(() => qr.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBeGreaterThan(0);
+    await expect(dialog.getByRole("link", { name: "Download QR code" })).toHaveAttribute("download", `${owner.username}-qr.svg`);
+
+    // Escape, then Close: each time the focus is back on the button that opened it, and the copy note is gone.
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(opener).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByText("Link copied")).toHaveCount(0);
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(opener).toBeFocused();
+    expect(problems).toEqual([]);
   });
 
-  test("says 'Copy failed' when the address cannot be copied", async ({ page }) => {
+  test("says 'Copy failed' in the share dialog when the address cannot be copied", async ({ page }) => {
     const owner = await publishedOwner();
     await page.addInitScript(() => {
       Object.defineProperty(navigator, "share", { value: undefined });
@@ -126,9 +168,11 @@ test.describe("share", () => {
     });
     await page.goto(`/${owner.username}`);
     await page.getByRole("button", { name: "Share This Page" }).click();
-    const toast = page.getByRole("status").filter({ hasText: "Copy failed" });
-    await expect(toast).toBeVisible();
-    await expect(toast).toContainText("Unable to copy the link. Please try again.");
+    const dialog = page.getByRole("dialog", { name: "Share This Page" });
+    await dialog.getByRole("button", { name: "Copy Link" }).click();
+    const status = dialog.getByRole("status");
+    await expect(status).toContainText("Copy failed");
+    await expect(status).toContainText("Unable to copy the link. Please try again.");
   });
 });
 

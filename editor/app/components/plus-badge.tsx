@@ -4,9 +4,9 @@
  * (ADR 123).
  */
 import { Tooltip } from "radix-ui";
-import { Crown } from "lucide-react";
 import { DASH } from "#core/dashboard-texts.ts";
 import { useDashboard } from "../store.ts";
+import { PlusTag } from "./ui.tsx";
 
 /**
  * A Plus-only item on a Lite owner's draft (ADR 112): the PLUS badge and the words saying the item
@@ -17,9 +17,9 @@ export function PlusMark({ feature }: { feature: string }) {
   const me = useDashboard((s) => s.me);
   if (me?.plan.effectivePlan !== "lite") return null;
   return (
-    <span className="inline-flex items-center gap-1.5 whitespace-nowrap" data-testid="plus-mark">
+    <span className="inline-flex flex-wrap items-center gap-x-1.5 gap-y-0.5" data-testid="plus-mark">
       <PlusBadge feature={feature} />
-      <span className="text-xs font-medium text-amber-900">{DASH.notOnLivePage}</span>
+      <span className="whitespace-nowrap text-xs font-medium text-amber-900">{DASH.notOnLivePage}</span>
     </span>
   );
 }
@@ -40,9 +40,9 @@ export function PlusBadge({ feature }: { feature: string }) {
               openUpgrade(feature);
             }}
             aria-label={`PLUS: ${tip}`}
-            className="inline-flex items-center gap-1 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-bold text-amber-900"
+            className="inline-flex shrink-0 rounded"
           >
-            <Crown aria-hidden className="size-3" /> PLUS
+            <PlusTag />
           </button>
         </Tooltip.Trigger>
         <Tooltip.Portal>

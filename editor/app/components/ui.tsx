@@ -2,7 +2,7 @@
  * Small shared pieces: buttons, the PLUS badge with its tooltip, the upgrade prompt, a confirm dialog.
  */
 import { AlertDialog, Dialog, Switch } from "radix-ui";
-import { X } from "lucide-react";
+import { Crown, X, type LucideIcon } from "lucide-react";
 import { useEffect, useRef, useState, type ComponentPropsWithRef, type ReactNode, type RefObject } from "react";
 import { DASH } from "#core/dashboard-texts.ts";
 import { FEATURE_LABELS } from "#core/feature-labels.ts";
@@ -29,6 +29,24 @@ export function Button({ variant = "primary", className = "", ...props }: Compon
   );
 }
 
+/**
+ * What a list shows while it has nothing in it: an icon, what goes here, and the one thing to do
+ * next (optional where there is nothing the owner can do about it yet).
+ */
+export function EmptyState({ icon: Icon, title, text, action, headingLevel = 2 }: { icon: LucideIcon; title: string; text: ReactNode; action?: ReactNode; headingLevel?: 2 | 3 }) {
+  const Heading = `h${headingLevel}` as const;
+  return (
+    <div className="flex flex-col items-center rounded-lg border border-dashed border-slate-300 px-4 py-8 text-center sm:p-10" data-testid="empty-state">
+      <span aria-hidden className="mb-3 flex size-12 items-center justify-center rounded-full bg-brand-50 text-brand-700">
+        <Icon className="size-6" />
+      </span>
+      <Heading className="text-lg font-semibold">{title}</Heading>
+      <p className="mx-auto mt-1 max-w-prose text-slate-600">{text}</p>
+      {action ? <div className="mt-4">{action}</div> : null}
+    </div>
+  );
+}
+
 /** The first tab stop of a screen: straight past the header and the navigation to the screen itself. */
 export function SkipLink({ to }: { to: string }) {
   return (
@@ -44,6 +62,18 @@ export function SkipLink({ to }: { to: string }) {
 /** Whether the publish gate currently refuses the draft for `feature` (from GET /api/publish/state). */
 export function useBlocked(feature: string): boolean {
   return useDashboard((s) => !!s.publish?.blockedFeatures.includes(feature));
+}
+
+/**
+ * The look of the Plus mark, never broken over two lines: in the PLUS badge, and on its own where
+ * the mark sits inside another control (a menu item, a navigation link).
+ */
+export function PlusTag() {
+  return (
+    <span data-testid="plus-tag" className="inline-flex shrink-0 items-center gap-1 whitespace-nowrap rounded bg-amber-100 px-1.5 py-0.5 text-xs font-bold leading-4 text-amber-900">
+      <Crown aria-hidden className="size-3" /> PLUS
+    </span>
+  );
 }
 
 /** The element that last took the focus, anywhere in the page. */
@@ -119,6 +149,16 @@ export function useRowFocus(fallback: () => HTMLElement | null | undefined) {
   };
 }
 
+/**
+ * One layer of the dialog stack (ADR 124): a dialog's dimmed overlay and its box share one stacking
+ * level, and a dialog opened later lies wholly above an earlier one (the Upgrade prompt over the Add
+ * dialog), so the one below is dimmed and out of reach until the top one closes. Radix keeps the
+ * focus in the top dialog and lets Escape close only that one.
+ */
+function DialogLayer({ children }: { children: ReactNode }) {
+  return <div className="relative z-50">{children}</div>;
+}
+
 export function Modal({
   open,
   onOpenChange,
@@ -142,19 +182,21 @@ export function Modal({
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
-        <Dialog.Content {...focus} className="fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100vw-1rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-5 shadow-xl">
-          <div className="mb-4 flex items-start justify-between gap-4">
-            <div>
-              <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
-              {description ? <Dialog.Description className="mt-1 text-sm text-slate-600">{description}</Dialog.Description> : <Dialog.Description className="sr-only">{title}</Dialog.Description>}
+        <DialogLayer>
+          <Dialog.Overlay className="fixed inset-0 bg-black/40" />
+          <Dialog.Content {...focus} className="fixed left-1/2 top-1/2 max-h-[90vh] w-[calc(100vw-1rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-5 shadow-xl">
+            <div className="mb-4 flex items-start justify-between gap-4">
+              <div>
+                <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
+                {description ? <Dialog.Description className="mt-1 text-sm text-slate-600">{description}</Dialog.Description> : <Dialog.Description className="sr-only">{title}</Dialog.Description>}
+              </div>
+              <Dialog.Close className="rounded p-1 text-slate-500 hover:bg-slate-100" aria-label="Close">
+                <X aria-hidden className="size-5" />
+              </Dialog.Close>
             </div>
-            <Dialog.Close className="rounded p-1 text-slate-500 hover:bg-slate-100" aria-label="Close">
-              <X aria-hidden className="size-5" />
-            </Dialog.Close>
-          </div>
-          {children}
-        </Dialog.Content>
+            {children}
+          </Dialog.Content>
+        </DialogLayer>
       </Dialog.Portal>
     </Dialog.Root>
   );
@@ -177,19 +219,21 @@ export function Confirm(props: {
   return (
     <AlertDialog.Root open={props.open} onOpenChange={props.onOpenChange}>
       <AlertDialog.Portal>
-        <AlertDialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
-        <AlertDialog.Content {...focus} className="fixed left-1/2 top-1/2 z-50 w-[calc(100vw-1rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-5 shadow-xl">
-          <AlertDialog.Title className="text-lg font-semibold">{props.title}</AlertDialog.Title>
-          <AlertDialog.Description className="mt-2 text-sm text-slate-600">{props.description}</AlertDialog.Description>
-          <div className="mt-5 flex flex-wrap justify-end gap-2">
-            <AlertDialog.Cancel asChild>
-              <Button variant="secondary">{props.cancel}</Button>
-            </AlertDialog.Cancel>
-            <Button variant={props.danger ? "danger" : "primary"} disabled={props.busy} onClick={props.onConfirm}>
-              {props.confirm}
-            </Button>
-          </div>
-        </AlertDialog.Content>
+        <DialogLayer>
+          <AlertDialog.Overlay className="fixed inset-0 bg-black/40" />
+          <AlertDialog.Content {...focus} className="fixed left-1/2 top-1/2 w-[calc(100vw-1rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-5 shadow-xl">
+            <AlertDialog.Title className="text-lg font-semibold">{props.title}</AlertDialog.Title>
+            <AlertDialog.Description className="mt-2 text-sm text-slate-600">{props.description}</AlertDialog.Description>
+            <div className="mt-5 flex flex-wrap justify-end gap-2">
+              <AlertDialog.Cancel asChild>
+                <Button variant="secondary">{props.cancel}</Button>
+              </AlertDialog.Cancel>
+              <Button variant={props.danger ? "danger" : "primary"} disabled={props.busy} onClick={props.onConfirm}>
+                {props.confirm}
+              </Button>
+            </div>
+          </AlertDialog.Content>
+        </DialogLayer>
       </AlertDialog.Portal>
     </AlertDialog.Root>
   );

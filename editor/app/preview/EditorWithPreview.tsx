@@ -23,6 +23,11 @@ export function EditorWithPreview({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (failed) toast.error(PROFILE_MESSAGES.loadFailed);
   }, [failed]);
+  // The status bar's Preview steps aside on phones, where this screen's own toggle shows the preview.
+  useEffect(() => {
+    useDashboard.getState().setLivePreview(true);
+    return () => useDashboard.getState().setLivePreview(false);
+  }, []);
   useEffect(
     () => () => {
       useProfileDraft.getState().clearPending();

@@ -8,6 +8,7 @@ import { useDeferredValue, useEffect, useMemo, useState } from "react";
 import { createPortal } from "react-dom";
 import { effectivePlan } from "#core/plans.ts";
 import { planStateOf } from "#core/publish-gate.ts";
+import type { LongFormBlock } from "#renderer/markdown.ts";
 import { Button, featureName } from "../components/ui.tsx";
 import { useDashboard } from "../store.ts";
 import { asPlus, FRAME_SKELETON, pageDocument, plusFeaturesOf } from "./page-document.tsx";
@@ -24,15 +25,21 @@ export function LivePreview() {
   // The frame's body once its empty document has loaded: the page is drawn into it.
   const [body, setBody] = useState<HTMLElement | null>(null);
   const deferred = useDeferredValue(snapshot);
+  // The Markdown parser of long-form text loads the first time a page has some (a Plus feature).
+  const [markdown, setMarkdown] = useState<{ parse: (text: string) => LongFormBlock[] } | null>(null);
+  const wantsMarkdown = !!deferred?.profile.longFormText.trim();
+  useEffect(() => {
+    if (wantsMarkdown && !markdown) void import("#renderer/markdown.ts").then((m) => setMarkdown({ parse: m.longFormBlocks }));
+  }, [wantsMarkdown, markdown]);
 
   const view = useMemo(() => {
     if (!deferred || !plan) return null;
     const now = new Date();
     const lite = effectivePlan(planStateOf(plan), now) === "lite";
     const needsPlus = lite ? plusFeaturesOf(deferred) : [];
-    const doc = pageDocument(deferred, needsPlus.length ? asPlus(now) : plan, fonts, now, origin);
+    const doc = pageDocument(deferred, needsPlus.length ? asPlus(now) : plan, fonts, now, origin, markdown?.parse);
     return { doc, needsPlus };
-  }, [deferred, plan, fonts, origin]);
+  }, [deferred, plan, fonts, origin, markdown]);
 
   useEffect(() => {
     const style = body?.ownerDocument.getElementById("page-css");

@@ -12,6 +12,7 @@ import { plusOnlyFeaturesUsed } from "#core/publish-gate.ts";
 import { isFreeTheme } from "#core/profile.ts";
 import { visibleContentOf } from "#core/visible-content.ts";
 import { Page } from "#renderer/components/Page.tsx";
+import type { LongFormBlock } from "#renderer/markdown.ts";
 import { pageCss, pageStyleOf } from "#renderer/css.ts";
 
 export interface PageDocument {
@@ -19,12 +20,23 @@ export interface PageDocument {
   body: ReactElement;
 }
 
-/** `origin` is the public origin the published page is written for (its footer and banner links). */
-export function pageDocument(snapshot: PageSnapshot, plan: PagePlan, fonts: Record<string, string[]>, now: Date, origin: string): PageDocument {
+/**
+ * `origin` is the public origin the published page is written for (its footer and banner links);
+ * `markdown` draws the long-form text, as render.tsx does (loaded on demand: without it, none shows).
+ */
+export function pageDocument(
+  snapshot: PageSnapshot,
+  plan: PagePlan,
+  fonts: Record<string, string[]>,
+  now: Date,
+  origin: string,
+  markdown?: (text: string) => LongFormBlock[],
+): PageDocument {
   const v = visibleContentOf(snapshot, plan, now);
+  const longForm = markdown?.(v.longFormText);
   return {
     css: pageCss(pageStyleOf(snapshot.profile, v), fonts).css,
-    body: (<Page snapshot={snapshot} plan={plan} now={now} mode="published" origin={origin.replace(/\/+$/, "")} content={v} />),
+    body: <Page snapshot={snapshot} plan={plan} now={now} mode="published" origin={origin.replace(/\/+$/, "")} content={v} longForm={longForm} />,
   };
 }
 

@@ -6,6 +6,7 @@
 /// <reference types="vite/client" />
 import { Tabs } from "radix-ui";
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
+import { useGuardedTab } from "../shell/unsaved.tsx";
 
 const modules = import.meta.glob<{ default: ComponentType }>("./account/*Tab.tsx");
 const ORDER = ["Account", "Security", "Subscription", "Billing"];
@@ -21,6 +22,7 @@ function initialTab(): string {
 }
 
 export default function AccountSettingsScreen() {
+  const { tab, choose, prompt } = useGuardedTab(initialTab());
   return (
     <section aria-labelledby="screen-title">
       <h1 id="screen-title" className="text-2xl font-bold">
@@ -28,7 +30,7 @@ export default function AccountSettingsScreen() {
       </h1>
       <p className="mt-1 text-slate-600">Manage your account, security, subscription and billing.</p>
       {tabs.length ? (
-        <Tabs.Root defaultValue={initialTab()} className="mt-4">
+        <Tabs.Root value={tab} onValueChange={choose} className="mt-4">
           <Tabs.List aria-label="Account settings" className="mb-4 flex flex-wrap gap-1 border-b border-slate-200">
             {tabs.map((t) => (
               <Tabs.Trigger key={t.name} value={t.name} className="border-b-2 border-transparent px-3 py-2 text-sm font-medium data-[state=active]:border-brand-600 data-[state=active]:text-brand-700">
@@ -45,6 +47,7 @@ export default function AccountSettingsScreen() {
           ))}
         </Tabs.Root>
       ) : null}
+      {prompt}
     </section>
   );
 }

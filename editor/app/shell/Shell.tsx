@@ -3,19 +3,19 @@
  * status bar and the current screen.
  */
 import { DropdownMenu, Dialog } from "radix-ui";
-import { BarChart3, Crown, ExternalLink, Home, Image, Link2, LogOut, Menu, Palette, Settings, Share2, Type, Wallet, X } from "lucide-react";
+import { BarChart3, ExternalLink, Home, Image, Link2, LogOut, Menu, Palette, Settings, Share2, Type, Wallet, X } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
 import { NavLink, useLocation, useNavigate } from "react-router";
 import { toast } from "../toast.tsx";
 import { SUSPENSION_TEXTS } from "#core/admin.ts";
 import { LOGOUT_UPSELL_KEY, LOGOUT_UPSELL_REASON } from "#core/logout-upsell.ts";
-import { AUTH_TEXT } from "#core/auth.ts";
+import { AUTH_TEXT } from "#core/auth-rules.ts";
 import { api, setSigningOut, unwrap } from "../api.ts";
 import { useDashboard, isLite } from "../store.ts";
 import { StatusBar } from "./StatusBar.tsx";
 import { hasUnsavedChanges, UnsavedChangesGuard } from "./unsaved.tsx";
 import { MenuItem } from "../components/menu-item.tsx";
-import { SkipLink } from "../components/ui.tsx";
+import { PlusTag, SkipLink } from "../components/ui.tsx";
 
 export const NAV = [
   { to: "/dashboard/analytics", label: "Analytics", icon: BarChart3 },
@@ -38,14 +38,14 @@ function NavItems({ onNavigate }: { onNavigate?: () => void }) {
             to={item.to}
             onClick={onNavigate}
             className={({ isActive }) =>
-              `flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium ${isActive ? "bg-brand-50 text-brand-700" : "text-slate-700 hover:bg-slate-100"}`
+              `flex items-center gap-2.5 rounded-md px-3 py-2 text-sm font-medium ${isActive ? "bg-brand-50 text-brand-700" : "text-slate-700 hover:bg-slate-100"}`
             }
           >
             <item.icon aria-hidden className="size-4" />
-            <span>{item.label}</span>
+            <span className="whitespace-nowrap">{item.label}</span>
             {"plus" in item && item.plus && isLite(me) ? (
-              <span className="ml-auto inline-flex items-center gap-1 rounded bg-amber-100 px-1.5 text-xs font-bold text-amber-900">
-                <Crown aria-hidden className="size-3" /> PLUS
+              <span className="ml-auto">
+                <PlusTag />
               </span>
             ) : null}
           </NavLink>

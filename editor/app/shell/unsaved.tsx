@@ -4,11 +4,11 @@
  * sidebar, the mobile menu, the user menu, the browser's Back) behind "You have unsaved changes",
  * and a reload or a link out of the dashboard behind the browser's own prompt.
  */
-import { useEffect } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { useBlocker } from "react-router";
 import { create } from "zustand";
 import { DASH } from "#core/dashboard-texts.ts";
-import { Confirm } from "../components/ui.tsx";
+import { Confirm, type FocusOnClose } from "../components/ui.tsx";
 
 interface UnsavedState {
   /** The forms that hold unsaved changes, by name. */
@@ -51,16 +51,45 @@ export function UnsavedChangesGuard() {
   }, [dirty]);
 
   const blocked = blocker.state === "blocked";
+  return <UnsavedPrompt open={blocked} onStay={() => blocked && blocker.reset()} onLeave={() => blocked && blocker.proceed()} />;
+}
+
+/** "You have unsaved changes": Stay (also Escape) keeps the form and returns the focus to what was chosen; Leave goes on. */
+export function UnsavedPrompt({ open, onStay, onLeave, focusOnClose }: { open: boolean; onStay(): void; onLeave(): void; focusOnClose?: FocusOnClose }) {
   return (
     <Confirm
-      open={blocked}
-      onOpenChange={(open) => !open && blocked && blocker.reset()}
+      focusOnClose={focusOnClose}
+      open={open}
+      onOpenChange={(o) => !o && open && onStay()}
       title={DASH.unsavedTitle}
       description={DASH.unsavedBody}
       cancel="Stay"
       confirm="Leave"
       danger
-      onConfirm={() => blocked && blocker.proceed()}
+      onConfirm={onLeave}
     />
   );
+}
+
+/**
+ * Tabs that unmount the tab they leave (Account & Billing): a move to another tab while a form of
+ * the open one holds unsaved changes waits for Stay or Leave, like a move to another screen.
+ */
+export function useGuardedTab(initial: string): { tab: string; choose(next: string): void; prompt: ReactNode } {
+  const [tab, setTab] = useState(initial);
+  const [pending, setPending] = useState<string | null>(null);
+  const choose = (next: string) => (next !== tab && hasUnsavedChanges() ? setPending(next) : setTab(next));
+  const prompt = (
+    <UnsavedPrompt
+      open={pending !== null}
+      // Back to the tab that stays open: focus on the chosen one would choose it again (tabs follow the focus).
+      focusOnClose={(opener) => opener?.closest('[role="tablist"]')?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]') ?? opener}
+      onStay={() => setPending(null)}
+      onLeave={() => {
+        if (pending !== null) setTab(pending);
+        setPending(null);
+      }}
+    />
+  );
+  return { tab, choose, prompt };
 }

@@ -10,7 +10,7 @@ import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { PageLinkListSchema, PageLinkSchema, PageProfileSchema, PageSocialLinkSchema, type PageSnapshot } from "#core/model.ts";
+import { PageLinkListSchema, PageLinkSchema, PageProfileFieldsSchema, PageProfileSchema, PageSocialLinkSchema, type PageSnapshot } from "#core/model.ts";
 import { closeDatabase, MIGRATIONS_FOLDER, openDatabase } from "#db/client.ts";
 import { randomPage } from "../renderer/random-pages.ts";
 
@@ -192,6 +192,9 @@ it("pages published before their boundaries were jobs get one catch-up re-render
   closeDatabase(db);
 });
 
+/** Profile fields the model gained after format 1; a stored snapshot without them reads them from the rest (core/model.ts). */
+const PROFILE_FIELDS_ADDED_SINCE = ["profilePictureFullwidthUrl"] as const;
+
 /** Format 1 of the positional snapshot form (ADR 090), as stored before 0007: each record an array of its values. */
 const FORMAT_1_FIELDS = {
   profile: ["username", "displayName", "bio", "seoTitle", "seoDescription", "longFormText", "profilePictureUrl", "profilePictureStyle", "profilePictureIconSubtype",
@@ -208,8 +211,8 @@ const positional = (s: PageSnapshot) => {
 };
 
 it("turns every snapshot stored in the positional form into the same snapshot as plain JSON, and leaves JSON snapshots alone (ADR 097)", () => {
-  // The field lists name every field of the model, so a snapshot comes back whole.
-  expect([...FORMAT_1_FIELDS.profile].sort()).toEqual(Object.keys(PageProfileSchema.shape).sort());
+  // The field lists name every field of the model but those added since (read with their defaults), so a snapshot comes back whole.
+  expect([...FORMAT_1_FIELDS.profile, ...PROFILE_FIELDS_ADDED_SINCE].sort()).toEqual(Object.keys(PageProfileFieldsSchema.shape).sort());
   expect([...FORMAT_1_FIELDS.link].sort()).toEqual(Object.keys(PageLinkSchema.shape).sort());
   expect([...FORMAT_1_FIELDS.list].sort()).toEqual(Object.keys(PageLinkListSchema.shape).sort());
   expect([...FORMAT_1_FIELDS.socialLink].sort()).toEqual(Object.keys(PageSocialLinkSchema.shape).sort());
@@ -220,6 +223,7 @@ it("turns every snapshot stored in the positional form into the same snapshot as
   const snapshots: PageSnapshot[] = [];
   for (let seed = 1; seed <= 300; seed++) {
     const { s } = randomPage(seed);
+    for (const f of PROFILE_FIELDS_ADDED_SINCE) delete (s.profile as Partial<PageSnapshot["profile"]>)[f];
     s.links.forEach((l, i) => {
       if (i % 3 === 0) l.scheduleStartTime = "2026-06-01T12:00:00.000Z";
       if (i % 4 === 1) l.scheduleEndTime = null;
@@ -282,4 +286,34 @@ it("an empty database starts the sequence at PLN-000001", () => {
   const db = openDatabase({ path: join(dir, "fresh.db") });
   expect(db.$client.prepare("SELECT id, last FROM invoice_sequence").all()).toEqual([{ id: 1, last: 0 }]);
   closeDatabase(db);
+});
+
+it("gives a full-width picture stored before 0018 its own full-width crop, and leaves icon pictures without one", () => {
+  const path = databaseAt("0017_lyrical_calypso");
+  const old = new Database(path);
+  old.exec(`
+    INSERT INTO users (id, email) VALUES ('wide', 'w@example.com'), ('icon', 'i@example.com'), ('none', 'n@example.com');
+    INSERT INTO user_profiles (user_id, username, referral_id, profile_picture_url, profile_picture_style) VALUES
+      ('wide', 'wide', 'r1', '/media/ab/wide.jpg', 'full_width'), ('icon', 'icon', 'r2', '/media/ab/icon.jpg', 'icon'), ('none', 'none', 'r3', NULL, 'full_width');
+  `);
+  old.close();
+  const db = openDatabase({ path });
+  const rows = db.$client.prepare("SELECT user_id, profile_picture_url, profile_picture_fullwidth_url FROM user_profiles ORDER BY user_id").all();
+  expect(rows).toEqual([
+    { user_id: "icon", profile_picture_url: "/media/ab/icon.jpg", profile_picture_fullwidth_url: null },
+    { user_id: "none", profile_picture_url: null, profile_picture_fullwidth_url: null },
+    { user_id: "wide", profile_picture_url: "/media/ab/wide.jpg", profile_picture_fullwidth_url: "/media/ab/wide.jpg" },
+  ]);
+  closeDatabase(db);
+});
+
+it("reads a snapshot stored before full-width pictures had their own crop with its picture as the full-width one", () => {
+  const base = { ...randomPage(7).s.profile } as Partial<PageSnapshot["profile"]>;
+  delete base.profilePictureFullwidthUrl;
+  const wide = PageProfileSchema.parse({ ...base, profilePictureStyle: "full_width", profilePictureUrl: "/media/ab/wide.jpg" });
+  expect(wide.profilePictureFullwidthUrl).toBe("/media/ab/wide.jpg");
+  const icon = PageProfileSchema.parse({ ...base, profilePictureStyle: "icon", profilePictureUrl: "/media/ab/icon.jpg" });
+  expect(icon.profilePictureFullwidthUrl).toBeNull();
+  // A snapshot that has the field keeps it as stored.
+  expect(PageProfileSchema.parse({ ...base, profilePictureStyle: "full_width", profilePictureFullwidthUrl: null }).profilePictureFullwidthUrl).toBeNull();
 });

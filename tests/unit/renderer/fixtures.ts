@@ -33,7 +33,7 @@ export function snapshot(over: Partial<PageSnapshot["profile"]> = {}, links: Pag
   return {
     profile: {
       username: "alice", displayName: "Alice", bio: "Hello there", seoTitle: "", seoDescription: "", longFormText: "",
-      profilePictureUrl: "/media/alice.webp", profilePictureStyle: APPEARANCE_DEFAULTS.pictureStyle, profilePictureIconSubtype: "rounded",
+      profilePictureUrl: "/media/alice.webp", profilePictureFullwidthUrl: null, profilePictureStyle: APPEARANCE_DEFAULTS.pictureStyle, profilePictureIconSubtype: "rounded",
       profilePictureFullwidthSubtype: "portrait", initialsText: "AL", initialsBgColor: "#6366f1", selectedThemeName: "minimalist-light",
       customPageBackgroundColor: null, customButtonBackgroundColor: null, customButtonBorderColor: null, buttonShapeStyle: "rounded",
       socialLinksPosition: "top", customFontPairingName: null, hidePlatformBranding: false, removeBranding: false, qrCodeVisible: true, referralId: "",

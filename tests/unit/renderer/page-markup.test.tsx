@@ -8,6 +8,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import type { PageLink } from "#core/model.ts";
 import { Page } from "#renderer/components/Page.tsx";
+import { longFormBlocks } from "#renderer/markdown.ts";
 import { link, list, NOW, ORIGIN, PLUS, render, snapshot } from "./fixtures.ts";
 import { randomPage, TYPES } from "./random-pages.ts";
 
@@ -17,11 +18,12 @@ describe("the published page's body", () => {
   it("is byte for byte what react-dom/server renders for the page components, over 1,500 generated pages", () => {
     for (let seed = 1; seed <= 1500; seed++) {
       const { s, plan, mode } = randomPage(seed);
-      const expected = renderToStaticMarkup(<Page snapshot={s} plan={plan} now={NOW} mode={mode} origin={ORIGIN} />);
+      const expected = renderToStaticMarkup(<Page snapshot={s} plan={plan} now={NOW} mode={mode} origin={ORIGIN} longForm={longFormBlocks(s.profile.longFormText.trim())} />);
       const got = bodyOf(render(s, plan, mode).html);
       if (got !== expected) expect({ seed, got }).toEqual({ seed, got: expected });
     }
-  });
+    // 3,000 renders (and long-form parses): minutes on a machine shared with other test runs.
+  }, 120_000);
 
   it("takes every variant of every link type", () => {
     // Each type with and without a thumbnail, as main button or not, in a list or not, on Plus.

@@ -62,6 +62,7 @@ export function randomPage(seed: number): { s: PageSnapshot; plan: PagePlan; mod
       qrCodeVisible: r() < 0.7,
       removeBranding: r() < 0.3,
       hidePlatformBranding: r() < 0.2,
+      profilePictureFullwidthUrl: r() < 0.3 ? null : pick(URLS),
     },
     links,
     socials,

@@ -190,10 +190,17 @@ describe("profile header", () => {
     }
     const heights: Record<string, number> = {};
     for (const sub of ["portrait", "square", "landscape"] as const) {
-      const img = byClass(page(snapshot({ profilePictureStyle: "full_width", profilePictureFullwidthSubtype: sub })).doc, "pic")[0]!;
+      const img = byClass(page(snapshot({ profilePictureStyle: "full_width", profilePictureFullwidthSubtype: sub, profilePictureFullwidthUrl: "/media/wide.jpg" })).doc, "pic")[0]!;
       expect(hasClass(img, `fw-${sub}`)).toBe(true);
+      expect(img.attrs.src).toBe("/media/wide.jpg");
       heights[sub] = Number(img.attrs.height);
     }
+    // Full width without its own crop: the icon's square crop is drawn as an icon, never stretched.
+    const noWide = byClass(page(snapshot({ profilePictureStyle: "full_width", profilePictureFullwidthUrl: null })).doc, "pic")[0]!;
+    expect([hasClass(noWide, "ic"), hasClass(noWide, "fw"), noWide.attrs.src]).toEqual([true, false, "/media/alice.webp"]);
+    // The icon layout never shows the full-width crop.
+    const icon = byClass(page(snapshot({ profilePictureStyle: "icon", profilePictureFullwidthUrl: "/media/wide.jpg" })).doc, "pic")[0]!;
+    expect(icon.attrs.src).toBe("/media/alice.webp");
     // Spec section 9: portrait tall, square medium, landscape short.
     expect(heights.portrait).toBeGreaterThan(heights.square!);
     expect(heights.square).toBeGreaterThan(heights.landscape!);
@@ -210,7 +217,7 @@ describe("profile header", () => {
     const { doc } = page(snapshot({ displayName: "Alice Example", bio: "Designer", longFormText: "About me\nsecond line" }));
     expect(normText(byTag(doc, "h1")[0]!)).toBe("Alice Example");
     expect(normText(byClass(doc, "bio")[0]!)).toBe("Designer");
-    expect(byClass(doc, "lf")[0]!.text).toBe("About me\nsecond line");
+    expect(byTag(byClass(doc, "lf")[0]!, "p")[0]!.text).toBe("About me\nsecond line");
     expect(normText(byTag(page(snapshot({ displayName: "  " })).doc, "h1")[0]!)).toBe("alice");
   });
 });
@@ -312,6 +319,32 @@ describe("footer", () => {
     expect(byTag(banner, "a")[0]!.attrs.href).toBe(`${ORIGIN}/privacy`);
     expect(byTag(banner, "input").map((e) => e.attrs.name)).toEqual(["essential", "analytics", "marketing"]);
     expect(byId(doc, "ck-p")!.attrs.hidden).toBe("");
+  });
+
+  it("has a share dialog: the page's address to copy, plain share links of the main networks, and the page's QR code", () => {
+    const { doc } = page(snapshot({ displayName: "Ada & Co", seoTitle: "" }));
+    const dialog = byId(doc, "d-share")!;
+    expect(dialog.tag).toBe("dialog");
+    expect(normText(byId(dialog, "d-share-t")!)).toBe("Share This Page");
+    expect(byId(dialog, "sh-url")!.attrs).toMatchObject({ readonly: "", value: `${ORIGIN}/alice` });
+    expect(byTag(dialog, "button").map(normText)).toEqual(["Copy Link", "Close"]);
+    const u = encodeURIComponent(`${ORIGIN}/alice`);
+    const links = byTag(byClass(dialog, "net")[0]!, "a");
+    expect(links.map((a) => [normText(a), a.attrs.href])).toEqual([
+      ["X", `https://x.com/intent/post?url=${u}&text=Ada%20%26%20Co`],
+      ["Facebook", `https://www.facebook.com/sharer/sharer.php?u=${u}`],
+      ["LinkedIn", `https://www.linkedin.com/sharing/share-offsite/?url=${u}`],
+      ["WhatsApp", `https://wa.me/?text=Ada%20%26%20Co%20${u}`],
+      ["Telegram", `https://t.me/share/url?url=${u}&text=Ada%20%26%20Co`],
+      ["Email", `mailto:?subject=Ada%20%26%20Co&body=${u}`],
+    ]);
+    for (const a of links) expect([a.attrs.target, a.attrs.rel]).toEqual(["_blank", "noopener"]);
+    // The share text is the page's title: the SEO title when there is one. A lone surrogate cannot break it.
+    expect(byTag(byId(page(snapshot({ seoTitle: "Talks" })).doc, "d-share")!, "a")[0]!.attrs.href).toContain("&text=Talks");
+    expect(byTag(byId(page(snapshot({ displayName: "a\ud800b" })).doc, "d-share")!, "a")[0]!.attrs.href).toContain("&text=a%EF%BF%BDb");
+    const qr = byTag(dialog, "img")[0]!;
+    expect(qr.attrs.src).toMatch(/^\/alice\/.+\.svg$/);
+    expect(qr.attrs.loading).toBe("lazy");
   });
 
   it("asks for a report reason from the spec's list", () => {

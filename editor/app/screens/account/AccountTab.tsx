@@ -4,7 +4,7 @@
  */
 import { useEffect, useState, type FormEvent } from "react";
 import { toast } from "../../toast.tsx";
-import { AUTH_TEXT } from "#core/auth.ts";
+import { AUTH_TEXT } from "#core/auth-rules.ts";
 import { BILLING_MESSAGES } from "#core/billing.ts";
 import { PasswordField, TextField } from "../../../components/auth/fields.tsx";
 import { api, ApiFailure, unwrap } from "../../api.ts";

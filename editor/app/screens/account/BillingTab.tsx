@@ -4,13 +4,13 @@
  * download (ADR 103). Locked for
  * Lite (billing_history) behind the PLUS gate.
  */
-import { Download, FileText, Lock } from "lucide-react";
+import { Download, FileText, Lock, Receipt } from "lucide-react";
 import { useEffect, useState } from "react";
 import { FEATURE_LABELS } from "#core/feature-labels.ts";
 import { BILLING_MESSAGES, formatMoney, INVOICE_STATUS_LABELS } from "#core/billing.ts";
 import { api, ApiFailure, unwrap } from "../../api.ts";
 import { PlusBadge } from "../../components/plus-badge.tsx";
-import { Button } from "../../components/ui.tsx";
+import { Button, EmptyState } from "../../components/ui.tsx";
 import { isLite, useDashboard } from "../../store.ts";
 import { shortDate } from "../../../components/dates.ts";
 import { Badge, type BadgeVariant, Panel, ScrollTable } from "./billing-ui.tsx";
@@ -65,7 +65,7 @@ export default function BillingTab() {
   return (
     <Panel id="billing-title" title="Billing History">
       {invoices.length === 0 ? (
-        <p className="text-slate-700">No invoices yet. Your invoices appear here after your first payment.</p>
+        <EmptyState icon={Receipt} headingLevel={3} title="Nothing billed yet" text="No invoices yet. Your invoices appear here after your first payment." />
       ) : (
         <ScrollTable
           caption="Your invoices, newest first"

@@ -7,7 +7,7 @@
 import { format } from "date-fns";
 import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { toast } from "../../toast.tsx";
-import { AUTH_TEXT } from "#core/auth.ts";
+import { AUTH_TEXT } from "#core/auth-rules.ts";
 import { LIMITS } from "#core/limits.ts";
 import { PasswordField, TextField } from "../../../components/auth/fields.tsx";
 import OtpInput from "../../../components/auth/OtpInput.tsx";

@@ -15,6 +15,7 @@ import { api, clientErrorMessage, unwrap } from "../../api.ts";
 import { Button, Confirm, Modal } from "../../components/ui.tsx";
 import { useDashboard } from "../../store.ts";
 import { longDate } from "../../../components/dates.ts";
+import { RadioCards } from "../appearance/RadioCards.tsx";
 import { Badge, Panel, startCheckout } from "./billing-ui.tsx";
 
 type View = Awaited<ReturnType<typeof loadView>>;
@@ -77,17 +78,16 @@ function CancelFlow({ view, onDone }: { view: View; onDone(v: View): void }) {
       />
       <Modal open={step === "reason"} onOpenChange={(o) => !o && !busy && setStep("closed")} title="Why are you cancelling?" description="Optional: it helps us make Plinth better.">
         <form onSubmit={submit} className="space-y-4">
-          <fieldset>
-            <legend className="sr-only">Reason for cancelling</legend>
-            <div className="space-y-2">
-              {CANCEL_REASONS.map((r) => (
-                <label key={r} className="flex min-h-10 cursor-pointer items-center gap-3 rounded-md border border-slate-200 px-3 py-2 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50">
-                  <input type="radio" name="cancel-reason" value={r} checked={reason === r} onChange={() => setReason(r)} className="size-4" />
-                  <span>{r}</span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          <RadioCards
+            className=""
+            legend="Reason for cancelling"
+            legendHidden
+            name="cancel-reason"
+            columns="grid-cols-1"
+            value={reason}
+            options={CANCEL_REASONS.map((r) => ({ value: r, label: r }))}
+            onChange={setReason}
+          />
           {reason === "Other" ? (
             <div>
               <label htmlFor={otherId} className="mb-1 block text-sm font-medium">

@@ -13,7 +13,7 @@ import { LIMITS } from "#core/limits.ts";
 import { AFFILIATE_MESSAGES, payoutBadgeVariant, renewalMonthOptions } from "#core/affiliate.ts";
 import { formatMoney, PLUS_PRICE, PLUS_PRICE_LABEL } from "#core/billing.ts";
 import { api, unwrap } from "../../api.ts";
-import { Button } from "../../components/ui.tsx";
+import { Button, EmptyState } from "../../components/ui.tsx";
 import { isLite, useDashboard } from "../../store.ts";
 import { longDate, shortDate } from "../../../components/dates.ts";
 import { Badge, ScrollTable } from "../account/billing-ui.tsx";
@@ -131,9 +131,20 @@ function month(key: string): string {
   return new Date(Date.UTC(y!, m! - 1, 1)).toLocaleDateString("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
 }
 
-function DetailedEarnings({ data }: { data: Data }) {
+function DetailedEarnings({ data, onShare }: { data: Data; onShare(): void }) {
   if (data.months.length === 0) {
-    return <p className="text-slate-700">No earnings yet. Share your referral link: every payment from someone you refer earns you {COMMISSION_PERCENT}.</p>;
+    return (
+      <EmptyState
+        icon={Gift}
+        title="No referrals yet"
+        text={<>No earnings yet. Share your referral link: every payment from someone you refer earns you {COMMISSION_PERCENT}.</>}
+        action={
+          <Button onClick={onShare}>
+            <Share2 aria-hidden className="size-4" /> Share your referral link
+          </Button>
+        }
+      />
+    );
   }
   return (
     <ScrollTable
@@ -339,7 +350,7 @@ export default function AffiliateScreen() {
               <Overview data={data} onShare={() => setShareOpen(true)} />
             </Tabs.Content>
             <Tabs.Content value="earnings">
-              <DetailedEarnings data={data} />
+              <DetailedEarnings data={data} onShare={() => setShareOpen(true)} />
             </Tabs.Content>
             <Tabs.Content value="balance">
               <BalanceAndPayouts data={data} reload={reload} />

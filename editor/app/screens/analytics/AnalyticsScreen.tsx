@@ -3,7 +3,7 @@
  * range with every day drawn; for Plus and trial also per-link clicks over time, traffic sources,
  * countries, campaigns and CSV/JSON export (ADR 074), where Lite sees the Plus Feature prompt.
  */
-import { Crown, Download, Share2 } from "lucide-react";
+import { BarChart3, Crown, Download, Share2 } from "lucide-react";
 import { DropdownMenu, Tabs } from "radix-ui";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { toast } from "../../toast.tsx";
@@ -13,7 +13,7 @@ import { ANALYTICS_TEXTS as T, DEFAULT_RANGE_DAYS, presetRange, shareTitle } fro
 import { VISITOR_MESSAGES } from "#core/visitor.ts";
 import { api, clientErrorMessage, unwrap } from "../../api.ts";
 import { MenuItem } from "../../components/menu-item.tsx";
-import { Button } from "../../components/ui.tsx";
+import { Button, EmptyState } from "../../components/ui.tsx";
 import { useDashboard } from "../../store.ts";
 import { DayChart } from "./DayChart.tsx";
 import { LinkPerformance, PlusPrompt, TrafficSources, type Report } from "./DetailPanels.tsx";
@@ -149,13 +149,16 @@ export default function AnalyticsScreen() {
     return (
       <section aria-labelledby="screen-title">
         {header}
-        <div className="rounded-lg border border-dashed border-slate-300 p-10 text-center">
-          <h2 className="text-lg font-semibold">{T.emptyTitle}</h2>
-          <p className="mx-auto mt-1 max-w-prose text-slate-600">{T.emptyText}</p>
-          <Button className="mt-4" onClick={share}>
-            <Share2 aria-hidden className="size-4" /> {T.share}
-          </Button>
-        </div>
+        <EmptyState
+          icon={BarChart3}
+          title={T.emptyTitle}
+          text={T.emptyText}
+          action={
+            <Button onClick={share}>
+              <Share2 aria-hidden className="size-4" /> {T.share}
+            </Button>
+          }
+        />
       </section>
     );
   }

@@ -110,7 +110,7 @@ export default function AppearanceScreen() {
 
         <fieldset className="mt-4">
           <legend className="mb-2 text-sm font-semibold">Theme</legend>
-          <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-4">
+          <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-2 xl:grid-cols-3 2xl:grid-cols-4">
             {THEMES.map((t) => {
               const checked = shown.selectedThemeName === t.id;
               return (
@@ -126,15 +126,21 @@ export default function AppearanceScreen() {
                       <span className="h-1.5 w-10 rounded-full" style={{ background: t.buttonText }} />
                     </span>
                   </span>
+                  {/* The PLUS badge sits on the swatch's corner, so the name keeps the whole line. */}
+                  {!t.free && !paying && !(lite && t.id === saved.selectedThemeName) ? (
+                    <span className="absolute right-1.5 top-1.5">
+                      <PlusBadge feature="premium_themes" />
+                    </span>
+                  ) : null}
                   <span className="flex min-h-10 items-center gap-1 px-2 py-1.5">
                     {checked ? <Check aria-hidden className="size-4 shrink-0 text-brand-700" /> : null}
-                    <span className="font-medium">{t.name}</span>
-                    {!t.free && !paying ? (
-                      <span className="ml-auto">
-                        {lite && t.id === saved.selectedThemeName ? <PlusMark feature="premium_themes" /> : <PlusBadge feature="premium_themes" />}
-                      </span>
-                    ) : null}
+                    <span className="truncate whitespace-nowrap font-medium">{t.name}</span>
                   </span>
+                  {!t.free && !paying && lite && t.id === saved.selectedThemeName ? (
+                    <span className="-mt-1 px-2 pb-2">
+                      <PlusMark feature="premium_themes" />
+                    </span>
+                  ) : null}
                 </label>
               );
             })}
@@ -168,30 +174,18 @@ export default function AppearanceScreen() {
           onChange={(v) => void choose({ socialLinksPosition: v })}
         />
 
-        <fieldset className="mt-6">
-          <legend className="mb-2 flex items-center gap-2 text-sm font-semibold">Font pairing {fontsBlocked ? <PlusMark feature="custom_fonts" /> : paying ? null : <PlusBadge feature="custom_fonts" />}</legend>
-          <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
-            {[{ id: THEME_DEFAULT_FONT, name: "Theme default", heading: "System", body: "System" }, ...FONT_PAIRINGS].map((f) => (
-              <label
-                key={f.id}
-                className="flex min-h-12 cursor-pointer items-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm has-checked:border-brand-600 has-checked:bg-brand-50 has-checked:ring-1 has-checked:ring-brand-600 has-focus-visible:outline-3 has-focus-visible:outline-brand-600"
-              >
-                <input
-                  type="radio"
-                  name="font-pairing"
-                  value={f.id}
-                  checked={(shown.customFontPairingName ?? THEME_DEFAULT_FONT) === f.id}
-                  onChange={() => void choose({ customFontPairingName: f.id === THEME_DEFAULT_FONT ? null : (f.id as AppearanceInput["customFontPairingName"]) })}
-                  className="size-4 accent-brand-600"
-                />
-                <span>
-                  <span className="font-medium">{f.name}</span>
-                  <span className="block text-xs text-slate-600">{f.id === THEME_DEFAULT_FONT ? "Your device's own font" : `${f.heading} and ${f.body}`}</span>
-                </span>
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <RadioCards<string>
+          legend={<>Font pairing {fontsBlocked ? <PlusMark feature="custom_fonts" /> : paying ? null : <PlusBadge feature="custom_fonts" />}</>}
+          name="font-pairing"
+          columns="grid-cols-1 sm:grid-cols-2"
+          value={shown.customFontPairingName ?? THEME_DEFAULT_FONT}
+          options={[{ id: THEME_DEFAULT_FONT, name: "Theme default", heading: "System", body: "System" }, ...FONT_PAIRINGS].map((f) => ({
+            value: f.id,
+            label: f.name,
+            hint: f.id === THEME_DEFAULT_FONT ? "Your device's own font" : `${f.heading} and ${f.body}`,
+          }))}
+          onChange={(id) => void choose({ customFontPairingName: id === THEME_DEFAULT_FONT ? null : (id as AppearanceInput["customFontPairingName"]) })}
+        />
 
         <fieldset className="mt-6">
           <legend className="mb-2 flex items-center gap-2 text-sm font-semibold">Branding {brandingBlocked ? <PlusMark feature="remove_branding" /> : paying ? null : <PlusBadge feature="remove_branding" />}</legend>

@@ -1,4 +1,8 @@
-/** A labelled group of native radio buttons drawn as cards: arrow keys move, the choice saves at once. */
+/**
+ * A labelled group of native radio buttons drawn as cards: the whole card is the label, so a click
+ * anywhere on it chooses; arrow keys move as in any radio group; the focused card shows a ring and
+ * the chosen one its border, tint and a filled dot. Every radio group of the dashboard uses it.
+ */
 import type { ReactNode } from "react";
 
 export interface RadioOption<V extends string> {
@@ -6,34 +10,43 @@ export interface RadioOption<V extends string> {
   label: string;
   hint?: string;
   icon?: ReactNode;
+  /** Beside the card, outside its label (a PLUS badge, which is a button of its own). */
+  badge?: ReactNode;
+  /** Drawn as not available on this plan; still a radio, so arrow keys reach it. */
+  locked?: boolean;
 }
 
 export function RadioCards<V extends string>(props: {
-  legend: string;
+  legend: ReactNode;
+  /** Keep the legend for assistive technology only (a dialog whose title already says it). */
+  legendHidden?: boolean;
   name: string;
   value: V | null;
   options: readonly RadioOption<V>[];
   onChange(value: V): void;
   disabled?: boolean;
   columns?: string;
+  className?: string;
 }) {
-  const { legend, name, value, options, onChange, disabled, columns = "grid-cols-3" } = props;
+  const { legend, name, value, options, onChange, disabled, columns = "grid-cols-3", className = "mt-6" } = props;
   return (
-    <fieldset className="mt-6" disabled={disabled}>
-      <legend className="mb-2 text-sm font-semibold">{legend}</legend>
+    <fieldset className={className} disabled={disabled}>
+      <legend className={props.legendHidden ? "sr-only" : "mb-2 flex items-center gap-2 text-sm font-semibold"}>{legend}</legend>
       <div className={`grid gap-2 ${columns}`}>
         {options.map((o) => (
-          <label
-            key={o.value}
-            className="flex min-h-12 cursor-pointer items-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm has-checked:border-brand-600 has-checked:bg-brand-50 has-checked:ring-1 has-checked:ring-brand-600 has-focus-visible:outline-3 has-focus-visible:outline-brand-600 has-disabled:cursor-not-allowed has-disabled:opacity-60"
-          >
-            <input type="radio" name={name} value={o.value} checked={value === o.value} onChange={() => onChange(o.value)} className="size-4 accent-brand-600" />
-            {o.icon}
-            <span>
-              <span className="font-medium">{o.label}</span>
-              {o.hint ? <span className="block text-xs text-slate-600">{o.hint}</span> : null}
-            </span>
-          </label>
+          <div key={o.value} className="relative">
+            <label
+              className={`flex h-full min-h-12 cursor-pointer items-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm hover:border-slate-400 has-checked:border-brand-600 has-checked:bg-brand-50 has-checked:ring-1 has-checked:ring-brand-600 has-focus-visible:outline-3 has-focus-visible:outline-offset-2 has-focus-visible:outline-brand-600 has-disabled:cursor-not-allowed has-disabled:opacity-60 ${o.locked ? "text-slate-600" : ""}`}
+            >
+              <input type="radio" name={name} value={o.value} checked={value === o.value} onChange={() => onChange(o.value)} className="size-4 shrink-0 accent-brand-600" />
+              {o.icon}
+              <span className="min-w-0">
+                <span className="font-medium">{o.label}</span>
+                {o.hint ? <span className="block text-xs text-slate-600">{o.hint}</span> : null}
+              </span>
+            </label>
+            {o.badge ? <span className="absolute -right-1 -top-2">{o.badge}</span> : null}
+          </div>
         ))}
       </div>
     </fieldset>

@@ -43,6 +43,32 @@ const TOO_LONG: Record<Field, string> = {
 };
 
 const fieldId = (field: Field) => `bio-${field}`;
+
+/** The Markdown the page draws in long-form text (renderer/markdown.ts, ADR 126). */
+const MARKDOWN_HELP: [string, string][] = [
+  ["## Heading", "a heading"],
+  ["*italic*", "italic"],
+  ["**bold**", "bold"],
+  ["- item", "a list"],
+  ["1. item", "a numbered list"],
+  ["[text](https://example.com)", "a link"],
+];
+
+function MarkdownHelp() {
+  return (
+    <>
+      <p>Formatting you can use:</p>
+      <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1" aria-label="Formatting you can use">
+        {MARKDOWN_HELP.map(([code, what]) => (
+          <li key={code}>
+            <code className="rounded bg-slate-100 px-1 text-slate-800">{code}</code> {what}
+          </li>
+        ))}
+      </ul>
+      <p className="mt-1">HTML tags show as you type them.</p>
+    </>
+  );
+}
 const valuesOf = (p: PageProfile): Values => ({ displayName: p.displayName, bio: p.bio, seoTitle: p.seoTitle, seoDescription: p.seoDescription, longFormText: p.longFormText });
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1).trimEnd()}…` : s);
 
@@ -67,7 +93,7 @@ function TextField(props: {
     disabled,
     onChange: (e: { target: { value: string } }) => onChange(e.target.value),
     "aria-invalid": message ? true : undefined,
-    "aria-describedby": `${id}-count${message ? ` ${id}-err` : ""}`,
+    "aria-describedby": `${id}-count${hint ? ` ${id}-help` : ""}${message ? ` ${id}-err` : ""}`,
     className: "mt-1 w-full rounded-md border border-slate-300 px-3 py-2 disabled:bg-slate-100 disabled:text-slate-600 aria-invalid:border-red-600",
   } as const;
   return (
@@ -81,7 +107,11 @@ function TextField(props: {
         </span>
       </div>
       {multiline ? <textarea rows={multiline} {...common} /> : <input type="text" autoComplete="off" {...common} />}
-      {hint}
+      {hint ? (
+        <div id={`${id}-help`} className="mt-1 text-sm text-slate-600">
+          {hint}
+        </div>
+      ) : null}
       {message ? (
         <p id={`${id}-err`} className="mt-1 text-sm text-red-700" role="alert">
           {message}
@@ -271,6 +301,7 @@ export default function BioScreen() {
             multiline={8}
             disabled={!longAllowed}
             onChange={(v) => change("longFormText", v)}
+            hint={<MarkdownHelp />}
           />
 
           <div className="sticky bottom-0 mt-6 flex flex-wrap items-center gap-3 border-t border-slate-200 bg-white py-3">

@@ -15,6 +15,7 @@ import { PlusBadge } from "../../components/plus-badge.tsx";
 import { Button, Modal } from "../../components/ui.tsx";
 import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { isLite, useDashboard } from "../../store.ts";
+import { RadioCards } from "../appearance/RadioCards.tsx";
 import { LinkFileField } from "./LinkFileField.tsx";
 import type { Link, LinkList, LinksData } from "./types.ts";
 
@@ -181,33 +182,23 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
     <Modal open={open} onOpenChange={onOpenChange} title={link ? "Edit Link" : "Add New Link"}>
       <form onSubmit={save} noValidate>
         {stale.alert}
-        <fieldset className="mb-4">
-          <legend className="mb-2 text-sm font-medium">Link type</legend>
-          <div className="grid grid-cols-2 gap-2 sm:grid-cols-3">
-            {EDITOR_TYPES.map((t) => {
-              const locked = lite && !LITE_LINK_TYPES.includes(t);
-              return (
-                <div key={t} className="relative">
-                  <label className={`flex min-h-10 cursor-pointer items-center gap-2 rounded-md border px-2 py-2 text-sm ${type === t ? "border-brand-600 bg-brand-50" : "border-slate-300"} ${locked ? "opacity-70" : ""}`}>
-                    <input
-                      type="radio"
-                      name="link-type"
-                      value={t}
-                      checked={type === t}
-                      onChange={() => (locked ? openUpgrade(t) : setType(t))}
-                    />
-                    {LINK_TYPE_LABELS[t]}
-                  </label>
-                  {locked || (t === PROMOTE_LINK_TYPE && !me?.plan.canSavePromoteLink) ? (
-                    <span className="absolute -right-1 -top-2">
-                      <PlusBadge feature={t} />
-                    </span>
-                  ) : null}
-                </div>
-              );
-            })}
-          </div>
-        </fieldset>
+        <RadioCards<LinkType>
+          className="mb-4"
+          legend="Link type"
+          name="link-type"
+          columns="grid-cols-2 sm:grid-cols-3"
+          value={type}
+          options={EDITOR_TYPES.map((t) => {
+            const locked = lite && !LITE_LINK_TYPES.includes(t);
+            return {
+              value: t,
+              label: LINK_TYPE_LABELS[t],
+              locked,
+              badge: locked || (t === PROMOTE_LINK_TYPE && !me?.plan.canSavePromoteLink) ? <PlusBadge feature={t} /> : undefined,
+            };
+          })}
+          onChange={(t) => (lite && !LITE_LINK_TYPES.includes(t) ? openUpgrade(t) : setType(t))}
+        />
         {input("title", "Title", { required: true })}
         {type === "standard_url" || type === "donation" ? input("url", "URL", { required: true, type: "url", placeholder: "https://" }) : null}
         {type === "text_link" ? (

@@ -8,7 +8,7 @@ import { closestCenter, DndContext, type Announcements, type DragEndEvent } from
 import { arrayMove, SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { format } from "date-fns";
-import { ArrowDown, ArrowUp, ExternalLink, GripVertical, MoreVertical, Pencil, Plus, Star, Trash2, FolderPlus } from "lucide-react";
+import { ArrowDown, ArrowUp, CalendarClock, ExternalLink, Link2, GripVertical, MoreVertical, Pencil, Plus, Star, Trash2, FolderPlus } from "lucide-react";
 import { DropdownMenu, Tabs } from "radix-ui";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "../../toast.tsx";
@@ -24,7 +24,7 @@ import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
 import { MenuItem } from "../../components/menu-item.tsx";
 import { PlusBadge, PlusMark } from "../../components/plus-badge.tsx";
-import { Button, Confirm, Modal, useBlocked, useRowFocus, VisibilitySwitch } from "../../components/ui.tsx";
+import { Button, Confirm, EmptyState, Modal, PlusTag, useBlocked, useRowFocus, VisibilitySwitch } from "../../components/ui.tsx";
 import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { LoadFailed } from "../LoadFailed.tsx";
 import { isLite, useDashboard } from "../../store.ts";
@@ -168,7 +168,11 @@ function LinkRow(props: {
             </MenuItem>
             <MenuItem onSelect={makeMain}>
               <Star aria-hidden className="size-4" /> {link.isMainButton ? "Remove main button" : "Make main button"}
-              {isLite(me) ? <span className="ml-auto text-xs font-bold text-amber-800">PLUS</span> : null}
+              {isLite(me) ? (
+                <span className="ml-auto pl-2">
+                  <PlusTag />
+                </span>
+              ) : null}
             </MenuItem>
             {props.lists
               .filter((l) => l.id !== link.parentListId)
@@ -413,13 +417,16 @@ export default function LinksScreen() {
         </Tabs.List>
         <Tabs.Content value="all">
           {links.length === 0 && lists.length === 0 ? (
-            <div className="rounded-lg border border-dashed border-slate-300 p-10 text-center">
-              <h2 className="text-lg font-semibold">No links yet</h2>
-              <p className="mt-1 text-slate-600">Start by adding your first link to share with your audience</p>
-              <Button className="mt-4" onClick={() => setEditing("new")}>
-                Add Your First Link
-              </Button>
-            </div>
+            <EmptyState
+              icon={Link2}
+              title="No links yet"
+              text="Start by adding your first link to share with your audience"
+              action={
+                <Button onClick={() => setEditing("new")}>
+                  <Plus aria-hidden className="size-4" /> Add Your First Link
+                </Button>
+              }
+            />
           ) : (
             <DndContext
               sensors={sensors}
@@ -470,7 +477,16 @@ export default function LinksScreen() {
         </Tabs.Content>
         <Tabs.Content value="scheduled">
           {scheduled.length === 0 ? (
-            <p className="text-slate-600">No scheduled components found. Add scheduling to your components to see them here.</p>
+            <EmptyState
+              icon={CalendarClock}
+              title="No scheduled components"
+              text="No scheduled components found. Add scheduling to your components to see them here."
+              action={
+                <Button variant="secondary" onClick={() => (atLimit ? useDashboard.getState().openUpgrade("unlimited_links") : setEditing("new"))}>
+                  <Plus aria-hidden className="size-4" /> Add Component
+                </Button>
+              }
+            />
           ) : (
             <ul className="space-y-2">
               {scheduled.map((l) => (

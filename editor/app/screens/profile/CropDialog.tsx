@@ -1,12 +1,14 @@
 /**
- * 'Crop Your Profile Picture': a fixed viewport (400 px square, or 16:9 for a full-width picture)
+ * 'Crop Your Profile Picture': a fixed viewport (400 px square, or a full-width picture's own aspect:
+ * portrait 3:4, square, landscape 16:9)
  * the image always covers, a zoom from the initial scale (the shorter side fits) to 3 in steps of
  * 0.1, pinch and drag on touch, wheel and drag with a mouse, arrow keys on the crop area.
  */
 import { useEffect, useState } from "react";
 import Cropper, { type Area } from "react-easy-crop";
 import { LIMITS } from "#core/limits.ts";
-import type { PictureShape } from "#core/profile.ts";
+import { FULLWIDTH_ASPECTS, type PictureShape } from "#core/profile.ts";
+import type { FullwidthSubtype } from "#core/themes.ts";
 import { Button, Modal } from "../../components/ui.tsx";
 
 const MIN_ZOOM = 1;
@@ -22,13 +24,21 @@ function useCoarsePointer(): boolean {
   return coarse;
 }
 
-export function CropDialog(props: { src: string | null; shape: PictureShape; busy: boolean; onCancel(): void; onSave(area: Area): void; onUnreadable(): void }) {
-  const { src, shape, busy, onCancel, onSave, onUnreadable } = props;
+export function CropDialog(props: {
+  src: string | null;
+  shape: PictureShape;
+  fullwidthHeight: FullwidthSubtype;
+  busy: boolean;
+  onCancel(): void;
+  onSave(area: Area): void;
+  onUnreadable(): void;
+}) {
+  const { src, shape, fullwidthHeight, busy, onCancel, onSave, onUnreadable } = props;
   const [crop, setCrop] = useState({ x: 0, y: 0 });
   const [zoom, setZoom] = useState(MIN_ZOOM);
   const [area, setArea] = useState<Area | null>(null);
   const coarse = useCoarsePointer();
-  const aspect = shape === "full_width" ? 16 / 9 : 1;
+  const aspect = shape === "full_width" ? FULLWIDTH_ASPECTS[fullwidthHeight] : 1;
 
   useEffect(() => {
     setCrop({ x: 0, y: 0 });

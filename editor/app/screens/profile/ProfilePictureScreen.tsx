@@ -13,6 +13,7 @@ import { LIMITS } from "#core/limits.ts";
 import type { PageProfile } from "#core/model.ts";
 import {
   INVALID_PICTURE,
+  FULLWIDTH_ASPECTS,
   PICTURE_MESSAGES,
   pictureFileError,
   sniffImageType,
@@ -48,18 +49,34 @@ const SHAPE_CLASS: Record<IconSubtype, string> = { rounded: "rounded-full", roun
 /** The same shapes at the size of a radio's swatch. */
 const SWATCH_CLASS: Record<IconSubtype, string> = { rounded: "rounded-full", rounded_corners: "rounded-[5px]", square: "rounded-none" };
 
+/** What the page shows for the chosen layout, and how to change it. */
+function layoutNote(p: PageProfile, layout: PictureShape): string {
+  if (!p.profilePictureUrl && !p.profilePictureFullwidthUrl) return "Until you choose a picture, your page shows your initials.";
+  if (layout === "icon") return p.profilePictureUrl ? "Choose File to crop a new square picture." : "Until you choose a picture for this layout, your page shows your initials.";
+  if (!p.profilePictureFullwidthUrl) return "Your page shows your icon picture until you choose a picture for the full-width layout: it is cropped at the height you pick.";
+  return "A full-width picture is cropped at its height: after changing the height, choose the picture again to crop it anew.";
+}
+
 const styleChoiceOf = (p: PageProfile): StyleChoice => (p.profilePictureStyle === "initials" ? "initials" : p.profilePictureStyle === "hidden" ? "hidden" : "picture");
 const initialsOf = (p: PageProfile) => (p.initialsText || (p.displayName || p.username).slice(0, 2)).toUpperCase();
 
+/** The picture the page shows for the current layout: each layout has its own crop; full width without one shows the icon. */
+function shownPicture(p: PageProfile): { url: string; wide: boolean } | null {
+  if (p.profilePictureStyle === "full_width" && p.profilePictureFullwidthUrl) return { url: p.profilePictureFullwidthUrl, wide: true };
+  return p.profilePictureUrl ? { url: p.profilePictureUrl, wide: false } : null;
+}
+
 function CurrentPicture({ profile, onEnlarge }: { profile: PageProfile; onEnlarge(): void }) {
   const shape = SHAPE_CLASS[profile.profilePictureIconSubtype];
-  if (profile.profilePictureUrl) {
+  const shown = shownPicture(profile);
+  if (shown) {
     return (
-      <button type="button" onClick={onEnlarge} className={`block overflow-hidden ${profile.profilePictureStyle === "full_width" ? "rounded-md" : shape}`} aria-label="Enlarge your profile picture">
+      <button type="button" onClick={onEnlarge} className={`block overflow-hidden ${shown.wide ? "rounded-md" : shape}`} aria-label="Enlarge your profile picture">
         <img
-          src={profile.profilePictureUrl}
+          src={shown.url}
           alt="Your profile picture"
-          className={profile.profilePictureStyle === "full_width" ? "h-28 w-48 object-cover" : "size-28 object-cover"}
+          className={shown.wide ? "h-28 w-auto max-w-48 object-cover" : "size-28 object-cover"}
+          style={shown.wide ? { aspectRatio: String(FULLWIDTH_ASPECTS[profile.profilePictureFullwidthSubtype]) } : undefined}
           data-testid="current-picture"
         />
       </button>
@@ -85,6 +102,7 @@ export default function ProfilePictureScreen() {
   const [cropperWanted, setCropperWanted] = useState(false);
   if (cropSrc !== null && !cropperWanted) setCropperWanted(true);
   const [cropShape, setCropShape] = useState<PictureShape>("icon");
+  const [cropHeight, setCropHeight] = useState<FullwidthSubtype>("portrait");
   const [uploading, setUploading] = useState(false);
   const [enlarged, setEnlarged] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -148,6 +166,7 @@ export default function ProfilePictureScreen() {
       return;
     }
     setCropShape(layout);
+    setCropHeight(profile.profilePictureFullwidthSubtype);
     setCropBase(useProfileDraft.getState().revisions.picture);
     setCropSrc(URL.createObjectURL(file));
   }
@@ -156,9 +175,11 @@ export default function ProfilePictureScreen() {
     if (!cropSrc) return;
     setUploading(true);
     try {
-      const blob = await cropToJpeg(cropSrc, area, cropShape);
+      const blob = await cropToJpeg(cropSrc, area, cropShape, cropHeight);
       const file = new File([blob], "picture.jpg", { type: "image/jpeg" });
-      await saveProfileSection("picture", cropBase, (revision) => unwrap(api.profile.picture.$post({ form: { file, shape: cropShape, revision: String(revision) } })));
+      await saveProfileSection("picture", cropBase, (revision) =>
+        unwrap(api.profile.picture.$post({ form: { file, shape: cropShape, height: cropHeight, revision: String(revision) } })),
+      );
       afterProfileChange();
       closeCrop();
       toast.success(PICTURE_MESSAGES.uploaded);
@@ -237,7 +258,7 @@ export default function ProfilePictureScreen() {
             >
               <ImagePlus aria-hidden className="size-4" /> Choose File
             </label>
-            {saved.profilePictureUrl ? (
+            {saved.profilePictureUrl || saved.profilePictureFullwidthUrl ? (
               <Button variant="secondary" onClick={() => setConfirmDelete(true)}>
                 <Trash2 aria-hidden className="size-4" /> Delete
               </Button>
@@ -288,7 +309,9 @@ export default function ProfilePictureScreen() {
                 onChange={(v) => void saveSettings({ profilePictureFullwidthSubtype: v })}
               />
             )}
-            {!saved.profilePictureUrl ? <p className="mt-2 text-sm text-slate-600">Until you choose a picture, your page shows your initials.</p> : null}
+            <p className="mt-2 text-sm text-slate-600" data-testid="picture-layout-note">
+              {layoutNote(saved, layout)}
+            </p>
           </>
         ) : null}
 
@@ -342,6 +365,7 @@ export default function ProfilePictureScreen() {
           <CropDialog
             src={cropSrc}
             shape={cropShape}
+            fullwidthHeight={cropHeight}
             busy={uploading}
             onCancel={closeCrop}
             onSave={(area) => void uploadCropped(area)}
@@ -354,7 +378,7 @@ export default function ProfilePictureScreen() {
       ) : null}
 
       <Modal open={enlarged} onOpenChange={setEnlarged} title="Profile picture">
-        {saved.profilePictureUrl ? <img src={saved.profilePictureUrl} alt="Your profile picture, enlarged" className="mx-auto w-full max-w-[400px] rounded-md" /> : null}
+        {shownPicture(saved) ? <img src={shownPicture(saved)!.url} alt="Your profile picture, enlarged" className="mx-auto w-full max-w-[400px] rounded-md" /> : null}
       </Modal>
 
       <Confirm

@@ -1,10 +1,11 @@
 /**
  * The crop dialog's output: the chosen area drawn onto a canvas of the spec's size and encoded as a
- * JPEG (spec section 9: 400 px square, or 800 px wide at 16:9; quality 0.95).
+ * JPEG (spec section 9: 400 px square, or 800 px wide at the full-width height's aspect; quality 0.95).
  */
 import type { Area } from "react-easy-crop";
 import { LIMITS } from "#core/limits.ts";
 import { cropOutputSize, type PictureShape } from "#core/profile.ts";
+import type { FullwidthSubtype } from "#core/themes.ts";
 
 export function loadImage(src: string): Promise<HTMLImageElement> {
   return new Promise((resolve, reject) => {
@@ -15,9 +16,9 @@ export function loadImage(src: string): Promise<HTMLImageElement> {
   });
 }
 
-export async function cropToJpeg(src: string, area: Area, shape: PictureShape): Promise<Blob> {
+export async function cropToJpeg(src: string, area: Area, shape: PictureShape, fullwidthHeight: FullwidthSubtype): Promise<Blob> {
   const img = await loadImage(src);
-  const { width, height } = cropOutputSize(shape);
+  const { width, height } = cropOutputSize(shape, fullwidthHeight);
   const canvas = document.createElement("canvas");
   canvas.width = width;
   canvas.height = height;

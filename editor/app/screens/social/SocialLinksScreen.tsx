@@ -7,7 +7,7 @@
 import { closestCenter, DndContext, type DragEndEvent } from "@dnd-kit/core";
 import { arrayMove, SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
-import { GripVertical, MoreVertical, Pencil, QrCode, Trash2 } from "lucide-react";
+import { GripVertical, MoreVertical, Pencil, QrCode, Share2, Trash2 } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "../../toast.tsx";
@@ -22,7 +22,7 @@ import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
 import { MenuItem } from "../../components/menu-item.tsx";
 import { PlusBadge, PlusMark } from "../../components/plus-badge.tsx";
-import { Button, Confirm, Modal, useBlocked, useRowFocus, VisibilitySwitch } from "../../components/ui.tsx";
+import { Button, Confirm, EmptyState, Modal, useBlocked, useRowFocus, VisibilitySwitch } from "../../components/ui.tsx";
 import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { isLite, useDashboard } from "../../store.ts";
 import { LoadFailed } from "../LoadFailed.tsx";
@@ -268,7 +268,21 @@ export default function SocialLinksScreen() {
       )}
 
       <h2 className="mt-6 text-lg font-semibold">Your Social Links</h2>
-      {items.length === 0 ? <p className="mt-2 text-slate-600">No social links yet</p> : null}
+      {items.length === 0 ? (
+        <div className="mt-2">
+          <EmptyState
+            icon={Share2}
+            headingLevel={3}
+            title="No social links yet"
+            text="Add the profiles you want visitors to find: they show as icons on your page."
+            action={
+              <Button variant="secondary" onClick={() => addGrid.current?.querySelector("button")?.focus()}>
+                Choose a platform
+              </Button>
+            }
+          />
+        </div>
+      ) : null}
       <DndContext
         sensors={sensors}
         collisionDetection={closestCenter}
@@ -305,12 +319,15 @@ export default function SocialLinksScreen() {
         </SortableContext>
       </DndContext>
       <div className={`mt-2 flex items-center gap-2 rounded-lg border border-slate-200 bg-white p-3 ${qrVisible ? "" : "opacity-50"}`} data-testid="qr-row">
-        <QrCode aria-hidden className="ml-1 size-5 text-slate-600" />
-        <div className="flex-1">
+        {/* Spaces where the other rows have their reorder handle and actions menu, so the icon and the switch line up with theirs. */}
+        <span aria-hidden className="w-7 shrink-0" />
+        <QrCode aria-hidden className="size-5 shrink-0 text-slate-700" />
+        <div className="min-w-0 flex-1">
           <p className="font-medium">QR Code</p>
           <p className="text-xs text-slate-600">Shows a QR code of your public page</p>
         </div>
         <VisibilitySwitch checked={qrVisible} onChange={toggleQr} label="Visible: QR Code" />
+        <span aria-hidden className="w-7 shrink-0" />
       </div>
 
       <Modal open={dialog !== null} onOpenChange={(o) => !o && setDialog(null)} title={dialog ? `${dialog.item ? "Edit" : "Add"} ${dialog.platform.name} Link` : ""}>
