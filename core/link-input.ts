@@ -7,7 +7,9 @@ import { z } from "zod";
 import { LIMITS } from "./limits.ts";
 import { HASH_URL_LINK_TYPES, LINK_TYPES, PROMOTE_LINK_TYPE, URL_REQUIRED_LINK_TYPES, type LinkType } from "./link-types.ts";
 import { multiLine, singleLine } from "./text-rule.ts";
-import { isWebUrl } from "./url-rule.ts";
+import { isMediaPath, isWebUrl } from "./url-rule.ts";
+
+export { isMediaPath } from "./url-rule.ts";
 
 export const LINK_MESSAGES = {
   titleRequired: "Title is required",
@@ -20,11 +22,6 @@ export const LINK_MESSAGES = {
   emailInvalid: "Please enter a valid email address",
   tooLong: "This field is too long",
 } as const;
-
-/** A file uploaded to Plinth's own media storage: "/media/ab/<32 hex>.<ext>", nothing a path could escape with. */
-export function isMediaPath(value: string): boolean {
-  return /^\/media\/[0-9a-f]{2}\/[0-9a-f]{32}\.(jpg|png|gif|webp|pdf|epub|zip|mp3)$/.test(value);
-}
 
 const line = (max: number) => singleLine().max(max, LINK_MESSAGES.tooLong).optional().default("");
 const lines = (max: number) => multiLine().max(max, LINK_MESSAGES.tooLong).optional().default("");

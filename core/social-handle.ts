@@ -1,10 +1,9 @@
 /**
  * Turning what an owner types into a social link's stored url (spec sections 3 and 5): the handle is
- * trimmed; a pasted full profile URL is reduced to its handle; WhatsApp keeps digits only.
+ * trimmed; a pasted full profile URL is reduced to its handle; WhatsApp keeps digits only. Without
+ * zod, so the Social Links screen loads no validation library; schemas/social.ts holds the forms.
  */
-import { z } from "zod";
-import { DASH } from "./dashboard-texts.ts";
-import { getPlatform, PLATFORM_IDS, type SocialPlatform } from "./platforms.ts";
+import type { SocialPlatform } from "./platforms.ts";
 import { isWebUrl } from "./url-rule.ts";
 
 /** Not in the spec: long enough for any platform's handle. */
@@ -31,17 +30,3 @@ export function cleanHandle(platform: SocialPlatform, raw: string): string | nul
   // The page links to the platform's base URL plus the handle: by the same rule as every link.
   return isWebUrl(platform.baseUrl + value) ? value : null;
 }
-
-export const SocialAddSchema = z
-  .object({ platform: z.enum(PLATFORM_IDS, "Please choose a platform"), handle: z.string().max(2048) })
-  .transform((v, ctx) => {
-    const platform = getPlatform(v.platform)!;
-    const handle = cleanHandle(platform, v.handle);
-    if (handle === null) {
-      ctx.addIssue({ code: "custom", path: ["handle"], message: platform.id === "whatsapp" ? DASH.whatsappInvalid : DASH.handleRequired });
-      return z.NEVER;
-    }
-    return { platform: platform.id, url: platform.baseUrl + handle };
-  });
-
-export const SocialEditSchema = z.object({ handle: z.string().max(2048) });

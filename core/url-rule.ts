@@ -93,3 +93,8 @@ export function linkAddressOf(link: { linkType: string; url: string; data: { url
   if (link.linkType === "text_link") return link.data.url || link.url;
   return ADDRESSLESS_TYPES.includes(link.linkType) ? null : link.url;
 }
+
+/** A file uploaded to Plinth's own media storage: "/media/ab/<32 hex>.<ext>", nothing a path could escape with. */
+export function isMediaPath(value: string): boolean {
+  return /^\/media\/[0-9a-f]{2}\/[0-9a-f]{32}\.(jpg|png|gif|webp|pdf|epub|zip|mp3)$/.test(value);
+}

@@ -4,10 +4,9 @@
  * another tab or device changed that thing since, and with 400 when the revision is missing.
  */
 import { z } from "zod";
+import { REVISION_REQUIRED } from "../revision.ts";
 
-export const STALE_WRITE = "This was changed in another tab. Reload to see the latest version.";
-/** Not in the spec: a write without its revision (a page loaded before revisions existed). */
-export const REVISION_REQUIRED = "This change does not say which version it was based on. Reload the page and try again.";
+export * from "../revision.ts";
 
 /** A revision as it travels in a JSON body. */
 export const RevisionSchema = z.number(REVISION_REQUIRED).int(REVISION_REQUIRED).min(0, REVISION_REQUIRED).max(Number.MAX_SAFE_INTEGER, REVISION_REQUIRED);

@@ -5,22 +5,9 @@
 import { z } from "zod";
 import { LIMITS, REPORT_REASONS } from "../limits.ts";
 import { multiLine } from "../text-rule.ts";
+import { REPORT_DETAILS_MAX, VISITOR_MESSAGES } from "../visitor.ts";
 
-export const VISITOR_MESSAGES = {
-  emailRequired: "Please enter your email address",
-  emailInvalid: "Please enter a valid email address",
-  leadFailed: "Failed to send download link. Please try again.",
-  reasonRequired: "Please select a reason",
-  reportFailedTitle: "Report failed",
-  reportFailedText: "Unable to submit your report. Please try again.",
-  copyFailedTitle: "Copy failed",
-  copyFailedText: "Unable to copy the link. Please try again.",
-  pageError: "Something went wrong. Please try again later.",
-  rateLimited: "Too many requests. Please try again later.",
-} as const;
-
-/** Not in the spec: report details are a short note, not an essay. */
-export const REPORT_DETAILS_MAX = 2000;
+export * from "../visitor.ts";
 
 const pageUsername = z.string().trim().toLowerCase().min(1).max(64);
 const linkId = z.string().trim().min(1).max(64);

@@ -2,15 +2,14 @@
  * The dashboard SPA: routes under /dashboard/*, the shell, toasts (one at a time), the upgrade
  * prompt, and live updates from other tabs or devices (ADR 060).
  */
-import { Tooltip } from "radix-ui";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { createBrowserRouter, Navigate, Route, RouterProvider, Routes, useRouteError } from "react-router";
-import { Toaster } from "sonner";
 import { api, ApiFailure, unwrap } from "./api.ts";
 import { AppErrorBoundary } from "./components/AppErrorBoundary.tsx";
 import { UpgradePrompt } from "./components/ui.tsx";
 import { Shell } from "./shell/Shell.tsx";
 import { useDashboard } from "./store.ts";
+import { Toasts } from "./toast.tsx";
 import { NotFound } from "./screens/NotFound.tsx";
 import { useCheckoutWelcome } from "./screens/account/checkout-welcome.ts";
 
@@ -125,11 +124,9 @@ export default function App() {
 
   return (
     <AppErrorBoundary>
-      <Tooltip.Provider delayDuration={200}>
-        {me ? <Dashboard /> : failed ? <LoadFailed /> : <Loading />}
-        <UpgradePrompt />
-        <Toaster position="top-center" visibleToasts={1} richColors closeButton />
-      </Tooltip.Provider>
+      {me ? <Dashboard /> : failed ? <LoadFailed /> : <Loading />}
+      <UpgradePrompt />
+      <Toasts />
     </AppErrorBoundary>
   );
 }

@@ -7,7 +7,7 @@ import type { ReactNode } from "react";
 import type { PageLink, PagePlan, PageSnapshot, PageSocialLink } from "#core/model.ts";
 import { getPlatform, type PlatformId } from "#core/platforms.ts";
 import { REPORT_REASON_LABELS, REPORT_REASONS } from "#core/limits.ts";
-import { cropOutputSize } from "#core/schemas/profile.ts";
+import { cropOutputSize } from "#core/profile.ts";
 import type { FullwidthSubtype } from "#core/themes.ts";
 import { linkAddressOf } from "#core/url-rule.ts";
 import { visibleContentOf, type VisibleContent } from "#core/visible-content.ts";

@@ -4,7 +4,7 @@
  * a page reload, so what the owner typed elsewhere on the screen stays.
  */
 import { useEffect, useRef, useState } from "react";
-import { STALE_WRITE } from "#core/schemas/revision.ts";
+import { STALE_WRITE } from "#core/revision.ts";
 import { isStaleWrite } from "../api.ts";
 import { Button } from "./ui.tsx";
 

@@ -1,12 +1,12 @@
 /**
  * Small shared pieces: buttons, the PLUS badge with its tooltip, the upgrade prompt, a confirm dialog.
  */
-import { AlertDialog, Dialog, DropdownMenu, Switch, Tooltip } from "radix-ui";
+import { AlertDialog, Dialog, Switch } from "radix-ui";
 import { Crown, X, type LucideIcon } from "lucide-react";
 import { useEffect, useRef, useState, type ComponentPropsWithRef, type ReactNode, type RefObject } from "react";
 import { DASH } from "#core/dashboard-texts.ts";
 import { FEATURE_LABELS } from "#core/feature-labels.ts";
-import { PLUS_PRICE_LABEL } from "#core/schemas/billing.ts";
+import { PLUS_PRICE_LABEL } from "#core/billing.ts";
 import { api, unwrap } from "../api.ts";
 import { useDashboard } from "../store.ts";
 import { startCheckout } from "../screens/account/billing-ui.tsx";
@@ -59,22 +59,6 @@ export function SkipLink({ to }: { to: string }) {
   );
 }
 
-/**
- * A Plus-only item on a Lite owner's draft (ADR 112): the PLUS badge and the words saying the item
- * is not on the live page. Shown only once the trial is over; the caller decides which items need
- * Plus with the publish gate's own functions (core/publish-gate.ts), so mark and refusal agree.
- */
-export function PlusMark({ feature }: { feature: string }) {
-  const me = useDashboard((s) => s.me);
-  if (me?.plan.effectivePlan !== "lite") return null;
-  return (
-    <span className="inline-flex flex-wrap items-center gap-x-1.5 gap-y-0.5" data-testid="plus-mark">
-      <PlusBadge feature={feature} />
-      <span className="whitespace-nowrap text-xs font-medium text-amber-900">{DASH.notOnLivePage}</span>
-    </span>
-  );
-}
-
 /** Whether the publish gate currently refuses the draft for `feature` (from GET /api/publish/state). */
 export function useBlocked(feature: string): boolean {
   return useDashboard((s) => !!s.publish?.blockedFeatures.includes(feature));
@@ -89,35 +73,6 @@ export function PlusTag() {
     <span data-testid="plus-tag" className="inline-flex shrink-0 items-center gap-1 whitespace-nowrap rounded bg-amber-100 px-1.5 py-0.5 text-xs font-bold leading-4 text-amber-900">
       <Crown aria-hidden className="size-3" /> PLUS
     </span>
-  );
-}
-
-/** The PLUS badge: a button with the spec's tooltip that opens the upgrade prompt for `feature`. */
-export function PlusBadge({ feature }: { feature: string }) {
-  const me = useDashboard((s) => s.me);
-  const openUpgrade = useDashboard((s) => s.openUpgrade);
-  const tip = me?.plan.isTrialActive ? DASH.plusTooltipTrial : DASH.plusTooltip;
-  return (
-    <Tooltip.Root>
-      <Tooltip.Trigger asChild>
-        <button
-          type="button"
-          onClick={(e) => {
-            e.preventDefault();
-            openUpgrade(feature);
-          }}
-          aria-label={`PLUS: ${tip}`}
-          className="inline-flex shrink-0 rounded"
-        >
-          <PlusTag />
-        </button>
-      </Tooltip.Trigger>
-      <Tooltip.Portal>
-        <Tooltip.Content sideOffset={4} className="z-50 max-w-xs rounded bg-slate-900 px-2 py-1 text-xs text-white">
-          {tip}
-        </Tooltip.Content>
-      </Tooltip.Portal>
-    </Tooltip.Root>
   );
 }
 
@@ -288,18 +243,6 @@ export function Confirm(props: {
 
 /** A feature key as the owner reads it, from core's one table of feature names. */
 export const featureName = (key: string) => (key in FEATURE_LABELS ? FEATURE_LABELS[key as keyof typeof FEATURE_LABELS] : key.replaceAll("_", " "));
-
-/** An item of a dropdown menu (a row's actions, the user menu). */
-export function MenuItem({ onSelect, danger, children }: { onSelect(): void; danger?: boolean; children: ReactNode }) {
-  return (
-    <DropdownMenu.Item
-      onSelect={onSelect}
-      className={`flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none ${danger ? "text-red-700 data-[highlighted]:bg-red-50" : "data-[highlighted]:bg-slate-100"}`}
-    >
-      {children}
-    </DropdownMenu.Item>
-  );
-}
 
 /** The visibility switch of a link or social link. */
 export function VisibilitySwitch({ checked, onChange, label }: { checked: boolean; onChange(v: boolean): void; label: string }) {

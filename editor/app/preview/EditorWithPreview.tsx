@@ -4,8 +4,8 @@
  */
 import { Eye, EyeOff } from "lucide-react";
 import { useEffect, useId, useState, type ReactNode } from "react";
-import { toast } from "sonner";
-import { PROFILE_MESSAGES } from "#core/schemas/profile.ts";
+import { toast } from "../toast.tsx";
+import { PROFILE_MESSAGES } from "#core/profile.ts";
 import { Button } from "../components/ui.tsx";
 import { useDashboard } from "../store.ts";
 import { LivePreview } from "./LivePreview.tsx";

@@ -9,7 +9,7 @@ import type { ReactElement } from "react";
 import type { PagePlan, PageSnapshot } from "#core/model.ts";
 import type { FeatureKey } from "#core/plans.ts";
 import { plusOnlyFeaturesUsed } from "#core/publish-gate.ts";
-import { isFreeTheme } from "#core/schemas/profile.ts";
+import { isFreeTheme } from "#core/profile.ts";
 import { visibleContentOf } from "#core/visible-content.ts";
 import { Page } from "#renderer/components/Page.tsx";
 import type { LongFormBlock } from "#renderer/markdown.ts";

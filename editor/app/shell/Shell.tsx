@@ -6,15 +6,16 @@ import { DropdownMenu, Dialog } from "radix-ui";
 import { BarChart3, ExternalLink, Home, Image, Link2, LogOut, Menu, Palette, Settings, Share2, Type, Wallet, X } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
 import { NavLink, useLocation, useNavigate } from "react-router";
-import { toast } from "sonner";
+import { toast } from "../toast.tsx";
 import { SUSPENSION_TEXTS } from "#core/admin.ts";
 import { LOGOUT_UPSELL_KEY, LOGOUT_UPSELL_REASON } from "#core/logout-upsell.ts";
-import { AUTH_TEXT } from "#core/schemas/auth.ts";
+import { AUTH_TEXT } from "#core/auth-rules.ts";
 import { api, setSigningOut, unwrap } from "../api.ts";
 import { useDashboard, isLite } from "../store.ts";
 import { StatusBar } from "./StatusBar.tsx";
 import { hasUnsavedChanges, UnsavedChangesGuard } from "./unsaved.tsx";
-import { MenuItem, PlusTag, SkipLink } from "../components/ui.tsx";
+import { MenuItem } from "../components/menu-item.tsx";
+import { PlusTag, SkipLink } from "../components/ui.tsx";
 
 export const NAV = [
   { to: "/dashboard/analytics", label: "Analytics", icon: BarChart3 },

@@ -4,7 +4,7 @@
  */
 import { Eye, Rocket, Undo2 } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../toast.tsx";
 import { DASH } from "#core/dashboard-texts.ts";
 import { LIMITS } from "#core/limits.ts";
 import { ApiFailure, clientErrorMessage, unwrap } from "../api.ts";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { getPlatform, SOCIAL_PLATFORMS } from "#core/platforms.ts";
-import { cleanHandle, handleOf, SocialAddSchema } from "#core/social-handle.ts";
+import { SocialAddSchema } from "#core/schemas/social.ts";
+import { cleanHandle, handleOf } from "#core/social-handle.ts";
 
 const p = (id: string) => getPlatform(id)!;
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { PageLink, PageSnapshot } from "#core/model.ts";
 import { PLATFORM_IDS } from "#core/platforms.ts";
-import { SocialAddSchema } from "#core/social-handle.ts";
+import { SocialAddSchema } from "#core/schemas/social.ts";
 import { INLINE_SCRIPT } from "#renderer/render.tsx";
 import { isMailable, safeHref, safeSrc } from "#renderer/components/safe-href.ts";
 import { vcard } from "#renderer/components/vcard.ts";

@@ -3,9 +3,9 @@
  * subscription, the dialog first says that deleting ends it now (ADR 049).
  */
 import { useEffect, useState, type FormEvent } from "react";
-import { toast } from "sonner";
-import { AUTH_TEXT } from "#core/schemas/auth.ts";
-import { BILLING_MESSAGES } from "#core/schemas/billing.ts";
+import { toast } from "../../toast.tsx";
+import { AUTH_TEXT } from "#core/auth-rules.ts";
+import { BILLING_MESSAGES } from "#core/billing.ts";
 import { PasswordField, TextField } from "../../../components/auth/fields.tsx";
 import { api, ApiFailure, unwrap } from "../../api.ts";
 import { Button, Modal } from "../../components/ui.tsx";

@@ -7,9 +7,10 @@
 import { Download, FileText, Lock, Receipt } from "lucide-react";
 import { useEffect, useState } from "react";
 import { FEATURE_LABELS } from "#core/feature-labels.ts";
-import { BILLING_MESSAGES, formatMoney, INVOICE_STATUS_LABELS } from "#core/schemas/billing.ts";
+import { BILLING_MESSAGES, formatMoney, INVOICE_STATUS_LABELS } from "#core/billing.ts";
 import { api, ApiFailure, unwrap } from "../../api.ts";
-import { Button, EmptyState, PlusBadge } from "../../components/ui.tsx";
+import { PlusBadge } from "../../components/plus-badge.tsx";
+import { Button, EmptyState } from "../../components/ui.tsx";
 import { isLite, useDashboard } from "../../store.ts";
 import { shortDate } from "../../../components/dates.ts";
 import { Badge, type BadgeVariant, Panel, ScrollTable } from "./billing-ui.tsx";

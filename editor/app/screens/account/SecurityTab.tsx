@@ -6,8 +6,8 @@
  */
 import { format } from "date-fns";
 import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { toast } from "sonner";
-import { AUTH_TEXT, PasswordChangeSchema, TwoFactorChangeSchema, TwoFactorEnableSchema } from "#core/schemas/auth.ts";
+import { toast } from "../../toast.tsx";
+import { AUTH_TEXT } from "#core/auth-rules.ts";
 import { LIMITS } from "#core/limits.ts";
 import { PasswordField, TextField } from "../../../components/auth/fields.tsx";
 import OtpInput from "../../../components/auth/OtpInput.tsx";
@@ -30,10 +30,14 @@ function ChangePassword({ hasPassword }: { hasPassword: boolean }) {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const parsed = PasswordChangeSchema.safeParse(form);
-    if (!parsed.success) return setFields(fieldsOf(parsed.error.issues));
-    setFields({});
     setBusy(true);
+    const { PasswordChangeSchema } = await import("#core/schemas/auth.ts");
+    const parsed = PasswordChangeSchema.safeParse(form);
+    if (!parsed.success) {
+      setBusy(false);
+      return setFields(fieldsOf(parsed.error.issues));
+    }
+    setFields({});
     try {
       await unwrap(api.auth.password.$post({ json: parsed.data }));
       toast.success(AUTH_TEXT.passwordChanged, { description: "Every other session was signed out." });
@@ -176,9 +180,13 @@ function SetupDialog({ hasPassword, onEnabled, onClose }: { hasPassword: boolean
 
   async function enable(e?: FormEvent) {
     e?.preventDefault();
-    const parsed = TwoFactorEnableSchema.safeParse({ code });
-    if (!parsed.success) return setError(parsed.error.issues[0]!.message);
     setBusy(true);
+    const { TwoFactorEnableSchema } = await import("#core/schemas/auth.ts");
+    const parsed = TwoFactorEnableSchema.safeParse({ code });
+    if (!parsed.success) {
+      setBusy(false);
+      return setError(parsed.error.issues[0]!.message);
+    }
     setError(null);
     try {
       const { backupCodes } = await unwrap(api.auth["two-factor"].enable.$post({ json: parsed.data }));
@@ -250,11 +258,15 @@ function ConfirmChangeDialog({ kind, hasPassword, onDone, onClose }: { kind: "di
 
   async function submit(e: FormEvent) {
     e.preventDefault();
+    setBusy(true);
+    const { TwoFactorChangeSchema } = await import("#core/schemas/auth.ts");
     const parsed = TwoFactorChangeSchema.safeParse({ password: hasPassword ? form.password : undefined, code: form.code });
     const next: Record<string, string> = parsed.success ? {} : fieldsOf(parsed.error.issues);
     if (hasPassword && !form.password) next.password = AUTH_TEXT.confirmPasswordRequired;
-    if (Object.keys(next).length) return setFields(next);
-    setBusy(true);
+    if (Object.keys(next).length) {
+      setBusy(false);
+      return setFields(next);
+    }
     setFields({});
     try {
       const json = parsed.data!;

@@ -7,9 +7,9 @@
  */
 import { AlertTriangle, CreditCard, Crown, FlaskConical } from "lucide-react";
 import { useCallback, useEffect, useId, useState, type FormEvent, type ReactNode } from "react";
-import { toast } from "sonner";
+import { toast } from "../../toast.tsx";
 import { CANCEL_REASONS } from "#core/limits.ts";
-import { BADGE_VARIANT, BILLING_MESSAGES, PLUS_PLANS, PLUS_PRICE_LABEL, type BillingInterval, type SubscriptionBadge } from "#core/schemas/billing.ts";
+import { BADGE_VARIANT, BILLING_MESSAGES, PLUS_PLANS, PLUS_PRICE_LABEL, type BillingInterval, type SubscriptionBadge } from "#core/billing.ts";
 import { PLAN_NAMES } from "#core/plans.ts";
 import { api, clientErrorMessage, unwrap } from "../../api.ts";
 import { Button, Confirm, Modal } from "../../components/ui.tsx";

@@ -3,8 +3,8 @@
  * the one way into checkout (every Upgrade button in the dashboard goes through startCheckout).
  */
 import type { ReactNode } from "react";
-import { toast } from "sonner";
-import { BILLING_MESSAGES, CheckoutBodySchema, type BillingInterval } from "#core/schemas/billing.ts";
+import { toast } from "../../toast.tsx";
+import { BILLING_MESSAGES, type BillingInterval } from "#core/billing.ts";
 import { api, ApiFailure, unwrap } from "../../api.ts";
 
 export type BadgeVariant = "default" | "secondary" | "destructive" | "outline";
@@ -26,7 +26,9 @@ export function Badge({ variant, children }: { variant: BadgeVariant; children: 
 export async function startCheckout(interval: BillingInterval = "month"): Promise<boolean> {
   const here = window.location.pathname.replace(/\/+$/, "");
   try {
-    // Only a dashboard path the server takes as a return address is sent (core's CheckoutBodySchema).
+    // Only a dashboard path the server takes as a return address is sent (core's CheckoutBodySchema,
+    // loaded here rather than with every screen: ADR 123).
+    const { CheckoutBodySchema } = await import("#core/schemas/billing.ts");
     const back = CheckoutBodySchema.safeParse({ returnPath: here });
     const { url } = await unwrap(api.billing.checkout.$post({ json: back.success ? { returnPath: here, interval } : { interval } }));
     window.location.assign(url);

@@ -4,8 +4,8 @@
  * a reload or a shared link does not welcome them again.
  */
 import { useEffect } from "react";
-import { toast } from "sonner";
-import { BILLING_MESSAGES } from "#core/schemas/billing.ts";
+import { toast } from "../../toast.tsx";
+import { BILLING_MESSAGES } from "#core/billing.ts";
 
 export function useCheckoutWelcome() {
   useEffect(() => {

@@ -4,18 +4,16 @@
  * and send a request key made when the dialog opens, so a double submit is one request.
  */
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from "react";
-import { toast } from "sonner";
+import { toast } from "../../toast.tsx";
 import { LIMITS } from "#core/limits.ts";
 import {
   AFFILIATE_MESSAGES,
   payoutFeeCents,
   payoutNetCents,
-  payoutRequestSchema,
   renewalCostCents,
   renewalMonthOptions,
-  renewalSchema,
-} from "#core/schemas/affiliate.ts";
-import { addMonths, formatMoney, PLUS_PRICE } from "#core/schemas/billing.ts";
+} from "#core/affiliate.ts";
+import { addMonths, formatMoney, PLUS_PRICE } from "#core/billing.ts";
 import { api, ApiFailure, clientErrorMessage, unwrap } from "../../api.ts";
 import { Button, Modal } from "../../components/ui.tsx";
 import { longDate } from "../../../components/dates.ts";
@@ -70,10 +68,14 @@ export function PayoutDialog({ open, onOpenChange, eligibleCents, onDone }: { op
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const parsed = payoutRequestSchema(eligibleCents).safeParse({ amount: amount.trim() === "" ? undefined : Number(amount), payoutEmail: email });
-    if (!parsed.success) return setFields(fieldsOf(parsed.error.issues));
-    setFields({});
     setBusy(true);
+    const { payoutRequestSchema } = await import("#core/schemas/affiliate.ts");
+    const parsed = payoutRequestSchema(eligibleCents).safeParse({ amount: amount.trim() === "" ? undefined : Number(amount), payoutEmail: email });
+    if (!parsed.success) {
+      setBusy(false);
+      return setFields(fieldsOf(parsed.error.issues));
+    }
+    setFields({});
     try {
       await unwrap(api.affiliate.payouts.$post({ json: { amount: parsed.data.amount / 100, payoutEmail: parsed.data.payoutEmail, requestKey: key } }));
       toast.success(AFFILIATE_MESSAGES.payoutRequested, { description: AFFILIATE_MESSAGES.payoutRequestedText });
@@ -176,11 +178,15 @@ export function RenewDialog({
 
   async function submit(e: FormEvent) {
     e.preventDefault();
+    setBusy(true);
+    const { renewalSchema } = await import("#core/schemas/affiliate.ts");
     const parsed = renewalSchema(balanceCents).safeParse({ months: months ? n : undefined });
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? AFFILIATE_MESSAGES.renewalPeriodRequired);
+    if (!parsed.success) {
+      setBusy(false);
+      return setError(parsed.error.issues[0]?.message ?? AFFILIATE_MESSAGES.renewalPeriodRequired);
+    }
     setError(null);
     setProblem(null);
-    setBusy(true);
     try {
       const res = await unwrap(api.affiliate.renewals.$post({ json: { months: parsed.data.months, totalCost: total / 100, requestKey: key } }));
       toast.success(AFFILIATE_MESSAGES.renewed, { description: AFFILIATE_MESSAGES.renewedText(res.months, longDate(res.periodEnd)) });

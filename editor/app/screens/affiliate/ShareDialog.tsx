@@ -4,8 +4,8 @@
 import { Tabs } from "radix-ui";
 import { Copy, Mail } from "lucide-react";
 import { useId } from "react";
-import { toast } from "sonner";
-import { AFFILIATE_MESSAGES, SHARE_TEXTS } from "#core/schemas/affiliate.ts";
+import { toast } from "../../toast.tsx";
+import { AFFILIATE_MESSAGES, SHARE_TEXTS } from "#core/affiliate.ts";
 import { Button, Modal } from "../../components/ui.tsx";
 import { COMMISSION_PERCENT, tabClass } from "./affiliate-ui.ts";
 

@@ -1,6 +1,6 @@
 /** The programme's figures as the owner reads them, from core's limits, and the look of its tabs. */
 import { LIMITS } from "#core/limits.ts";
-import { formatMoney } from "#core/schemas/billing.ts";
+import { formatMoney } from "#core/billing.ts";
 
 export const COMMISSION_PERCENT = `${Math.round(LIMITS.AFFILIATE_COMMISSION_RATE * 100)}%`;
 export const PAYOUT_FEE_PERCENT = `${Math.round(LIMITS.PAYOUT_FEE_RATE * 100)}%`;

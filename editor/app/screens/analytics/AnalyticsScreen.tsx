@@ -6,13 +6,14 @@
 import { BarChart3, Crown, Download, Share2 } from "lucide-react";
 import { DropdownMenu, Tabs } from "radix-ui";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
-import { toast } from "sonner";
+import { toast } from "../../toast.tsx";
 import { daysBetween, fillDays } from "#core/analytics-range.ts";
 import { DASH } from "#core/dashboard-texts.ts";
-import { ANALYTICS_TEXTS as T, DEFAULT_RANGE_DAYS, presetRange, shareTitle } from "#core/schemas/analytics.ts";
-import { VISITOR_MESSAGES } from "#core/schemas/visitor.ts";
+import { ANALYTICS_TEXTS as T, DEFAULT_RANGE_DAYS, presetRange, shareTitle } from "#core/analytics.ts";
+import { VISITOR_MESSAGES } from "#core/visitor.ts";
 import { api, clientErrorMessage, unwrap } from "../../api.ts";
-import { Button, EmptyState, MenuItem } from "../../components/ui.tsx";
+import { MenuItem } from "../../components/menu-item.tsx";
+import { Button, EmptyState } from "../../components/ui.tsx";
 import { useDashboard } from "../../store.ts";
 import { DayChart } from "./DayChart.tsx";
 import { LinkPerformance, PlusPrompt, TrafficSources, type Report } from "./DetailPanels.tsx";

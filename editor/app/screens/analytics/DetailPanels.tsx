@@ -8,7 +8,7 @@ import { Crown } from "lucide-react";
 import { useId, useState, type ReactNode } from "react";
 import { fillDays } from "#core/analytics-range.ts";
 import { DASH } from "#core/dashboard-texts.ts";
-import { ANALYTICS_TEXTS as T, ctrBadgeVariant } from "#core/schemas/analytics.ts";
+import { ANALYTICS_TEXTS as T, ctrBadgeVariant } from "#core/analytics.ts";
 import type { api } from "../../api.ts";
 import { Button } from "../../components/ui.tsx";
 import { useDashboard } from "../../store.ts";

@@ -3,7 +3,7 @@ import { CalendarDays } from "lucide-react";
 import { Popover } from "radix-ui";
 import { useEffect, useState } from "react";
 import { LIMITS } from "#core/limits.ts";
-import { presetRange } from "#core/schemas/analytics.ts";
+import { presetRange } from "#core/analytics.ts";
 import { Button } from "../../components/ui.tsx";
 import { daysOf, labelOf, type Range } from "./range.ts";
 

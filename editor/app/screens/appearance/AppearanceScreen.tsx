@@ -8,13 +8,15 @@
  */
 import { Check } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../../toast.tsx";
 import type { PageProfile } from "#core/model.ts";
-import { plusOnlyFeatureOf, PROFILE_MESSAGES, type AppearanceInput } from "#core/schemas/profile.ts";
+import { plusOnlyFeatureOf, PROFILE_MESSAGES } from "#core/profile.ts";
+import type { AppearanceInput } from "#core/schemas/profile.ts";
 import { BUTTON_STYLES, FONT_PAIRINGS, getTheme, SOCIAL_POSITIONS, THEMES, type ButtonStyle, type SocialPosition } from "#core/themes.ts";
 import { ApiFailure } from "../../api.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
-import { featureName, PlusBadge, PlusMark, useBlocked } from "../../components/ui.tsx";
+import { PlusBadge, PlusMark } from "../../components/plus-badge.tsx";
+import { featureName, useBlocked } from "../../components/ui.tsx";
 import { EditorWithPreview } from "../../preview/EditorWithPreview.tsx";
 import { saveProfileEdit } from "../../preview/save.ts";
 import { useCurrentSnapshot, useProfileDraft } from "../../preview/store.ts";

@@ -4,7 +4,10 @@
  * left or Enter is pressed with a valid colour.
  */
 import { useEffect, useId, useRef, useState } from "react";
-import { HexColorSchema, PROFILE_MESSAGES } from "#core/schemas/profile.ts";
+import { PROFILE_MESSAGES } from "#core/profile.ts";
+
+/** core's HexColorSchema, loaded at the first check rather than with the screen (ADR 123). */
+const hexColor = () => import("#core/schemas/profile.ts").then((m) => m.HexColorSchema);
 
 export function ColorField(props: {
   label: string;
@@ -45,8 +48,8 @@ export function ColorField(props: {
     return () => el.removeEventListener("change", commit);
   }, []);
 
-  function commitText() {
-    const parsed = HexColorSchema.safeParse(text);
+  async function commitText() {
+    const parsed = (await hexColor()).safeParse(text);
     if (!parsed.success) {
       setError(PROFILE_MESSAGES.colorInvalid);
       onRevert();
@@ -89,17 +92,20 @@ export function ColorField(props: {
           aria-describedby={error ? `${id}-err` : undefined}
           onChange={(e) => {
             setText(e.target.value);
-            const parsed = HexColorSchema.safeParse(e.target.value);
-            if (parsed.success) {
-              setError("");
-              onPreview(parsed.data);
-            }
+            const typed = e.target.value;
+            void hexColor().then((schema) => {
+              const parsed = schema.safeParse(typed);
+              if (parsed.success) {
+                setError("");
+                onPreview(parsed.data);
+              }
+            });
           }}
           onBlur={commitText}
           onKeyDown={(e) => {
             if (e.key === "Enter") {
               e.preventDefault();
-              commitText();
+              void commitText();
             }
           }}
           className="h-10 w-28 rounded-md border border-slate-300 px-2 font-mono text-sm aria-invalid:border-red-600"

@@ -7,15 +7,16 @@
  */
 import { Search } from "lucide-react";
 import { useEffect, useMemo, useState, type ReactNode } from "react";
-import { toast } from "sonner";
+import { toast } from "../../toast.tsx";
 import { LIMITS } from "#core/limits.ts";
 import type { PageProfile } from "#core/model.ts";
 import type { FeatureKey } from "#core/plans.ts";
-import { PROFILE_MESSAGES, ProfileTextSchema, searchResultOf } from "#core/schemas/profile.ts";
+import { PROFILE_MESSAGES, searchResultOf } from "#core/profile.ts";
 import { ApiFailure } from "../../api.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
 import { mergeLatest } from "../../revisions.ts";
-import { Button, PlusBadge, PlusMark, useBlocked } from "../../components/ui.tsx";
+import { PlusBadge, PlusMark } from "../../components/plus-badge.tsx";
+import { Button, useBlocked } from "../../components/ui.tsx";
 import { EditorWithPreview } from "../../preview/EditorWithPreview.tsx";
 import { saveProfileEdit } from "../../preview/save.ts";
 import { useProfileDraft } from "../../preview/store.ts";
@@ -193,14 +194,16 @@ export default function BioScreen() {
   }
 
   async function save(edit: Partial<Values>) {
+    setSaving(true);
+    const { ProfileTextSchema } = await import("#core/schemas/profile.ts");
     const parsed = ProfileTextSchema.safeParse(edit);
     if (!parsed.success) {
       const next: Partial<Record<Field, string>> = {};
       for (const issue of parsed.error.issues) next[issue.path[0] as Field] ??= issue.message;
       setErrors(next);
+      setSaving(false);
       return;
     }
-    setSaving(true);
     try {
       await saveProfileEdit("text", parsed.data, form?.revision);
       useProfileDraft.getState().clearPending();

@@ -5,14 +5,14 @@
  * dialog says so and its Reload brings in what changed there, keeping the owner's other typing (ADR 069).
  */
 import { useState, type ReactNode } from "react";
-import { toast } from "sonner";
-import { LinkExtrasSchema } from "#core/dashboard-schemas.ts";
+import { toast } from "../../toast.tsx";
 import { DASH } from "#core/dashboard-texts.ts";
-import { LinkInputSchema, isMediaPath } from "#core/link-input.ts";
 import { LINK_TYPE_LABELS, LITE_LINK_TYPES, PROMOTE_LINK_TYPE, type LinkType } from "#core/link-types.ts";
+import { isMediaPath } from "#core/url-rule.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
-import { Button, Modal, PlusBadge } from "../../components/ui.tsx";
+import { PlusBadge } from "../../components/plus-badge.tsx";
+import { Button, Modal } from "../../components/ui.tsx";
 import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { isLite, useDashboard } from "../../store.ts";
 import { RadioCards } from "../appearance/RadioCards.tsx";
@@ -133,12 +133,13 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
     }
     const b = body();
     const errs: Fields = {};
+    setBusy(true);
+    const [{ LinkInputSchema }, { LinkExtrasSchema }] = await Promise.all([import("#core/link-input.ts"), import("#core/dashboard-schemas.ts")]);
     for (const check of [LinkInputSchema.safeParse(b), LinkExtrasSchema.safeParse(b)]) {
       if (!check.success) for (const issue of check.error.issues) errs[issue.path.join(".")] ??= issue.message;
     }
     setErrors(errs);
-    if (Object.keys(errs).length) return;
-    setBusy(true);
+    if (Object.keys(errs).length) return setBusy(false);
     try {
       if (link) await writeLink(link, (revision) => unwrap(api.links[":id"].$patch({ param: { id: link.id }, json: { ...b, revision } })));
       else await unwrap(api.links.$post({ json: b }));

@@ -4,9 +4,9 @@
  * the bytes again) and the stored file's address becomes the field's value.
  */
 import { useId, useState, type ReactNode } from "react";
-import { toast } from "sonner";
-import { isMediaPath } from "#core/link-input.ts";
-import { LINK_FILE_MESSAGES, linkFileError, type LinkFileKind } from "#core/schemas/link-files.ts";
+import { toast } from "../../toast.tsx";
+import { LINK_FILE_MESSAGES, linkFileError, type LinkFileKind } from "#core/link-files.ts";
+import { isMediaPath } from "#core/url-rule.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 
 const ACCEPT: Record<LinkFileKind, string> = {

@@ -7,7 +7,7 @@
 import { useEffect, useState } from "react";
 import Cropper, { type Area } from "react-easy-crop";
 import { LIMITS } from "#core/limits.ts";
-import { FULLWIDTH_ASPECTS, type PictureShape } from "#core/schemas/profile.ts";
+import { FULLWIDTH_ASPECTS, type PictureShape } from "#core/profile.ts";
 import type { FullwidthSubtype } from "#core/themes.ts";
 import { Button, Modal } from "../../components/ui.tsx";
 

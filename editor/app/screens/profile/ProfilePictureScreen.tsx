@@ -8,18 +8,17 @@
 import { ImagePlus, Trash2 } from "lucide-react";
 import { lazy, Suspense, useId, useRef, useState } from "react";
 import type { Area } from "react-easy-crop";
-import { toast } from "sonner";
+import { toast } from "../../toast.tsx";
 import { LIMITS } from "#core/limits.ts";
 import type { PageProfile } from "#core/model.ts";
 import {
   INVALID_PICTURE,
-  InitialsSchema,
   FULLWIDTH_ASPECTS,
   PICTURE_MESSAGES,
   pictureFileError,
   sniffImageType,
   type PictureShape,
-} from "#core/schemas/profile.ts";
+} from "#core/profile.ts";
 import { APPEARANCE_DEFAULTS, type FullwidthSubtype, type IconSubtype } from "#core/themes.ts";
 import { api, unwrap } from "../../api.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
@@ -207,6 +206,7 @@ export default function ProfilePictureScreen() {
 
   async function commitInitials() {
     if (initials === null) return;
+    const { InitialsSchema } = await import("#core/schemas/profile.ts");
     const parsed = InitialsSchema.safeParse(initials);
     if (!parsed.success) {
       setInitialsError(parsed.error.issues[0]?.message ?? "");

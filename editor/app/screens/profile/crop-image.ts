@@ -4,7 +4,7 @@
  */
 import type { Area } from "react-easy-crop";
 import { LIMITS } from "#core/limits.ts";
-import { cropOutputSize, type PictureShape } from "#core/schemas/profile.ts";
+import { cropOutputSize, type PictureShape } from "#core/profile.ts";
 import type { FullwidthSubtype } from "#core/themes.ts";
 
 export function loadImage(src: string): Promise<HTMLImageElement> {

@@ -1,0 +1,70 @@
+/**
+ * ADR 123: the dashboard's shell and screens load neither zod nor sonner before first use. Following
+ * only static imports (not `import type`, not `import()`) from the dashboard's entry and from every
+ * screen module, no path may reach either package: a form loads core's schema when it is first
+ * checked, and toasts load with the first toast (editor/app/toast.tsx). Nor does the shell load
+ * Radix's tooltip or popover: the screens that show a Plus badge or a popover load those themselves.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = resolve(import.meta.dirname, "../../..");
+const HEAVY = ["zod", "sonner"];
+
+/** The files and packages a source file imports when it loads. */
+function staticImports(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), "utf8");
+  const out: string[] = [];
+  for (const m of text.matchAll(/^(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s+)?["']([^"']+)["']/gm)) {
+    const spec = m[1]!;
+    if (spec.startsWith("#")) out.push(spec.slice(1));
+    else if (spec.startsWith(".")) out.push(relative(ROOT, resolve(ROOT, dirname(file), spec)));
+    else out.push(spec);
+  }
+  return out;
+}
+
+/** The import chain from `entry` to a heavy package, or null. */
+function pathToHeavy(entry: string, seen = new Set<string>()): string[] | null {
+  if (seen.has(entry)) return null;
+  seen.add(entry);
+  for (const spec of staticImports(entry)) {
+    if (HEAVY.some((p) => spec === p || spec.startsWith(`${p}/`))) return [entry, spec];
+    if (!existsSync(join(ROOT, spec)) || !/\.(ts|tsx)$/.test(spec)) continue;
+    const rest = pathToHeavy(spec, seen);
+    if (rest) return [entry, ...rest];
+  }
+  return null;
+}
+
+/** Every file the dashboard's entry loads through static imports. */
+function staticGraph(entry: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(entry)) return seen;
+  seen.add(entry);
+  for (const spec of staticImports(entry)) if (existsSync(join(ROOT, spec)) && /\.(ts|tsx)$/.test(spec)) staticGraph(spec, seen);
+  return seen;
+}
+
+const screens = readdirSync(join(ROOT, "editor/app/screens"), { recursive: true, encoding: "utf8" })
+  .filter((f) => /Screen\.tsx$/.test(f))
+  .map((f) => `editor/app/screens/${f}`);
+
+describe("the dashboard's first load", () => {
+  it("finds the screens", () => {
+    expect(screens.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it("the shell loads no Radix tooltip or popover", () => {
+    const positioned = [...staticGraph("editor/app/App.tsx")].filter((file) =>
+      /import\s*\{[^}]*\b(Tooltip|Popover)\b[^}]*\}\s*from\s*"radix-ui"/.test(readFileSync(join(ROOT, file), "utf8")),
+    );
+    expect(positioned).toEqual([]);
+  });
+
+  for (const entry of ["editor/app/App.tsx", ...screens]) {
+    it(`${entry} reaches neither zod nor sonner through static imports`, () => {
+      expect(pathToHeavy(entry)).toBeNull();
+    });
+  }
+});
