@@ -139,6 +139,33 @@ test("the QR row's switch lines up with the social rows' switches, and 'Make mai
   await expect(page.getByRole("dialog", { name: "Upgrade to Plinth Plus" })).toBeVisible();
 });
 
+test("arrowing through the link types passes the Plus ones without a prompt; Space or a click on one asks to upgrade", async ({ page, context }) => {
+  const owner = await createOwner({ trial: false });
+  await signInAs(context, owner);
+  await page.goto("/dashboard/links");
+  await page.getByRole("button", { name: "Add Component" }).click();
+  const add = page.getByRole("dialog", { name: "Add New Link" });
+  const upgrade = page.getByRole("dialog", { name: "Upgrade to Plinth Plus" });
+  const type = (name: string) => add.getByRole("radio", { name, exact: true });
+  await type("Donation").check();
+  // Lead Magnet, Contact Card and Promote & Earn are Plus: the arrow passes them and the choice stays.
+  for (const name of ["Lead Magnet", "Contact Card", "Promote & Earn"]) {
+    await page.keyboard.press("ArrowRight");
+    await expect(type(name)).toBeFocused();
+    await expect(upgrade).toBeHidden();
+    await expect(type("Donation")).toBeChecked();
+  }
+  await page.keyboard.press("ArrowLeft");
+  await expect(type("Contact Card")).toBeFocused();
+  await page.keyboard.press("Space");
+  await expect(upgrade).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(upgrade).toBeHidden();
+  await expect(type("Donation")).toBeChecked();
+  await type("Lead Magnet").click();
+  await expect(upgrade).toBeVisible();
+});
+
 test("one dialog at a time: Upgrade Required lies above a dimmed Add dialog, keeps the focus, and Escape closes only it", async ({ page, context }) => {
   const owner = await createOwner({ trial: false });
   await signInAs(context, owner);
