@@ -28,6 +28,7 @@ export function meRoutes({ db, now }: AppDeps) {
           username: p.username,
           displayName: p.displayName,
           profilePictureUrl: p.profilePictureUrl,
+          profilePictureFullwidthUrl: p.profilePictureFullwidthUrl,
           profilePictureStyle: p.profilePictureStyle,
           initialsText: p.initialsText,
           initialsBgColor: p.initialsBgColor,

@@ -26,6 +26,23 @@ test("the app header carries the logo mark beside the name, on desktop and at 39
   }
 });
 
+test("the header's user menu shows the owner's picture, whichever shape they uploaded, else their initials", async ({ page, owner }) => {
+  const set = (v: Partial<typeof userProfiles.$inferInsert>) => e2eDb().update(userProfiles).set(v).where(eq(userProfiles.userId, owner.userId)).run();
+  const menu = page.getByRole("banner").getByRole("button", { name: /^User menu/ });
+  set({ displayName: "Ada Lovelace", profilePictureUrl: null, profilePictureFullwidthUrl: null });
+  await page.goto("/dashboard/links");
+  await expect(menu).toHaveAccessibleName("User menu (AL)");
+  await expect(menu.locator("img")).toHaveCount(0);
+  // Only a full-width picture: the header shows it too.
+  set({ profilePictureStyle: "full_width", profilePictureFullwidthUrl: "/media/wide.jpg" });
+  await page.reload();
+  await expect(menu).toHaveAccessibleName("User menu");
+  await expect(menu.locator("img")).toHaveAttribute("src", "/media/wide.jpg");
+  set({ profilePictureUrl: "/media/icon.jpg" });
+  await page.reload();
+  await expect(menu.locator("img")).toHaveAttribute("src", "/media/icon.jpg");
+});
+
 /** Boxes of the visible controls in a region, to compare their rows. */
 async function tops(region: Locator): Promise<number[]> {
   const boxes = await region.locator("a:visible, button:visible, span:visible").evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => r.top + r.height / 2));

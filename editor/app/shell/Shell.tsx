@@ -65,6 +65,8 @@ function UserMenu() {
   const navigate = useNavigate();
   if (!me) return null;
   const name = me.displayName || me.username;
+  // The owner's own picture, whichever shape they uploaded; else their initials.
+  const picture = me.profilePictureUrl ?? me.profilePictureFullwidthUrl;
   async function signOut() {
     // Spec section 4, Logout upsell: a Lite owner without an active trial sees the upgrade dialog on
     // the landing page; the prompt is recorded now, while the request can still say whose it is.
@@ -83,10 +85,10 @@ function UserMenu() {
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger className="flex items-center gap-2 rounded-full p-1 hover:bg-slate-100"
         // The initials are the button's visible text, so its name carries them too (WCAG 2.5.3).
-        aria-label={me.profilePictureUrl ? "User menu" : `User menu (${initialsOf(name)})`}
+        aria-label={picture ? "User menu" : `User menu (${initialsOf(name)})`}
       >
-        {me.profilePictureUrl ? (
-          <img src={me.profilePictureUrl} alt="" className="size-9 rounded-full object-cover" />
+        {picture ? (
+          <img src={picture} alt="" className="size-9 rounded-full object-cover" />
         ) : (
           <span aria-hidden className="flex size-9 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white">
             {initialsOf(name)}
