@@ -1,8 +1,10 @@
 /**
- * Six single-digit boxes (spec section 5, OTP): digits only, typing moves on, Backspace moves back,
- * a pasted code fills every box, and a full code is submitted by itself.
+ * Six single-digit boxes (spec section 5, OTP), in React for the dashboard; the rules of each
+ * keystroke are fields.ts's. Digits only, typing moves on, Backspace moves back, a pasted code
+ * fills every box, and a full code is submitted by itself.
  */
 import { useEffect, useRef, type ClipboardEvent, type KeyboardEvent } from "react";
+import { otpKey, otpPasted, otpTyped, type OtpStep } from "./fields.ts";
 
 interface Props {
   value: string;
@@ -27,52 +29,26 @@ export default function OtpInput({ value, onChange, onComplete, disabled, invali
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [autoFocus, disabled]);
 
-  function set(next: string, focus: number) {
-    const clean = next.replace(/\D/g, "").slice(0, length);
-    onChange(clean);
-    boxes.current[Math.max(0, Math.min(focus, length - 1))]?.focus();
-    if (clean.length === length) onComplete?.(clean);
-  }
-
-  function typed(i: number, raw: string) {
-    const added = raw.replace(/\D/g, "");
-    if (!added) return;
-    // One digit replaces this box's; several at once (autofill of a one-time code) fill from here on.
-    const before = digits.slice(0, i).join("");
-    const after = added.length === 1 ? digits.slice(i + 1).join("") : "";
-    set(before + added + after, before.length + added.length);
-  }
-
-  /** What arrived in box i: a replacement digit, one more digit typed beside the old one, or a whole code. */
-  function changed(i: number, raw: string) {
-    const got = raw.replace(/\D/g, "");
-    const old = digits[i] ?? "";
-    if (got.length === 0) {
-      if (raw === "" && old) set(value.slice(0, i) + value.slice(i + 1), i);
-      return;
-    }
-    if (got.length === 2 && old && got.includes(old)) return typed(i, got[0] === old ? got[1]! : got[0]!);
-    typed(i, got);
+  function apply(step: OtpStep | null) {
+    if (!step) return;
+    onChange(step.code);
+    boxes.current[step.focus]?.focus();
+    if (step.code.length === length) onComplete?.(step.code);
   }
 
   function keyDown(i: number, e: KeyboardEvent<HTMLInputElement>) {
-    if (e.key === "Backspace") {
-      e.preventDefault();
-      if (digits[i]) set(value.slice(0, i) + value.slice(i + 1), i);
-      else if (i > 0) set(value.slice(0, i - 1) + value.slice(i), i - 1);
-    } else if (e.key === "ArrowLeft" && i > 0) {
-      e.preventDefault();
-      boxes.current[i - 1]?.focus();
-    } else if (e.key === "ArrowRight" && i < length - 1) {
-      e.preventDefault();
-      boxes.current[i + 1]?.focus();
-    }
+    const key = otpKey(value, length, i, e.key);
+    if (!key) return;
+    e.preventDefault();
+    if ("move" in key) boxes.current[key.move]?.focus();
+    else apply(key.step);
   }
 
   function pasted(e: ClipboardEvent<HTMLInputElement>) {
+    const step = otpPasted(e.clipboardData.getData("text"), length);
+    if (!step) return;
     e.preventDefault();
-    const text = e.clipboardData.getData("text").replace(/\D/g, "").slice(0, length);
-    if (text) set(text, text.length);
+    apply(step);
   }
 
   return (
@@ -84,7 +60,7 @@ export default function OtpInput({ value, onChange, onComplete, disabled, invali
             boxes.current[i] = el;
           }}
           value={d}
-          onChange={(e) => changed(i, e.target.value)}
+          onChange={(e) => apply(otpTyped(value, length, i, e.target.value))}
           onKeyDown={(e) => keyDown(i, e)}
           onPaste={pasted}
           onFocus={(e) => e.target.select()}

@@ -1,13 +1,13 @@
 /** The strength meter and the five checks under a new password (spec section 5, Password). */
 import { Check, X } from "lucide-react";
-import { PASSWORD_CHECK_LABELS, passwordChecks, passwordStrength, type PasswordCheck } from "#core/schemas/auth.ts";
+import { STRENGTH_LOOK } from "./fields.ts";
+import { PASSWORD_CHECK_LABELS, passwordChecks, passwordStrength, type PasswordCheck } from "#core/auth-rules.ts";
 
-const LABEL = { weak: "Weak", medium: "Medium", strong: "Strong" } as const;
-const COLOR = { weak: "bg-red-600", medium: "bg-amber-500", strong: "bg-green-600" } as const;
 
 export default function PasswordStrength({ password }: { password: string }) {
   const { strength, meter } = passwordStrength(password);
   const checks = passwordChecks(password);
+  const [label, colour] = STRENGTH_LOOK[strength];
   return (
     <div className="space-y-2">
       <div className="flex items-center gap-3">
@@ -17,12 +17,12 @@ export default function PasswordStrength({ password }: { password: string }) {
           aria-valuemin={0}
           aria-valuemax={5}
           aria-valuenow={Math.round(meter * 5)}
-          aria-valuetext={LABEL[strength]}
+          aria-valuetext={label}
           className="h-2 flex-1 overflow-hidden rounded-full bg-slate-200"
         >
-          <div className={`h-full ${COLOR[strength]} transition-[width]`} style={{ width: `${meter * 100}%` }} />
+          <div className={`h-full ${colour} transition-[width]`} style={{ width: `${meter * 100}%` }} />
         </div>
-        <span className="w-16 text-right text-sm font-medium text-slate-700">{password ? LABEL[strength] : ""}</span>
+        <span className="w-16 text-right text-sm font-medium text-slate-700">{password ? label : ""}</span>
       </div>
       <ul className="grid gap-1 text-sm sm:grid-cols-2" aria-label="Password requirements">
         {(Object.keys(PASSWORD_CHECK_LABELS) as PasswordCheck[]).map((key) => (

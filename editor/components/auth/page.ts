@@ -7,6 +7,7 @@
 import { passwordChecks, passwordStrength, type PasswordCheck } from "#core/auth-rules.ts";
 import { clearFixed } from "../field-errors.ts";
 import { auth } from "./api.ts";
+import { otpKey, otpPasted, otpTyped, STRENGTH_LOOK, type OtpStep } from "./fields.ts";
 
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   const el = document.getElementById(id);
@@ -160,56 +161,29 @@ export function otpBoxes(group: HTMLElement, onChange: (code: string) => void, o
   const length = boxes.length;
   let value = "";
 
-  function set(next: string, focus: number) {
-    value = next.replace(/\D/g, "").slice(0, length);
+  function apply(step: OtpStep | null): boolean {
+    if (!step) return false;
+    value = step.code;
     boxes.forEach((b, i) => (b.value = value[i] ?? ""));
-    boxes[Math.max(0, Math.min(focus, length - 1))]!.focus();
+    boxes[step.focus]!.focus();
     onChange(value);
     if (value.length === length) onComplete(value);
-  }
-  const digits = () => boxes.map((_, i) => value[i] ?? "");
-
-  function typed(i: number, added: string) {
-    // One digit replaces this box's; several at once (autofill of a one-time code) fill from here on.
-    const d = digits();
-    const before = d.slice(0, i).join("");
-    const after = added.length === 1 ? d.slice(i + 1).join("") : "";
-    set(before + added + after, before.length + added.length);
+    return true;
   }
 
   boxes.forEach((box, i) => {
-    box.addEventListener("input", () => {
-      const raw = box.value;
-      const got = raw.replace(/\D/g, "");
-      const old = digits()[i] ?? "";
-      if (got.length === 0) {
-        if (raw === "" && old) set(value.slice(0, i) + value.slice(i + 1), i);
-        else box.value = old;
-        return;
-      }
-      if (got.length === 2 && old && got.includes(old)) return typed(i, got[0] === old ? got[1]! : got[0]!);
-      typed(i, got);
-    });
+    // Nothing to take from the box: it shows its digit again.
+    box.addEventListener("input", () => apply(otpTyped(value, length, i, box.value)) || (box.value = value[i] ?? ""));
     box.addEventListener("keydown", (e) => {
-      if (e.key === "Backspace") {
-        e.preventDefault();
-        if (digits()[i]) set(value.slice(0, i) + value.slice(i + 1), i);
-        else if (i > 0) set(value.slice(0, i - 1) + value.slice(i), i - 1);
-      } else if (e.key === "ArrowLeft" && i > 0) {
-        e.preventDefault();
-        boxes[i - 1]!.focus();
-      } else if (e.key === "ArrowRight" && i < length - 1) {
-        e.preventDefault();
-        boxes[i + 1]!.focus();
-      }
+      const key = otpKey(value, length, i, e.key);
+      if (!key) return;
+      e.preventDefault();
+      if ("move" in key) boxes[key.move]!.focus();
+      else apply(key.step);
     });
     box.addEventListener("paste", (e) => {
-      // Only a paste that carries digits is taken over (it fills every box); anything else goes on
-      // as a normal paste, so the boxes never refuse pasting as such.
-      const text = (e.clipboardData?.getData("text") ?? "").replace(/\D/g, "").slice(0, length);
-      if (!text) return;
-      e.preventDefault();
-      set(text, text.length);
+      // Only a paste that carries digits is taken over; anything else goes on as a normal paste.
+      if (apply(otpPasted(e.clipboardData?.getData("text") ?? "", length))) e.preventDefault();
     });
     box.addEventListener("focus", () => box.select());
   });
@@ -238,12 +212,10 @@ export function otpBoxes(group: HTMLElement, onChange: (code: string) => void, o
   };
 }
 
-const STRENGTH = { weak: ["Weak", "bg-red-600"], medium: ["Medium", "bg-amber-500"], strong: ["Strong", "bg-green-600"] } as const;
-
 /** The strength meter and checks (PasswordMeter.astro) for the password as typed now. */
 export function passwordMeter(meter: HTMLElement, password: string) {
   const { strength, meter: share } = passwordStrength(password);
-  const [label, colour] = STRENGTH[strength];
+  const [label, colour] = STRENGTH_LOOK[strength];
   const bar = meter.querySelector<HTMLElement>("[role=meter]")!;
   bar.setAttribute("aria-valuenow", String(Math.round(share * 5)));
   bar.setAttribute("aria-valuetext", label);
