@@ -43,7 +43,6 @@ const forms = {
 };
 const every = [claim, ...Object.values(forms)];
 const submitOf = (form: HTMLFormElement) => form.querySelector<HTMLButtonElement>("button[type=submit]")!;
-const alertsOf = (el: HTMLElement) => alerts(el);
 
 const emailInput = byId<HTMLInputElement>("signup-email");
 const password = byId<HTMLInputElement>("signup-password");
@@ -81,7 +80,7 @@ function go(next: Step) {
   const first = step === null;
   step = next;
   byId("signup-loading").hidden = true;
-  for (const el of every) alertsOf(el).clear();
+  for (const el of every) alerts(el).clear();
   emailErrors.clear();
   passwordErrors.clear();
   setFieldError(terms, null);
@@ -124,7 +123,7 @@ function restart(message: string) {
   emailVerified = false;
   code.clear();
   go("claim");
-  alertsOf(claim).show("error", message);
+  alerts(claim).show("error", message);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -136,7 +135,7 @@ claimForm.addEventListener("claim", (e) => {
 });
 
 async function claimed(name: string) {
-  alertsOf(claim).clear();
+  alerts(claim).clear();
   if (provider === "google") {
     claimButton.disabled = true;
     try {
@@ -166,7 +165,7 @@ forms.email.addEventListener("submit", async (e) => {
   const problem = emailError(emailInput.value);
   if (problem) return emailErrors.show({ email: problem });
   emailErrors.clear();
-  alertsOf(forms.email).clear();
+  alerts(forms.email).clear();
   const button = submitOf(forms.email);
   setBusy(button, true, "Sending code...");
   try {
@@ -177,7 +176,7 @@ forms.email.addEventListener("submit", async (e) => {
   } catch (err) {
     if (err instanceof AuthFailure && err.fields.username) refuseName(err.fields.username);
     else if (err instanceof AuthFailure && err.fields.email) emailErrors.show({ email: err.fields.email });
-    else alertsOf(forms.email).show("error", failureMessage(err, AUTH_TEXT.codeSendFailed));
+    else alerts(forms.email).show("error", failureMessage(err, AUTH_TEXT.codeSendFailed));
   } finally {
     setBusy(button, false);
   }
@@ -230,7 +229,7 @@ async function verify(value: string) {
   verifying = true;
   setBusy(verifyButton, true, "Verifying...");
   code.disabled(true);
-  alertsOf(forms.otp).clear();
+  alerts(forms.otp).clear();
   try {
     adopt(await call(auth.signup.verify.$post({ json: { code: value } }), AUTH_TEXT.codeInvalid));
     verifying = false;
@@ -242,7 +241,7 @@ async function verify(value: string) {
     setBusy(verifyButton, false);
     code.disabled(false);
     if (err instanceof AuthFailure && err.status === 410) return restart(err.message);
-    alertsOf(forms.otp).show("error", failureMessage(err, AUTH_TEXT.codeInvalid));
+    alerts(forms.otp).show("error", failureMessage(err, AUTH_TEXT.codeInvalid));
     code.invalid(true);
     code.clear();
     code.focus();
@@ -256,7 +255,7 @@ forms.otp.addEventListener("submit", (e) => {
 });
 
 resend.addEventListener("click", async () => {
-  const shown = alertsOf(forms.otp);
+  const shown = alerts(forms.otp);
   shown.clear();
   try {
     adopt(await call(auth.signup.resend.$post(), AUTH_TEXT.codeResendFailed));
@@ -294,7 +293,7 @@ forms.plan.addEventListener("submit", async (e) => {
   e.preventDefault();
   if (!terms.checked) return setFieldError(terms, AUTH_TEXT.termsRequired);
   setFieldError(terms, null);
-  alertsOf(forms.plan).clear();
+  alerts(forms.plan).clear();
   const plan: PlanChoice = new FormData(forms.plan).get("plan") === "plus" ? "plus" : "lite";
   const button = submitOf(forms.plan);
   setBusy(button, true, "Creating your account...");
@@ -318,7 +317,7 @@ forms.plan.addEventListener("submit", async (e) => {
       return passwordErrors.show(err.fields);
     }
     if (err instanceof AuthFailure && err.fields.username) return refuseName(err.fields.username);
-    alertsOf(forms.plan).show("error", failureMessage(err, AUTH_TEXT.signUpFailed));
+    alerts(forms.plan).show("error", failureMessage(err, AUTH_TEXT.signUpFailed));
   }
 });
 
