@@ -25,12 +25,13 @@ function load() {
 
 type Message = Parameters<typeof import("sonner").toast.success>[0];
 
+/** Each call settles once its toast is shown (what waits for it, such as a reload, waits from there). */
 export const toast = {
-  success(message: Message, options?: ExternalToast) {
-    void load().then((m) => m.toast.success(message, options));
+  success(message: Message, options?: ExternalToast): Promise<void> {
+    return load().then((m) => void m.toast.success(message, options));
   },
-  error(message: Message, options?: ExternalToast) {
-    void load().then((m) => m.toast.error(message, options));
+  error(message: Message, options?: ExternalToast): Promise<void> {
+    return load().then((m) => void m.toast.error(message, options));
   },
 };
 

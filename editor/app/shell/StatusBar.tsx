@@ -33,8 +33,8 @@ export function StatusBar() {
     try {
       await post(hidePlus ? "/api/publish/hide-plus" : "/api/publish");
       setDialog(null);
-      toast.success(DASH.published, { description: DASH.publishedText });
-      reloadSoon();
+      // The page reloads a moment after the owner has seen the toast, however long it took to load.
+      void toast.success(DASH.published, { description: DASH.publishedText }).then(reloadSoon);
     } catch (e) {
       setDialog(null);
       if (e instanceof ApiFailure && e.status === 402) {
@@ -60,8 +60,7 @@ export function StatusBar() {
     try {
       await post("/api/publish/discard");
       setDialog(null);
-      toast.success(DASH.discarded, { description: DASH.discardedText });
-      reloadSoon();
+      void toast.success(DASH.discarded, { description: DASH.discardedText }).then(reloadSoon);
     } catch {
       setDialog(null);
       toast.error(DASH.discardFailed);

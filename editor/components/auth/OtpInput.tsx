@@ -1,10 +1,10 @@
 /**
  * Six single-digit boxes (spec section 5, OTP), in React for the dashboard; the rules of each
- * keystroke are fields.ts's. Digits only, typing moves on, Backspace moves back, a pasted code
+ * keystroke are field-rules.ts's. Digits only, typing moves on, Backspace moves back, a pasted code
  * fills every box, and a full code is submitted by itself.
  */
 import { useEffect, useRef, type ClipboardEvent, type KeyboardEvent } from "react";
-import { otpKey, otpPasted, otpTyped, type OtpStep } from "./fields.ts";
+import { otpKey, otpPasted, otpTyped, type OtpStep } from "./field-rules.ts";
 
 interface Props {
   value: string;

@@ -7,7 +7,7 @@
 import { passwordChecks, passwordStrength, type PasswordCheck } from "#core/auth-rules.ts";
 import { clearFixed } from "../field-errors.ts";
 import { auth } from "./api.ts";
-import { otpKey, otpPasted, otpTyped, STRENGTH_LOOK, type OtpStep } from "./fields.ts";
+import { otpKey, otpPasted, otpTyped, STRENGTH_LOOK, type OtpStep } from "./field-rules.ts";
 
 export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   const el = document.getElementById(id);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { otpKey, otpPasted, otpTyped } from "#editor/components/auth/fields.ts";
+import { otpKey, otpPasted, otpTyped } from "#editor/components/auth/field-rules.ts";
 
 describe("one-time-code boxes", () => {
   it("takes digits only: a digit moves on, a letter changes nothing", () => {

@@ -7,7 +7,7 @@ import { toast } from "../../toast.tsx";
 import { AUTH_TEXT } from "#core/auth-rules.ts";
 import { BILLING_MESSAGES } from "#core/billing.ts";
 import { PasswordField, TextField } from "../../../components/auth/fields.tsx";
-import { api, ApiFailure, unwrap } from "../../api.ts";
+import { api, ApiFailure, setSigningOut, unwrap } from "../../api.ts";
 import { Button, Modal } from "../../components/ui.tsx";
 
 type Account = Awaited<ReturnType<typeof loadAccount>>;
@@ -32,11 +32,15 @@ export default function AccountTab() {
     setBusy(true);
     setError(null);
     const proof = account.hasPassword ? { password: confirm } : { confirmUsername: confirm };
+    // From the moment the account may be gone, requests still in flight answer 401: they must not
+    // send the owner to sign-in instead of to the home page.
+    setSigningOut(true);
     try {
       // The warning below was on screen when the subscription is to end: say so.
       await unwrap(api.auth.account.$delete({ json: { ...proof, ...(account.subscriptionEndsOnDelete ? { endSubscription: true } : {}) } }));
       window.location.assign("/");
     } catch (err) {
+      setSigningOut(false);
       setBusy(false);
       // A subscription began after this tab loaded: show the warning, and let the owner confirm again.
       if (err instanceof ApiFailure && err.status === 409 && err.details.subscription) setAccount({ ...account, subscriptionEndsOnDelete: true });
