@@ -9,7 +9,7 @@ import { extname, relative, sep } from "node:path";
 import type { PendingWrite } from "./atomic-write.ts";
 import { CONTENT_TYPES } from "./content-types.ts";
 import { ENCODINGS, isCompressible } from "./precompress.ts";
-import { PAGE_OWN_FILE, type PublishTarget, type TargetWriter } from "./publish-target.ts";
+import { PAGE_OWN_FILE, TargetWriteError, type PublishTarget, type TargetWriter } from "./publish-target.ts";
 
 /** A page, the sitemap, robots.txt: whoever caches them asks again before each use. */
 export const REVALIDATE = "public, max-age=0, must-revalidate";
@@ -90,6 +90,26 @@ export function bucketTarget(config: BucketConfig): PublishTarget {
     return found;
   };
 
+  /**
+   * A step's puts and deletes in order: a page's own files go up together, then its index.html,
+   * which names them; what the page no longer uses goes after it is live.
+   */
+  const run = async (steps: Step[]) => {
+    let batch: Promise<unknown>[] = [];
+    for (const step of steps) {
+      if ("put" in step && !isPage(step.put.path)) {
+        batch.push(put(step.put.path, step.put.body));
+        continue;
+      }
+      await Promise.all(batch);
+      batch = [];
+      if ("put" in step) await put(step.put.path, step.put.body);
+      else if ("removeOwnFiles" in step) await removeKeys(await ownFiles(step.removeOwnFiles));
+      else await removeKeys([step.remove]);
+    }
+    await Promise.all(batch);
+  };
+
   return {
     kind: "bucket",
     writer(): TargetWriter {
@@ -106,21 +126,11 @@ export function bucketTarget(config: BucketConfig): PublishTarget {
           steps.push({ remove: `${username}/index.html` });
         },
         async finish() {
-          // A page's own files go up together, then its index.html, which names them; what the page
-          // no longer uses goes after it is live.
-          let batch: Promise<unknown>[] = [];
-          for (const step of steps) {
-            if ("put" in step && !isPage(step.put.path)) {
-              batch.push(put(step.put.path, step.put.body));
-              continue;
-            }
-            await Promise.all(batch);
-            batch = [];
-            if ("put" in step) await put(step.put.path, step.put.body);
-            else if ("removeOwnFiles" in step) await removeKeys(await ownFiles(step.removeOwnFiles));
-            else await removeKeys([step.remove]);
+          try {
+            await run(steps);
+          } catch (err) {
+            throw new TargetWriteError(err);
           }
-          await Promise.all(batch);
         },
       };
     },

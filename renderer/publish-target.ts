@@ -34,6 +34,14 @@ export interface TargetWriter {
   finish(): Promise<void>;
 }
 
+/** A target that could not take a step's writes (a bucket that cannot be reached or refuses them). */
+export class TargetWriteError extends Error {
+  constructor(cause: unknown) {
+    super(`The publish target refused the writes: ${cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause)}`, { cause });
+    this.name = "TargetWriteError";
+  }
+}
+
 /** A page's own files beside index.html (QR code, contact cards) and their compressed copies. */
 export const PAGE_OWN_FILE = /^(qr-[0-9a-z]+\.svg|contact-[0-9a-z]+\.vcf)(\.br|\.gz)?$/;
 

@@ -6,9 +6,11 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand } from "@aws-sdk/client-s3";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { newId } from "#db/ids.ts";
-import { links, userProfiles } from "#db/schema.ts";
+import { links, pageVersions, userProfiles } from "#db/schema.ts";
+import { DASH } from "#core/dashboard-texts.ts";
 import { IMMUTABLE, REVALIDATE } from "#renderer/bucket-target.ts";
 import { UNAVAILABLE_HTML } from "#renderer/suspension.ts";
 import { createApiAdmin } from "#tests/support/admin.ts";
@@ -84,7 +86,7 @@ describe("publishing to a bucket", () => {
 
     // A page object lost after its version was recorded (a put that failed, an operator's mistake)
     // comes back with the next publish, though nothing changed.
-    await bucket.client.send(new (await import("@aws-sdk/client-s3")).DeleteObjectCommand({ Bucket: bucket.bucket, Key: pageKey() }));
+    await bucket.client.send(new DeleteObjectCommand({ Bucket: bucket.bucket, Key: pageKey() }));
     expect(await bucket.object(pageKey())).toBeNull();
     expect(await (await owner.call("POST", "/api/publish")).json()).toEqual({ version: 2, changed: false });
     expect(await page()).toContain("Second name");
@@ -132,5 +134,25 @@ describe("publishing to a bucket", () => {
     expect((await page())).toBe(UNAVAILABLE_HTML);
     expect((await admin.call("POST", `/api/admin/pages/${owner.userId}/restore`, { note: "Mistake" })).status).toBe(200);
     expect(await ownNames()).toEqual([]);
+  });
+
+  it("answers 503 with the publish failure text when the bucket refuses the page, and the next publish puts it", async () => {
+    t.close();
+    t = createTestApp({ ...bucket.env(prefix), S3_BUCKET: `missing-${run}` });
+    owner = createApiOwner(t, "trial");
+    setName("Waiting for its bucket");
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const res = await owner.call("POST", "/api/publish");
+    expect(res.status).toBe(503);
+    expect((await res.json()).error).toMatchObject({ code: "unavailable", message: DASH.publishFailed, details: { description: DASH.publishFailedText } });
+    expect(logged).toHaveBeenCalledWith("Publish target", "POST", "/api/publish", expect.stringContaining("NoSuchBucket"));
+    logged.mockRestore();
+    // The version was recorded; the bucket lags until the next publish (ADR 129).
+    expect(t.deps.db.select().from(pageVersions).where(eq(pageVersions.userId, owner.userId)).all()).toHaveLength(1);
+
+    await bucket.client.send(new CreateBucketCommand({ Bucket: `missing-${run}` }));
+    expect(await (await owner.call("POST", "/api/publish")).json()).toEqual({ version: 1, changed: false });
+    const put = await bucket.client.send(new GetObjectCommand({ Bucket: `missing-${run}`, Key: pageKey() }));
+    expect(await put.Body!.transformToString()).toContain("Waiting for its bucket");
   });
 });
