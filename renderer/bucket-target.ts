@@ -60,7 +60,7 @@ export function bucketClient(opts: { region: string; endpoint?: string; accessKe
 
 const isPage = (path: string) => path.endsWith("/index.html");
 
-type Step = { put: { path: string; body: string | Uint8Array } } | { removeOwnFiles: string } | { remove: string };
+type Step = { put: { path: string; body: string | Uint8Array } } | { removeOwnFiles: string } | { removeAllOf: string } | { remove: string };
 
 export function bucketTarget(config: BucketConfig): PublishTarget {
   const { client, bucket, prefix, publishedDir } = config;
@@ -72,18 +72,22 @@ export function bucketTarget(config: BucketConfig): PublishTarget {
   const put = (path: string, body: string | Uint8Array) =>
     client.send(new PutObjectCommand({ Bucket: bucket, Key: prefix + path, Body: body, ...objectHeaders(path) }));
   const removeKeys = async (paths: string[]) => {
-    if (paths.length === 0) return;
-    const out = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: paths.map((p) => ({ Key: prefix + p })), Quiet: true } }));
-    if (out.Errors?.length) throw new Error(`Could not delete ${out.Errors.map((e) => `${e.Key}: ${e.Code}`).join(", ")}`);
+    // One request deletes at most 1,000 keys.
+    for (let i = 0; i < paths.length; i += 1000) {
+      const chunk = paths.slice(i, i + 1000).map((p) => ({ Key: prefix + p }));
+      const out = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: chunk, Quiet: true } }));
+      if (out.Errors?.length) throw new Error(`Could not delete ${out.Errors.map((e) => `${e.Key}: ${e.Code}`).join(", ")}`);
+    }
   };
-  const ownFiles = async (username: string) => {
+  /** The page's keys (without the prefix) that `keep` accepts by their name under the page. */
+  const pageKeys = async (username: string, keep: (name: string) => boolean) => {
     const found: string[] = [];
     let token: string | undefined;
     do {
       const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `${prefix}${username}/`, ContinuationToken: token }));
       for (const o of page.Contents ?? []) {
         const name = o.Key?.slice(prefix.length + username.length + 1) ?? "";
-        if (PAGE_OWN_FILE.test(name)) found.push(`${username}/${name}`);
+        if (keep(name)) found.push(`${username}/${name}`);
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -104,7 +108,8 @@ export function bucketTarget(config: BucketConfig): PublishTarget {
       await Promise.all(batch);
       batch = [];
       if ("put" in step) await put(step.put.path, step.put.body);
-      else if ("removeOwnFiles" in step) await removeKeys(await ownFiles(step.removeOwnFiles));
+      else if ("removeOwnFiles" in step) await removeKeys(await pageKeys(step.removeOwnFiles, (name) => PAGE_OWN_FILE.test(name)));
+      else if ("removeAllOf" in step) await removeKeys(await pageKeys(step.removeAllOf, () => true));
       else await removeKeys([step.remove]);
     }
     await Promise.all(batch);
@@ -124,6 +129,9 @@ export function bucketTarget(config: BucketConfig): PublishTarget {
         },
         removePage(username) {
           steps.push({ remove: `${username}/index.html` });
+        },
+        removeAllOf(username) {
+          steps.push({ removeAllOf: username });
         },
         async finish() {
           try {

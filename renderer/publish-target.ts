@@ -6,7 +6,7 @@
  * as it always has, and a bucket's writer keeps the objects, which its finish() puts once the
  * transaction has committed (throughTarget).
  */
-import { existsSync, readdirSync, unlinkSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { replaceFilesSync, type PendingWrite } from "./atomic-write.ts";
 import { ENCODINGS, removeCompressedCopies } from "./precompress.ts";
@@ -30,6 +30,8 @@ export interface TargetWriter {
   writeUnavailablePage(username: string, html: string, now: Date): void;
   /** The page's index.html goes: a suspended page restored that was never published. */
   removePage(username: string): void;
+  /** Every file of the page (its folder, its keys): an account deleted. */
+  removeAllOf(username: string): void;
   /** What is left once the database has committed: nothing for the folder, the puts for a bucket. */
   finish(): Promise<void>;
 }
@@ -65,6 +67,9 @@ export function folderTarget(publishedDir: string): PublishTarget {
     removePage(username) {
       const page = join(publishedDir, username, "index.html");
       for (const path of [page, ...ENCODINGS.map((e) => page + e.suffix)]) if (existsSync(path)) unlinkSync(path);
+    },
+    removeAllOf(username) {
+      rmSync(join(publishedDir, username), { recursive: true, force: true });
     },
     finish: () => Promise.resolve(),
   };

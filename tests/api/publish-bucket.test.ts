@@ -155,4 +155,19 @@ describe("publishing to a bucket", () => {
     const put = await bucket.client.send(new GetObjectCommand({ Bucket: `missing-${run}`, Key: pageKey() }));
     expect(await put.Body!.transformToString()).toContain("Waiting for its bucket");
   });
+
+  it("deletes every object of the page when its owner deletes the account, and no other owner's", async () => {
+    addContactCard();
+    await owner.call("POST", "/api/publish");
+    const other = createApiOwner(t, "trial");
+    await other.call("POST", "/api/publish");
+    const othersKeys = await bucket.keys(`${prefix}${other.username}/`);
+    expect(othersKeys.length).toBe(2);
+    expect(await ownNames()).toHaveLength(3);
+
+    const res = await owner.call("DELETE", "/api/auth/account", { confirmUsername: owner.username });
+    expect(res.status).toBe(200);
+    expect(await ownNames()).toEqual([]);
+    expect(await bucket.keys(`${prefix}${other.username}/`)).toEqual(othersKeys);
+  });
 });
