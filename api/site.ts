@@ -84,6 +84,7 @@ export function createServerApp(deps: AppDeps) {
   const hint = signedInHint(deps, (c) => !isPublishedPage(c));
   app.use("*", async (c, next) => (c.req.path === "/api" || c.req.path.startsWith("/api/") ? next() : hint(c, next)));
 
+  const pagesOrigin = env.PUBLISH_TARGET === "s3" ? env.PUBLIC_PAGES_ORIGIN : undefined;
   app.on(["GET", "HEAD"], "*", async (c, next) => {
     const path = c.req.path;
     // What every file answer takes from the request: HEAD, a revalidation, the encodings (ADR 054).
@@ -114,6 +115,7 @@ export function createServerApp(deps: AppDeps) {
     }
     if (PAGE_FILE_PATH.test(path)) {
       if (isSuspended(path.split("/")[1]!)) return unavailable(c);
+      if (pagesOrigin) return c.redirect(`${pagesOrigin}${path}`, 302);
       const file = fileInside(env.PUBLISHED_DIR, path);
       // Contact cards and the QR code are named by their content.
       if (file) return fileResponse(file, { cacheControl: IMMUTABLE, ...req });
@@ -148,6 +150,8 @@ export function createServerApp(deps: AppDeps) {
       const lower = name.toLowerCase();
       if (lower !== name) return c.redirect(`/${lower}${new URL(c.req.url).search}`, 301);
       if (isSuspended(lower)) return unavailable(c);
+      // Pages in a bucket are served by its CDN; old links to this server still reach them (ADR 129).
+      if (pagesOrigin) return c.redirect(`${pagesOrigin}/${lower}${new URL(c.req.url).search}`, 302);
       const file = fileInside(env.PUBLISHED_DIR, `/${lower}/index.html`);
       // The page's own policy is in its meta tag; framing is forbidden here, where a header can say it.
       if (file) return fileResponse(file, { cacheControl: REVALIDATE, headers: PAGE_HEADERS, ...req });

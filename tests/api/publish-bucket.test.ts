@@ -171,3 +171,32 @@ describe("publishing to a bucket", () => {
     expect(await bucket.keys(`${prefix}${other.username}/`)).toEqual(othersKeys);
   });
 });
+
+describe("the server's own page URLs with a bucket target", () => {
+  const get = (path: string) => t.app.request(path, { redirect: "manual" });
+
+  it("redirect a page and its files to PUBLIC_PAGES_ORIGIN, the query kept", async () => {
+    await owner.call("POST", "/api/publish");
+    const res = await get(`/${owner.username}?utm_source=flyer`);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe(`https://pages.plinth.test/${owner.username}?utm_source=flyer`);
+    const upper = await get(`/${owner.username.toUpperCase()}`);
+    expect(upper.status).toBe(301);
+    expect(upper.headers.get("location")).toBe(`/${owner.username}`);
+    const qr = await get(`/${owner.username}/qr-abc123.svg`);
+    expect(qr.status).toBe(302);
+    expect(qr.headers.get("location")).toBe(`https://pages.plinth.test/${owner.username}/qr-abc123.svg`);
+  });
+
+  it("leave reserved names, odd paths and suspended pages to the server", async () => {
+    expect((await get("/pricing")).status).toBe(404);
+    expect((await get("/a")).status).toBe(404);
+    expect((await get("//evil.example")).headers.get("location")).toBeNull();
+    const admin = createApiAdmin(t);
+    expect((await admin.call("POST", `/api/admin/pages/${owner.userId}/suspend`, { reason: "Spam" })).status).toBe(200);
+    const res = await get(`/${owner.username}`);
+    expect(res.status).toBe(410);
+    expect(await res.text()).toContain("This page is unavailable");
+  });
+});
+
