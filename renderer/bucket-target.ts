@@ -5,7 +5,8 @@
  * A page object is replaced by one PUT, so a reader gets the old page or the new one, never a mix.
  */
 import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import { extname, relative, sep } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { extname, join, relative, sep } from "node:path";
 import type { PendingWrite } from "./atomic-write.ts";
 import { CONTENT_TYPES } from "./content-types.ts";
 import { ENCODINGS, isCompressible } from "./precompress.ts";
@@ -79,26 +80,48 @@ export function bucketTarget(config: BucketConfig): PublishTarget {
       if (out.Errors?.length) throw new Error(`Could not delete ${out.Errors.map((e) => `${e.Key}: ${e.Code}`).join(", ")}`);
     }
   };
-  /** The page's keys (without the prefix) that `keep` accepts by their name under the page. */
-  const pageKeys = async (username: string, keep: (name: string) => boolean) => {
+  /** The keys under `folder` ("alice/", "_p/"), without the prefix. */
+  const keysUnder = async (folder: string) => {
     const found: string[] = [];
     let token: string | undefined;
     do {
-      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `${prefix}${username}/`, ContinuationToken: token }));
-      for (const o of page.Contents ?? []) {
-        const name = o.Key?.slice(prefix.length + username.length + 1) ?? "";
-        if (keep(name)) found.push(`${username}/${name}`);
-      }
+      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix + folder, ContinuationToken: token }));
+      for (const o of page.Contents ?? []) if (o.Key) found.push(o.Key.slice(prefix.length));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
     return found;
   };
+  /** The page's keys whose name under the page `keep` accepts. */
+  const pageKeys = async (username: string, keep: (name: string) => boolean) =>
+    (await keysUnder(`${username}/`)).filter((key) => keep(key.slice(username.length + 1)));
+
+  /**
+   * The shared assets (ADR 022) the folder holds under _p/ and the bucket does not yet, compressed
+   * copies included: named by their content, so a key that exists is right. Once per process, before
+   * the first page that names them.
+   */
+  const putSharedAssets = async () => {
+    const folder = join(publishedDir, "_p");
+    if (!existsSync(folder)) return;
+    const stored = new Set(await keysUnder("_p/"));
+    const local = readdirSync(folder, { recursive: true, withFileTypes: true })
+      .filter((d) => d.isFile() && !d.name.startsWith("."))
+      .map((d) => keyOf(join(d.parentPath, d.name)));
+    await Promise.all(local.filter((key) => !stored.has(key)).map((key) => put(key, readFileSync(join(publishedDir, key)))));
+  };
+  let sharedAssets: Promise<void> | undefined;
+  const ensureSharedAssets = () =>
+    (sharedAssets ??= putSharedAssets().catch((err: unknown) => {
+      sharedAssets = undefined;
+      throw err;
+    }));
 
   /**
    * A step's puts and deletes in order: a page's own files go up together, then its index.html,
    * which names them; what the page no longer uses goes after it is live.
    */
   const run = async (steps: Step[]) => {
+    if (steps.some((step) => "put" in step)) await ensureSharedAssets();
     let batch: Promise<unknown>[] = [];
     for (const step of steps) {
       if ("put" in step && !isPage(step.put.path)) {

@@ -3,8 +3,9 @@
  * flow (publish, discard, rollback, suspension and restore) the objects are read back with the S3
  * client, their headers and bodies checked, and the local folder holds no page.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { brotliDecompressSync } from "node:zlib";
 import { eq } from "drizzle-orm";
 import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand } from "@aws-sdk/client-s3";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -74,6 +75,21 @@ describe("publishing to a bucket", () => {
     expect(vcf.body.toString("utf8")).toContain("BEGIN:VCARD");
 
     expect(existsSync(join(t.deps.env.PUBLISHED_DIR, owner.username))).toBe(false);
+  });
+
+  it("puts the shared assets the page names, with their compressed copies, before the page", async () => {
+    await owner.call("POST", "/api/publish");
+    const src = /<script[^>]+src="\/(_p\/visitor\.[0-9a-f]+\.js)"/.exec(await page())?.[1];
+    expect(src).toBeDefined();
+    const script = (await bucket.object(prefix + src))!;
+    expect(script).toMatchObject({ contentType: "text/javascript; charset=utf-8", cacheControl: IMMUTABLE, contentEncoding: undefined });
+    expect(script.body.equals(readFileSync(join(t.deps.env.PUBLISHED_DIR, src!)))).toBe(true);
+    const br = (await bucket.object(`${prefix}${src}.br`))!;
+    expect(br).toMatchObject({ contentType: "text/javascript; charset=utf-8", cacheControl: IMMUTABLE, contentEncoding: "br" });
+    expect(brotliDecompressSync(br.body).equals(script.body)).toBe(true);
+    const fonts = await bucket.keys(`${prefix}_p/fonts/`);
+    expect(fonts.length).toBeGreaterThan(0);
+    expect(fonts.every((k) => k.endsWith(".woff2"))).toBe(true);
   });
 
   it("replaces the page object with each new version, and puts it again on a publish of an unchanged draft", async () => {
