@@ -14,7 +14,10 @@ import { links, pageVersions, userProfiles } from "#db/schema.ts";
 import { DASH } from "#core/dashboard-texts.ts";
 import { IMMUTABLE, REVALIDATE } from "#renderer/bucket-target.ts";
 import { UNAVAILABLE_HTML } from "#renderer/suspension.ts";
+import { runPageBoundary } from "#api/jobs/page-schedule.ts";
 import { createApiAdmin } from "#tests/support/admin.ts";
+import { browser } from "#tests/support/auth-client.ts";
+import { lastMailTo, sixDigitCode } from "#tests/support/mail.ts";
 import { createTestApp, type TestApp } from "#tests/support/app.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
 import { startTestBucket, type TestBucket } from "#tests/support/s3.ts";
@@ -185,6 +188,28 @@ describe("publishing to a bucket", () => {
     expect(res.status).toBe(200);
     expect(await ownNames()).toEqual([]);
     expect(await bucket.keys(`${prefix}${other.username}/`)).toEqual(othersKeys);
+  });
+});
+
+describe("pages written outside the publish button", () => {
+  it("puts the initial page at signup", async () => {
+    const b = browser(t);
+    const who = { username: `new_bucket_${run}`, email: `new_bucket_${run}@example.com` };
+    expect((await b.json("POST", "/api/auth/signup/start", who)).status).toBe(200);
+    expect((await b.json("POST", "/api/auth/signup/verify", { code: sixDigitCode(lastMailTo(t.deps.env.OUTBOX_DIR, who.email)!) })).status).toBe(200);
+    const password = "Sturdy-Password-42";
+    expect((await b.json("POST", "/api/auth/signup/complete", { password, confirmPassword: password, plan: "lite", agreedToTerms: true })).status).toBe(201);
+    const initial = (await bucket.object(`${prefix}${who.username}/index.html`))!;
+    expect(initial.contentType).toBe("text/html; charset=utf-8");
+    expect(existsSync(join(t.deps.env.PUBLISHED_DIR, who.username))).toBe(false);
+  });
+
+  it("puts the page again at a schedule boundary", async () => {
+    setName("Rendered again");
+    await owner.call("POST", "/api/publish");
+    await bucket.client.send(new DeleteObjectCommand({ Bucket: bucket.bucket, Key: pageKey() }));
+    await runPageBoundary(t.deps, { userId: owner.userId, at: Date.now() });
+    expect(await page()).toContain("Rendered again");
   });
 });
 
