@@ -9,6 +9,7 @@ import { Hono, type Context } from "hono";
 import { proxy } from "hono/proxy";
 import { isReservedUsername } from "#core/reserved.ts";
 import { userProfiles } from "#db/schema.ts";
+import { IMMUTABLE, REVALIDATE } from "#renderer/content-types.ts";
 import { SUSPENDED_STATUS, UNAVAILABLE_HTML } from "#renderer/suspension.ts";
 import { createApi } from "./app.ts";
 import { isConsoleRequest } from "./auth/admin.ts";
@@ -22,8 +23,6 @@ import { captureReferral } from "./services/affiliate-referral.ts";
 const USERNAME_PATH = /^\/([A-Za-z0-9_-]{3,30})\/?$/;
 /** A published page's own files (QR code, contact cards); never a dot file such as an unfinished swap. */
 const PAGE_FILE_PATH = /^\/[a-z0-9_-]{3,30}\/(qr-[0-9a-z]+\.svg|contact-[0-9a-z]+\.vcf)$/;
-const IMMUTABLE = "public, max-age=31536000, immutable";
-const REVALIDATE = "public, max-age=0, must-revalidate";
 
 const SITE_HEADERS = {
   "Referrer-Policy": "strict-origin-when-cross-origin",

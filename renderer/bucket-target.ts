@@ -8,14 +8,9 @@ import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client 
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
 import type { PendingWrite } from "./atomic-write.ts";
-import { CONTENT_TYPES } from "./content-types.ts";
+import { CONTENT_TYPES, IMMUTABLE, REVALIDATE } from "./content-types.ts";
 import { ENCODINGS, isCompressible } from "./precompress.ts";
 import { PAGE_OWN_FILE, TargetWriteError, type PublishTarget, type TargetWriter } from "./publish-target.ts";
-
-/** A page, the sitemap, robots.txt: whoever caches them asks again before each use. */
-export const REVALIDATE = "public, max-age=0, must-revalidate";
-/** Files named by their content: the same name never holds other bytes. */
-export const IMMUTABLE = "public, max-age=31536000, immutable";
 
 /** Shared assets, media, and a page's own QR code and contact cards are named by their content. */
 const CONTENT_NAMED = /^(_p\/.+|media\/.+|[a-z0-9_-]{3,30}\/(qr-[0-9a-z]+\.svg|contact-[0-9a-z]+\.vcf)(\.br|\.gz)?)$/;

@@ -1,4 +1,10 @@
-/** Content types by extension, for the built-in server and the objects of a bucket target. */
+/** Content types and caching of published files, for the built-in server and the objects of a bucket target. */
+
+/** Files named by their content: the same name never holds other bytes. */
+export const IMMUTABLE = "public, max-age=31536000, immutable";
+/** A page, the sitemap, robots.txt, the site's pages: whoever caches them asks again before each use. */
+export const REVALIDATE = "public, max-age=0, must-revalidate";
+
 export const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
   ".css": "text/css; charset=utf-8",

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { newId } from "#db/ids.ts";
 import { links, pageVersions, userProfiles } from "#db/schema.ts";
 import { DASH } from "#core/dashboard-texts.ts";
-import { IMMUTABLE, REVALIDATE } from "#renderer/bucket-target.ts";
+import { IMMUTABLE, REVALIDATE } from "#renderer/content-types.ts";
 import { UNAVAILABLE_HTML } from "#renderer/suspension.ts";
 import { runPageBoundary } from "#api/jobs/page-schedule.ts";
 import { createApiAdmin } from "#tests/support/admin.ts";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { IMMUTABLE, objectHeaders, REVALIDATE } from "#renderer/bucket-target.ts";
+import { objectHeaders } from "#renderer/bucket-target.ts";
+import { IMMUTABLE, REVALIDATE } from "#renderer/content-types.ts";
 
 describe("a bucket object's headers (ADR 130)", () => {
   it("revalidates pages, the sitemap and robots.txt", () => {
