@@ -5,6 +5,8 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
+import { DASH } from "#core/dashboard-texts.ts";
+import { TargetWriteError } from "#renderer/publish-target.ts";
 import { sessionMiddleware } from "./auth/middleware.ts";
 import { ownerWriteLimit } from "./auth/owner-write-limit.ts";
 import { sameOriginOnly } from "./auth/origin-check.ts";
@@ -104,6 +106,11 @@ export function createApi(deps: AppDeps) {
   api.notFound((c) => errorResponse(c, new ApiError("not_found", "Not found")));
   api.onError((err, c) => {
     if (err instanceof ApiError) return errorResponse(c, err);
+    // The database has recorded the change; the bucket lags until the next publish (ADR 129).
+    if (err instanceof TargetWriteError) {
+      console.error("Publish target", c.req.method, c.req.path, err.message);
+      return errorResponse(c, new ApiError("unavailable", DASH.publishFailed, { details: { description: DASH.publishFailedText } }));
+    }
     if (err instanceof HTTPException && err.status < 500) {
       const code = err.status === 413 ? "payload_too_large" : err.status === 401 ? "unauthorized" : "bad_request";
       return errorResponse(c, new ApiError(code, err.message || "Bad request"));

@@ -3,6 +3,7 @@
  * by factories taking these, so tests can build the app against a temporary database.
  */
 import type { Db } from "#db/client.ts";
+import type { PublishTarget } from "#renderer/publish-target.ts";
 import type { Env } from "./env.server.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import type { EventWriter } from "./services/event-writer.ts";
@@ -18,6 +19,8 @@ export interface AppDeps {
   events: EventWriter;
   /** Analytics reports, read on a thread of their own over `db`. */
   reports: ReportThread;
+  /** Where published pages are written: PUBLISHED_DIR or a bucket (ADR 129). */
+  target: PublishTarget;
 }
 
 import type { Session, SessionUser } from "./auth/session.ts";

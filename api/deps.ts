@@ -1,13 +1,22 @@
 import { openDatabase } from "#db/client.ts";
+import { bucketClient, bucketTarget } from "#renderer/bucket-target.ts";
+import { folderTarget, type PublishTarget } from "#renderer/publish-target.ts";
 import { createEventWriter } from "./services/event-writer.ts";
 import { createReportThread } from "./services/report-thread.ts";
 import type { AppDeps } from "./context.ts";
 import { parseEnv, type Env } from "./env.server.ts";
 import { createMailer } from "./mail/mailer.ts";
 
+/** The publish target the environment names (ADR 129): PUBLISHED_DIR, or the bucket. */
+export function createPublishTarget(env: Env): PublishTarget {
+  if (env.PUBLISH_TARGET !== "s3") return folderTarget(env.PUBLISHED_DIR);
+  const client = bucketClient({ region: env.S3_REGION!, endpoint: env.S3_ENDPOINT, accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY });
+  return bucketTarget({ client, bucket: env.S3_BUCKET!, prefix: env.S3_PREFIX, publishedDir: env.PUBLISHED_DIR });
+}
+
 /** The real parts, chosen by the environment: the server and the scripts share this. */
 export function createDeps(env: Env = parseEnv()): AppDeps {
   const db = openDatabase({ path: env.DATABASE_PATH });
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, outboxDir: env.OUTBOX_DIR });
-  return { db, env, mailer, now: () => new Date(), events: createEventWriter(db), reports: createReportThread(db) };
+  return { db, env, mailer, now: () => new Date(), events: createEventWriter(db), reports: createReportThread(db), target: createPublishTarget(env) };
 }

@@ -53,6 +53,29 @@ const taxRate = z.string().transform((v, ctx) => {
   return bp;
 });
 
+const TARGET_MESSAGES = {
+  target: "must be folder (the default: pages in PUBLISHED_DIR) or s3 (an S3-compatible bucket, with the S3_* values)",
+  bucketRequired: "is required with PUBLISH_TARGET=s3: the name of the bucket pages are written to",
+  bucket: "must be a bucket name: 3 to 63 lowercase letters, digits, dots or hyphens, starting and ending with a letter or digit",
+  regionRequired: "is required with PUBLISH_TARGET=s3: the bucket's region, e.g. us-east-1 (auto for Cloudflare R2)",
+  region: "must be a region name such as us-east-1, or auto",
+  endpoint: "must be the http(s) origin of an S3-compatible service, with no path (leave it unset for Amazon S3)",
+  prefix: "must be a key prefix such as pages/: letters, digits, dots, hyphens and underscores, in parts separated by slashes",
+  pagesOriginRequired: "is required with PUBLISH_TARGET=s3: where visitors reach the pages, e.g. https://pages.example (the bucket's CDN)",
+  pagesOrigin: "must be an http(s) origin such as https://pages.example, with no path",
+  secretRequired: "is required when AWS_ACCESS_KEY_ID is set: the secret of the access key for the bucket",
+  keyRequired: "is required when AWS_SECRET_ACCESS_KEY is set: the id of the access key for the bucket",
+} as const;
+
+/** The values that only a bucket target reads: set with the folder target, they are a mistake. */
+const BUCKET_VALUES = ["S3_BUCKET", "S3_ENDPOINT", "S3_REGION", "S3_PREFIX", "PUBLIC_PAGES_ORIGIN"] as const;
+
+/** S3_PREFIX as keys start: "" or "pages/" (for "pages", "/pages" or "pages/"). */
+const keyPrefix = (prefix: string | undefined): string => {
+  const trimmed = (prefix ?? "").replace(/^\/+|\/+$/g, "");
+  return trimmed ? `${trimmed}/` : "";
+};
+
 /** What each Stripe value looks like, for the boot message that names the one that is wrong. */
 const STRIPE_VALUES = {
   STRIPE_SECRET_KEY: { pattern: /^(sk_test_|sk_live_|rk_test_|rk_live_)[A-Za-z0-9_]{8,}$/, what: "a secret key (sk_test_…, sk_live_…) or restricted key (rk_…) from the Stripe dashboard" },
@@ -68,6 +91,28 @@ function isHttpOrigin(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+type TargetValues = { PUBLISH_TARGET: "folder" | "s3"; AWS_ACCESS_KEY_ID?: string; AWS_SECRET_ACCESS_KEY?: string } & Partial<Record<(typeof BUCKET_VALUES)[number], string>>;
+
+/** The publish target's values, each problem named by its variable. */
+function checkPublishTarget(env: TargetValues, problem: (name: string, message: string) => void): void {
+  if (env.AWS_ACCESS_KEY_ID && !env.AWS_SECRET_ACCESS_KEY) problem("AWS_SECRET_ACCESS_KEY", TARGET_MESSAGES.secretRequired);
+  if (env.AWS_SECRET_ACCESS_KEY && !env.AWS_ACCESS_KEY_ID) problem("AWS_ACCESS_KEY_ID", TARGET_MESSAGES.keyRequired);
+  if (env.PUBLISH_TARGET !== "s3") {
+    const set = BUCKET_VALUES.find((name) => env[name] !== undefined && env[name] !== "");
+    if (set) problem("PUBLISH_TARGET", `is folder (the default) but ${set} is set: set PUBLISH_TARGET=s3 to publish pages to a bucket, or unset ${set}`);
+    return;
+  }
+  if (!env.S3_BUCKET) problem("S3_BUCKET", TARGET_MESSAGES.bucketRequired);
+  else if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(env.S3_BUCKET) || env.S3_BUCKET.includes("..")) problem("S3_BUCKET", TARGET_MESSAGES.bucket);
+  if (!env.S3_REGION) problem("S3_REGION", TARGET_MESSAGES.regionRequired);
+  else if (!/^[a-z0-9-]{1,40}$/.test(env.S3_REGION)) problem("S3_REGION", TARGET_MESSAGES.region);
+  if (env.S3_ENDPOINT !== undefined && !isHttpOrigin(env.S3_ENDPOINT)) problem("S3_ENDPOINT", TARGET_MESSAGES.endpoint);
+  const prefix = (env.S3_PREFIX ?? "").replace(/^\/+|\/+$/g, "");
+  if (prefix.length > 200 || (prefix !== "" && !prefix.split("/").every((part) => /^[A-Za-z0-9_.-]+$/.test(part) && part !== "." && part !== ".."))) problem("S3_PREFIX", TARGET_MESSAGES.prefix);
+  if (!env.PUBLIC_PAGES_ORIGIN) problem("PUBLIC_PAGES_ORIGIN", TARGET_MESSAGES.pagesOriginRequired);
+  else if (!isHttpOrigin(env.PUBLIC_PAGES_ORIGIN)) problem("PUBLIC_PAGES_ORIGIN", TARGET_MESSAGES.pagesOrigin);
 }
 
 const EnvSchema = z
@@ -141,6 +186,20 @@ const EnvSchema = z
     ANALYTICS_RAW_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
     /** Where payout requests are sent for processing; CONTACT_TO when unset. */
     PAYOUT_REQUESTS_TO: z.email().optional(),
+    /** Where published pages are written (ADR 129): the folder PUBLISHED_DIR, or an S3-compatible bucket. */
+    PUBLISH_TARGET: z.enum(["folder", "s3"], { error: TARGET_MESSAGES.target }).default("folder"),
+    /** The bucket, with PUBLISH_TARGET=s3. */
+    S3_BUCKET: z.string().optional(),
+    /** An S3-compatible service's origin (MinIO, R2, B2, Ceph); unset for Amazon S3. */
+    S3_ENDPOINT: z.string().optional(),
+    S3_REGION: z.string().optional(),
+    /** Put before every key, e.g. pages/; none when unset. */
+    S3_PREFIX: z.string().optional(),
+    /** The bucket's credentials are found the SDK's usual way; these two are checked to come as a pair. */
+    AWS_ACCESS_KEY_ID: z.string().optional(),
+    AWS_SECRET_ACCESS_KEY: z.string().optional(),
+    /** Where visitors reach the pages in the bucket (its CDN), with PUBLISH_TARGET=s3. */
+    PUBLIC_PAGES_ORIGIN: z.string().optional(),
     /** Log one line per request (off in tests). */
     LOG_REQUESTS: z
       .enum(["0", "1", "true", "false"])
@@ -151,6 +210,7 @@ const EnvSchema = z
     const problem = (name: string, message: string) => ctx.addIssue({ code: "custom", path: [name], message });
     if (sellerNameRequired(env.BILLING_PROVIDER) && env.SELLER_NAME === undefined) problem("SELLER_NAME", SELLER_MESSAGES.nameRequired);
     if (env.STRIPE_API_BASE !== undefined && !isHttpOrigin(env.STRIPE_API_BASE)) problem("STRIPE_API_BASE", "must be an http(s) origin such as https://api.stripe.com, with no path");
+    checkPublishTarget(env, problem);
     if (env.BILLING_PROVIDER !== "stripe") return;
     for (const [name, rule] of Object.entries(STRIPE_VALUES)) {
       const value = env[name as keyof typeof STRIPE_VALUES];
@@ -165,6 +225,8 @@ const EnvSchema = z
       PUBLIC_ORIGIN: publicOrigin,
       DATA_DIR: resolve(env.DATA_DIR),
       PUBLISHED_DIR: resolve(env.PUBLISHED_DIR),
+      S3_PREFIX: keyPrefix(env.S3_PREFIX),
+      PUBLIC_PAGES_ORIGIN: env.PUBLIC_PAGES_ORIGIN?.replace(/\/+$/, ""),
       SITE_DIR: resolve(env.SITE_DIR),
       DATABASE_PATH: resolve(env.DATA_DIR, "plinth.db"),
       OUTBOX_DIR: resolve(env.DATA_DIR, "outbox"),

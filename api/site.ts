@@ -9,6 +9,7 @@ import { Hono, type Context } from "hono";
 import { proxy } from "hono/proxy";
 import { isReservedUsername } from "#core/reserved.ts";
 import { userProfiles } from "#db/schema.ts";
+import { IMMUTABLE, REVALIDATE } from "#renderer/content-types.ts";
 import { SUSPENDED_STATUS, UNAVAILABLE_HTML } from "#renderer/suspension.ts";
 import { createApi } from "./app.ts";
 import { isConsoleRequest } from "./auth/admin.ts";
@@ -22,8 +23,6 @@ import { captureReferral } from "./services/affiliate-referral.ts";
 const USERNAME_PATH = /^\/([A-Za-z0-9_-]{3,30})\/?$/;
 /** A published page's own files (QR code, contact cards); never a dot file such as an unfinished swap. */
 const PAGE_FILE_PATH = /^\/[a-z0-9_-]{3,30}\/(qr-[0-9a-z]+\.svg|contact-[0-9a-z]+\.vcf)$/;
-const IMMUTABLE = "public, max-age=31536000, immutable";
-const REVALIDATE = "public, max-age=0, must-revalidate";
 
 const SITE_HEADERS = {
   "Referrer-Policy": "strict-origin-when-cross-origin",
@@ -84,6 +83,7 @@ export function createServerApp(deps: AppDeps) {
   const hint = signedInHint(deps, (c) => !isPublishedPage(c));
   app.use("*", async (c, next) => (c.req.path === "/api" || c.req.path.startsWith("/api/") ? next() : hint(c, next)));
 
+  const pagesOrigin = env.PUBLISH_TARGET === "s3" ? env.PUBLIC_PAGES_ORIGIN : undefined;
   app.on(["GET", "HEAD"], "*", async (c, next) => {
     const path = c.req.path;
     // What every file answer takes from the request: HEAD, a revalidation, the encodings (ADR 054).
@@ -114,6 +114,7 @@ export function createServerApp(deps: AppDeps) {
     }
     if (PAGE_FILE_PATH.test(path)) {
       if (isSuspended(path.split("/")[1]!)) return unavailable(c);
+      if (pagesOrigin) return c.redirect(`${pagesOrigin}${path}`, 302);
       const file = fileInside(env.PUBLISHED_DIR, path);
       // Contact cards and the QR code are named by their content.
       if (file) return fileResponse(file, { cacheControl: IMMUTABLE, ...req });
@@ -148,6 +149,8 @@ export function createServerApp(deps: AppDeps) {
       const lower = name.toLowerCase();
       if (lower !== name) return c.redirect(`/${lower}${new URL(c.req.url).search}`, 301);
       if (isSuspended(lower)) return unavailable(c);
+      // Pages in a bucket are served by its CDN; old links to this server still reach them (ADR 129).
+      if (pagesOrigin) return c.redirect(`${pagesOrigin}/${lower}${new URL(c.req.url).search}`, 302);
       const file = fileInside(env.PUBLISHED_DIR, `/${lower}/index.html`);
       // The page's own policy is in its meta tag; framing is forbidden here, where a header can say it.
       if (file) return fileResponse(file, { cacheControl: REVALIDATE, headers: PAGE_HEADERS, ...req });

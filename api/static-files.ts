@@ -9,33 +9,8 @@ import { extname, resolve, sep } from "node:path";
 import { Readable } from "node:stream";
 import { parseAccept } from "hono/utils/accept";
 import { ENCODINGS, isCompressible, sameMtime, type Encoding } from "#renderer/precompress.ts";
+import { CONTENT_TYPES } from "#renderer/content-types.ts";
 import { compressedOnce } from "./compressed-once.ts";
-
-export const CONTENT_TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".json": "application/json; charset=utf-8",
-  ".webmanifest": "application/manifest+json; charset=utf-8",
-  ".txt": "text/plain; charset=utf-8",
-  ".xml": "application/xml; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".avif": "image/avif",
-  ".ico": "image/x-icon",
-  ".woff2": "font/woff2",
-  ".woff": "font/woff",
-  ".vcf": "text/vcard; charset=utf-8",
-  ".pdf": "application/pdf",
-  ".zip": "application/zip",
-  ".epub": "application/epub+zip",
-  ".mp3": "audio/mpeg",
-};
 
 /** The absolute path of `urlPath` inside `root`, or null if it escapes root or is not a file. */
 export function fileInside(root: string, urlPath: string): { path: string; size: number; mtimeMs: number } | null {

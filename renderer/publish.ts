@@ -14,11 +14,10 @@ import type { FeatureKey } from "#core/plans.ts";
 import { durably, transaction, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { pageReports, pageVersions, userProfiles } from "#db/schema.ts";
-import { replaceFilesSync } from "./atomic-write.ts";
 import { loadDraft, restoreDraft } from "./draft.ts";
 import { ensureSharedAssets } from "./assets.ts";
 import { pageWrites } from "./page-writes.ts";
-import { removeCompressedCopies } from "./precompress.ts";
+import { folderTarget, type TargetWriter } from "./publish-target.ts";
 import type { AssetManifest } from "./types.ts";
 import { writeSeoFiles } from "./seo-files.ts";
 import { templateFingerprint } from "./template-fingerprint.ts";
@@ -36,7 +35,11 @@ export interface PublishOptions {
    * API queues the page's scheduled re-renders) commits with it or not at all.
    */
   onPublished?: (tx: Db, page: PublishedEvent) => void;
+  /** Where the page goes (ADR 129): PUBLISHED_DIR itself unless a target's writer is given. */
+  writer?: TargetWriter;
 }
+
+const writerOf = (opts: PublishOptions): TargetWriter => opts.writer ?? folderTarget(opts.publishedDir).writer();
 
 export type PublishResult =
   | { ok: true; version: number; changed: boolean }
@@ -124,8 +127,7 @@ function pruneVersions(db: Db, userId: string): void {
  */
 export function writePage(snapshot: PageSnapshot, plan: PagePlan, opts: PublishOptions): void {
   const assets = opts.assets ?? ensureSharedAssets(opts.publishedDir);
-  removeCompressedCopies(join(opts.publishedDir, snapshot.profile.username, "index.html"));
-  replaceFilesSync(pageWrites(snapshot, plan, { ...opts, assets }));
+  writerOf(opts).writePage(snapshot.profile.username, pageWrites(snapshot, plan, { ...opts, assets }));
 }
 
 export function publishPage(db: Db, userId: string, opts: PublishOptions): PublishResult {
@@ -134,7 +136,7 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions): Publi
   const gate = publishGate(draft.snapshot, draft.plan, opts.now);
   if (!gate.ok) return { ok: false, reason: "blocked", features: gate.features };
   const hash = versionHash(draft.snapshot, draft.plan);
-  const pageFile = join(opts.publishedDir, draft.snapshot.profile.username, "index.html");
+  const writer = writerOf(opts);
   const assets = opts.assets ?? ensureSharedAssets(opts.publishedDir);
   // The page lock (ADR 097): the swap and the version it records are one step under the database's
   // write lock, which every writer of a page takes, in this process or another (a republish).
@@ -143,8 +145,8 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions): Publi
     if (isPageSuspended(tx, userId)) return null;
     const last = lastVersion(tx, userId);
     // Unchanged, and the page is on disk: nothing to do (a page folder lost or moved is rewritten).
-    if (last && last.contentHash === hash && existsSync(pageFile)) return { version: last.version, changed: false, first: false };
-    writePage(draft.snapshot, draft.plan, { ...opts, assets });
+    if (last && last.contentHash === hash && writer.hasPage(draft.snapshot.profile.username)) return { version: last.version, changed: false, first: false };
+    writePage(draft.snapshot, draft.plan, { ...opts, assets, writer });
     if (last && last.contentHash === hash) {
       markRendered(tx, userId, last.version, assets);
       return { version: last.version, changed: false, first: false };

@@ -4,13 +4,10 @@
  * are gone, the built-in server answers the page's URL and files with it and 410, the sitemap leaves
  * it out, and nothing re-renders the page: not a publish, nor a scheduled or bulk re-render.
  */
-import { readdirSync, unlinkSync } from "node:fs";
-import { join } from "node:path";
 import { and, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { userProfiles } from "#db/schema.ts";
-import { replaceFilesSync } from "./atomic-write.ts";
-import { removeCompressedCopies } from "./precompress.ts";
+import { folderTarget, type TargetWriter } from "./publish-target.ts";
 
 /** The status a suspended page answers with where the server chooses it (ADR 108). */
 export const SUSPENDED_STATUS = 410;
@@ -40,20 +37,14 @@ export function isPageSuspended(db: Db, userId: string): boolean {
   return db.select({ id: userProfiles.userId }).from(userProfiles).where(and(eq(userProfiles.userId, userId), isNotNull(userProfiles.pageSuspendedAt))).get() !== undefined;
 }
 
-/** A page's own files beside index.html (QR code, contact cards) and their compressed copies. */
-const PAGE_OWN_FILE = /^(qr-[0-9a-z]+\.svg|contact-[0-9a-z]+\.vcf)(\.br|\.gz)?$/;
-
 /**
- * Swap the unavailable page in as `published/{username}/index.html` through the renderer's atomic
- * new-file swap, then remove the page's own files; a restore's re-render writes them again.
+ * Swap the unavailable page in as `published/{username}/index.html` (through the renderer's atomic
+ * new-file swap, like every page without compressed copies, ADR 121), then remove the page's own
+ * files; a restore's re-render writes them again. `writer` is the target's (ADR 129); the folder's
+ * own when none is given.
  */
-export function writeUnavailablePage(publishedDir: string, username: string, now: Date): void {
-  const dir = join(publishedDir, username);
-  const page = join(dir, "index.html");
-  // Like every page, without compressed copies (ADR 121).
-  removeCompressedCopies(page);
-  replaceFilesSync([{ path: page, content: UNAVAILABLE_HTML, mtime: now }]);
-  for (const name of readdirSync(dir)) if (PAGE_OWN_FILE.test(name)) unlinkSync(join(dir, name));
+export function writeUnavailablePage(publishedDir: string, username: string, now: Date, writer: TargetWriter = folderTarget(publishedDir).writer()): void {
+  writer.writeUnavailablePage(username, UNAVAILABLE_HTML, now);
 }
 
 /**

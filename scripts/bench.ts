@@ -38,6 +38,7 @@ import { chromium, type Browser } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { createSession, SESSION_COOKIE } from "#api/auth/session.ts";
+import { createPublishTarget } from "#api/deps.ts";
 import { parseEnv } from "#api/env.server.ts";
 import { createMailer } from "#api/mail/mailer.ts";
 import { createAccount } from "#api/services/accounts.ts";
@@ -143,7 +144,7 @@ try {
   // The server's clock runs ahead by `paced` between publishes: one owner publishing sixty times in a
   // row is held to a person's pace by the write budget (ADR 093), which the timing must not include.
   let paced = 0;
-  const deps = { db, env: { ...env, PUBLIC_ORIGIN: origin, PORT: port }, mailer, now: () => new Date(Date.now() + paced), events: createEventWriter(db), reports: createReportThread(db) };
+  const deps = { db, env: { ...env, PUBLIC_ORIGIN: origin, PORT: port }, mailer, now: () => new Date(Date.now() + paced), events: createEventWriter(db), reports: createReportThread(db), target: createPublishTarget(env) };
   app = createServerApp(deps);
   const publishedDir = env.PUBLISHED_DIR;
   const picture = await sharp({ create: { width: 400, height: 400, channels: 3, background: "#6366f1" } }).webp({ quality: 80 }).toBuffer();

@@ -102,6 +102,6 @@ export async function requeuePageBoundaries(db: Db, now: () => Date): Promise<nu
  */
 export async function runPageBoundary(deps: AppDeps, job: PageBoundaryJob): Promise<void> {
   const { env } = deps;
-  const done = await rerenderPublishedPage(deps.db, job.userId, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, now: deps.now() });
+  const done = await rerenderPublishedPage(deps.db, job.userId, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, now: deps.now() }, deps.target);
   if (done) queueTrialEndedMail(deps, job.userId, job.at);
 }

@@ -22,11 +22,12 @@ export function jobsFor(deps: AppDeps): JobWorker {
       handlers: {
         mail: (payload) => deps.mailer.send(payload as MailMessage),
         rerender: (payload) =>
-          rerenderPublishedPage(deps.db, (payload as { userId: string }).userId, {
-            publishedDir: deps.env.PUBLISHED_DIR,
-            origin: deps.env.PUBLIC_ORIGIN,
-            now: deps.now(),
-          }),
+          rerenderPublishedPage(
+            deps.db,
+            (payload as { userId: string }).userId,
+            { publishedDir: deps.env.PUBLISHED_DIR, origin: deps.env.PUBLIC_ORIGIN, now: deps.now() },
+            deps.target,
+          ),
         "page-boundary": (payload) => runPageBoundary(deps, payload as PageBoundaryJob),
         // The test-mode billing provider's timed work (api/billing/test-mode/provider.ts).
         "provider-due": (payload) => billingFor(deps).testMode?.runDue((payload as ProviderDueJob).subscriptionId),

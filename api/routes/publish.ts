@@ -5,7 +5,8 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { SUSPENSION_TEXTS } from "#core/admin.ts";
 import { PUBLISH_TEXTS } from "#core/publish-gate.ts";
-import { discardDraft, draftState, hidePlusAndPublish, listVersions, publishPage, rollbackTo, withPageLock, type PublishResult } from "#renderer/publish.ts";
+import { discardDraft, draftState, hidePlusAndPublish, listVersions, publishPage, rollbackTo, withPageLock, type PublishOptions, type PublishResult } from "#renderer/publish.ts";
+import { throughTarget } from "#renderer/publish-target.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
 import { withSchedule } from "../jobs/page-schedule.ts";
 import { runJobs } from "../jobs/runner.ts";
@@ -31,6 +32,9 @@ function answer(result: PublishResult | { ok: false; reason: "no_version" }) {
 export function publishRoutes(deps: AppDeps) {
   const { db, env, now } = deps;
   const opts = () => withSchedule({ publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, now: now() });
+  /** One publish of the owner's page under the page lock, written through the publish target (ADR 129). */
+  const publishing = <R>(userId: string, step: (o: PublishOptions) => R) =>
+    withPageLock(userId, () => throughTarget(deps.target, (writer) => step({ ...opts(), writer })));
   /** A publish queued the page's scheduled re-renders: the worker wakes for the first of them. */
   const answered = (result: Parameters<typeof answer>[0]) => {
     if (result.ok && result.changed) void runJobs(deps);
@@ -42,13 +46,13 @@ export function publishRoutes(deps: AppDeps) {
       // POST /api/publish - render the draft and make it the live page
       .post("/", async (c) => {
         const user = currentUser(c);
-        const result = await withPageLock(user.id, () => publishPage(db, user.id, opts()));
+        const result = await publishing(user.id, (o) => publishPage(db, user.id, o));
         return c.json(answered(result));
       })
       // POST /api/publish/hide-plus - hide or reset the Plus-only items the plan refuses, then publish
       .post("/hide-plus", async (c) => {
         const user = currentUser(c);
-        const result = await withPageLock(user.id, () => hidePlusAndPublish(db, user.id, opts()));
+        const result = await publishing(user.id, (o) => hidePlusAndPublish(db, user.id, o));
         return c.json(answered(result));
       })
       // GET /api/publish/state - unpublished changes, last publish, blocked Plus-only features, a suspension
@@ -70,7 +74,7 @@ export function publishRoutes(deps: AppDeps) {
       .post("/rollback", jsonBody(RollbackSchema), async (c) => {
         const user = currentUser(c);
         const { version } = c.req.valid("json");
-        const result = await withPageLock(user.id, () => rollbackTo(db, user.id, version, opts()));
+        const result = await publishing(user.id, (o) => rollbackTo(db, user.id, version, o));
         return c.json(answered(result));
       })
   );

@@ -15,6 +15,7 @@ import { eq } from "drizzle-orm";
 import { durably, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { invoices, uploads, userProfiles, users } from "#db/schema.ts";
+import type { TargetWriter } from "#renderer/publish-target.ts";
 import { writeSeoFiles } from "#renderer/seo-files.ts";
 
 /** A path under root, or null when the key would leave it. */
@@ -24,7 +25,7 @@ function inside(root: string, key: string): string | null {
   return full.startsWith(base + sep) ? full : null;
 }
 
-export function deleteAccount(db: Db, userId: string, opts: { publishedDir: string; origin: string }): void {
+export function deleteAccount(db: Db, userId: string, opts: { publishedDir: string; origin: string; writer?: TargetWriter }): void {
   const profile = db
     .select({ username: userProfiles.username, displayName: userProfiles.displayName, email: users.email })
     .from(userProfiles)
@@ -53,6 +54,8 @@ export function deleteAccount(db: Db, userId: string, opts: { publishedDir: stri
   }
 
   if (moved) rmSync(trash, { recursive: true, force: true });
+  // A bucket's objects of the page go once the rows are gone (ADR 129).
+  if (profile) opts.writer?.removeAllOf(profile.username);
   for (const { key } of files) {
     const path = inside(opts.publishedDir, key);
     if (path) rmSync(path, { force: true });

@@ -12,6 +12,7 @@ import { durably, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { signupAttempts, userProfiles, users } from "#db/schema.ts";
 import { publishPage } from "#renderer/publish.ts";
+import type { TargetWriter } from "#renderer/publish-target.ts";
 import { ApiError } from "../errors.ts";
 import { withSchedule } from "../jobs/page-schedule.ts";
 
@@ -82,7 +83,7 @@ export function accountConflict(err: unknown): ApiError | null {
  * The initial page (spec section 4): published right after signup so {host}/{username} works at
  * once. A failure is only logged; the owner's first Publish writes the page anyway.
  */
-export function publishInitialPage(db: Db, userId: string, opts: { publishedDir: string; origin: string; now: Date }): void {
+export function publishInitialPage(db: Db, userId: string, opts: { publishedDir: string; origin: string; now: Date; writer?: TargetWriter }): void {
   try {
     const result = publishPage(db, userId, withSchedule(opts));
     if (!result.ok) console.error("Error in initial page generation", userId, result.reason);

@@ -15,8 +15,8 @@ import { durably, type Db } from "#db/client.ts";
 import { pageReports, pageVersions, sessions, userProfiles, users } from "#db/schema.ts";
 import { ensureSharedAssets } from "#renderer/assets.ts";
 import { loadDraft } from "#renderer/draft.ts";
-import { ENCODINGS } from "#renderer/precompress.ts";
 import { rerenderLastVersion, withPageLock } from "#renderer/publish.ts";
+import { throughTarget, type TargetWriter } from "#renderer/publish-target.ts";
 import { renderPage } from "#renderer/render.tsx";
 import { writeSeoFiles } from "#renderer/seo-files.ts";
 import { writeUnavailablePage } from "#renderer/suspension.ts";
@@ -205,22 +205,19 @@ export function pageRestoredMail(to: string, origin: string, username: string): 
 const renderOpts = (deps: AppDeps) => ({ publishedDir: deps.env.PUBLISHED_DIR, origin: deps.env.PUBLIC_ORIGIN, now: deps.now() });
 
 /** Inside a transaction: the page suspended, its folder holding the unavailable page. False when it already was. */
-function suspendPageIn(tx: Db, deps: AppDeps, userId: string, username: string, reason: string, at: Date): boolean {
+function suspendPageIn(tx: Db, deps: AppDeps, writer: TargetWriter, userId: string, username: string, reason: string, at: Date): boolean {
   const changed = tx.update(userProfiles).set({ pageSuspendedAt: at, pageSuspensionReason: reason }).where(and(eq(userProfiles.userId, userId), isNull(userProfiles.pageSuspendedAt))).run().changes;
   if (changed === 0) return false;
   // Under the database's write lock, which every writer of the page takes (ADR 097).
-  writeUnavailablePage(deps.env.PUBLISHED_DIR, username, at);
+  writeUnavailablePage(deps.env.PUBLISHED_DIR, username, at, writer);
   return true;
 }
 
 /** Inside a transaction: the page back as last published (or no page, when it never was). False when it was not suspended. */
-function restorePageIn(tx: Db, deps: AppDeps, userId: string, username: string): boolean {
+function restorePageIn(tx: Db, deps: AppDeps, writer: TargetWriter, userId: string, username: string): boolean {
   const changed = tx.update(userProfiles).set({ pageSuspendedAt: null, pageSuspensionReason: "" }).where(and(eq(userProfiles.userId, userId), isNotNull(userProfiles.pageSuspendedAt))).run().changes;
   if (changed === 0) return false;
-  if (!rerenderLastVersion(tx, userId, renderOpts(deps))) {
-    const page = join(deps.env.PUBLISHED_DIR, username, "index.html");
-    for (const path of [page, ...ENCODINGS.map((e) => page + e.suffix)]) if (existsSync(path)) unlinkSync(path);
-  }
+  if (!rerenderLastVersion(tx, userId, { ...renderOpts(deps), writer })) writer.removePage(username);
   return true;
 }
 
@@ -231,14 +228,16 @@ type Owner = ReturnType<typeof ownerOf>;
  * and records it, and its e-mail to the owner is queued in the same transaction; then the sitemap
  * follows and the e-mail goes out.
  */
-async function changeSuspension<T>(deps: AppDeps, userId: string, change: (tx: Db, owner: Owner, at: Date) => { mail: MailMessage; result: T }): Promise<T> {
+async function changeSuspension<T>(deps: AppDeps, userId: string, change: (tx: Db, owner: Owner, at: Date, writer: TargetWriter) => { mail: MailMessage; result: T }): Promise<T> {
   const at = deps.now();
   const result = await withPageLock(userId, () =>
-    durably(deps.db, (tx) => {
-      const done = change(tx, ownerOf(tx, userId), at);
-      enqueueJob(tx, { kind: "mail", payload: done.mail }, at);
-      return done.result;
-    }),
+    throughTarget(deps.target, (writer) =>
+      durably(deps.db, (tx) => {
+        const done = change(tx, ownerOf(tx, userId), at, writer);
+        enqueueJob(tx, { kind: "mail", payload: done.mail }, at);
+        return done.result;
+      }),
+    ),
   );
   writeSeoFiles(deps.db, deps.env.PUBLISHED_DIR, deps.env.PUBLIC_ORIGIN);
   await runJobs(deps);
@@ -247,8 +246,8 @@ async function changeSuspension<T>(deps: AppDeps, userId: string, change: (tx: D
 
 /** Suspend the page with the reason its owner reads; e-mailed to the owner. */
 export function suspendPage(deps: AppDeps, admin: Admin, userId: string, reason: string) {
-  return changeSuspension(deps, userId, (tx, owner, at) => {
-    if (!suspendPageIn(tx, deps, userId, owner.username, reason, at)) throw new ApiError("conflict", ADMIN_TEXTS.alreadySuspended);
+  return changeSuspension(deps, userId, (tx, owner, at, writer) => {
+    if (!suspendPageIn(tx, deps, writer, userId, owner.username, reason, at)) throw new ApiError("conflict", ADMIN_TEXTS.alreadySuspended);
     record(tx, admin, at, "page.suspend", userId, owner.username, reason, { suspended: false }, { suspended: true, reason });
     return { mail: pageSuspendedMail(owner.email, deps.env.PUBLIC_ORIGIN, owner.username, reason), result: { suspended: true, reason } };
   });
@@ -259,8 +258,8 @@ export function suspendPage(deps: AppDeps, admin: Admin, userId: string, reason:
  * reason it was suspended with, so that an undo suspends it again with the same one.
  */
 export function restorePage(deps: AppDeps, admin: Admin, userId: string, note: string) {
-  return changeSuspension(deps, userId, (tx, owner, at) => {
-    if (!restorePageIn(tx, deps, userId, owner.username)) throw new ApiError("conflict", ADMIN_TEXTS.notSuspended);
+  return changeSuspension(deps, userId, (tx, owner, at, writer) => {
+    if (!restorePageIn(tx, deps, writer, userId, owner.username)) throw new ApiError("conflict", ADMIN_TEXTS.notSuspended);
     record(tx, admin, at, "page.restore", userId, owner.username, note, { suspended: true, reason: owner.pageReason }, { suspended: false });
     return { mail: pageRestoredMail(owner.email, deps.env.PUBLIC_ORIGIN, owner.username), result: { suspended: false, previousReason: owner.pageReason } };
   });
@@ -281,11 +280,11 @@ export function accountRestoredMail(to: string, origin: string): MailMessage {
 /** No sign-in, every session ended, the page suspended with the same reason (ADR 109). */
 export async function suspendAccount(deps: AppDeps, admin: Admin, userId: string, reason: string) {
   if (userId === admin.id) throw new ApiError("forbidden", ADMIN_TEXTS.ownAccount);
-  return changeSuspension(deps, userId, (tx, owner, at) => {
+  return changeSuspension(deps, userId, (tx, owner, at, writer) => {
     const changed = tx.update(users).set({ suspendedAt: at, suspensionReason: reason }).where(and(eq(users.id, userId), isNull(users.suspendedAt))).run().changes;
     if (changed === 0) throw new ApiError("conflict", ADMIN_TEXTS.accountAlreadySuspended);
     const ended = tx.delete(sessions).where(eq(sessions.userId, userId)).run().changes;
-    suspendPageIn(tx, deps, userId, owner.username, reason, at);
+    suspendPageIn(tx, deps, writer, userId, owner.username, reason, at);
     record(tx, admin, at, "account.suspend", userId, owner.email, reason, { suspended: false, sessions: ended, pageSuspended: owner.pageSuspendedAt !== null }, { suspended: true, sessions: 0, pageSuspended: true, reason });
     return { mail: accountSuspendedMail(owner.email, deps.env.PUBLIC_ORIGIN, reason), result: { suspended: true, reason } };
   });
@@ -293,10 +292,10 @@ export async function suspendAccount(deps: AppDeps, admin: Admin, userId: string
 
 /** Sign-in allowed again and the page restored; answers the reason the account had, for an undo. */
 export function restoreAccount(deps: AppDeps, admin: Admin, userId: string, note: string) {
-  return changeSuspension(deps, userId, (tx, owner, at) => {
+  return changeSuspension(deps, userId, (tx, owner, at, writer) => {
     const changed = tx.update(users).set({ suspendedAt: null, suspensionReason: "" }).where(and(eq(users.id, userId), isNotNull(users.suspendedAt))).run().changes;
     if (changed === 0) throw new ApiError("conflict", ADMIN_TEXTS.accountNotSuspended);
-    restorePageIn(tx, deps, userId, owner.username);
+    restorePageIn(tx, deps, writer, userId, owner.username);
     record(tx, admin, at, "account.restore", userId, owner.email, note, { suspended: true, pageSuspended: owner.pageSuspendedAt !== null }, { suspended: false, pageSuspended: false });
     return { mail: accountRestoredMail(owner.email, deps.env.PUBLIC_ORIGIN), result: { suspended: false, previousReason: owner.accountReason } };
   });

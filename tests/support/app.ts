@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { closeDatabase, openDatabase } from "#db/client.ts";
 import { createServerApp } from "#api/site.ts";
 import type { AppDeps } from "#api/context.ts";
+import { createPublishTarget } from "#api/deps.ts";
 import { parseEnv } from "#api/env.server.ts";
 import { createMailer } from "#api/mail/mailer.ts";
 import { createEventWriter } from "#api/services/event-writer.ts";
@@ -55,7 +56,7 @@ export function createTestApp(overrides: Record<string, string> = {}): TestApp {
   copyFileSync(templateDb(), dbPath);
   const db = openDatabase({ path: dbPath });
   const mailer = createMailer({ from: env.MAIL_FROM, outboxDir: env.OUTBOX_DIR, log: false });
-  const deps: AppDeps = { db, env, mailer, now: () => new Date(), events: createEventWriter(db), reports: createReportThread(db) };
+  const deps: AppDeps = { db, env, mailer, now: () => new Date(), events: createEventWriter(db), reports: createReportThread(db), target: createPublishTarget(env) };
   const app = createServerApp(deps);
   return {
     app,

@@ -119,3 +119,65 @@ describe("configuration", () => {
     });
   });
 });
+
+describe("the publish target (ADR 129)", () => {
+  const bucket = { PUBLISH_TARGET: "s3", S3_BUCKET: "plinth-pages", S3_REGION: "auto", PUBLIC_PAGES_ORIGIN: "https://pages.plinth.example/" };
+  const problems = (source: Record<string, string>) => {
+    try {
+      parseEnv(source);
+    } catch (err) {
+      return (err as Error).message.split("\n").slice(1);
+    }
+    return [];
+  };
+
+  it("is the folder with nothing set, and a bucket with its values, the prefix and origin made regular", () => {
+    expect(parseEnv({}).PUBLISH_TARGET).toBe("folder");
+    const env = parseEnv({ ...bucket, S3_ENDPOINT: "https://account.r2.cloudflarestorage.com", S3_PREFIX: "/pages" });
+    expect(env).toMatchObject({ PUBLISH_TARGET: "s3", S3_BUCKET: "plinth-pages", S3_REGION: "auto", S3_PREFIX: "pages/", PUBLIC_PAGES_ORIGIN: "https://pages.plinth.example" });
+    expect(parseEnv(bucket).S3_PREFIX).toBe("");
+    expect(parseEnv({ ...bucket, S3_PREFIX: "sites/main/" }).S3_PREFIX).toBe("sites/main/");
+  });
+
+  it("names every value a bucket needs that is missing", () => {
+    expect(problems({ PUBLISH_TARGET: "s3" })).toEqual([
+      "  S3_BUCKET: is required with PUBLISH_TARGET=s3: the name of the bucket pages are written to",
+      "  S3_REGION: is required with PUBLISH_TARGET=s3: the bucket's region, e.g. us-east-1 (auto for Cloudflare R2)",
+      "  PUBLIC_PAGES_ORIGIN: is required with PUBLISH_TARGET=s3: where visitors reach the pages, e.g. https://pages.example (the bucket's CDN)",
+    ]);
+  });
+
+  it("refuses each malformed value with a message naming it", () => {
+    const cases: [string, string, RegExp][] = [
+      ["PUBLISH_TARGET", "bucket", /PUBLISH_TARGET: must be folder \(the default/],
+      ["S3_BUCKET", "Pages", /S3_BUCKET: must be a bucket name/],
+      ["S3_BUCKET", "pa", /S3_BUCKET: must be a bucket name/],
+      ["S3_BUCKET", "pages..old", /S3_BUCKET: must be a bucket name/],
+      ["S3_BUCKET", "pages/../x", /S3_BUCKET: must be a bucket name/],
+      ["S3_REGION", "US East", /S3_REGION: must be a region name/],
+      ["S3_ENDPOINT", "s3.example.com", /S3_ENDPOINT: must be the http\(s\) origin/],
+      ["S3_ENDPOINT", "https://s3.example.com/bucket", /S3_ENDPOINT: must be the http\(s\) origin/],
+      ["S3_ENDPOINT", "https://key:secret@s3.example.com", /S3_ENDPOINT: must be the http\(s\) origin/],
+      ["S3_PREFIX", "../escape", /S3_PREFIX: must be a key prefix/],
+      ["S3_PREFIX", "a//b", /S3_PREFIX: must be a key prefix/],
+      ["S3_PREFIX", "pages\u0000", /S3_PREFIX: must be a key prefix/],
+      ["S3_PREFIX", "p".repeat(201), /S3_PREFIX: must be a key prefix/],
+      ["PUBLIC_PAGES_ORIGIN", "javascript:alert(1)", /PUBLIC_PAGES_ORIGIN: must be an http\(s\) origin/],
+      ["PUBLIC_PAGES_ORIGIN", "https://pages.example/u", /PUBLIC_PAGES_ORIGIN: must be an http\(s\) origin/],
+    ];
+    for (const [name, value, message] of cases) expect(() => parseEnv({ ...bucket, [name]: value }), `${name}=${value}`).toThrow(message);
+  });
+
+  it("asks for both halves of an access key", () => {
+    expect(problems({ ...bucket, AWS_ACCESS_KEY_ID: "AKIAEXAMPLE" })).toEqual(["  AWS_SECRET_ACCESS_KEY: is required when AWS_ACCESS_KEY_ID is set: the secret of the access key for the bucket"]);
+    expect(problems({ ...bucket, AWS_SECRET_ACCESS_KEY: "secret" })).toEqual(["  AWS_ACCESS_KEY_ID: is required when AWS_SECRET_ACCESS_KEY is set: the id of the access key for the bucket"]);
+    expect(problems({ ...bucket, AWS_ACCESS_KEY_ID: "AKIAEXAMPLE", AWS_SECRET_ACCESS_KEY: "secret" })).toEqual([]);
+  });
+
+  it("refuses a bucket value set while the target is the folder, which would otherwise be ignored", () => {
+    expect(problems({ S3_BUCKET: "plinth-pages" })).toEqual([
+      "  PUBLISH_TARGET: is folder (the default) but S3_BUCKET is set: set PUBLISH_TARGET=s3 to publish pages to a bucket, or unset S3_BUCKET",
+    ]);
+    expect(problems({ PUBLISH_TARGET: "folder", PUBLIC_PAGES_ORIGIN: "https://pages.example" })[0]).toMatch(/^  PUBLISH_TARGET: is folder \(the default\) but PUBLIC_PAGES_ORIGIN is set/);
+  });
+});

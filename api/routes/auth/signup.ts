@@ -15,6 +15,7 @@ import { beginSession } from "../../auth/sign-in.ts";
 import type { AppDeps, AppEnv } from "../../context.ts";
 import { ApiError } from "../../errors.ts";
 import { accountConflict, createAccount, publishInitialPage } from "../../services/accounts.ts";
+import { throughTarget } from "#renderer/publish-target.ts";
 import { alreadyRegisteredMail, signupCodeMail } from "../../services/auth-mail.ts";
 import { assertNotThrottled, clearFailures, emailSubject, recordFailure } from "../../services/auth-throttle.ts";
 import { checkSignupCode, issueSignupCode, latestSignupCode, resendWaitMs } from "../../services/email-codes.ts";
@@ -166,7 +167,10 @@ export function signupRoutes(deps: AppDeps, limiters: AuthLimiters) {
           // ADR 042: the trial starts either way; the Plus choice is kept for checkout.
           db.insert(upgradeRequests).values({ id: newId(), userId, featureKey: "plus_plan", reason: "signup", createdAt: at }).run();
         }
-        publishInitialPage(db, userId, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, now: at });
+        // Through the publish target (ADR 129); a bucket that refuses it is logged like any failure here.
+        await throughTarget(deps.target, (writer) => publishInitialPage(db, userId, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, now: at, writer })).catch((err: unknown) =>
+          console.error("Error in initial page generation", userId, err),
+        );
         clearSignupCookie(c, env);
         beginSession(c, deps, userId, body.rememberMe);
         // Plus goes on to checkout (ADR 085); if that cannot start, the account is still made.

@@ -1,0 +1,243 @@
+/**
+ * Publishing to an S3-compatible bucket (ADR 129, 130), against a real S3-protocol server: after each
+ * flow (publish, discard, rollback, suspension and restore) the objects are read back with the S3
+ * client, their headers and bodies checked, and the local folder holds no page.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { brotliDecompressSync } from "node:zlib";
+import { eq } from "drizzle-orm";
+import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand } from "@aws-sdk/client-s3";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { newId } from "#db/ids.ts";
+import { links, pageVersions, userProfiles } from "#db/schema.ts";
+import { DASH } from "#core/dashboard-texts.ts";
+import { IMMUTABLE, REVALIDATE } from "#renderer/content-types.ts";
+import { UNAVAILABLE_HTML } from "#renderer/suspension.ts";
+import { runPageBoundary } from "#api/jobs/page-schedule.ts";
+import { createApiAdmin } from "#tests/support/admin.ts";
+import { browser } from "#tests/support/auth-client.ts";
+import { lastMailTo, sixDigitCode } from "#tests/support/mail.ts";
+import { createTestApp, type TestApp } from "#tests/support/app.ts";
+import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
+import { startTestBucket, type TestBucket } from "#tests/support/s3.ts";
+
+let bucket: TestBucket;
+beforeAll(async () => {
+  bucket = await startTestBucket();
+});
+afterAll(() => bucket.stop());
+
+let t: TestApp;
+let owner: ApiOwner;
+/** Each test under a prefix of its own, so tests share the server and not their objects. */
+let prefix: string;
+let run = 0;
+beforeEach(() => {
+  prefix = `site-${++run}/`;
+  t = createTestApp(bucket.env(prefix));
+  owner = createApiOwner(t, "trial");
+});
+afterEach(() => t.close());
+
+const setName = (displayName: string) => t.deps.db.update(userProfiles).set({ displayName }).where(eq(userProfiles.userId, owner.userId)).run();
+const addContactCard = () =>
+  t.deps.db
+    .insert(links)
+    .values({ id: newId(), userId: owner.userId, title: "Card", url: "#", linkType: "vcf", linkSpecificData: { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" }, orderIndex: 1 })
+    .run();
+const pageKey = () => `${prefix}${owner.username}/index.html`;
+const page = async () => (await bucket.object(pageKey()))!.body.toString("utf8");
+/** The page's own keys, without the prefix and the username. */
+const ownNames = async () => (await bucket.keys(`${prefix}${owner.username}/`)).map((k) => k.slice(`${prefix}${owner.username}/`.length));
+
+describe("publishing to a bucket", () => {
+  it("puts the page and its own files under the prefix, each with its type and caching, and writes no page to the folder", async () => {
+    setName("Ada in the bucket");
+    addContactCard();
+    const res = await owner.call("POST", "/api/publish");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ version: 1, changed: true });
+
+    const names = await ownNames();
+    expect(names).toContain("index.html");
+    const qr = names.find((n) => /^qr-[0-9a-z]+\.svg$/.test(n));
+    const card = names.find((n) => /^contact-[0-9a-z]+\.vcf$/.test(n));
+    expect(qr && card).toBeTruthy();
+    expect(names).toHaveLength(3);
+
+    const html = (await bucket.object(pageKey()))!;
+    expect(html).toMatchObject({ contentType: "text/html; charset=utf-8", cacheControl: REVALIDATE, contentEncoding: undefined });
+    expect(html.body.toString("utf8")).toContain("Ada in the bucket");
+    expect(html.body.toString("utf8")).toContain(qr);
+    const svg = (await bucket.object(`${prefix}${owner.username}/${qr}`))!;
+    expect(svg).toMatchObject({ contentType: "image/svg+xml", cacheControl: IMMUTABLE, contentEncoding: undefined });
+    expect(svg.body.toString("utf8")).toMatch(/^<svg /);
+    const vcf = (await bucket.object(`${prefix}${owner.username}/${card}`))!;
+    expect(vcf).toMatchObject({ contentType: "text/vcard; charset=utf-8", cacheControl: IMMUTABLE });
+    expect(vcf.body.toString("utf8")).toContain("BEGIN:VCARD");
+
+    expect(existsSync(join(t.deps.env.PUBLISHED_DIR, owner.username))).toBe(false);
+  });
+
+  it("puts the shared assets the page names, with their compressed copies, before the page", async () => {
+    await owner.call("POST", "/api/publish");
+    const src = /<script[^>]+src="\/(_p\/visitor\.[0-9a-f]+\.js)"/.exec(await page())?.[1];
+    expect(src).toBeDefined();
+    const script = (await bucket.object(prefix + src))!;
+    expect(script).toMatchObject({ contentType: "text/javascript; charset=utf-8", cacheControl: IMMUTABLE, contentEncoding: undefined });
+    expect(script.body.equals(readFileSync(join(t.deps.env.PUBLISHED_DIR, src!)))).toBe(true);
+    const br = (await bucket.object(`${prefix}${src}.br`))!;
+    expect(br).toMatchObject({ contentType: "text/javascript; charset=utf-8", cacheControl: IMMUTABLE, contentEncoding: "br" });
+    expect(brotliDecompressSync(br.body).equals(script.body)).toBe(true);
+    const fonts = await bucket.keys(`${prefix}_p/fonts/`);
+    expect(fonts.length).toBeGreaterThan(0);
+    expect(fonts.every((k) => k.endsWith(".woff2"))).toBe(true);
+  });
+
+  it("replaces the page object with each new version, and puts it again on a publish of an unchanged draft", async () => {
+    setName("First name");
+    await owner.call("POST", "/api/publish");
+    setName("Second name");
+    expect(await (await owner.call("POST", "/api/publish")).json()).toEqual({ version: 2, changed: true });
+    expect(await page()).toContain("Second name");
+    expect(await page()).not.toContain("First name");
+
+    // A page object lost after its version was recorded (a put that failed, an operator's mistake)
+    // comes back with the next publish, though nothing changed.
+    await bucket.client.send(new DeleteObjectCommand({ Bucket: bucket.bucket, Key: pageKey() }));
+    expect(await bucket.object(pageKey())).toBeNull();
+    expect(await (await owner.call("POST", "/api/publish")).json()).toEqual({ version: 2, changed: false });
+    expect(await page()).toContain("Second name");
+  });
+
+  it("leaves the live page as it is on a discard", async () => {
+    setName("Live name");
+    await owner.call("POST", "/api/publish");
+    const live = await page();
+    setName("Draft name");
+    expect((await owner.call("POST", "/api/publish/discard")).status).toBe(200);
+    expect(await page()).toBe(live);
+  });
+
+  it("puts the version rolled back to", async () => {
+    setName("Version one");
+    await owner.call("POST", "/api/publish");
+    setName("Version two");
+    await owner.call("POST", "/api/publish");
+    const res = await owner.call("POST", "/api/publish/rollback", { version: 1 });
+    expect(await res.json()).toEqual({ version: 3, changed: true });
+    expect(await page()).toContain("Version one");
+    expect(await page()).not.toContain("Version two");
+  });
+
+  it("puts the unavailable page for a suspension and deletes the page's own files; a restore puts the page back", async () => {
+    setName("Soon suspended");
+    addContactCard();
+    await owner.call("POST", "/api/publish");
+    const admin = createApiAdmin(t);
+    expect((await admin.call("POST", `/api/admin/pages/${owner.userId}/suspend`, { reason: "Phishing links" })).status).toBe(200);
+    const unavailable = (await bucket.object(pageKey()))!;
+    expect(unavailable).toMatchObject({ contentType: "text/html; charset=utf-8", cacheControl: REVALIDATE });
+    expect(unavailable.body.toString("utf8")).toBe(UNAVAILABLE_HTML);
+    expect(await ownNames()).toEqual(["index.html"]);
+
+    expect((await admin.call("POST", `/api/admin/pages/${owner.userId}/restore`, { note: "Appeal accepted" })).status).toBe(200);
+    expect(await page()).toContain("Soon suspended");
+    expect(await ownNames()).toHaveLength(3);
+  });
+
+  it("takes a never-published page's unavailable page away again on a restore", async () => {
+    const admin = createApiAdmin(t);
+    expect((await admin.call("POST", `/api/admin/pages/${owner.userId}/suspend`, { reason: "Spam" })).status).toBe(200);
+    expect((await page())).toBe(UNAVAILABLE_HTML);
+    expect((await admin.call("POST", `/api/admin/pages/${owner.userId}/restore`, { note: "Mistake" })).status).toBe(200);
+    expect(await ownNames()).toEqual([]);
+  });
+
+  it("answers 503 with the publish failure text when the bucket refuses the page, and the next publish puts it", async () => {
+    t.close();
+    t = createTestApp({ ...bucket.env(prefix), S3_BUCKET: `missing-${run}` });
+    owner = createApiOwner(t, "trial");
+    setName("Waiting for its bucket");
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const res = await owner.call("POST", "/api/publish");
+    expect(res.status).toBe(503);
+    expect((await res.json()).error).toMatchObject({ code: "unavailable", message: DASH.publishFailed, details: { description: DASH.publishFailedText } });
+    expect(logged).toHaveBeenCalledWith("Publish target", "POST", "/api/publish", expect.stringContaining("NoSuchBucket"));
+    logged.mockRestore();
+    // The version was recorded; the bucket lags until the next publish (ADR 129).
+    expect(t.deps.db.select().from(pageVersions).where(eq(pageVersions.userId, owner.userId)).all()).toHaveLength(1);
+
+    await bucket.client.send(new CreateBucketCommand({ Bucket: `missing-${run}` }));
+    expect(await (await owner.call("POST", "/api/publish")).json()).toEqual({ version: 1, changed: false });
+    const put = await bucket.client.send(new GetObjectCommand({ Bucket: `missing-${run}`, Key: pageKey() }));
+    expect(await put.Body!.transformToString()).toContain("Waiting for its bucket");
+  });
+
+  it("deletes every object of the page when its owner deletes the account, and no other owner's", async () => {
+    addContactCard();
+    await owner.call("POST", "/api/publish");
+    const other = createApiOwner(t, "trial");
+    await other.call("POST", "/api/publish");
+    const othersKeys = await bucket.keys(`${prefix}${other.username}/`);
+    expect(othersKeys.length).toBe(2);
+    expect(await ownNames()).toHaveLength(3);
+
+    const res = await owner.call("DELETE", "/api/auth/account", { confirmUsername: owner.username });
+    expect(res.status).toBe(200);
+    expect(await ownNames()).toEqual([]);
+    expect(await bucket.keys(`${prefix}${other.username}/`)).toEqual(othersKeys);
+  });
+});
+
+describe("pages written outside the publish button", () => {
+  it("puts the initial page at signup", async () => {
+    const b = browser(t);
+    const who = { username: `new_bucket_${run}`, email: `new_bucket_${run}@example.com` };
+    expect((await b.json("POST", "/api/auth/signup/start", who)).status).toBe(200);
+    expect((await b.json("POST", "/api/auth/signup/verify", { code: sixDigitCode(lastMailTo(t.deps.env.OUTBOX_DIR, who.email)!) })).status).toBe(200);
+    const password = "Sturdy-Password-42";
+    expect((await b.json("POST", "/api/auth/signup/complete", { password, confirmPassword: password, plan: "lite", agreedToTerms: true })).status).toBe(201);
+    const initial = (await bucket.object(`${prefix}${who.username}/index.html`))!;
+    expect(initial.contentType).toBe("text/html; charset=utf-8");
+    expect(existsSync(join(t.deps.env.PUBLISHED_DIR, who.username))).toBe(false);
+  });
+
+  it("puts the page again at a schedule boundary", async () => {
+    setName("Rendered again");
+    await owner.call("POST", "/api/publish");
+    await bucket.client.send(new DeleteObjectCommand({ Bucket: bucket.bucket, Key: pageKey() }));
+    await runPageBoundary(t.deps, { userId: owner.userId, at: Date.now() });
+    expect(await page()).toContain("Rendered again");
+  });
+});
+
+describe("the server's own page URLs with a bucket target", () => {
+  const get = (path: string) => t.app.request(path, { redirect: "manual" });
+
+  it("redirect a page and its files to PUBLIC_PAGES_ORIGIN, the query kept", async () => {
+    await owner.call("POST", "/api/publish");
+    const res = await get(`/${owner.username}?utm_source=flyer`);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe(`https://pages.plinth.test/${owner.username}?utm_source=flyer`);
+    const upper = await get(`/${owner.username.toUpperCase()}`);
+    expect(upper.status).toBe(301);
+    expect(upper.headers.get("location")).toBe(`/${owner.username}`);
+    const qr = await get(`/${owner.username}/qr-abc123.svg`);
+    expect(qr.status).toBe(302);
+    expect(qr.headers.get("location")).toBe(`https://pages.plinth.test/${owner.username}/qr-abc123.svg`);
+  });
+
+  it("leave reserved names, odd paths and suspended pages to the server", async () => {
+    expect((await get("/pricing")).status).toBe(404);
+    expect((await get("/a")).status).toBe(404);
+    expect((await get("//evil.example")).headers.get("location")).toBeNull();
+    const admin = createApiAdmin(t);
+    expect((await admin.call("POST", `/api/admin/pages/${owner.userId}/suspend`, { reason: "Spam" })).status).toBe(200);
+    const res = await get(`/${owner.username}`);
+    expect(res.status).toBe(410);
+    expect(await res.text()).toContain("This page is unavailable");
+  });
+});
+
