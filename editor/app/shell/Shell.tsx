@@ -101,23 +101,23 @@ function UserMenu() {
         </button>
       }
     >
-      {(m) => (
+      {({ MenuItem, MenuSeparator }) => (
         <>
           <div className="px-3 py-2">
             <p className="text-sm font-semibold">{name}</p>
             <p className="text-xs text-slate-600">@{me.username}</p>
           </div>
-          <m.MenuSeparator />
-          <m.MenuItem onSelect={() => navigate("/dashboard/account")}>
+          <MenuSeparator />
+          <MenuItem onSelect={() => navigate("/dashboard/account")}>
             <Settings aria-hidden className="size-4" /> Account Settings
-          </m.MenuItem>
-          <m.MenuItem onSelect={() => window.open(`/${me.username}`, "_blank", "noopener")}>
+          </MenuItem>
+          <MenuItem onSelect={() => window.open(`/${me.username}`, "_blank", "noopener")}>
             <ExternalLink aria-hidden className="size-4" /> View Public Page
-          </m.MenuItem>
-          <m.MenuSeparator />
-          <m.MenuItem onSelect={signOut}>
+          </MenuItem>
+          <MenuSeparator />
+          <MenuItem onSelect={signOut}>
             <LogOut aria-hidden className="size-4" /> Sign out
-          </m.MenuItem>
+          </MenuItem>
         </>
       )}
     </LazyMenu>

@@ -4,7 +4,7 @@
  * countries, campaigns and CSV/JSON export (ADR 074), where Lite sees the Plus Feature prompt.
  */
 import { BarChart3, Crown, Download, Share2 } from "lucide-react";
-import { DropdownMenu, Tabs } from "radix-ui";
+import { Tabs } from "radix-ui";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { toast } from "../../toast.tsx";
 import { daysBetween, fillDays } from "#core/analytics-range.ts";
@@ -12,7 +12,7 @@ import { DASH } from "#core/dashboard-texts.ts";
 import { ANALYTICS_TEXTS as T, DEFAULT_RANGE_DAYS, presetRange, shareTitle } from "#core/analytics.ts";
 import { VISITOR_MESSAGES } from "#core/visitor.ts";
 import { api, clientErrorMessage, unwrap } from "../../api.ts";
-import { MenuItem } from "../../components/menu-item.tsx";
+import { LazyMenu } from "../../components/lazy-menu.tsx";
 import { Button, EmptyState } from "../../components/ui.tsx";
 import { useDashboard } from "../../store.ts";
 import { DayChart } from "./DayChart.tsx";
@@ -101,19 +101,23 @@ export default function AnalyticsScreen() {
       <div className="flex flex-wrap gap-2">
         <RangePicker range={range} onChange={setRange} />
         {detailed ? (
-          <DropdownMenu.Root modal={false}>
-            <DropdownMenu.Trigger asChild>
+          <LazyMenu
+            align="end"
+            sideOffset={6}
+            className="z-50 min-w-44 rounded-md border border-slate-200 bg-white p-1 shadow-lg"
+            trigger={
               <Button variant="secondary">
                 <Download aria-hidden className="size-4" /> Export
               </Button>
-            </DropdownMenu.Trigger>
-            <DropdownMenu.Portal>
-              <DropdownMenu.Content align="end" sideOffset={6} className="z-50 min-w-44 rounded-md border border-slate-200 bg-white p-1 shadow-lg">
+            }
+          >
+            {({ MenuItem }) => (
+              <>
                 <MenuItem onSelect={() => window.location.assign(`/api/analytics/export?format=csv&${q}`)}>Export to CSV</MenuItem>
                 <MenuItem onSelect={() => window.location.assign(`/api/analytics/export?format=json&${q}`)}>Export to JSON</MenuItem>
-              </DropdownMenu.Content>
-            </DropdownMenu.Portal>
-          </DropdownMenu.Root>
+              </>
+            )}
+          </LazyMenu>
         ) : (
           <Button variant="secondary" title={DASH.plusTooltip} aria-label={`Export: ${T.plusFeature}. ${DASH.plusTooltip}`} onClick={() => openUpgrade("detailed_analytics")}>
             <Crown aria-hidden className="size-4 text-amber-700" /> Export
