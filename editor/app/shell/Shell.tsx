@@ -9,7 +9,6 @@ import { NavLink, useLocation, useNavigate } from "react-router";
 import { toast } from "../toast.tsx";
 import { SUSPENSION_TEXTS } from "#core/admin.ts";
 import { LOGOUT_UPSELL_KEY, LOGOUT_UPSELL_REASON } from "#core/logout-upsell.ts";
-import { AUTH_TEXT } from "#core/auth-rules.ts";
 import { api, setSigningOut, unwrap } from "../api.ts";
 import { useDashboard, isLite } from "../store.ts";
 import { StatusBar } from "./StatusBar.tsx";
@@ -74,6 +73,8 @@ function UserMenu() {
     const res = await fetch("/api/auth/logout", { method: "POST", credentials: "same-origin" }).catch(() => null);
     if (!res?.ok) {
       setSigningOut(false);
+      // The account texts load only here: every screen loads the shell (ADR 131).
+      const { AUTH_TEXT } = await import("#core/auth-rules.ts");
       return void toast.error(AUTH_TEXT.signOutFailed);
     }
     if (upsell) sessionStorage.setItem(LOGOUT_UPSELL_KEY, LOGOUT_UPSELL_REASON);

@@ -7,7 +7,7 @@
  */
 import { Tabs } from "radix-ui";
 import { Check, Copy, Crown, Gift, Share2, Wallet, X } from "lucide-react";
-import { useCallback, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { LIMITS } from "#core/limits.ts";
 import { AFFILIATE_MESSAGES, payoutBadgeVariant, renewalMonthOptions } from "#core/affiliate.ts";
@@ -18,8 +18,11 @@ import { isLite, useDashboard } from "../../store.ts";
 import { longDate, shortDate } from "../../../components/dates.ts";
 import { Badge, ScrollTable } from "../account/billing-ui.tsx";
 import { COMMISSION_PERCENT, MIN_PAYOUT, PAYOUT_FEE_PERCENT, tabClass } from "./affiliate-ui.ts";
-import { PayoutDialog, RenewDialog } from "./BalanceDialogs.tsx";
 import { copyText, ShareDialog } from "./ShareDialog.tsx";
+
+// The Balance & Payouts tab's dialogs load with the tab (ADR 131).
+const PayoutDialog = lazy(() => import("./BalanceDialogs.tsx").then((m) => ({ default: m.PayoutDialog })));
+const RenewDialog = lazy(() => import("./BalanceDialogs.tsx").then((m) => ({ default: m.RenewDialog })));
 
 async function loadAll() {
   const [dashboard, earnings, eligibility, payouts] = await Promise.all([
@@ -264,8 +267,10 @@ function BalanceAndPayouts({ data, reload }: { data: Data; reload(): void }) {
         )}
       </section>
 
-      <PayoutDialog open={payoutOpen} onOpenChange={setPayoutOpen} eligibleCents={e.eligibleAmountCents} onDone={done} />
-      <RenewDialog open={renewOpen} onOpenChange={setRenewOpen} balanceCents={balance} periodEnd={me?.plan.currentPeriodEndDate ?? null} onDone={done} />
+      <Suspense fallback={null}>
+        <PayoutDialog open={payoutOpen} onOpenChange={setPayoutOpen} eligibleCents={e.eligibleAmountCents} onDone={done} />
+        <RenewDialog open={renewOpen} onOpenChange={setRenewOpen} balanceCents={balance} periodEnd={me?.plan.currentPeriodEndDate ?? null} onDone={done} />
+      </Suspense>
     </div>
   );
 }
