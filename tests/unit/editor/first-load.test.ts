@@ -59,11 +59,19 @@ describe("the dashboard's first load", () => {
     expect(screens.length).toBeGreaterThanOrEqual(8);
   });
 
-  it("the shell loads no Radix tooltip or popover", () => {
+  it("the shell loads no Radix tooltip, popover or switch", () => {
     const positioned = [...staticGraph("editor/app/App.tsx")].filter((file) =>
-      /import\s*\{[^}]*\b(Tooltip|Popover)\b[^}]*\}\s*from\s*"radix-ui"/.test(readFileSync(join(ROOT, file), "utf8")),
+      /import\s*\{[^}]*\b(Tooltip|Popover|Switch)\b[^}]*\}\s*from\s*"radix-ui"/.test(readFileSync(join(ROOT, file), "utf8")),
     );
     expect(positioned).toEqual([]);
+  });
+
+  // ADR 131: what only a tab that is not the first one shows loads with that tab.
+  it.each([
+    ["editor/app/screens/analytics/AnalyticsScreen.tsx", "editor/app/screens/analytics/DetailPanels.tsx"],
+    ["editor/app/screens/affiliate/AffiliateScreen.tsx", "editor/app/screens/affiliate/BalanceDialogs.tsx"],
+  ])("%s loads %s only with its tab", (screen, panel) => {
+    expect([...staticGraph(screen)]).not.toContain(panel);
   });
 
   for (const entry of ["editor/app/App.tsx", ...screens]) {

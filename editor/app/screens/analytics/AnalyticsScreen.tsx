@@ -5,7 +5,7 @@
  */
 import { BarChart3, Crown, Download, Share2 } from "lucide-react";
 import { Tabs } from "radix-ui";
-import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { toast } from "../../toast.tsx";
 import { daysBetween, fillDays } from "#core/analytics-range.ts";
 import { DASH } from "#core/dashboard-texts.ts";
@@ -16,9 +16,14 @@ import { LazyMenu } from "../../components/lazy-menu.tsx";
 import { Button, EmptyState } from "../../components/ui.tsx";
 import { useDashboard } from "../../store.ts";
 import { DayChart } from "./DayChart.tsx";
-import { LinkPerformance, PlusPrompt, TrafficSources, type Report } from "./DetailPanels.tsx";
+import type { Report } from "./DetailPanels.tsx";
 import { daysOf, rangeQuery, type Range } from "./range.ts";
 import { RangePicker } from "./RangePicker.tsx";
+
+// The Links and Traffic Sources tabs load their panels when first shown (ADR 131).
+const LinkPerformance = lazy(() => import("./DetailPanels.tsx").then((m) => ({ default: m.LinkPerformance })));
+const TrafficSources = lazy(() => import("./DetailPanels.tsx").then((m) => ({ default: m.TrafficSources })));
+const PlusPrompt = lazy(() => import("./DetailPanels.tsx").then((m) => ({ default: m.PlusPrompt })));
 
 function Card({ label, children, footer }: { label: string; children: ReactNode; footer?: ReactNode }) {
   return (
@@ -213,10 +218,12 @@ export default function AnalyticsScreen() {
           <DayChart title="Page views per day" valueName="Page views" points={daily.map((d) => ({ date: d.date, value: d.pageViews }))} thisYear={thisYear} />
         </Tabs.Content>
         <Tabs.Content value="links">
-          {report.detailed ? <LinkPerformance report={report} loading={loading} days={days} thisYear={thisYear} /> : <PlusPrompt part="Link Performance" />}
+          <Suspense fallback={null}>
+            {report.detailed ? <LinkPerformance report={report} loading={loading} days={days} thisYear={thisYear} /> : <PlusPrompt part="Link Performance" />}
+          </Suspense>
         </Tabs.Content>
         <Tabs.Content value="sources">
-          {report.detailed ? <TrafficSources report={report} /> : <PlusPrompt part="Traffic Sources, Countries and Campaigns" />}
+          <Suspense fallback={null}>{report.detailed ? <TrafficSources report={report} /> : <PlusPrompt part="Traffic Sources, Countries and Campaigns" />}</Suspense>
         </Tabs.Content>
       </Tabs.Root>
     </section>

@@ -21,7 +21,8 @@ import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
 import { LazyMenu } from "../../components/lazy-menu.tsx";
 import { PlusBadge, PlusMark } from "../../components/plus-badge.tsx";
-import { Button, Confirm, EmptyState, Modal, useBlocked, useRowFocus, VisibilitySwitch } from "../../components/ui.tsx";
+import { Button, Confirm, EmptyState, Modal, useBlocked, useRowFocus } from "../../components/ui.tsx";
+import { VisibilitySwitch } from "../../components/visibility-switch.tsx";
 import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { isLite, useDashboard } from "../../store.ts";
 import { LoadFailed } from "../LoadFailed.tsx";
