@@ -17,12 +17,12 @@ import { Button, EmptyState } from "../../components/ui.tsx";
 import { isLite, useDashboard } from "../../store.ts";
 import { longDate, shortDate } from "../../../components/dates.ts";
 import { Badge, ScrollTable } from "../account/billing-ui.tsx";
-import { COMMISSION_PERCENT, MIN_PAYOUT, PAYOUT_FEE_PERCENT, tabClass } from "./affiliate-ui.ts";
-import { copyText, ShareDialog } from "./ShareDialog.tsx";
+import { COMMISSION_PERCENT, copyText, MIN_PAYOUT, PAYOUT_FEE_PERCENT, tabClass } from "./affiliate-ui.ts";
 
-// The Balance & Payouts tab's dialogs load with the tab (ADR 131).
+// The Balance & Payouts tab's dialogs load with the tab, the share dialog when first opened (ADR 131).
 const PayoutDialog = lazy(() => import("./BalanceDialogs.tsx").then((m) => ({ default: m.PayoutDialog })));
 const RenewDialog = lazy(() => import("./BalanceDialogs.tsx").then((m) => ({ default: m.RenewDialog })));
+const ShareDialog = lazy(() => import("./ShareDialog.tsx").then((m) => ({ default: m.ShareDialog })));
 
 async function loadAll() {
   const [dashboard, earnings, eligibility, payouts] = await Promise.all([
@@ -300,6 +300,8 @@ export default function AffiliateScreen() {
   const [data, setData] = useState<Data | null>(null);
   const [failed, setFailed] = useState(false);
   const [shareOpen, setShareOpen] = useState(false);
+  const [shareShown, setShareShown] = useState(false);
+  if (shareOpen && !shareShown) setShareShown(true);
   const lite = isLite(me);
 
   const reload = useCallback(() => {
@@ -364,7 +366,11 @@ export default function AffiliateScreen() {
               <ProgramTerms />
             </Tabs.Content>
           </Tabs.Root>
-          <ShareDialog open={shareOpen} onOpenChange={setShareOpen} url={data.dashboard.referralUrl} />
+          {shareShown ? (
+            <Suspense fallback={null}>
+              <ShareDialog open={shareOpen} onOpenChange={setShareOpen} url={data.dashboard.referralUrl} />
+            </Suspense>
+          ) : null}
           {me?.plan.isTrialActive && !me.plan.isPayingPlus ? (
             <p className="text-sm text-slate-600">
               You're on the Plus trial until {longDate(me.plan.trialEndsAt)}. Cash payouts and Promote & Earn buttons on your page need a paid subscription.
