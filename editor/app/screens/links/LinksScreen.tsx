@@ -7,7 +7,7 @@
 import { closestCenter, DndContext, type Announcements, type DragEndEvent } from "@dnd-kit/core";
 import { arrayMove, SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
-import { ArrowDown, ArrowUp, CalendarClock, ExternalLink, Link2, GripVertical, MoreVertical, Pencil, Plus, Star, Trash2, FolderPlus } from "lucide-react";
+import { ArrowDown, ArrowUp, CalendarClock, ExternalLink, Link2, GripVertical, Pencil, Plus, Star, Trash2, FolderPlus } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "../../toast.tsx";
@@ -22,7 +22,7 @@ import { ApiFailure, api, unwrap } from "../../api.ts";
 import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
 import { dateAtTime } from "../../../components/dates.ts";
-import { LazyMenu } from "../../components/lazy-menu.tsx";
+import { RowMenu } from "../../components/lazy-menu.tsx";
 import { PlusBadge, PlusMark } from "../../components/plus-badge.tsx";
 import { Button, Confirm, EmptyState, Modal, PlusTag, useBlocked, useRowFocus } from "../../components/ui.tsx";
 import { VisibilitySwitch } from "../../components/visibility-switch.tsx";
@@ -157,15 +157,7 @@ function LinkRow(props: {
         {link.url && link.url !== "#" ? <p className="truncate text-xs text-slate-600">{link.url}</p> : null}
       </div>
       <VisibilitySwitch checked={link.isActive} onChange={toggle} label={`Visible: ${link.title}`} />
-      <LazyMenu
-        align="end"
-        className="z-50 min-w-48 rounded-md border border-slate-200 bg-white p-1 shadow-lg"
-        trigger={
-          <button type="button" data-row-menu className="rounded p-1 hover:bg-slate-100" aria-label={`Actions for ${link.title}`}>
-            <MoreVertical aria-hidden className="size-5" />
-          </button>
-        }
-      >
+      <RowMenu label={`Actions for ${link.title}`} className="min-w-48">
         {({ MenuItem }) => (
           <>
             <MenuItem onSelect={props.onEdit}>
@@ -196,7 +188,7 @@ function LinkRow(props: {
             </MenuItem>
           </>
         )}
-      </LazyMenu>
+      </RowMenu>
     </li>
   );
 }

@@ -7,7 +7,7 @@
 import { closestCenter, DndContext, type DragEndEvent } from "@dnd-kit/core";
 import { arrayMove, SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
-import { GripVertical, MoreVertical, Pencil, QrCode, Share2, Trash2 } from "lucide-react";
+import { GripVertical, Pencil, QrCode, Share2, Trash2 } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "../../toast.tsx";
 import { DASH } from "#core/dashboard-texts.ts";
@@ -19,7 +19,7 @@ import type { InferResponseType } from "hono/client";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
-import { LazyMenu } from "../../components/lazy-menu.tsx";
+import { RowMenu } from "../../components/lazy-menu.tsx";
 import { PlusBadge, PlusMark } from "../../components/plus-badge.tsx";
 import { Button, Confirm, EmptyState, Modal, useBlocked, useRowFocus } from "../../components/ui.tsx";
 import { VisibilitySwitch } from "../../components/visibility-switch.tsx";
@@ -53,15 +53,7 @@ function Row({ item, onEdit, onDelete, onToggle }: { item: Social; onEdit(): voi
         <p className="truncate text-xs text-slate-600">{item.url}</p>
       </div>
       <VisibilitySwitch checked={item.isVisible} onChange={onToggle} label={`Visible: ${platform.name}`} />
-      <LazyMenu
-        align="end"
-        className="z-50 min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow-lg"
-        trigger={
-          <button type="button" data-row-menu className="rounded p-1 hover:bg-slate-100" aria-label={`Actions for ${platform.name}`}>
-            <MoreVertical aria-hidden className="size-5" />
-          </button>
-        }
-      >
+      <RowMenu label={`Actions for ${platform.name}`} className="min-w-40">
         {({ MenuItem }) => (
           <>
             <MenuItem onSelect={onEdit}>
@@ -72,7 +64,7 @@ function Row({ item, onEdit, onDelete, onToggle }: { item: Social; onEdit(): voi
             </MenuItem>
           </>
         )}
-      </LazyMenu>
+      </RowMenu>
     </li>
   );
 }
