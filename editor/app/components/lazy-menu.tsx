@@ -4,11 +4,10 @@
  * down arrow, as Radix's trigger opens) loads the menu, which replaces the button already open.
  * Once loaded, every menu of the dashboard renders Radix's directly.
  */
-import { MoreVertical } from "lucide-react";
 import { cloneElement, useState, type KeyboardEvent, type PointerEvent, type ReactElement, type ReactNode } from "react";
 import type { MenuProps } from "./menu-item.tsx";
 
-type MenuParts = typeof import("./menu-item.tsx");
+export type MenuParts = typeof import("./menu-item.tsx");
 let loaded: MenuParts | null = null;
 let loading: Promise<MenuParts> | null = null;
 
@@ -57,21 +56,4 @@ export function LazyMenu({ trigger, children, ...props }: Omit<MenuProps, "child
       open("keyboard");
     },
   } as TriggerProps);
-}
-
-/** The actions menu at the end of a list's row; `data-row-menu` lets focus find it after a dialog (useRowFocus). */
-export function RowMenu({ label, className, children }: { label: string; className: string; children(parts: MenuParts): ReactNode }) {
-  return (
-    <LazyMenu
-      align="end"
-      className={`z-50 rounded-md border border-slate-200 bg-white p-1 shadow-lg ${className}`}
-      trigger={
-        <button type="button" data-row-menu className="rounded p-1 hover:bg-slate-100" aria-label={label}>
-          <MoreVertical aria-hidden className="size-5" />
-        </button>
-      }
-    >
-      {children}
-    </LazyMenu>
-  );
 }

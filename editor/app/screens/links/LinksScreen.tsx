@@ -22,7 +22,7 @@ import { ApiFailure, api, unwrap } from "../../api.ts";
 import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
 import { dateAtTime } from "../../../components/dates.ts";
-import { RowMenu } from "../../components/lazy-menu.tsx";
+import { RowMenu } from "../../components/row-menu.tsx";
 import { PlusBadge, PlusMark } from "../../components/plus-badge.tsx";
 import { Button, Confirm, EmptyState, Modal, PlusTag, useBlocked, useRowFocus } from "../../components/ui.tsx";
 import { VisibilitySwitch } from "../../components/visibility-switch.tsx";

@@ -19,7 +19,7 @@ import type { InferResponseType } from "hono/client";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
-import { RowMenu } from "../../components/lazy-menu.tsx";
+import { RowMenu } from "../../components/row-menu.tsx";
 import { PlusBadge, PlusMark } from "../../components/plus-badge.tsx";
 import { Button, Confirm, EmptyState, Modal, useBlocked, useRowFocus } from "../../components/ui.tsx";
 import { VisibilitySwitch } from "../../components/visibility-switch.tsx";
