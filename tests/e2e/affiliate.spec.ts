@@ -104,6 +104,12 @@ test("the share dialog offers text to copy, social networks, and visuals coming 
   await share.getByRole("button", { name: "Copy Link" }).click();
   await expect(page.getByText("Referral link copied to clipboard")).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${E2E.origin}/?ref=${referralId}`);
+  // The dialog loads on its first opening (ADR 131): Escape still gives the focus back to Share, and it opens again.
+  await page.keyboard.press("Escape");
+  await expect(share).toBeHidden();
+  await expect(page.getByRole("button", { name: "Share", exact: true })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(share.getByLabel("Ready-to-post text")).toBeVisible();
 });
 
 test("a cash payout: each condition shown, the fee and net amount, the request in the history", async ({ page, context }) => {

@@ -24,6 +24,42 @@ test("the dashboard's first tab stop skips to the screen itself", async ({ page,
   expect(await page.evaluate(() => !!document.activeElement?.closest("main"))).toBe(true);
 });
 
+// The user menu's Radix parts load on its first press (ADR 131): that press must still open it as
+// Radix's own trigger does, from the keyboard with the first item focused, and every later one too.
+test("the user menu opens on its first press from the keyboard or the pointer, and gives the focus back", async ({ page, owner }) => {
+  expect(owner.username).toBeTruthy();
+  const menuButton = page.getByRole("button", { name: /User menu/ });
+  const first = page.getByRole("menuitem", { name: "Account Settings" });
+  for (const key of ["Enter", "ArrowDown", " "]) {
+    await page.goto("/dashboard/account-settings");
+    await expect(menuButton).toHaveAttribute("aria-expanded", "false");
+    await menuButton.focus();
+    await page.keyboard.press(key);
+    await expect(first).toBeFocused();
+    await expect(menuButton).toHaveAttribute("aria-expanded", "true");
+    await page.keyboard.press("ArrowDown");
+    await expect(page.getByRole("menuitem", { name: "View Public Page" })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(first).toBeHidden();
+    await expect(menuButton).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(first).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(menuButton).toBeFocused();
+  }
+
+  await page.goto("/dashboard/account-settings");
+  await menuButton.click();
+  await expect(page.getByRole("menu")).toBeFocused();
+  await expect(page.getByText(`@${owner.username}`, { exact: true }).last()).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("menu")).toBeHidden();
+  await expect(menuButton).toBeFocused();
+  await menuButton.click();
+  await page.getByRole("menuitem", { name: "Account Settings" }).click();
+  await expect(page.getByRole("menu")).toBeHidden();
+});
+
 test.describe("unsaved changes", () => {
   test("switching an Account & Billing tab with unsaved typing asks first: Stay keeps the typing, Leave switches", async ({ page, owner }) => {
     expect(owner.username).toBeTruthy();

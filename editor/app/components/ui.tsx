@@ -1,7 +1,7 @@
 /**
  * Small shared pieces: buttons, the PLUS badge with its tooltip, the upgrade prompt, a confirm dialog.
  */
-import { AlertDialog, Dialog, Switch } from "radix-ui";
+import { AlertDialog, Dialog } from "radix-ui";
 import { Crown, X, type LucideIcon } from "lucide-react";
 import { useEffect, useRef, useState, type ComponentPropsWithRef, type ReactNode, type RefObject } from "react";
 import { DASH } from "#core/dashboard-texts.ts";
@@ -243,15 +243,6 @@ export function Confirm(props: {
 
 /** A feature key as the owner reads it, from core's one table of feature names. */
 export const featureName = (key: string) => (key in FEATURE_LABELS ? FEATURE_LABELS[key as keyof typeof FEATURE_LABELS] : key.replaceAll("_", " "));
-
-/** The visibility switch of a link or social link. */
-export function VisibilitySwitch({ checked, onChange, label }: { checked: boolean; onChange(v: boolean): void; label: string }) {
-  return (
-    <Switch.Root checked={checked} onCheckedChange={onChange} aria-label={label} className="relative h-6 w-11 shrink-0 rounded-full bg-slate-300 data-[state=checked]:bg-brand-600">
-      <Switch.Thumb className="block size-5 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[22px]" />
-    </Switch.Root>
-  );
-}
 
 type UpgradeFeature = Parameters<(typeof api)["upgrade-requests"]["$post"]>[0]["json"]["feature"];
 const recordUpgrade = (feature: string, reason: "prompt_shown" | "upgrade_clicked") =>

@@ -2,19 +2,18 @@
  * The dashboard frame: top bar with the user menu, the sidebar (large screens), the mobile menu, the
  * status bar and the current screen.
  */
-import { DropdownMenu, Dialog } from "radix-ui";
+import { Dialog } from "radix-ui";
 import { BarChart3, ExternalLink, Home, Image, Link2, LogOut, Menu, Palette, Settings, Share2, Type, Wallet, X } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
 import { NavLink, useLocation, useNavigate } from "react-router";
 import { toast } from "../toast.tsx";
 import { SUSPENSION_TEXTS } from "#core/admin.ts";
 import { LOGOUT_UPSELL_KEY, LOGOUT_UPSELL_REASON } from "#core/logout-upsell.ts";
-import { AUTH_TEXT } from "#core/auth-rules.ts";
 import { api, setSigningOut, unwrap } from "../api.ts";
 import { useDashboard, isLite } from "../store.ts";
 import { StatusBar } from "./StatusBar.tsx";
 import { hasUnsavedChanges, UnsavedChangesGuard } from "./unsaved.tsx";
-import { MenuItem } from "../components/menu-item.tsx";
+import { LazyMenu } from "../components/lazy-menu.tsx";
 import { PlusTag, SkipLink } from "../components/ui.tsx";
 
 export const NAV = [
@@ -76,45 +75,55 @@ function UserMenu() {
     const res = await fetch("/api/auth/logout", { method: "POST", credentials: "same-origin" }).catch(() => null);
     if (!res?.ok) {
       setSigningOut(false);
+      // The account texts load only here: every screen loads the shell (ADR 131).
+      const { AUTH_TEXT } = await import("#core/auth-rules.ts");
       return void toast.error(AUTH_TEXT.signOutFailed);
     }
     if (upsell) sessionStorage.setItem(LOGOUT_UPSELL_KEY, LOGOUT_UPSELL_REASON);
     window.location.assign("/");
   }
   return (
-    <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger className="flex items-center gap-2 rounded-full p-1 hover:bg-slate-100"
-        // The initials are the button's visible text, so its name carries them too (WCAG 2.5.3).
-        aria-label={picture ? "User menu" : `User menu (${initialsOf(name)})`}
-      >
-        {picture ? (
-          <img src={picture} alt="" className="size-9 rounded-full object-cover" />
-        ) : (
-          <span aria-hidden className="flex size-9 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white">
-            {initialsOf(name)}
-          </span>
-        )}
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content align="end" sideOffset={6} className="z-50 min-w-56 rounded-md border border-slate-200 bg-white p-1 shadow-lg">
+    <LazyMenu
+      align="end"
+      sideOffset={6}
+      className="z-50 min-w-56 rounded-md border border-slate-200 bg-white p-1 shadow-lg"
+      trigger={
+        <button
+          type="button"
+          className="flex items-center gap-2 rounded-full p-1 hover:bg-slate-100"
+          // The initials are the button's visible text, so its name carries them too (WCAG 2.5.3).
+          aria-label={picture ? "User menu" : `User menu (${initialsOf(name)})`}
+        >
+          {picture ? (
+            <img src={picture} alt="" className="size-9 rounded-full object-cover" />
+          ) : (
+            <span aria-hidden className="flex size-9 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white">
+              {initialsOf(name)}
+            </span>
+          )}
+        </button>
+      }
+    >
+      {({ MenuItem, MenuSeparator }) => (
+        <>
           <div className="px-3 py-2">
             <p className="text-sm font-semibold">{name}</p>
             <p className="text-xs text-slate-600">@{me.username}</p>
           </div>
-          <DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
+          <MenuSeparator />
           <MenuItem onSelect={() => navigate("/dashboard/account")}>
             <Settings aria-hidden className="size-4" /> Account Settings
           </MenuItem>
           <MenuItem onSelect={() => window.open(`/${me.username}`, "_blank", "noopener")}>
             <ExternalLink aria-hidden className="size-4" /> View Public Page
           </MenuItem>
-          <DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
+          <MenuSeparator />
           <MenuItem onSelect={signOut}>
             <LogOut aria-hidden className="size-4" /> Sign out
           </MenuItem>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+        </>
+      )}
+    </LazyMenu>
   );
 }
 

@@ -4,13 +4,17 @@
  * screen module, no path may reach either package: a form loads core's schema when it is first
  * checked, and toasts load with the first toast (editor/app/toast.tsx). Nor does the shell load
  * Radix's tooltip or popover: the screens that show a Plus badge or a popover load those themselves.
+ * ADR 131: nor does any of them load Radix's dropdown menu (with its popper and floating-ui): every
+ * menu loads it when first opened (editor/app/components/lazy-menu.tsx), and Analytics' range
+ * popover when first pressed. Dates are written with
+ * the platform's Intl (editor/components/dates.ts), so no screen loads date-fns either.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
-const HEAVY = ["zod", "sonner"];
+const HEAVY = ["zod", "sonner", "date-fns"];
 
 /** The files and packages a source file imports when it loads. */
 function staticImports(file: string): string[] {
@@ -55,15 +59,29 @@ describe("the dashboard's first load", () => {
     expect(screens.length).toBeGreaterThanOrEqual(8);
   });
 
-  it("the shell loads no Radix tooltip or popover", () => {
+  it("the shell loads no Radix tooltip, popover or switch", () => {
     const positioned = [...staticGraph("editor/app/App.tsx")].filter((file) =>
-      /import\s*\{[^}]*\b(Tooltip|Popover)\b[^}]*\}\s*from\s*"radix-ui"/.test(readFileSync(join(ROOT, file), "utf8")),
+      /import\s*\{[^}]*\b(Tooltip|Popover|Switch)\b[^}]*\}\s*from\s*"radix-ui"/.test(readFileSync(join(ROOT, file), "utf8")),
     );
     expect(positioned).toEqual([]);
   });
 
+  // ADR 131: what only a later tab or a dialog shows loads with that tab or dialog.
+  it.each([
+    ["editor/app/screens/analytics/AnalyticsScreen.tsx", "editor/app/screens/analytics/DetailPanels.tsx"],
+    ["editor/app/screens/affiliate/AffiliateScreen.tsx", "editor/app/screens/affiliate/BalanceDialogs.tsx"],
+    ["editor/app/screens/affiliate/AffiliateScreen.tsx", "editor/app/screens/affiliate/ShareDialog.tsx"],
+  ])("%s loads %s only when it is shown", (screen, panel) => {
+    expect([...staticGraph(screen)]).not.toContain(panel);
+  });
+
   for (const entry of ["editor/app/App.tsx", ...screens]) {
-    it(`${entry} reaches neither zod nor sonner through static imports`, () => {
+    it(`${entry} loads no Radix dropdown menu or popover through static imports`, () => {
+      const menus = [...staticGraph(entry)].filter((file) => /import\s*\{[^}]*\b(DropdownMenu|Popover)\b[^}]*\}\s*from\s*"radix-ui"/.test(readFileSync(join(ROOT, file), "utf8")));
+      expect(menus).toEqual([]);
+    });
+
+    it(`${entry} reaches none of zod, sonner and date-fns through static imports`, () => {
       expect(pathToHeavy(entry)).toBeNull();
     });
   }

@@ -4,7 +4,6 @@
  * "Sign out everywhere else". Every two-factor change asks for the password first (or, for a
  * Google-only account, a recent sign-in), in a dialog (ADR 046).
  */
-import { format } from "date-fns";
 import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { toast } from "../../toast.tsx";
 import { AUTH_TEXT } from "#core/auth-rules.ts";
@@ -12,6 +11,7 @@ import { LIMITS } from "#core/limits.ts";
 import { PasswordField, TextField } from "../../../components/auth/fields.tsx";
 import OtpInput from "../../../components/auth/OtpInput.tsx";
 import PasswordStrength from "../../../components/auth/PasswordStrength.tsx";
+import { dateAtTime } from "../../../components/dates.ts";
 import { fieldsOf } from "../../../components/field-errors.ts";
 import { api, ApiFailure, clientErrorMessage, unwrap } from "../../api.ts";
 import { Button, Modal } from "../../components/ui.tsx";
@@ -19,7 +19,7 @@ import { useUnsavedChanges } from "../../shell/unsaved.tsx";
 
 /** Spec section 8, "server message or fallback": a 4xx's message; the action's own text when the request failed or the server did. */
 const messageOf = (err: unknown, fallback: string) => clientErrorMessage(err) ?? fallback;
-const when = (iso: string) => format(new Date(iso), "MMM d, yyyy 'at' h:mm a");
+const when = (iso: string) => dateAtTime(new Date(iso));
 
 function ChangePassword({ hasPassword }: { hasPassword: boolean }) {
   const [form, setForm] = useState({ currentPassword: "", newPassword: "", confirmPassword: "" });

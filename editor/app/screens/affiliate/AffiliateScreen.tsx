@@ -7,7 +7,7 @@
  */
 import { Tabs } from "radix-ui";
 import { Check, Copy, Crown, Gift, Share2, Wallet, X } from "lucide-react";
-import { useCallback, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { LIMITS } from "#core/limits.ts";
 import { AFFILIATE_MESSAGES, payoutBadgeVariant, renewalMonthOptions } from "#core/affiliate.ts";
@@ -17,9 +17,12 @@ import { Button, EmptyState } from "../../components/ui.tsx";
 import { isLite, useDashboard } from "../../store.ts";
 import { longDate, shortDate } from "../../../components/dates.ts";
 import { Badge, ScrollTable } from "../account/billing-ui.tsx";
-import { COMMISSION_PERCENT, MIN_PAYOUT, PAYOUT_FEE_PERCENT, tabClass } from "./affiliate-ui.ts";
-import { PayoutDialog, RenewDialog } from "./BalanceDialogs.tsx";
-import { copyText, ShareDialog } from "./ShareDialog.tsx";
+import { COMMISSION_PERCENT, copyText, MIN_PAYOUT, PAYOUT_FEE_PERCENT, tabClass } from "./affiliate-ui.ts";
+
+// The Balance & Payouts tab's dialogs load with the tab, the share dialog when first opened (ADR 131).
+const PayoutDialog = lazy(() => import("./BalanceDialogs.tsx").then((m) => ({ default: m.PayoutDialog })));
+const RenewDialog = lazy(() => import("./BalanceDialogs.tsx").then((m) => ({ default: m.RenewDialog })));
+const ShareDialog = lazy(() => import("./ShareDialog.tsx").then((m) => ({ default: m.ShareDialog })));
 
 async function loadAll() {
   const [dashboard, earnings, eligibility, payouts] = await Promise.all([
@@ -264,8 +267,10 @@ function BalanceAndPayouts({ data, reload }: { data: Data; reload(): void }) {
         )}
       </section>
 
-      <PayoutDialog open={payoutOpen} onOpenChange={setPayoutOpen} eligibleCents={e.eligibleAmountCents} onDone={done} />
-      <RenewDialog open={renewOpen} onOpenChange={setRenewOpen} balanceCents={balance} periodEnd={me?.plan.currentPeriodEndDate ?? null} onDone={done} />
+      <Suspense fallback={null}>
+        <PayoutDialog open={payoutOpen} onOpenChange={setPayoutOpen} eligibleCents={e.eligibleAmountCents} onDone={done} />
+        <RenewDialog open={renewOpen} onOpenChange={setRenewOpen} balanceCents={balance} periodEnd={me?.plan.currentPeriodEndDate ?? null} onDone={done} />
+      </Suspense>
     </div>
   );
 }
@@ -295,6 +300,8 @@ export default function AffiliateScreen() {
   const [data, setData] = useState<Data | null>(null);
   const [failed, setFailed] = useState(false);
   const [shareOpen, setShareOpen] = useState(false);
+  const [shareShown, setShareShown] = useState(false);
+  if (shareOpen && !shareShown) setShareShown(true);
   const lite = isLite(me);
 
   const reload = useCallback(() => {
@@ -359,7 +366,11 @@ export default function AffiliateScreen() {
               <ProgramTerms />
             </Tabs.Content>
           </Tabs.Root>
-          <ShareDialog open={shareOpen} onOpenChange={setShareOpen} url={data.dashboard.referralUrl} />
+          {shareShown ? (
+            <Suspense fallback={null}>
+              <ShareDialog open={shareOpen} onOpenChange={setShareOpen} url={data.dashboard.referralUrl} />
+            </Suspense>
+          ) : null}
           {me?.plan.isTrialActive && !me.plan.isPayingPlus ? (
             <p className="text-sm text-slate-600">
               You're on the Plus trial until {longDate(me.plan.trialEndsAt)}. Cash payouts and Promote & Earn buttons on your page need a paid subscription.

@@ -4,19 +4,9 @@
 import { Tabs } from "radix-ui";
 import { Copy, Mail } from "lucide-react";
 import { useId } from "react";
-import { toast } from "../../toast.tsx";
 import { AFFILIATE_MESSAGES, SHARE_TEXTS } from "#core/affiliate.ts";
 import { Button, Modal } from "../../components/ui.tsx";
-import { COMMISSION_PERCENT, tabClass } from "./affiliate-ui.ts";
-
-export async function copyText(text: string, done: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(text);
-    toast.success(done);
-  } catch {
-    toast.error(AFFILIATE_MESSAGES.copyFailedTitle, { description: AFFILIATE_MESSAGES.copyFailedText });
-  }
-}
+import { COMMISSION_PERCENT, copyText, tabClass } from "./affiliate-ui.ts";
 
 export function ShareDialog({ open, onOpenChange, url }: { open: boolean; onOpenChange(o: boolean): void; url: string }) {
   const message = SHARE_TEXTS.message(url);

@@ -4,21 +4,26 @@
  * countries, campaigns and CSV/JSON export (ADR 074), where Lite sees the Plus Feature prompt.
  */
 import { BarChart3, Crown, Download, Share2 } from "lucide-react";
-import { DropdownMenu, Tabs } from "radix-ui";
-import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { Tabs } from "radix-ui";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { toast } from "../../toast.tsx";
 import { daysBetween, fillDays } from "#core/analytics-range.ts";
 import { DASH } from "#core/dashboard-texts.ts";
 import { ANALYTICS_TEXTS as T, DEFAULT_RANGE_DAYS, presetRange, shareTitle } from "#core/analytics.ts";
 import { VISITOR_MESSAGES } from "#core/visitor.ts";
 import { api, clientErrorMessage, unwrap } from "../../api.ts";
-import { MenuItem } from "../../components/menu-item.tsx";
+import { LazyMenu } from "../../components/lazy-menu.tsx";
 import { Button, EmptyState } from "../../components/ui.tsx";
 import { useDashboard } from "../../store.ts";
 import { DayChart } from "./DayChart.tsx";
-import { LinkPerformance, PlusPrompt, TrafficSources, type Report } from "./DetailPanels.tsx";
+import type { Report } from "./DetailPanels.tsx";
 import { daysOf, rangeQuery, type Range } from "./range.ts";
 import { RangePicker } from "./RangePicker.tsx";
+
+// The Links and Traffic Sources tabs load their panels when first shown (ADR 131).
+const LinkPerformance = lazy(() => import("./DetailPanels.tsx").then((m) => ({ default: m.LinkPerformance })));
+const TrafficSources = lazy(() => import("./DetailPanels.tsx").then((m) => ({ default: m.TrafficSources })));
+const PlusPrompt = lazy(() => import("./DetailPanels.tsx").then((m) => ({ default: m.PlusPrompt })));
 
 function Card({ label, children, footer }: { label: string; children: ReactNode; footer?: ReactNode }) {
   return (
@@ -101,19 +106,23 @@ export default function AnalyticsScreen() {
       <div className="flex flex-wrap gap-2">
         <RangePicker range={range} onChange={setRange} />
         {detailed ? (
-          <DropdownMenu.Root modal={false}>
-            <DropdownMenu.Trigger asChild>
+          <LazyMenu
+            align="end"
+            sideOffset={6}
+            className="z-50 min-w-44 rounded-md border border-slate-200 bg-white p-1 shadow-lg"
+            trigger={
               <Button variant="secondary">
                 <Download aria-hidden className="size-4" /> Export
               </Button>
-            </DropdownMenu.Trigger>
-            <DropdownMenu.Portal>
-              <DropdownMenu.Content align="end" sideOffset={6} className="z-50 min-w-44 rounded-md border border-slate-200 bg-white p-1 shadow-lg">
+            }
+          >
+            {({ MenuItem }) => (
+              <>
                 <MenuItem onSelect={() => window.location.assign(`/api/analytics/export?format=csv&${q}`)}>Export to CSV</MenuItem>
                 <MenuItem onSelect={() => window.location.assign(`/api/analytics/export?format=json&${q}`)}>Export to JSON</MenuItem>
-              </DropdownMenu.Content>
-            </DropdownMenu.Portal>
-          </DropdownMenu.Root>
+              </>
+            )}
+          </LazyMenu>
         ) : (
           <Button variant="secondary" title={DASH.plusTooltip} aria-label={`Export: ${T.plusFeature}. ${DASH.plusTooltip}`} onClick={() => openUpgrade("detailed_analytics")}>
             <Crown aria-hidden className="size-4 text-amber-700" /> Export
@@ -209,10 +218,12 @@ export default function AnalyticsScreen() {
           <DayChart title="Page views per day" valueName="Page views" points={daily.map((d) => ({ date: d.date, value: d.pageViews }))} thisYear={thisYear} />
         </Tabs.Content>
         <Tabs.Content value="links">
-          {report.detailed ? <LinkPerformance report={report} loading={loading} days={days} thisYear={thisYear} /> : <PlusPrompt part="Link Performance" />}
+          <Suspense fallback={null}>
+            {report.detailed ? <LinkPerformance report={report} loading={loading} days={days} thisYear={thisYear} /> : <PlusPrompt part="Link Performance" />}
+          </Suspense>
         </Tabs.Content>
         <Tabs.Content value="sources">
-          {report.detailed ? <TrafficSources report={report} /> : <PlusPrompt part="Traffic Sources, Countries and Campaigns" />}
+          <Suspense fallback={null}>{report.detailed ? <TrafficSources report={report} /> : <PlusPrompt part="Traffic Sources, Countries and Campaigns" />}</Suspense>
         </Tabs.Content>
       </Tabs.Root>
     </section>

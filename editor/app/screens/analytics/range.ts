@@ -1,5 +1,5 @@
 /** The screen's range: local midnights, as the picker chose them, and how the API and labels see it. */
-import { format } from "date-fns";
+import { localDay } from "../../../components/dates.ts";
 import { rangeDays, rangeLabel } from "#core/analytics-range.ts";
 
 export interface Range {
@@ -13,4 +13,4 @@ export interface Range {
 export const rangeQuery = (r: Range) => ({ from: r.from.toISOString(), to: r.to.toISOString(), tz: String(r.from.getTimezoneOffset()) });
 /** First and last day as the report, the CSV and the JSON name them (one shared function). */
 export const daysOf = (r: Range) => rangeDays({ from: r.from, to: r.to, tz: r.from.getTimezoneOffset() });
-export const labelOf = (r: Range, now = new Date()) => rangeLabel(daysOf(r), format(now, "yyyy-MM-dd"));
+export const labelOf = (r: Range, now = new Date()) => rangeLabel(daysOf(r), localDay(now));

@@ -7,9 +7,8 @@
 import { closestCenter, DndContext, type Announcements, type DragEndEvent } from "@dnd-kit/core";
 import { arrayMove, SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
-import { format } from "date-fns";
-import { ArrowDown, ArrowUp, CalendarClock, ExternalLink, Link2, GripVertical, MoreVertical, Pencil, Plus, Star, Trash2, FolderPlus } from "lucide-react";
-import { DropdownMenu, Tabs } from "radix-ui";
+import { ArrowDown, ArrowUp, CalendarClock, ExternalLink, Link2, GripVertical, Pencil, Plus, Star, Trash2, FolderPlus } from "lucide-react";
+import { Tabs } from "radix-ui";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "../../toast.tsx";
 import { DASH } from "#core/dashboard-texts.ts";
@@ -22,9 +21,11 @@ import { isWebUrl, linkAddressOf } from "#core/url-rule.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
-import { MenuItem } from "../../components/menu-item.tsx";
+import { dateAtTime } from "../../../components/dates.ts";
+import { RowMenu } from "../../components/row-menu.tsx";
 import { PlusBadge, PlusMark } from "../../components/plus-badge.tsx";
-import { Button, Confirm, EmptyState, Modal, PlusTag, useBlocked, useRowFocus, VisibilitySwitch } from "../../components/ui.tsx";
+import { Button, Confirm, EmptyState, Modal, PlusTag, useBlocked, useRowFocus } from "../../components/ui.tsx";
+import { VisibilitySwitch } from "../../components/visibility-switch.tsx";
 import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { LoadFailed } from "../LoadFailed.tsx";
 import { isLite, useDashboard } from "../../store.ts";
@@ -32,17 +33,16 @@ import { LinkDialog, writeLink } from "./LinkDialog.tsx";
 import type { Link, LinkList, LinksData } from "./types.ts";
 
 
-const when = (d: Date) => `${format(d, "MMM d, yyyy")} at ${format(d, "h:mm a")}`;
 
 export function ScheduleBadge({ link }: { link: Link }) {
   const b = scheduleBadge(link.scheduleStartTime ? new Date(link.scheduleStartTime) : null, link.scheduleEndTime ? new Date(link.scheduleEndTime) : null, new Date());
   if (!b) return null;
   const [text, cls] =
     b.kind === "scheduled"
-      ? [`Starts ${when(b.at)}`, "bg-blue-100 text-blue-900"]
+      ? [`Starts ${dateAtTime(b.at)}`, "bg-blue-100 text-blue-900"]
       : b.kind === "expired"
-        ? [`Expired ${when(b.at)}`, "bg-red-100 text-red-900"]
-        : [b.at ? `Ends ${when(b.at)}` : "Active (no end date)", "bg-emerald-100 text-emerald-900"];
+        ? [`Expired ${dateAtTime(b.at)}`, "bg-red-100 text-red-900"]
+        : [b.at ? `Ends ${dateAtTime(b.at)}` : "Active (no end date)", "bg-emerald-100 text-emerald-900"];
   return <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${cls}`}>{text}</span>;
 }
 
@@ -157,12 +157,9 @@ function LinkRow(props: {
         {link.url && link.url !== "#" ? <p className="truncate text-xs text-slate-600">{link.url}</p> : null}
       </div>
       <VisibilitySwitch checked={link.isActive} onChange={toggle} label={`Visible: ${link.title}`} />
-      <DropdownMenu.Root modal={false}>
-        <DropdownMenu.Trigger data-row-menu className="rounded p-1 hover:bg-slate-100" aria-label={`Actions for ${link.title}`}>
-          <MoreVertical aria-hidden className="size-5" />
-        </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
-          <DropdownMenu.Content align="end" className="z-50 min-w-48 rounded-md border border-slate-200 bg-white p-1 shadow-lg">
+      <RowMenu label={`Actions for ${link.title}`} className="min-w-48">
+        {({ MenuItem }) => (
+          <>
             <MenuItem onSelect={props.onEdit}>
               <Pencil aria-hidden className="size-4" /> Edit
             </MenuItem>
@@ -189,9 +186,9 @@ function LinkRow(props: {
             <MenuItem onSelect={props.onDelete} danger>
               <Trash2 aria-hidden className="size-4" /> Delete
             </MenuItem>
-          </DropdownMenu.Content>
-        </DropdownMenu.Portal>
-      </DropdownMenu.Root>
+          </>
+        )}
+      </RowMenu>
     </li>
   );
 }

@@ -7,8 +7,7 @@
 import { closestCenter, DndContext, type DragEndEvent } from "@dnd-kit/core";
 import { arrayMove, SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
-import { GripVertical, MoreVertical, Pencil, QrCode, Share2, Trash2 } from "lucide-react";
-import { DropdownMenu } from "radix-ui";
+import { GripVertical, Pencil, QrCode, Share2, Trash2 } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "../../toast.tsx";
 import { DASH } from "#core/dashboard-texts.ts";
@@ -20,9 +19,10 @@ import type { InferResponseType } from "hono/client";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
-import { MenuItem } from "../../components/menu-item.tsx";
+import { RowMenu } from "../../components/row-menu.tsx";
 import { PlusBadge, PlusMark } from "../../components/plus-badge.tsx";
-import { Button, Confirm, EmptyState, Modal, useBlocked, useRowFocus, VisibilitySwitch } from "../../components/ui.tsx";
+import { Button, Confirm, EmptyState, Modal, useBlocked, useRowFocus } from "../../components/ui.tsx";
+import { VisibilitySwitch } from "../../components/visibility-switch.tsx";
 import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { isLite, useDashboard } from "../../store.ts";
 import { LoadFailed } from "../LoadFailed.tsx";
@@ -53,21 +53,18 @@ function Row({ item, onEdit, onDelete, onToggle }: { item: Social; onEdit(): voi
         <p className="truncate text-xs text-slate-600">{item.url}</p>
       </div>
       <VisibilitySwitch checked={item.isVisible} onChange={onToggle} label={`Visible: ${platform.name}`} />
-      <DropdownMenu.Root modal={false}>
-        <DropdownMenu.Trigger data-row-menu className="rounded p-1 hover:bg-slate-100" aria-label={`Actions for ${platform.name}`}>
-          <MoreVertical aria-hidden className="size-5" />
-        </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
-          <DropdownMenu.Content align="end" className="z-50 min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow-lg">
+      <RowMenu label={`Actions for ${platform.name}`} className="min-w-40">
+        {({ MenuItem }) => (
+          <>
             <MenuItem onSelect={onEdit}>
               <Pencil aria-hidden className="size-4" /> Edit
             </MenuItem>
             <MenuItem onSelect={onDelete} danger>
               <Trash2 aria-hidden className="size-4" /> Delete
             </MenuItem>
-          </DropdownMenu.Content>
-        </DropdownMenu.Portal>
-      </DropdownMenu.Root>
+          </>
+        )}
+      </RowMenu>
     </li>
   );
 }
