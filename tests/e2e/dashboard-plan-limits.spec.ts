@@ -101,6 +101,8 @@ test("the Publish dialog lists the blockers first; Hide Plus items and publish h
   await expect(publish).toBeFocused();
 
   await publish.click();
+  // The dashboard reloads itself a moment after the toast; the draft is read again after that.
+  const reloaded = page.waitForEvent("load");
   await dialog.getByRole("button", { name: "Hide Plus items and publish" }).click();
   await expect(page.getByText("Your page has been published!")).toBeVisible();
 
@@ -113,7 +115,7 @@ test("the Publish dialog lists the blockers first; Hide Plus items and publish h
   await expect(visitor.getByText("About me")).toHaveCount(0);
 
   // The draft now says the same: the two Plus-only links are switched off, nothing else moved.
-  await page.reload();
+  await reloaded;
   await expect(row(page, "Card").getByRole("switch", { name: "Visible: Card" })).not.toBeChecked();
   await expect(row(page, "Guide").getByRole("switch", { name: "Visible: Guide" })).not.toBeChecked();
   await expect(row(page, "Blog").getByRole("switch", { name: "Visible: Blog" })).toBeChecked();
@@ -206,9 +208,10 @@ test("links and social icons over the Lite limits are marked where they are coun
     "Unlimited links: “Link 8” will be hidden (over the 7-link limit)",
     "Unlimited social links: The Vimeo icon will be hidden (over the 4-icon limit)",
   ]);
+  const reloaded = page.waitForEvent("load");
   await dialog.getByRole("button", { name: "Hide Plus items and publish" }).click();
   await expect(page.getByText("Your page has been published!")).toBeVisible();
-  await page.reload();
+  await reloaded;
   await expect(page.getByRole("switch", { name: /Vimeo/ })).not.toBeChecked();
   await expect(page.getByText("not on your live page")).toHaveCount(0);
 });

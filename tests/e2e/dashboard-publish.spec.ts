@@ -25,9 +25,12 @@ test("publish puts the draft on the public page, discard brings the published ve
   await expect(page.getByText("Draft Changes")).toBeVisible();
   await page.getByRole("button", { name: "Publish", exact: true }).click();
   const dialog = page.getByRole("alertdialog", { name: "Publish Changes" });
+  // The dashboard reloads itself a moment after the toast: the test goes on once it has.
+  const reloaded = page.waitForEvent("load");
   await dialog.getByRole("button", { name: "Yes, Publish Now" }).click();
   await expect(page.getByText("Your page has been published!")).toBeVisible();
   await expect(page.getByText("Your changes are now live on your public page.")).toBeVisible();
+  await reloaded;
   await expect(page.getByText("Draft Changes")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Publish", exact: true })).toBeDisabled();
 
