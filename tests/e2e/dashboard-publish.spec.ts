@@ -46,8 +46,10 @@ test("publish puts the draft on the public page, discard brings the published ve
   await page.getByRole("button", { name: "Discard Changes" }).click();
   const discard = page.getByRole("alertdialog", { name: "Cancel Draft Changes" });
   await expect(discard).toContainText("cannot be undone");
+  const reloadedAgain = page.waitForEvent("load");
   await discard.getByRole("button", { name: "Yes, Cancel Changes" }).click();
   await expect(page.getByText("Draft changes have been discarded")).toBeVisible();
+  await reloadedAgain;
   await expect(page.getByTestId("link-row").filter({ hasText: "Draft only link" })).toHaveCount(0);
   await expect(page.getByTestId("link-row").filter({ hasText: "Published link" })).toBeVisible();
 });

@@ -19,8 +19,12 @@ test("sign in, add a link, publish and see it on the public page", async ({ page
   await expect(page.getByTestId("link-row").filter({ hasText: "Smoke test link" })).toBeVisible();
 
   await page.getByRole("button", { name: "Publish", exact: true }).click();
+  // The dashboard reloads itself a moment after the toast: the walk goes on once it has, so no
+  // navigation is still under way when the test ends.
+  const reloaded = page.waitForEvent("load");
   await page.getByRole("alertdialog", { name: "Publish Changes" }).getByRole("button", { name: "Yes, Publish Now" }).click();
   await expect(page.getByText("Your page has been published!")).toBeVisible();
+  await reloaded;
 
   // A visitor opens the page in a tab of their own, away from the dashboard's own requests.
   const visitor = await page.context().newPage();
