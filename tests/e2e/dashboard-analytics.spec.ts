@@ -35,7 +35,8 @@ test("real visits and clicks on the published page show up per page and per link
   db.insert(links).values({ id: newId(), userId: owner.userId, title: "My Blog", url: "https://blog.example/", orderIndex: 1 }).run();
   expect(publishPage(db, owner.userId, { publishedDir: E2E.publishedDir, origin: E2E.origin, now: new Date() }).ok).toBe(true);
 
-  // Two visitors; the second clicks the shop link (its real href stays, the beacon records the click).
+  // One visitor opens the page twice and clicks the shop link (its real href stays, the beacon
+  // records the click): two page views, one visitor.
   const visitor = await browser.newContext({ userAgent: VISITOR_UA });
   const v = await visitor.newPage();
   await v.route("https://shop.example/**", (r) => r.fulfill({ status: 200, body: "shop" }));
@@ -53,6 +54,9 @@ test("real visits and clicks on the published page show up per page and per link
     await expect(card("Link Clicks")).toContainText("1", { timeout: 1000 });
   }).toPass();
   await expect(card("Email Leads")).toContainText("0");
+  // Visitors sits beside Page Views, and the reload counts once.
+  await expect(card("Page Views").locator("p").nth(1)).toHaveText("2");
+  await expect(card("Visitors").locator("p").nth(1)).toHaveText("1");
   await expect(page.getByText("Available during trial")).toBeVisible();
 
   await page.getByRole("tab", { name: "Link Performance" }).click();
