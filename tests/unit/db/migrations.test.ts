@@ -317,3 +317,22 @@ it("reads a snapshot stored before full-width pictures had their own crop with i
   // A snapshot that has the field keeps it as stored.
   expect(PageProfileSchema.parse({ ...base, profilePictureStyle: "full_width", profilePictureFullwidthUrl: null }).profilePictureFullwidthUrl).toBeNull();
 });
+
+it("checks every foreign key after a start that migrated, and skips the full scan when nothing was migrated", () => {
+  const breakOne = (path: string) => {
+    const sqlite = new Database(path);
+    sqlite.pragma("foreign_keys = OFF");
+    sqlite.exec("INSERT INTO sessions (id, secret_hash, user_id, expires_at) VALUES ('s1', 'h', 'nobody', 0)");
+    sqlite.close();
+  };
+  const old = databaseAt("0017_lyrical_calypso");
+  breakOne(old);
+  expect(() => openDatabase({ path: old })).toThrow(/broken foreign keys/);
+
+  const current = join(dir, "current.db");
+  closeDatabase(openDatabase({ path: current }));
+  breakOne(current);
+  const db = openDatabase({ path: current });
+  expect(db.$client.pragma("foreign_keys", { simple: true })).toBe(1);
+  closeDatabase(db);
+});
