@@ -18,6 +18,15 @@ const RULES = axe.getRules(AXE_TAGS).map((r) => r.ruleId);
 const SCRIPTLESS_FRAMES = 'iframe[data-testid="live-preview"]';
 
 export async function expectNoAxeViolations(page: Page, where = page.url()): Promise<void> {
+  // A dialog or toast still fading in is measured as it will stand: contrast mid-animation is a blend.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   const { violations } = await new AxeBuilder({ page }).withRules(RULES).exclude(SCRIPTLESS_FRAMES).analyze();
   const found = violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
   expect(found, `axe violations on ${where}`).toEqual([]);

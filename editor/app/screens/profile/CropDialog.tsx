@@ -70,7 +70,7 @@ export function CropDialog(props: {
               onZoomChange={setZoom}
               onCropComplete={(_, pixels) => setArea(pixels)}
               mediaProps={{ alt: "The picture you chose", onError: onUnreadable } as never}
-              cropperProps={{ "aria-label": "Crop area: drag or use the arrow keys to move the picture" } as never}
+              cropperProps={{ role: "group", "aria-label": "Crop area: drag or use the arrow keys to move the picture" } as never}
             />
           </div>
           <p className="mt-3 text-sm text-slate-600">
