@@ -10,7 +10,7 @@ const SIZES = [
 ] as const;
 
 const MARKETING = ["/", "/features", "/pricing", "/help", "/contact", "/status", "/terms", "/privacy", "/cookies", "/affiliate-terms", "/no-such-page"];
-const AUTH = ["/auth/login", "/auth/signup", "/auth/forgot-password"];
+const AUTH = ["/auth/login", "/auth/signup", "/auth/forgot-password", "/auth/update-password", "/auth/verify-email", "/auth/callback"];
 const DASHBOARD = ["links", "social-links", "profile-picture", "bio", "appearance", "analytics", "affiliate", "account-settings"];
 
 for (const size of SIZES) {
