@@ -6,6 +6,8 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { DASH } from "#core/dashboard-texts.ts";
+import { LINK_FILE_MESSAGES } from "#core/link-files.ts";
+import { PICTURE_MESSAGES } from "#core/profile.ts";
 import { TargetWriteError } from "#renderer/publish-target.ts";
 import { sessionMiddleware } from "./auth/middleware.ts";
 import { ownerWriteLimit } from "./auth/owner-write-limit.ts";
@@ -106,10 +108,13 @@ export function createApi(deps: AppDeps) {
   api.notFound((c) => errorResponse(c, new ApiError("not_found", "Not found")));
   api.onError((err, c) => {
     if (err instanceof ApiError) return errorResponse(c, err);
-    // The database has recorded the change; the bucket lags until the next publish (ADR 129).
+    // The database has recorded the change; the bucket lags until the next publish (ADR 129). An
+    // upload the bucket refused was stored nowhere, and says so in its screen's words.
     if (err instanceof TargetWriteError) {
       console.error("Publish target", c.req.method, c.req.path, err.message);
-      return errorResponse(c, new ApiError("unavailable", DASH.publishFailed, { details: { description: DASH.publishFailedText } }));
+      const upload = isPictureUpload(c.req.method, c.req.path) ? PICTURE_MESSAGES.uploadFailed : isLinkFileUpload(c.req.method, c.req.path) ? LINK_FILE_MESSAGES.uploadFailed : null;
+      const refused = upload ? new ApiError("unavailable", upload) : new ApiError("unavailable", DASH.publishFailed, { details: { description: DASH.publishFailedText } });
+      return errorResponse(c, refused);
     }
     if (err instanceof HTTPException && err.status < 500) {
       const code = err.status === 413 ? "payload_too_large" : err.status === 401 ? "unauthorized" : "bad_request";

@@ -151,6 +151,12 @@ export function bucketTarget(config: BucketConfig): PublishTarget {
         removeAllOf(username) {
           steps.push({ removeAllOf: username });
         },
+        putFiles(paths) {
+          for (const path of paths) steps.push({ put: { path: keyOf(path), body: readFileSync(path) } });
+        },
+        removeFiles(paths) {
+          for (const path of paths) steps.push({ remove: keyOf(path) });
+        },
         async finish() {
           try {
             await run(steps);

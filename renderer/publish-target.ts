@@ -32,6 +32,13 @@ export interface TargetWriter {
   removePage(username: string): void;
   /** Every file of the page (its folder, its keys): an account deleted. */
   removeAllOf(username: string): void;
+  /**
+   * Files just written to the folder that visitors read beside the pages (sitemap.xml, robots.txt,
+   * media): the folder holds them already; a bucket puts them too.
+   */
+  putFiles(paths: string[]): void;
+  /** Files just removed from the folder (media nothing uses): a bucket deletes its copies too. */
+  removeFiles(paths: string[]): void;
   /** What is left once the database has committed: nothing for the folder, the puts for a bucket. */
   finish(): Promise<void>;
 }
@@ -71,6 +78,8 @@ export function folderTarget(publishedDir: string): PublishTarget {
     removeAllOf(username) {
       rmSync(join(publishedDir, username), { recursive: true, force: true });
     },
+    putFiles: () => {},
+    removeFiles: () => {},
     finish: () => Promise.resolve(),
   };
   return { kind: "folder", writer: () => writer };

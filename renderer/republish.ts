@@ -148,7 +148,7 @@ export async function republishAll(db: Db, opts: RepublishOptions): Promise<numb
   // meanwhile, and a republish that ended with them waited 10-15 ms more on a busy machine (ADR 097).
   let seo: Promise<void> | null = null;
   const writeSeo = () => {
-    const p = new Promise((resolve) => setImmediate(resolve)).then(() => writeSeoFiles(db, opts.publishedDir, opts.origin));
+    const p = new Promise((resolve) => setImmediate(resolve)).then(() => void writeSeoFiles(db, opts.publishedDir, opts.origin));
     // Awaited below once every page is durable; if a page fails first, that failure is the one reported.
     p.catch(ignore);
     return p;

@@ -4,10 +4,10 @@
  * when its content changes: the sitemap carries no lastmod, so it changes when a page is published
  * for the first time.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Db } from "#db/client.ts";
-import { hasCompressedCopies, writeWithCompressedCopies } from "./precompress.ts";
+import { ENCODINGS, hasCompressedCopies, writeWithCompressedCopies } from "./precompress.ts";
 import { escapeXml } from "./escape.ts";
 import { publishedOwners } from "./published-pages.ts";
 
@@ -20,18 +20,22 @@ export function robotsTxt(origin: string): string {
   return `User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /dashboard\nDisallow: /*/preview\nDisallow: /*?preview=\n\nSitemap: ${origin}/sitemap.xml\n`;
 }
 
-/** With its compressed copies (ADR 054); a file written before copies were made gets them now. */
-function writeIfChanged(path: string, content: string): void {
+/**
+ * With its compressed copies (ADR 054); a file written before copies were made gets them now. The
+ * files written, copies included: none when the file was already so.
+ */
+function writeIfChanged(path: string, content: string): string[] {
   try {
-    if (readFileSync(path, "utf8") === content && hasCompressedCopies(path)) return;
+    if (readFileSync(path, "utf8") === content && hasCompressedCopies(path)) return [];
   } catch {
     // Missing: write it.
   }
   writeWithCompressedCopies(path, content);
+  return [path, ...ENCODINGS.map((e) => path + e.suffix).filter((copy) => existsSync(copy))];
 }
 
-export function writeSeoFiles(db: Db, publishedDir: string, origin: string): void {
+/** Rewrites what changed of the two; returns the files written, for a bucket to put too (ADR 129). */
+export function writeSeoFiles(db: Db, publishedDir: string, origin: string): string[] {
   const usernames = publishedOwners(db).map((o) => o.username);
-  writeIfChanged(join(publishedDir, "sitemap.xml"), sitemapXml(origin, usernames));
-  writeIfChanged(join(publishedDir, "robots.txt"), robotsTxt(origin));
+  return [...writeIfChanged(join(publishedDir, "sitemap.xml"), sitemapXml(origin, usernames)), ...writeIfChanged(join(publishedDir, "robots.txt"), robotsTxt(origin))];
 }

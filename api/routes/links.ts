@@ -115,8 +115,8 @@ function enforceOwnMedia(db: Db, userId: string, input: LinkInput, extras: LinkE
   }
 }
 
-export function linkRoutes({ db, env, now }: AppDeps) {
-  const storage = mediaStorageFor(env);
+export function linkRoutes({ db, env, now, target }: AppDeps) {
+  const storage = mediaStorageFor(env, target);
   const uploadLimiter = createRateLimiter(UPLOAD_BURST, 1 / 60, { now });
   const referralUrlOf = (referralId: string) => referralUrl(env.PUBLIC_ORIGIN, referralId);
 

@@ -79,8 +79,8 @@ const pictureForm = validator("form", (value): { file: File; shape: PictureShape
 /** Which profile section each screen's edit belongs to (ADR 068): each is compared on its own. */
 type EditSection = "text" | "picture" | "appearance";
 
-export function profileRoutes({ db, env, now }: AppDeps) {
-  const storage = mediaStorageFor(env);
+export function profileRoutes({ db, env, now, target }: AppDeps) {
+  const storage = mediaStorageFor(env, target);
   const fonts = () => ensureSharedAssets(env.PUBLISHED_DIR).fonts;
 
   /**

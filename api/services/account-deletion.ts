@@ -56,9 +56,8 @@ export function deleteAccount(db: Db, userId: string, opts: { publishedDir: stri
   if (moved) rmSync(trash, { recursive: true, force: true });
   // A bucket's objects of the page go once the rows are gone (ADR 129).
   if (profile) opts.writer?.removeAllOf(profile.username);
-  for (const { key } of files) {
-    const path = inside(opts.publishedDir, key);
-    if (path) rmSync(path, { force: true });
-  }
-  writeSeoFiles(db, opts.publishedDir, opts.origin);
+  const media = files.flatMap(({ key }) => inside(opts.publishedDir, key) ?? []);
+  for (const path of media) rmSync(path, { force: true });
+  opts.writer?.removeFiles(media);
+  opts.writer?.putFiles(writeSeoFiles(db, opts.publishedDir, opts.origin));
 }

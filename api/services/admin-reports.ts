@@ -231,15 +231,16 @@ type Owner = ReturnType<typeof ownerOf>;
 async function changeSuspension<T>(deps: AppDeps, userId: string, change: (tx: Db, owner: Owner, at: Date, writer: TargetWriter) => { mail: MailMessage; result: T }): Promise<T> {
   const at = deps.now();
   const result = await withPageLock(userId, () =>
-    throughTarget(deps.target, (writer) =>
-      durably(deps.db, (tx) => {
+    throughTarget(deps.target, (writer) => {
+      const result = durably(deps.db, (tx) => {
         const done = change(tx, ownerOf(tx, userId), at, writer);
         enqueueJob(tx, { kind: "mail", payload: done.mail }, at);
         return done.result;
-      }),
-    ),
+      });
+      writer.putFiles(writeSeoFiles(deps.db, deps.env.PUBLISHED_DIR, deps.env.PUBLIC_ORIGIN));
+      return result;
+    }),
   );
-  writeSeoFiles(deps.db, deps.env.PUBLISHED_DIR, deps.env.PUBLIC_ORIGIN);
   await runJobs(deps);
   return result;
 }

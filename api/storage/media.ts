@@ -6,6 +6,7 @@
 import { rm } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import { writeFileAtomic } from "#renderer/atomic-write.ts";
+import { throughTarget, type PublishTarget } from "#renderer/publish-target.ts";
 
 export interface MediaStorage {
   /** Store the bytes under the key, all or nothing; the key is new (content-hashed and random). */
@@ -45,7 +46,28 @@ export function localMediaStorage(rootDir: string): MediaStorage {
   };
 }
 
-/** The storage the product uses: the local folder (a bucket adapter would be chosen here by env). */
-export function mediaStorageFor(env: { PUBLISHED_DIR: string }): MediaStorage {
-  return localMediaStorage(env.PUBLISHED_DIR);
+/**
+ * The storage the product uses: the folder, which the server reads for the dashboard, mirrored to
+ * the publish target, so that with a bucket (ADR 129) visitors get every upload from there. An upload
+ * the target refuses is removed again, so it is stored everywhere or nowhere.
+ */
+export function mediaStorageFor(env: { PUBLISHED_DIR: string }, target: PublishTarget): MediaStorage {
+  const local = localMediaStorage(env.PUBLISHED_DIR);
+  const pathOf = (key: string) => join(resolve(env.PUBLISHED_DIR), key);
+  return {
+    async put(key, bytes, contentType) {
+      await local.put(key, bytes, contentType);
+      try {
+        await throughTarget(target, (writer) => writer.putFiles([pathOf(key)]));
+      } catch (err) {
+        await local.remove(key);
+        throw err;
+      }
+    },
+    async remove(key) {
+      await throughTarget(target, (writer) => writer.removeFiles([pathOf(key)]));
+      await local.remove(key);
+    },
+    urlOf: local.urlOf,
+  };
 }

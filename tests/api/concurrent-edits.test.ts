@@ -386,7 +386,7 @@ describe("profile: Bio & SEO, Theme and the picture", () => {
 
     // Overtaken between the route's early check and the write: the file just stored is removed again.
     const picture = await processPicture(new Uint8Array(jpeg), "icon");
-    await expect(saveProfilePicture(t.deps.db, mediaStorageFor(t.deps.env), owner.userId, picture, "icon", new Date(), 0)).rejects.toMatchObject({ status: 409, message: STALE_WRITE });
+    await expect(saveProfilePicture(t.deps.db, mediaStorageFor(t.deps.env, t.deps.target), owner.userId, picture, "icon", new Date(), 0)).rejects.toMatchObject({ status: 409, message: STALE_WRITE });
     expect(mediaFiles()).toHaveLength(1);
     expect(t.deps.db.select().from(uploads).where(eq(uploads.userId, owner.userId)).all()).toHaveLength(1);
 

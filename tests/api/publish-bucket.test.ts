@@ -3,14 +3,15 @@
  * flow (publish, discard, rollback, suspension and restore) the objects are read back with the S3
  * client, their headers and bodies checked, and the local folder holds no page.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { brotliDecompressSync } from "node:zlib";
 import { eq } from "drizzle-orm";
 import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand } from "@aws-sdk/client-s3";
+import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { newId } from "#db/ids.ts";
-import { links, pageVersions, userProfiles } from "#db/schema.ts";
+import { links, pageVersions, uploads, userProfiles } from "#db/schema.ts";
 import { DASH } from "#core/dashboard-texts.ts";
 import { IMMUTABLE, REVALIDATE } from "#renderer/content-types.ts";
 import { UNAVAILABLE_HTML } from "#renderer/suspension.ts";
@@ -18,7 +19,7 @@ import { runPageBoundary } from "#api/jobs/page-schedule.ts";
 import { createApiAdmin } from "#tests/support/admin.ts";
 import { browser } from "#tests/support/auth-client.ts";
 import { lastMailTo, sixDigitCode } from "#tests/support/mail.ts";
-import { createTestApp, type TestApp } from "#tests/support/app.ts";
+import { createTestApp, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
 import { startTestBucket, type TestBucket } from "#tests/support/s3.ts";
 
@@ -241,3 +242,73 @@ describe("the server's own page URLs with a bucket target", () => {
   });
 });
 
+
+describe("what visitors read beside the pages, in the bucket", () => {
+  const sitemap = async () => (await bucket.object(`${prefix}sitemap.xml`))?.body.toString("utf8") ?? null;
+  /** A picture upload from an up-to-date tab, as the Profile Picture screen sends it. */
+  const uploadPicture = async () => {
+    const form = new FormData();
+    const jpeg = await sharp({ create: { width: 600, height: 600, channels: 3, background: "#3366aa" } }).jpeg().toBuffer();
+    form.append("file", new Blob([jpeg as BlobPart], { type: "image/jpeg" }), "me.jpg");
+    form.append("revision", String(t.deps.db.select().from(userProfiles).where(eq(userProfiles.userId, owner.userId)).get()!.pictureRevision));
+    return t.app.request("/api/profile/picture", { method: "POST", headers: { Cookie: owner.cookie, "Sec-Fetch-Site": "same-origin", Origin: TEST_ORIGIN }, body: form });
+  };
+  const mediaKeys = async () => (await bucket.keys(`${prefix}media/`)).map((k) => k.slice(prefix.length));
+
+  it("puts sitemap.xml and robots.txt with their compressed copies, and the sitemap again as pages come and go", async () => {
+    await owner.call("POST", "/api/publish");
+    expect(await sitemap()).toContain(`/${owner.username}</loc>`);
+    expect(await bucket.object(`${prefix}sitemap.xml`)).toMatchObject({ contentType: "application/xml; charset=utf-8", cacheControl: REVALIDATE, contentEncoding: undefined });
+    expect(await bucket.object(`${prefix}robots.txt`)).toMatchObject({ contentType: "text/plain; charset=utf-8", cacheControl: REVALIDATE });
+    const br = (await bucket.object(`${prefix}sitemap.xml.br`))!;
+    expect(br.contentEncoding).toBe("br");
+    expect(brotliDecompressSync(br.body).toString("utf8")).toBe(await sitemap());
+
+    const other = createApiOwner(t, "trial");
+    await other.call("POST", "/api/publish");
+    expect(await sitemap()).toContain(`/${other.username}</loc>`);
+    const admin = createApiAdmin(t);
+    expect((await admin.call("POST", `/api/admin/pages/${other.userId}/suspend`, { reason: "Spam" })).status).toBe(200);
+    expect(await sitemap()).not.toContain(`/${other.username}</loc>`);
+    expect((await owner.call("DELETE", "/api/auth/account", { confirmUsername: owner.username })).status).toBe(200);
+    expect(await sitemap()).not.toContain(`/${owner.username}</loc>`);
+  });
+
+  it("puts an uploaded picture as an immutable object, and deletes it when nothing shows it any more", async () => {
+    const res = await uploadPicture();
+    expect(res.status).toBe(201);
+    const [key] = await mediaKeys();
+    expect(key).toMatch(/^media\/[0-9a-f]{2}\/[0-9a-f]{32}\.jpg$/);
+    const object = (await bucket.object(prefix + key))!;
+    expect(object).toMatchObject({ contentType: "image/jpeg", cacheControl: IMMUTABLE });
+    expect(object.body.equals(readFileSync(join(t.deps.env.PUBLISHED_DIR, key!)))).toBe(true);
+
+    // Never published, the picture goes from the bucket and the folder once it is deleted.
+    expect((await owner.edit("DELETE", "/api/profile/picture")).status).toBe(200);
+    expect(await mediaKeys()).toEqual([]);
+    expect(existsSync(join(t.deps.env.PUBLISHED_DIR, key!))).toBe(false);
+  });
+
+  it("deletes the owner's uploads from the bucket with the account", async () => {
+    expect((await uploadPicture()).status).toBe(201);
+    await owner.call("POST", "/api/publish");
+    expect(await mediaKeys()).toHaveLength(1);
+    expect((await owner.call("DELETE", "/api/auth/account", { confirmUsername: owner.username })).status).toBe(200);
+    expect(await mediaKeys()).toEqual([]);
+  });
+
+  it("stores a picture the bucket refuses nowhere, and says the upload failed", async () => {
+    t.close();
+    t = createTestApp({ ...bucket.env(prefix), S3_BUCKET: `refusing-${run}` });
+    owner = createApiOwner(t, "trial");
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const res = await uploadPicture();
+    logged.mockRestore();
+    expect(res.status).toBe(503);
+    expect((await res.json()).error).toMatchObject({ code: "unavailable", message: "Failed to upload profile picture" });
+    const media = join(t.deps.env.PUBLISHED_DIR, "media");
+    expect(existsSync(media) ? readdirSync(media, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()) : []).toEqual([]);
+    expect(t.deps.db.select().from(uploads).where(eq(uploads.userId, owner.userId)).all()).toEqual([]);
+    expect(t.deps.db.select().from(userProfiles).where(eq(userProfiles.userId, owner.userId)).get()!.profilePictureUrl).toBeNull();
+  });
+});

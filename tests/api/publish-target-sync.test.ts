@@ -175,6 +175,7 @@ describe("npm run publish-target:sync", () => {
     const done = await npmRun(["to-bucket"], env);
     // The SDK may warn about Node versions; nothing else is said on stderr.
     expect(done.stderr).not.toMatch(/Error|Stopped/);
+    expect(done.stdout).toContain(`to the bucket ${want.length}/${want.length}`);
     expect(done.stdout).toContain(`${want.length} file(s): ${want.length} copied, 0 already the same.`);
     expect(done.code).toBe(0);
     expect(await bucketPaths()).toEqual(want);
