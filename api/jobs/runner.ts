@@ -5,6 +5,7 @@
  */
 import { rerenderPublishedPage } from "#renderer/rerender.ts";
 import type { AppDeps } from "../context.ts";
+import { pagesOrigin } from "../env.server.ts";
 import type { ProviderDueJob } from "../billing/test-mode/provider.ts";
 import type { MailMessage } from "../mail/mailer.ts";
 import { purgingTarget, queueCdnPurges, runCdnPurge, type CdnPurgeJob } from "./cdn-purge.ts";
@@ -26,7 +27,7 @@ export function jobsFor(deps: AppDeps): JobWorker {
           rerenderPublishedPage(
             deps.db,
             (payload as { userId: string }).userId,
-            { publishedDir: deps.env.PUBLISHED_DIR, origin: deps.env.PUBLIC_ORIGIN, now: deps.now() },
+            { publishedDir: deps.env.PUBLISHED_DIR, origin: deps.env.PUBLIC_ORIGIN, pagesOrigin: pagesOrigin(deps.env), now: deps.now() },
             deps.target,
           ),
         "page-boundary": (payload) => runPageBoundary(deps, payload as PageBoundaryJob),
