@@ -13,6 +13,7 @@ import { jobsFor } from "#api/jobs/runner.ts";
 import { jobs, userProfiles } from "#db/schema.ts";
 import { createApiAdmin } from "#tests/support/admin.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
+import { freePort } from "#tests/support/nginx.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
 import { startPurgeEndpoint, type PurgeEndpoint } from "#tests/support/purge-endpoint.ts";
 import { startTestBucket, type TestBucket } from "#tests/support/s3.ts";
@@ -101,7 +102,8 @@ describe("the purge request", () => {
 
   it("counts a CDN that cannot be reached, or that redirects, as a failure to retry", async () => {
     t.close();
-    app({ CDN_PURGE_URL: "http://127.0.0.1:9/purge?page={url}" });
+    // A port nothing listens on: the connection is refused.
+    app({ CDN_PURGE_URL: `http://127.0.0.1:${await freePort()}/purge?page={url}` });
     await publish();
     await settle();
     expect(purgeJobs()[0]).toMatchObject({ state: "pending", attempts: 1, lastError: expect.stringMatching(/^CDN purge of \/owner_[0-9a-f]+ failed: fetch failed/) });
