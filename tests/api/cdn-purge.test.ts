@@ -12,6 +12,8 @@ import { enqueueJob, JOB_BACKOFF_MS } from "#api/jobs/queue.ts";
 import { jobsFor } from "#api/jobs/runner.ts";
 import { jobs, userProfiles } from "#db/schema.ts";
 import { createApiAdmin } from "#tests/support/admin.ts";
+import { browser } from "#tests/support/auth-client.ts";
+import { lastMailTo, sixDigitCode } from "#tests/support/mail.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
 import { freePort } from "#tests/support/nginx.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
@@ -203,6 +205,17 @@ describe("what is purged", () => {
     expect((await owner.call("DELETE", "/api/auth/account", { confirmUsername: owner.username })).status).toBe(200);
     await settle();
     expect(purged()).toEqual([pageUrl(), pageUrl(other), pageUrl()]);
+  });
+
+  it("purges the address of a page made at signup, which the CDN may have cached as missing", async () => {
+    const b = browser(t);
+    const who = { username: `new_cdn_${Date.now().toString(36)}`, email: `new_cdn_${Date.now().toString(36)}@example.com` };
+    expect((await b.json("POST", "/api/auth/signup/start", who)).status).toBe(200);
+    expect((await b.json("POST", "/api/auth/signup/verify", { code: sixDigitCode(lastMailTo(t.deps.env.OUTBOX_DIR, who.email)!) })).status).toBe(200);
+    const password = "Sturdy-Password-42";
+    expect((await b.json("POST", "/api/auth/signup/complete", { password, confirmPassword: password, plan: "lite", agreedToTerms: true })).status).toBe(201);
+    await settle();
+    expect(purged()).toEqual([`${TEST_ORIGIN}/${who.username}`]);
   });
 
   it("does nothing without CDN_PURGE_URL", async () => {
