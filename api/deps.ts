@@ -6,6 +6,7 @@ import { createReportThread } from "./services/report-thread.ts";
 import type { AppDeps } from "./context.ts";
 import { parseEnv, type Env } from "./env.server.ts";
 import { createMailer } from "./mail/mailer.ts";
+import { withCdnPurge } from "./jobs/runner.ts";
 
 /** The publish target the environment names (ADR 129): PUBLISHED_DIR, or the bucket. */
 export function createPublishTarget(env: Env): PublishTarget {
@@ -18,5 +19,5 @@ export function createPublishTarget(env: Env): PublishTarget {
 export function createDeps(env: Env = parseEnv()): AppDeps {
   const db = openDatabase({ path: env.DATABASE_PATH });
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, outboxDir: env.OUTBOX_DIR });
-  return { db, env, mailer, now: () => new Date(), events: createEventWriter(db), reports: createReportThread(db), target: createPublishTarget(env) };
+  return withCdnPurge({ db, env, mailer, now: () => new Date(), events: createEventWriter(db), reports: createReportThread(db), target: createPublishTarget(env) });
 }

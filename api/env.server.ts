@@ -76,6 +76,38 @@ const keyPrefix = (prefix: string | undefined): string => {
   return trimmed ? `${trimmed}/` : "";
 };
 
+const PURGE_MESSAGES = {
+  url: "must be an http(s) URL the page's purge is POSTed to, e.g. https://api.cloudflare.com/client/v4/zones/ZONE_ID/purge_cache; it may name {url} (the page's address) and {path} (/username)",
+  placeholder: "names an unknown placeholder: only {url} (the page's address) and {path} (/username) are filled in",
+  credentials: "must not carry a user name or password: put the credential in CDN_PURGE_HEADER",
+  header: "must be one request header as Name: value, e.g. Authorization: Bearer TOKEN (Cloudflare) or Fastly-Key: TOKEN (Fastly)",
+  headerAlone: "is set but CDN_PURGE_URL is not: set CDN_PURGE_URL too, or unset CDN_PURGE_HEADER",
+} as const;
+
+/** The placeholders a purge URL may name (ADR 133). */
+export const PURGE_PLACEHOLDERS = ["{url}", "{path}"] as const;
+
+/** The purge hook's values (ADR 133), each problem named by its variable. */
+function checkPurge(env: { CDN_PURGE_URL?: string; CDN_PURGE_HEADER?: string }, problem: (name: string, message: string) => void): void {
+  const template = env.CDN_PURGE_URL;
+  if (env.CDN_PURGE_HEADER !== undefined) {
+    if (template === undefined) problem("CDN_PURGE_HEADER", PURGE_MESSAGES.headerAlone);
+    // A token: then a value of visible characters and spaces, nothing that could end the header.
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}:[ \t]*[\x21-\x7e][\x20-\x7e]{0,4000}$/.test(env.CDN_PURGE_HEADER)) problem("CDN_PURGE_HEADER", PURGE_MESSAGES.header);
+  }
+  if (template === undefined) return;
+  const unknown = template.match(/\{[^}]*\}?/g)?.find((p) => !(PURGE_PLACEHOLDERS as readonly string[]).includes(p));
+  if (unknown !== undefined) return problem("CDN_PURGE_URL", `${PURGE_MESSAGES.placeholder} (found ${unknown})`);
+  let url: URL;
+  try {
+    url = new URL(template.replaceAll("{url}", "u").replaceAll("{path}", "/p"));
+  } catch {
+    return problem("CDN_PURGE_URL", PURGE_MESSAGES.url);
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || !url.hostname || /\s/.test(template)) return problem("CDN_PURGE_URL", PURGE_MESSAGES.url);
+  if (url.username || url.password) problem("CDN_PURGE_URL", PURGE_MESSAGES.credentials);
+}
+
 /** What each Stripe value looks like, for the boot message that names the one that is wrong. */
 const STRIPE_VALUES = {
   STRIPE_SECRET_KEY: { pattern: /^(sk_test_|sk_live_|rk_test_|rk_live_)[A-Za-z0-9_]{8,}$/, what: "a secret key (sk_test_…, sk_live_…) or restricted key (rk_…) from the Stripe dashboard" },
@@ -200,6 +232,19 @@ const EnvSchema = z
     AWS_SECRET_ACCESS_KEY: z.string().optional(),
     /** Where visitors reach the pages in the bucket (its CDN), with PUBLISH_TARGET=s3. */
     PUBLIC_PAGES_ORIGIN: z.string().optional(),
+    /**
+     * After a public page changes, its cached copy is purged by a POST to this URL (ADR 133): a CDN's
+     * purge API or any webhook, with {url} and {path} filled in, retried through the jobs queue.
+     */
+    CDN_PURGE_URL: z
+      .string()
+      .optional()
+      .transform((v) => v || undefined),
+    /** One header sent with each purge, as Name: value (the purge API's credential). */
+    CDN_PURGE_HEADER: z
+      .string()
+      .optional()
+      .transform((v) => v || undefined),
     /** Log one line per request (off in tests). */
     LOG_REQUESTS: z
       .enum(["0", "1", "true", "false"])
@@ -211,6 +256,7 @@ const EnvSchema = z
     if (sellerNameRequired(env.BILLING_PROVIDER) && env.SELLER_NAME === undefined) problem("SELLER_NAME", SELLER_MESSAGES.nameRequired);
     if (env.STRIPE_API_BASE !== undefined && !isHttpOrigin(env.STRIPE_API_BASE)) problem("STRIPE_API_BASE", "must be an http(s) origin such as https://api.stripe.com, with no path");
     checkPublishTarget(env, problem);
+    checkPurge(env, problem);
     if (env.BILLING_PROVIDER !== "stripe") return;
     for (const [name, rule] of Object.entries(STRIPE_VALUES)) {
       const value = env[name as keyof typeof STRIPE_VALUES];
@@ -250,6 +296,11 @@ export interface Seller {
 }
 
 export type Env = z.output<typeof EnvSchema>;
+
+/** Where visitors reach the pages: the bucket's CDN with the bucket target, else the product's own origin. */
+export function pagesOrigin(env: Pick<Env, "PUBLISH_TARGET" | "PUBLIC_PAGES_ORIGIN" | "PUBLIC_ORIGIN">): string {
+  return env.PUBLISH_TARGET === "s3" && env.PUBLIC_PAGES_ORIGIN ? env.PUBLIC_PAGES_ORIGIN : env.PUBLIC_ORIGIN;
+}
 
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   const result = EnvSchema.safeParse(source);

@@ -12,6 +12,7 @@ import { renderPage } from "#renderer/render.tsx";
 import { isSecureOrigin } from "./auth/cookies.ts";
 import { readSessionCookie, validateSessionToken } from "./auth/session.ts";
 import type { AppDeps } from "./context.ts";
+import { pagesOrigin } from "./env.server.ts";
 import { PAGE_HEADERS } from "./content-security.ts";
 
 const PREVIEW_PATH = /^\/([A-Za-z0-9_-]{3,30})\/preview\/?$/;
@@ -49,6 +50,7 @@ export function previewHandler({ db, env, now }: AppDeps, notFound: (c: Context)
       now: at,
       origin: env.PUBLIC_ORIGIN,
       apiOrigin: env.PUBLIC_ORIGIN,
+      pagesOrigin: pagesOrigin(env),
       mode: "preview",
       assets: ensureSharedAssets(env.PUBLISHED_DIR),
     });

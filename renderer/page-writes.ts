@@ -14,6 +14,8 @@ export interface PageWriteOptions {
   publishedDir: string;
   origin: string;
   apiOrigin?: string;
+  /** Where visitors reach the page, when not `origin` (RenderInput.pagesOrigin). */
+  pagesOrigin?: string;
   now: Date;
   assets: AssetManifest;
 }
@@ -26,6 +28,7 @@ export function pageWrites(snapshot: PageSnapshot, plan: PagePlan, opts: PageWri
     now: opts.now,
     origin: opts.origin,
     apiOrigin: opts.apiOrigin ?? opts.origin,
+    pagesOrigin: opts.pagesOrigin,
     mode: "published",
     assets: opts.assets,
   });

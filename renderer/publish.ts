@@ -27,6 +27,8 @@ export interface PublishOptions {
   publishedDir: string;
   origin: string;
   apiOrigin?: string;
+  /** Where visitors reach the page, when not `origin` (a bucket's CDN, ADR 129). */
+  pagesOrigin?: string;
   now: Date;
   /** Shared assets already ensured (bulk republish ensures them once per worker). */
   assets?: AssetManifest;

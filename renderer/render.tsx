@@ -58,7 +58,8 @@ export function renderPage(input: RenderInput): RenderedPage {
   const v = visibleContentOf(snapshot, plan, now);
   const origin = trimmedOrigin(input.origin);
   const apiOrigin = trimmedOrigin(input.apiOrigin);
-  const url = `${origin}/${encodeURIComponent(p.username)}`;
+  const pagesOrigin = input.pagesOrigin ? input.pagesOrigin.replace(/\/+$/, "") : origin;
+  const url = `${pagesOrigin}/${encodeURIComponent(p.username)}`;
   const name = p.displayName.trim() || p.username;
   const title = v.seoTitle || name;
   const description = v.seoDescription || p.bio.trim() || `${name} on Plinth`;
@@ -121,7 +122,7 @@ export function renderPage(input: RenderInput): RenderedPage {
   out.push(
     renderToStaticMarkup(
       <>
-        <PageBody snapshot={snapshot} plan={plan} now={now} mode={mode} origin={origin} content={v} longForm={longFormBlocks(v.longFormText)} />
+        <PageBody snapshot={snapshot} plan={plan} now={now} mode={mode} origin={origin} pagesOrigin={pagesOrigin} content={v} longForm={longFormBlocks(v.longFormText)} />
         <PageChrome origin={origin} />
       </>,
     ),

@@ -7,8 +7,13 @@ export interface RenderInput {
   snapshot: PageSnapshot;
   plan: PagePlan;
   now: Date;
-  /** Where the page is served, e.g. https://plinth.example (canonical URLs, share links). */
+  /** The product's origin, e.g. https://plinth.example: its home and privacy pages, uploaded pictures. */
   origin: string;
+  /**
+   * Where visitors reach the page when that is not `origin` (a bucket's CDN, ADR 129), e.g.
+   * https://pages.example: the page's canonical, Open Graph, share and QR code address.
+   */
+  pagesOrigin?: string;
   /** Where the visitor script sends track/lead/report calls (usually the same as origin). */
   apiOrigin: string;
   mode: "published" | "preview";

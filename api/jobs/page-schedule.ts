@@ -18,6 +18,7 @@ import { loadPublishedBatch, publishedUserIds } from "#renderer/published-pages.
 import type { PublishedEvent, PublishOptions } from "#renderer/publish.ts";
 import { rerenderPublishedPage } from "#renderer/rerender.ts";
 import type { AppDeps } from "../context.ts";
+import { pagesOrigin } from "../env.server.ts";
 import { queueTrialEndedMail } from "../services/trial-end.ts";
 import { enqueueJob } from "./queue.ts";
 
@@ -102,6 +103,6 @@ export async function requeuePageBoundaries(db: Db, now: () => Date): Promise<nu
  */
 export async function runPageBoundary(deps: AppDeps, job: PageBoundaryJob): Promise<void> {
   const { env } = deps;
-  const done = await rerenderPublishedPage(deps.db, job.userId, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, now: deps.now() }, deps.target);
+  const done = await rerenderPublishedPage(deps.db, job.userId, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, pagesOrigin: pagesOrigin(env), now: deps.now() }, deps.target);
   if (done) queueTrialEndedMail(deps, job.userId, job.at);
 }

@@ -5,8 +5,10 @@
  */
 import { rerenderPublishedPage } from "#renderer/rerender.ts";
 import type { AppDeps } from "../context.ts";
+import { pagesOrigin } from "../env.server.ts";
 import type { ProviderDueJob } from "../billing/test-mode/provider.ts";
 import type { MailMessage } from "../mail/mailer.ts";
+import { purgingTarget, queueCdnPurges, runCdnPurge, type CdnPurgeJob } from "./cdn-purge.ts";
 import { runPageBoundary, type PageBoundaryJob } from "./page-schedule.ts";
 import { billingFor } from "../services/billing.ts";
 import { createJobWorker, type JobWorker, type TickResult } from "./queue.ts";
@@ -25,13 +27,14 @@ export function jobsFor(deps: AppDeps): JobWorker {
           rerenderPublishedPage(
             deps.db,
             (payload as { userId: string }).userId,
-            { publishedDir: deps.env.PUBLISHED_DIR, origin: deps.env.PUBLIC_ORIGIN, now: deps.now() },
+            { publishedDir: deps.env.PUBLISHED_DIR, origin: deps.env.PUBLIC_ORIGIN, pagesOrigin: pagesOrigin(deps.env), now: deps.now() },
             deps.target,
           ),
         "page-boundary": (payload) => runPageBoundary(deps, payload as PageBoundaryJob),
         // The test-mode billing provider's timed work (api/billing/test-mode/provider.ts).
         "provider-due": (payload) => billingFor(deps).testMode?.runDue((payload as ProviderDueJob).subscriptionId),
         "provider-events": () => billingFor(deps).testMode?.deliverPending(),
+        "cdn-purge": (payload) => runCdnPurge(deps.env, payload as CdnPurgeJob),
       },
     });
     workers.set(deps, worker);
@@ -47,4 +50,23 @@ export function runJobs(deps: AppDeps): Promise<TickResult | undefined> {
       console.error("Jobs failed", err);
       return undefined;
     });
+}
+
+/**
+ * With CDN_PURGE_URL set, `deps.target` becomes one that queues a `cdn-purge` job for every page a
+ * step changed, once the target has the page's files, and runs it without waiting (ADR 133). A purge
+ * that cannot even be queued is logged: the page is published all the same.
+ */
+export function withCdnPurge(deps: AppDeps): AppDeps {
+  if (!deps.env.CDN_PURGE_URL) return deps;
+  deps.target = purgingTarget(deps.target, (usernames) => {
+    try {
+      queueCdnPurges(deps, usernames);
+    } catch (err) {
+      console.error("CDN purge", "could not be queued for", usernames.join(", "), err);
+      return;
+    }
+    void runJobs(deps);
+  });
+  return deps;
 }

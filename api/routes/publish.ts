@@ -11,6 +11,7 @@ import { currentUser, requireUser } from "../auth/middleware.ts";
 import { withSchedule } from "../jobs/page-schedule.ts";
 import { runJobs } from "../jobs/runner.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
+import { pagesOrigin } from "../env.server.ts";
 import { ApiError } from "../errors.ts";
 import { suspensionOf } from "../services/admin-reports.ts";
 import { jsonBody } from "../validate.ts";
@@ -31,7 +32,7 @@ function answer(result: PublishResult | { ok: false; reason: "no_version" }) {
 
 export function publishRoutes(deps: AppDeps) {
   const { db, env, now } = deps;
-  const opts = () => withSchedule({ publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, now: now() });
+  const opts = () => withSchedule({ publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, pagesOrigin: pagesOrigin(env), now: now() });
   /** One publish of the owner's page under the page lock, written through the publish target (ADR 129). */
   const publishing = <R>(userId: string, step: (o: PublishOptions) => R) =>
     withPageLock(userId, () => throughTarget(deps.target, (writer) => step({ ...opts(), writer })));

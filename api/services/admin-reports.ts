@@ -22,6 +22,7 @@ import { writeSeoFiles } from "#renderer/seo-files.ts";
 import { writeUnavailablePage } from "#renderer/suspension.ts";
 import { serverSecret } from "../auth/server-secret.ts";
 import type { AppDeps } from "../context.ts";
+import { pagesOrigin } from "../env.server.ts";
 import { ApiError } from "../errors.ts";
 import { enqueueJob } from "../jobs/queue.ts";
 import { runJobs } from "../jobs/runner.ts";
@@ -136,6 +137,7 @@ export function pinnedPageHtml(deps: AppDeps, userId: string): string {
     now: deps.now(),
     origin: env.PUBLIC_ORIGIN,
     apiOrigin: env.PUBLIC_ORIGIN,
+    pagesOrigin: pagesOrigin(env),
     mode: "published",
     assets: ensureSharedAssets(env.PUBLISHED_DIR),
   }).html;
@@ -202,7 +204,7 @@ export function pageRestoredMail(to: string, origin: string, username: string): 
   };
 }
 
-const renderOpts = (deps: AppDeps) => ({ publishedDir: deps.env.PUBLISHED_DIR, origin: deps.env.PUBLIC_ORIGIN, now: deps.now() });
+const renderOpts = (deps: AppDeps) => ({ publishedDir: deps.env.PUBLISHED_DIR, origin: deps.env.PUBLIC_ORIGIN, pagesOrigin: pagesOrigin(deps.env), now: deps.now() });
 
 /** Inside a transaction: the page suspended, its folder holding the unavailable page. False when it already was. */
 function suspendPageIn(tx: Db, deps: AppDeps, writer: TargetWriter, userId: string, username: string, reason: string, at: Date): boolean {

@@ -24,6 +24,8 @@ export interface PageProps {
   mode?: "published" | "preview";
   /** Where Plinth is served (privacy page, branding link); "" for same-site links. */
   origin?: string;
+  /** Where visitors reach the page, when not `origin` (a bucket's CDN): its share and QR address. */
+  pagesOrigin?: string;
   /** What the page shows, when the caller has already computed it. */
   content?: VisibleContent;
   /**
@@ -519,12 +521,12 @@ function PageLayout(p: LayoutProps) {
 }
 
 /** The part of the page that changes from page to page. */
-export function PageBody({ snapshot, plan, now, mode = "published", origin = "", content, longForm }: PageProps) {
+export function PageBody({ snapshot, plan, now, mode = "published", origin = "", pagesOrigin = origin, content, longForm }: PageProps) {
   const { profile } = snapshot;
   const v = content ?? visibleContentOf(snapshot, plan, now);
   const name = profile.displayName.trim() || profile.username;
   const base = `/${encodeURIComponent(profile.username)}`;
-  const url = `${origin}${base}`;
+  const url = `${pagesOrigin}${base}`;
   const cards: PageLink[] = [];
   const cardRefs = new Map<string, CardRef>();
   const dialogs: ReactNode[] = [];

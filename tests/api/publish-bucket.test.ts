@@ -14,6 +14,7 @@ import { newId } from "#db/ids.ts";
 import { links, pageVersions, uploads, userProfiles } from "#db/schema.ts";
 import { DASH } from "#core/dashboard-texts.ts";
 import { IMMUTABLE, REVALIDATE } from "#renderer/content-types.ts";
+import { qrFileName } from "#renderer/components/vcard.ts";
 import { UNAVAILABLE_HTML } from "#renderer/suspension.ts";
 import { runPageBoundary } from "#api/jobs/page-schedule.ts";
 import { createApiAdmin } from "#tests/support/admin.ts";
@@ -189,6 +190,36 @@ describe("publishing to a bucket", () => {
     expect(res.status).toBe(200);
     expect(await ownNames()).toEqual([]);
     expect(await bucket.keys(`${prefix}${other.username}/`)).toEqual(othersKeys);
+  });
+});
+
+describe("the page's own address with a bucket target", () => {
+  const pageAddress = () => `https://pages.plinth.test/${owner.username}`;
+
+  it("is PUBLIC_PAGES_ORIGIN in the canonical, Open Graph, structured data, share and QR code addresses; the product's links stay on PUBLIC_ORIGIN", async () => {
+    await owner.call("POST", "/api/publish");
+    const html = await page();
+    expect(html).toContain(`<link rel="canonical" href="${pageAddress()}">`);
+    expect(html).toContain(`<meta property="og:url" content="${pageAddress()}">`);
+    expect(html).toContain(`"@type":"ProfilePage","url":"${pageAddress()}"`);
+    expect(html).toContain(`"url":"${pageAddress()}","title"`);
+    // The QR code's file is named by the address it encodes.
+    expect(await ownNames()).toEqual(["index.html", qrFileName(pageAddress())].sort());
+    expect(html).toContain(`/${owner.username}/${qrFileName(pageAddress())}`);
+    expect(html).not.toContain(`${TEST_ORIGIN}/${owner.username}`);
+    // The visitor script still calls the API, and the privacy link still opens the product's page.
+    expect(html).toContain(`"apiOrigin":"${TEST_ORIGIN}"`);
+    expect(html).toContain(`href="${TEST_ORIGIN}/privacy"`);
+  });
+
+  it("is the same in the owner's preview and after a re-render", async () => {
+    await owner.call("POST", "/api/publish");
+    const preview = await t.app.request(`/${owner.username}/preview`, { headers: { Cookie: owner.cookie } });
+    expect(preview.status).toBe(200);
+    expect(await preview.text()).toContain(`<link rel="canonical" href="${pageAddress()}">`);
+    await bucket.client.send(new DeleteObjectCommand({ Bucket: bucket.bucket, Key: pageKey() }));
+    await runPageBoundary(t.deps, { userId: owner.userId, at: Date.now() });
+    expect(await page()).toContain(`<link rel="canonical" href="${pageAddress()}">`);
   });
 });
 

@@ -181,3 +181,46 @@ describe("the publish target (ADR 129)", () => {
     expect(problems({ PUBLISH_TARGET: "folder", PUBLIC_PAGES_ORIGIN: "https://pages.example" })[0]).toMatch(/^  PUBLISH_TARGET: is folder \(the default\) but PUBLIC_PAGES_ORIGIN is set/);
   });
 });
+
+describe("the CDN purge hook (ADR 133)", () => {
+  const cloudflare = "https://api.cloudflare.com/client/v4/zones/023e105f4ecef8ad9ca31a8372d0c353/purge_cache";
+  const problems = (source: Record<string, string>) => {
+    try {
+      parseEnv(source);
+    } catch (err) {
+      return (err as Error).message.split("\n").slice(1);
+    }
+    return [];
+  };
+
+  it("is off with nothing set or empty values, and takes Cloudflare's, Fastly's and a webhook's URLs", () => {
+    for (const source of [{}, { CDN_PURGE_URL: "", CDN_PURGE_HEADER: "" }]) {
+      const env = parseEnv(source);
+      expect([env.CDN_PURGE_URL, env.CDN_PURGE_HEADER]).toEqual([undefined, undefined]);
+    }
+    expect(parseEnv({ CDN_PURGE_URL: cloudflare, CDN_PURGE_HEADER: "Authorization: Bearer Ab-12_cd" })).toMatchObject({ CDN_PURGE_URL: cloudflare, CDN_PURGE_HEADER: "Authorization: Bearer Ab-12_cd" });
+    expect(problems({ CDN_PURGE_URL: "https://api.fastly.com/purge/pages.example{path}", CDN_PURGE_HEADER: "Fastly-Key: abc123" })).toEqual([]);
+    expect(problems({ CDN_PURGE_URL: "http://10.0.0.5:8080/hooks/purge?url={url}&path={path}" })).toEqual([]);
+  });
+
+  it("refuses a template it could not call, with a message naming the variable", () => {
+    const cases: [string, RegExp][] = [
+      ["api.cloudflare.com/purge", /CDN_PURGE_URL: must be an http\(s\) URL/],
+      ["ftp://cdn.example/purge", /CDN_PURGE_URL: must be an http\(s\) URL/],
+      ["https://cdn.example/purge?x={url}&y={username}", /CDN_PURGE_URL: names an unknown placeholder: only \{url\} .* \(found \{username\}\)/],
+      ["https://cdn.example/purge/{path", /CDN_PURGE_URL: names an unknown placeholder.*\(found \{path\)/],
+      ["https://cdn.example/purge /x", /CDN_PURGE_URL: must be an http\(s\) URL/],
+      ["https://user:token@cdn.example/purge", /CDN_PURGE_URL: must not carry a user name or password: put the credential in CDN_PURGE_HEADER/],
+    ];
+    for (const [value, message] of cases) expect(() => parseEnv({ CDN_PURGE_URL: value }), value).toThrow(message);
+  });
+
+  it("refuses a header that is not one Name: value line, or one without a URL to send it to", () => {
+    for (const value of ["Bearer abc", "Authorization:", "Author ization: x", "Authorization: a\r\nX-Evil: 1", "Authorization: a\u0000b", "Authorization: é"]) {
+      expect(problems({ CDN_PURGE_URL: cloudflare, CDN_PURGE_HEADER: value }), JSON.stringify(value)).toEqual([
+        "  CDN_PURGE_HEADER: must be one request header as Name: value, e.g. Authorization: Bearer TOKEN (Cloudflare) or Fastly-Key: TOKEN (Fastly)",
+      ]);
+    }
+    expect(problems({ CDN_PURGE_HEADER: "Authorization: Bearer abc" })).toEqual(["  CDN_PURGE_HEADER: is set but CDN_PURGE_URL is not: set CDN_PURGE_URL too, or unset CDN_PURGE_HEADER"]);
+  });
+});

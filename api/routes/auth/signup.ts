@@ -13,6 +13,7 @@ import { hashPassword } from "../../auth/password.ts";
 import { assertPasswordNotGuessable } from "../../auth/password-policy.ts";
 import { beginSession } from "../../auth/sign-in.ts";
 import type { AppDeps, AppEnv } from "../../context.ts";
+import { pagesOrigin } from "../../env.server.ts";
 import { ApiError } from "../../errors.ts";
 import { accountConflict, createAccount, publishInitialPage } from "../../services/accounts.ts";
 import { throughTarget } from "#renderer/publish-target.ts";
@@ -168,7 +169,7 @@ export function signupRoutes(deps: AppDeps, limiters: AuthLimiters) {
           db.insert(upgradeRequests).values({ id: newId(), userId, featureKey: "plus_plan", reason: "signup", createdAt: at }).run();
         }
         // Through the publish target (ADR 129); a bucket that refuses it is logged like any failure here.
-        await throughTarget(deps.target, (writer) => publishInitialPage(db, userId, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, now: at, writer })).catch((err: unknown) =>
+        await throughTarget(deps.target, (writer) => publishInitialPage(db, userId, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, pagesOrigin: pagesOrigin(env), now: at, writer })).catch((err: unknown) =>
           console.error("Error in initial page generation", userId, err),
         );
         clearSignupCookie(c, env);
