@@ -20,6 +20,7 @@ import { renderPage } from "#renderer/render.tsx";
 import { BATCH_SIZE } from "#renderer/republish.ts";
 import type { AssetManifest } from "#renderer/types.ts";
 import { bundleForNode } from "#tests/support/node-bundle.ts";
+import { startTestBucket } from "#tests/support/s3.ts";
 
 const TRIALS = 50;
 const NOW = "2026-01-01T12:00:00.000Z";
@@ -32,6 +33,7 @@ let userId: string;
 let username: string;
 let publishChild: string;
 let republishChild: string;
+let bucketChild: string;
 let assets: AssetManifest;
 const expected: string[] = [];
 
@@ -56,9 +58,10 @@ beforeAll(async () => {
   ({ userId } = createAccount(db, { email: "crash@example.com", username, passwordHash: null, emailVerified: true, now: new Date(NOW) }));
   assets = ensureSharedAssets(join(dir, "published"));
   expected.push(expectedHtml(NAME_A, join(dir, "published")), expectedHtml(NAME_B, join(dir, "published")));
-  [publishChild, republishChild] = await Promise.all([
+  [publishChild, republishChild, bucketChild] = await Promise.all([
     bundleForNode(join(import.meta.dirname, "crash-child.ts")),
     bundleForNode(join(import.meta.dirname, "crash-republish-child.ts")),
+    bundleForNode(join(import.meta.dirname, "crash-bucket-child.ts")),
   ]);
 }, 120_000);
 
@@ -106,6 +109,30 @@ describe("crash safety", () => {
     }
     expect(seen.size).toBe(2);
   }, 900_000);
+});
+
+describe("crash safety with a bucket target", () => {
+  it("leaves the page object whole, old or new, after 30 SIGKILLs during publishes to the bucket", async () => {
+    const s3 = await startTestBucket();
+    try {
+      const publishedDir = join(dir, "bucket-work");
+      const seen = new Set<number>();
+      for (let trial = 0; trial < 30; trial++) {
+        await spawnAndKill([bucketChild, join(dir, "db.sqlite"), publishedDir, userId, NOW, NAME_A, NAME_B, String(trial % 2), s3.endpoint, s3.bucket], Math.random() * 100);
+        const object = await s3.object(`${username}/index.html`);
+        expect(object, `trial ${trial}: no page object`).not.toBeNull();
+        const which = expected.indexOf(object!.body.toString("utf8"));
+        expect(which, `trial ${trial}: the page object is not a complete version`).toBeGreaterThanOrEqual(0);
+        expect(object!.contentType).toBe("text/html; charset=utf-8");
+        seen.add(which);
+      }
+      expect(seen.size).toBe(2);
+      // Only the page, its own files, the shared assets, the sitemap and robots.txt: no temporary keys.
+      for (const key of await s3.keys()) expect(key).toMatch(new RegExp(`^(${username}/(index\\.html|qr-[0-9a-z]+\\.svg)|_p/.+|(sitemap\\.xml|robots\\.txt)(\\.br|\\.gz)?)$`));
+    } finally {
+      await s3.stop();
+    }
+  }, 600_000);
 });
 
 describe("crash safety of republishing every page", () => {
