@@ -730,7 +730,7 @@ export const balanceRenewals = sqliteTable(
   (t) => [uniqueIndex("balance_renewals_request_key_unique").on(t.userId, t.requestKey), check("balance_renewals_months", sql`${t.months} >= 1`)],
 );
 
-export const JOB_KINDS = ["mail", "rerender", "page-boundary", "provider-due", "provider-events", "cdn-purge"] as const;
+export const JOB_KINDS = ["mail", "rerender", "page-boundary", "provider-due", "provider-events", "cdn-purge", "target-cleanup"] as const;
 export const JOB_STATES = ["pending", "done", "failed"] as const;
 
 /**

@@ -34,6 +34,11 @@ function writeIfChanged(path: string, content: string): string[] {
   return [path, ...ENCODINGS.map((e) => path + e.suffix).filter((copy) => existsSync(copy))];
 }
 
+/** The two files and their compressed copies as they are on disk now. */
+export function seoFilesOnDisk(publishedDir: string): string[] {
+  return ["sitemap.xml", "robots.txt"].flatMap((name) => [name, ...ENCODINGS.map((e) => name + e.suffix)].map((f) => join(publishedDir, f)).filter((f) => existsSync(f)));
+}
+
 /** Rewrites what changed of the two; returns the files written, for a bucket to put too (ADR 129). */
 export function writeSeoFiles(db: Db, publishedDir: string, origin: string): string[] {
   const usernames = publishedOwners(db).map((o) => o.username);

@@ -9,6 +9,7 @@ import { pagesOrigin } from "../env.server.ts";
 import type { ProviderDueJob } from "../billing/test-mode/provider.ts";
 import type { MailMessage } from "../mail/mailer.ts";
 import { purgingTarget, queueCdnPurges, runCdnPurge, type CdnPurgeJob } from "./cdn-purge.ts";
+import { runTargetCleanup, type TargetCleanupJob } from "./target-cleanup.ts";
 import { runPageBoundary, type PageBoundaryJob } from "./page-schedule.ts";
 import { billingFor } from "../services/billing.ts";
 import { createJobWorker, type JobWorker, type TickResult } from "./queue.ts";
@@ -35,6 +36,7 @@ export function jobsFor(deps: AppDeps): JobWorker {
         "provider-due": (payload) => billingFor(deps).testMode?.runDue((payload as ProviderDueJob).subscriptionId),
         "provider-events": () => billingFor(deps).testMode?.deliverPending(),
         "cdn-purge": (payload) => runCdnPurge(deps.env, payload as CdnPurgeJob),
+        "target-cleanup": (payload) => runTargetCleanup(deps, payload as TargetCleanupJob),
       },
     });
     workers.set(deps, worker);

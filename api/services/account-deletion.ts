@@ -15,7 +15,8 @@ import { eq } from "drizzle-orm";
 import { durably, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { invoices, uploads, userProfiles, users } from "#db/schema.ts";
-import type { TargetWriter } from "#renderer/publish-target.ts";
+import { enqueueJob } from "../jobs/queue.ts";
+import type { TargetCleanupJob } from "../jobs/target-cleanup.ts";
 import { writeSeoFiles } from "#renderer/seo-files.ts";
 
 /** A path under root, or null when the key would leave it. */
@@ -25,7 +26,14 @@ function inside(root: string, key: string): string | null {
   return full.startsWith(base + sep) ? full : null;
 }
 
-export function deleteAccount(db: Db, userId: string, opts: { publishedDir: string; origin: string; writer?: TargetWriter }): void {
+export interface DeleteAccountOptions {
+  publishedDir: string;
+  origin: string;
+  /** When the deletion happens: its `target-cleanup` job is queued with it. */
+  now: Date;
+}
+
+export function deleteAccount(db: Db, userId: string, opts: DeleteAccountOptions): void {
   const profile = db
     .select({ username: userProfiles.username, displayName: userProfiles.displayName, email: users.email })
     .from(userProfiles)
@@ -47,6 +55,11 @@ export function deleteAccount(db: Db, userId: string, opts: { publishedDir: stri
           .run();
       }
       tx.delete(users).where(eq(users.id, userId)).run();
+      // A bucket's copies and the CDN's go through the jobs queue, retried until they are gone (ADR 129, 133).
+      if (profile) {
+        const job: TargetCleanupJob = { username: profile.username, media: files.map((f) => f.key) };
+        enqueueJob(tx, { kind: "target-cleanup", payload: job }, opts.now);
+      }
     });
   } catch (err) {
     if (moved) renameSync(trash, pageDir!);
@@ -54,10 +67,9 @@ export function deleteAccount(db: Db, userId: string, opts: { publishedDir: stri
   }
 
   if (moved) rmSync(trash, { recursive: true, force: true });
-  // A bucket's objects of the page go once the rows are gone (ADR 129).
-  if (profile) opts.writer?.removeAllOf(profile.username);
-  const media = files.flatMap(({ key }) => inside(opts.publishedDir, key) ?? []);
-  for (const path of media) rmSync(path, { force: true });
-  opts.writer?.removeFiles(media);
-  opts.writer?.putFiles(writeSeoFiles(db, opts.publishedDir, opts.origin));
+  for (const { key } of files) {
+    const path = inside(opts.publishedDir, key);
+    if (path) rmSync(path, { force: true });
+  }
+  writeSeoFiles(db, opts.publishedDir, opts.origin);
 }

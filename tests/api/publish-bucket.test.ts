@@ -7,16 +7,18 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { brotliDecompressSync } from "node:zlib";
 import { eq } from "drizzle-orm";
-import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand } from "@aws-sdk/client-s3";
+import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from "@aws-sdk/client-s3";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { newId } from "#db/ids.ts";
-import { links, pageVersions, uploads, userProfiles } from "#db/schema.ts";
+import { jobs, links, pageVersions, uploads, userProfiles } from "#db/schema.ts";
 import { DASH } from "#core/dashboard-texts.ts";
 import { IMMUTABLE, REVALIDATE } from "#renderer/content-types.ts";
 import { qrFileName } from "#renderer/components/vcard.ts";
 import { UNAVAILABLE_HTML } from "#renderer/suspension.ts";
 import { runPageBoundary } from "#api/jobs/page-schedule.ts";
+import { jobsFor } from "#api/jobs/runner.ts";
+import { runTargetCleanup } from "#api/jobs/target-cleanup.ts";
 import { createApiAdmin } from "#tests/support/admin.ts";
 import { browser } from "#tests/support/auth-client.ts";
 import { lastMailTo, sixDigitCode } from "#tests/support/mail.ts";
@@ -220,6 +222,47 @@ describe("the page's own address with a bucket target", () => {
     await bucket.client.send(new DeleteObjectCommand({ Bucket: bucket.bucket, Key: pageKey() }));
     await runPageBoundary(t.deps, { userId: owner.userId, at: Date.now() });
     expect(await page()).toContain(`<link rel="canonical" href="${pageAddress()}">`);
+  });
+});
+
+describe("an account deleted while the bucket refuses", () => {
+  it("is deleted at once, and the bucket's copies go on a later attempt of the queued cleanup", async () => {
+    t.close();
+    const name = `later-${run}`;
+    t = createTestApp({ ...bucket.env(prefix), S3_BUCKET: name });
+    let clock = Date.now();
+    t.deps.now = () => new Date(clock);
+    owner = createApiOwner(t, "trial");
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const res = await owner.call("DELETE", "/api/auth/account", { confirmUsername: owner.username });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ deleted: true });
+    const [job] = t.deps.db.select().from(jobs).where(eq(jobs.kind, "target-cleanup")).all();
+    expect(job).toMatchObject({ state: "pending", attempts: 1, payload: { username: owner.username, media: [] } });
+    expect(job!.lastError).toContain("NoSuchBucket");
+
+    // What the bucket held of the page by then, and the bucket back.
+    await bucket.client.send(new CreateBucketCommand({ Bucket: name }));
+    for (const key of [`${owner.username}/index.html`, `${owner.username}/qr-abc123.svg`]) {
+      await bucket.client.send(new PutObjectCommand({ Bucket: name, Key: prefix + key, Body: "old" }));
+    }
+    // Not before its backoff is over.
+    expect(await jobsFor(t.deps).tick()).toEqual({ done: 0, retried: 0, failed: 0 });
+    clock += 60 * 60_000;
+    expect(await jobsFor(t.deps).tick()).toMatchObject({ done: 1 });
+    logged.mockRestore();
+    expect(t.deps.db.select().from(jobs).where(eq(jobs.kind, "target-cleanup")).all()).toEqual([]);
+    const left = await bucket.client.send(new ListObjectsV2Command({ Bucket: name, Prefix: prefix }));
+    expect((left.Contents ?? []).map((o) => o.Key!.slice(prefix.length)).sort()).toEqual(["robots.txt", "robots.txt.br", "robots.txt.gz", "sitemap.xml", "sitemap.xml.br", "sitemap.xml.gz"]);
+  });
+
+  it("leaves a name claimed again to its new owner's page", async () => {
+    await owner.call("POST", "/api/publish");
+    const keys = await bucket.keys(`${prefix}${owner.username}/`);
+    expect(keys.length).toBeGreaterThan(0);
+    // The name is someone's again when the cleanup of its old owner runs.
+    await runTargetCleanup(t.deps, { username: owner.username, media: [] });
+    expect(await bucket.keys(`${prefix}${owner.username}/`)).toEqual(keys);
   });
 });
 

@@ -16,7 +16,7 @@ import { endSession } from "../../auth/sign-in.ts";
 import type { AppDeps, AppEnv } from "../../context.ts";
 import { ApiError } from "../../errors.ts";
 import { deleteAccount } from "../../services/account-deletion.ts";
-import { TargetWriteError, throughTarget } from "#renderer/publish-target.ts";
+import { runJobs } from "../../jobs/runner.ts";
 import { endSubscriptionForDeletion, subscriptionToEnd } from "../../services/billing.ts";
 import { accountDeletedMail, backupCodesRenewedMail, twoFactorChangedMail } from "../../services/auth-mail.ts";
 import { assertNotThrottled, clearFailures, recordFailure, userSubject, type ThrottleKey } from "../../services/auth-throttle.ts";
@@ -185,15 +185,11 @@ export function securityRoutes(deps: AppDeps, limiters: AuthLimiters) {
         // First at the provider (a failure stops here with nothing changed), and outside the page lock:
         // the provider's events may re-render the page, which takes the lock too.
         const subscriptionEnded = await endSubscriptionForDeletion(deps, user.id);
-        // Under the page lock, so a publish or a scheduled rebuild cannot write the page back.
-        // The account is gone once its rows are: a bucket that refuses to delete the page's objects
-        // is logged for the operator, not answered to the owner (ADR 129).
-        await withPageLock(user.id, () =>
-          throughTarget(deps.target, (writer) => deleteAccount(db, user.id, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, writer })),
-        ).catch((err: unknown) => {
-          if (!(err instanceof TargetWriteError)) throw err;
-          console.error("Publish target", "account deletion", err.message);
-        });
+        // Under the page lock, so a publish or a scheduled rebuild cannot write the page back. The
+        // account is gone once its rows are; a bucket's copies and the CDN's go through the jobs
+        // queue, retried until they are gone (ADR 129, 133).
+        await withPageLock(user.id, async () => deleteAccount(db, user.id, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, now: deps.now() }));
+        await runJobs(deps);
         c.set("session", null);
         endSession(c, deps);
         await notify(accountDeletedMail(row.email, row.username, { subscriptionEnded }));

@@ -9,7 +9,7 @@ CREATE TABLE `__new_jobs` (
 	`run_after` integer NOT NULL,
 	`last_error` text,
 	`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,
-	CONSTRAINT "jobs_kind" CHECK("__new_jobs"."kind" IN ('mail', 'rerender', 'page-boundary', 'provider-due', 'provider-events', 'cdn-purge')),
+	CONSTRAINT "jobs_kind" CHECK("__new_jobs"."kind" IN ('mail', 'rerender', 'page-boundary', 'provider-due', 'provider-events', 'cdn-purge', 'target-cleanup')),
 	CONSTRAINT "jobs_state" CHECK("__new_jobs"."state" IN ('pending', 'done', 'failed'))
 );
 --> statement-breakpoint

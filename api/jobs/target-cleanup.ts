@@ -1,0 +1,31 @@
+/**
+ * What the publish target must drop when an account is deleted. The folder was emptied with the
+ * rows; a bucket (ADR 129) drops the page's keys and the owner's uploads and takes the sitemap
+ * without the page; either way the page's CDN purge follows (ADR 133). Queued in the transaction
+ * that deletes the account and run at once; a bucket that refuses is retried by the queue's
+ * backoff, so nothing of a deleted account stays readable for long.
+ */
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { userProfiles } from "#db/schema.ts";
+import { throughTarget } from "#renderer/publish-target.ts";
+import { seoFilesOnDisk } from "#renderer/seo-files.ts";
+import type { AppDeps } from "../context.ts";
+import { isMediaKey } from "../storage/media.ts";
+
+export interface TargetCleanupJob {
+  username: string;
+  /** The owner's uploads, as media keys ("media/ab/….jpg"). */
+  media: string[];
+}
+
+export async function runTargetCleanup(deps: Pick<AppDeps, "db" | "env" | "target">, job: TargetCleanupJob): Promise<void> {
+  const dir = deps.env.PUBLISHED_DIR;
+  // A name claimed again since the deletion belongs to its new owner's page now.
+  const claimed = deps.db.select({ userId: userProfiles.userId }).from(userProfiles).where(eq(userProfiles.username, job.username)).get();
+  await throughTarget(deps.target, (writer) => {
+    if (!claimed) writer.removeAllOf(job.username);
+    writer.removeFiles(job.media.filter(isMediaKey).map((key) => join(dir, key)));
+    writer.putFiles(seoFilesOnDisk(dir));
+  });
+}
