@@ -174,7 +174,7 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions): Publi
   if (!outcome) return { ok: false, reason: "suspended" };
   if (!outcome.changed) return { ok: true, version: outcome.version, changed: false };
   // The sitemap lists published pages: it changes when a page is published for the first time.
-  if (outcome.first || !existsSync(join(opts.publishedDir, "sitemap.xml"))) writer.putFiles(writeSeoFiles(db, opts.publishedDir, opts.origin));
+  if (outcome.first || !existsSync(join(opts.publishedDir, "sitemap.xml"))) writer.putFiles(writeSeoFiles(db, opts.publishedDir, opts.pagesOrigin ?? opts.origin));
   return { ok: true, version: outcome.version, changed: true };
 }
 

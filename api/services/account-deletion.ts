@@ -28,6 +28,7 @@ function inside(root: string, key: string): string | null {
 
 export interface DeleteAccountOptions {
   publishedDir: string;
+  /** Where visitors reach the pages, for the sitemap's addresses. */
   origin: string;
   /** When the deletion happens: its `target-cleanup` job is queued with it. */
   now: Date;

@@ -239,7 +239,7 @@ async function changeSuspension<T>(deps: AppDeps, userId: string, change: (tx: D
         enqueueJob(tx, { kind: "mail", payload: done.mail }, at);
         return done.result;
       });
-      writer.putFiles(writeSeoFiles(deps.db, deps.env.PUBLISHED_DIR, deps.env.PUBLIC_ORIGIN));
+      writer.putFiles(writeSeoFiles(deps.db, deps.env.PUBLISHED_DIR, pagesOrigin(deps.env)));
       return result;
     }),
   );

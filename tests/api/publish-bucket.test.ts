@@ -331,7 +331,9 @@ describe("what visitors read beside the pages, in the bucket", () => {
 
   it("puts sitemap.xml and robots.txt with their compressed copies, and the sitemap again as pages come and go", async () => {
     await owner.call("POST", "/api/publish");
-    expect(await sitemap()).toContain(`/${owner.username}</loc>`);
+    // Both name the pages where visitors reach them: the bucket's CDN.
+    expect(await sitemap()).toContain(`<loc>https://pages.plinth.test/${owner.username}</loc>`);
+    expect((await bucket.object(`${prefix}robots.txt`))!.body.toString("utf8")).toContain("Sitemap: https://pages.plinth.test/sitemap.xml");
     expect(await bucket.object(`${prefix}sitemap.xml`)).toMatchObject({ contentType: "application/xml; charset=utf-8", cacheControl: REVALIDATE, contentEncoding: undefined });
     expect(await bucket.object(`${prefix}robots.txt`)).toMatchObject({ contentType: "text/plain; charset=utf-8", cacheControl: REVALIDATE });
     const br = (await bucket.object(`${prefix}sitemap.xml.br`))!;

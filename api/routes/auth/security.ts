@@ -17,6 +17,7 @@ import type { AppDeps, AppEnv } from "../../context.ts";
 import { ApiError } from "../../errors.ts";
 import { deleteAccount } from "../../services/account-deletion.ts";
 import { runJobs } from "../../jobs/runner.ts";
+import { pagesOrigin } from "../../env.server.ts";
 import { endSubscriptionForDeletion, subscriptionToEnd } from "../../services/billing.ts";
 import { accountDeletedMail, backupCodesRenewedMail, twoFactorChangedMail } from "../../services/auth-mail.ts";
 import { assertNotThrottled, clearFailures, recordFailure, userSubject, type ThrottleKey } from "../../services/auth-throttle.ts";
@@ -188,7 +189,7 @@ export function securityRoutes(deps: AppDeps, limiters: AuthLimiters) {
         // Under the page lock, so a publish or a scheduled rebuild cannot write the page back. The
         // account is gone once its rows are; a bucket's copies and the CDN's go through the jobs
         // queue, retried until they are gone (ADR 129, 133).
-        await withPageLock(user.id, async () => deleteAccount(db, user.id, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, now: deps.now() }));
+        await withPageLock(user.id, async () => deleteAccount(db, user.id, { publishedDir: env.PUBLISHED_DIR, origin: pagesOrigin(env), now: deps.now() }));
         await runJobs(deps);
         c.set("session", null);
         endSession(c, deps);
