@@ -16,6 +16,7 @@ import { createAccount } from "#api/services/accounts.ts";
 import { closeDatabase, openDatabase } from "#db/client.ts";
 import { freePort } from "#tests/support/nginx.ts";
 import { notACopy, served, treeOf, type Folders } from "#tests/support/backup.ts";
+import { npmRun } from "#tests/support/npm-run.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
 const dir = mkdtempSync(join(tmpdir(), "plinth-backup-"));
@@ -65,19 +66,6 @@ async function startServer(folders: Folders): Promise<{ stop(): Promise<void> }>
         child.kill("SIGTERM");
       }),
   };
-}
-
-/** `npm run <command> -- <args>` with the folders' configuration. */
-function npmRun(command: "backup" | "restore", args: string[], folders: Folders): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("npm", ["run", "--silent", command, "--", ...args], { cwd: ROOT, env: envFor(folders), stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += String(d)));
-    child.stderr.on("data", (d) => (stderr += String(d)));
-    child.on("error", reject);
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 function call(owner: Owner, method: string, path: string, body?: unknown): Promise<Response> {
@@ -189,7 +177,7 @@ describe("backup while the server takes writes, then restore into empty folders"
       await roundsDone;
       linksBefore = linkWrites.length;
       picturesBefore = pictureWrites.length;
-      const backup = await npmRun("backup", [archive], live);
+      const backup = await npmRun("backup", [archive], envFor(live));
       backupDone = true;
       await writer;
       expect(backup.stderr).toBe("");
@@ -201,7 +189,7 @@ describe("backup while the server takes writes, then restore into empty folders"
       await server.stop();
     }
 
-    const restore = await npmRun("restore", [archive], restored);
+    const restore = await npmRun("restore", [archive], envFor(restored));
     expect(restore.stderr).toBe("");
     expect(restore.code).toBe(0);
     expect(restore.stdout).toMatch(/re-rendered 2 page\(s\) for http:\/\/127\.0\.0\.1:\d+/);
@@ -241,7 +229,7 @@ describe("restore refuses", () => {
     try {
       const before = treeOf(restored.published);
       const database = readFileSync(join(restored.data, "plinth.db"));
-      const restore = await npmRun("restore", [archive, "--force"], restored);
+      const restore = await npmRun("restore", [archive, "--force"], envFor(restored));
       expect(restore.code).toBe(1);
       expect(restore.stderr.trim()).toBe(`${join(restored.data, "plinth.db")} is open in another process (a running Plinth server?). Stop the server, then restore.`);
       expect(treeOf(restored.published)).toEqual(before);
@@ -260,7 +248,7 @@ describe("restore refuses", () => {
     copyFileSync(archive, truncated);
     truncateSync(truncated, Math.floor(readFileSync(archive).length / 2));
     const empty: Folders = { data: join(dir, "empty", "data"), published: join(dir, "empty", "published") };
-    const restore = await npmRun("restore", [truncated], empty);
+    const restore = await npmRun("restore", [truncated], envFor(empty));
     expect(restore.code).toBe(1);
     expect(restore.stderr.trim()).toBe(`${truncated} is damaged or incomplete (unexpected end of file). Nothing was restored.`);
     expect(existsSync(join(dir, "empty"))).toBe(false);
@@ -274,7 +262,7 @@ describe("restore refuses", () => {
     const data = () => treeOf(restored.data, (path) => !/-(wal|shm)$/.test(path));
     const before = data();
     const published = treeOf(restored.published);
-    const restore = await npmRun("restore", [bogus, "--force"], restored);
+    const restore = await npmRun("restore", [bogus, "--force"], envFor(restored));
     expect(restore.code).toBe(1);
     expect(restore.stderr.trim()).toBe(`${bogus} is not a Plinth backup (not a tar archive: checksum failure).`);
     expect(data()).toEqual(before);
@@ -287,7 +275,7 @@ describe("the commands' arguments", () => {
     ["backup", ["--force"], "Usage: npm run backup -- <file>"],
     ["restore", ["one.tar.gz", "two.tar.gz"], "Usage: npm run restore -- <file> [--force]"],
   ] as const)("npm run %s -- %j prints its usage", async (command, args, usage) => {
-    const run = await npmRun(command, [...args], { data: join(dir, "unused", "data"), published: join(dir, "unused", "published") });
+    const run = await npmRun(command, [...args], envFor({ data: join(dir, "unused", "data"), published: join(dir, "unused", "published") }));
     expect(run.code).toBe(1);
     expect(run.stderr.trim()).toBe(usage);
     expect(existsSync(join(dir, "unused"))).toBe(false);

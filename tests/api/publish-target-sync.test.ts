@@ -5,7 +5,6 @@
  * bucket whose keys would leave the folder refused before anything is written.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
@@ -14,6 +13,7 @@ import { IMMUTABLE, REVALIDATE } from "#renderer/content-types.ts";
 import { isSafePath, syncBucketToFolder, syncFolderToBucket, type SyncOptions } from "#scripts/lib/publish-target-sync.ts";
 import { createTestApp, type TestApp } from "#tests/support/app.ts";
 import { createApiOwner } from "#tests/support/owner.ts";
+import { npmRun } from "#tests/support/npm-run.ts";
 import { startTestBucket, type TestBucket } from "#tests/support/s3.ts";
 
 let bucket: TestBucket;
@@ -158,21 +158,12 @@ describe("publish-target:sync to-folder", () => {
 });
 
 describe("npm run publish-target:sync", () => {
-  const npmRun = (args: string[], env: Record<string, string>) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn("npm", ["run", "--silent", "publish-target:sync", "--", ...args], { cwd: join(import.meta.dirname, "../.."), env: { PATH: process.env.PATH!, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d) => (stdout += String(d)));
-      child.stderr.on("data", (d) => (stderr += String(d)));
-      child.on("error", reject);
-      child.on("exit", (code) => resolve({ code, stdout, stderr }));
-    });
+  const sync = (args: string[], env: Record<string, string>) => npmRun("publish-target:sync", args, { PATH: process.env.PATH, ...env });
 
   it("copies the folder named by PUBLISHED_DIR to the bucket of the S3_* values and says what it did", async () => {
     const want = expectedKeys();
     const env = { ...bucket.env(prefix), PUBLISHED_DIR: folder, DATA_DIR: t.deps.env.DATA_DIR };
-    const done = await npmRun(["to-bucket"], env);
+    const done = await sync(["to-bucket"], env);
     // The SDK may warn about Node versions; nothing else is said on stderr.
     expect(done.stderr).not.toMatch(/Error|Stopped/);
     expect(done.stdout).toContain(`to the bucket ${want.length}/${want.length}`);
@@ -180,10 +171,10 @@ describe("npm run publish-target:sync", () => {
     expect(done.code).toBe(0);
     expect(await bucketPaths()).toEqual(want);
 
-    const wrong = await npmRun(["sideways"], env);
+    const wrong = await sync(["sideways"], env);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain("Usage: npm run publish-target:sync -- to-bucket | to-folder");
-    const noBucket = await npmRun(["to-folder"], { PUBLISHED_DIR: folder, DATA_DIR: t.deps.env.DATA_DIR });
+    const noBucket = await sync(["to-folder"], { PUBLISHED_DIR: folder, DATA_DIR: t.deps.env.DATA_DIR });
     expect(noBucket.code).toBe(2);
     expect(noBucket.stderr).toContain("Set PUBLISH_TARGET=s3");
   });

@@ -120,16 +120,18 @@ describe("configuration", () => {
   });
 });
 
+/** The lines naming each problem of a configuration, none when it is valid. */
+const problems = (source: Record<string, string>) => {
+  try {
+    parseEnv(source);
+  } catch (err) {
+    return (err as Error).message.split("\n").slice(1);
+  }
+  return [];
+};
+
 describe("the publish target (ADR 129)", () => {
   const bucket = { PUBLISH_TARGET: "s3", S3_BUCKET: "plinth-pages", S3_REGION: "auto", PUBLIC_PAGES_ORIGIN: "https://pages.plinth.example/" };
-  const problems = (source: Record<string, string>) => {
-    try {
-      parseEnv(source);
-    } catch (err) {
-      return (err as Error).message.split("\n").slice(1);
-    }
-    return [];
-  };
 
   it("is the folder with nothing set, and a bucket with its values, the prefix and origin made regular", () => {
     expect(parseEnv({}).PUBLISH_TARGET).toBe("folder");
@@ -184,14 +186,6 @@ describe("the publish target (ADR 129)", () => {
 
 describe("the CDN purge hook (ADR 133)", () => {
   const cloudflare = "https://api.cloudflare.com/client/v4/zones/023e105f4ecef8ad9ca31a8372d0c353/purge_cache";
-  const problems = (source: Record<string, string>) => {
-    try {
-      parseEnv(source);
-    } catch (err) {
-      return (err as Error).message.split("\n").slice(1);
-    }
-    return [];
-  };
 
   it("is off with nothing set or empty values, and takes Cloudflare's, Fastly's and a webhook's URLs", () => {
     for (const source of [{}, { CDN_PURGE_URL: "", CDN_PURGE_HEADER: "" }]) {
