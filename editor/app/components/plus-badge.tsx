@@ -59,9 +59,20 @@ export function PlusBadge({ feature }: { feature: string }) {
     const el = button.current;
     loadTooltip().then(
       (p) => {
-        const still = by === "focus" ? el === document.activeElement : el?.matches(":hover");
-        setArrived(still ? by : undefined);
-        setPart(p);
+        const swap = () => {
+          const still = by === "focus" ? el === document.activeElement : el?.matches(":hover");
+          setArrived(still ? by : undefined);
+          setPart(p);
+        };
+        // Not under a press: the badge that replaces this one would miss its click.
+        if (!el?.matches(":active")) return swap();
+        const after = () => {
+          window.removeEventListener("pointerup", after);
+          window.removeEventListener("keyup", after);
+          setTimeout(swap);
+        };
+        window.addEventListener("pointerup", after);
+        window.addEventListener("keyup", after);
       },
       () => undefined,
     );

@@ -1,9 +1,11 @@
 /**
  * Sortable lists whose drag and drop (@dnd-kit, `../dnd.tsx`) loads when the owner first reaches
- * the list (ADR 132): a pointer over it, a touch on it or the focus in it. Until then the rows and
- * their handles render the same markup without it. The list then renders again with @dnd-kit; what
- * had the focus in it gets it back, and a handle pressed before the script arrived (Space or Enter,
- * or a mouse button still held) is pressed again, so the first press lifts the row.
+ * a reorder handle (ADR 132): a pointer over it, a touch on it or the focus on it. Until then the
+ * rows and their handles render the same markup without it. The list then renders again with
+ * @dnd-kit; what had the focus in it gets it back, and a handle pressed before the script arrived
+ * (Space or Enter, or a mouse button still held) is pressed again, so the first press lifts the row.
+ * Only the handles wake it: the list's other controls (switches, menus) are never re-rendered under
+ * a press.
  */
 import { createContext, useContext, useEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent, type ReactNode, type Ref } from "react";
 import type { ListProps } from "../dnd.tsx";
@@ -34,7 +36,7 @@ export interface SortProps {
 /** A handle press that arrived before @dnd-kit did. */
 type Press = { id: string; key: string; code: string } | { id: string; x: number; y: number };
 
-const Ctx = createContext<{ parts: DndParts | null; press(p: Press): void }>({ parts: null, press: () => undefined });
+const Ctx = createContext<{ parts: DndParts | null; wake(): void; press(p: Press): void }>({ parts: null, wake: () => undefined, press: () => undefined });
 
 /** Moves the item at `from` to `to`, as a copy. */
 export function moveItem<T>(items: T[], from: number, to: number): T[] {
@@ -81,8 +83,8 @@ export function SortableList(props: ListProps) {
   }, [parts]);
 
   return (
-    <Ctx.Provider value={{ parts, press }}>
-      <div ref={box} className="contents" onPointerOver={wake} onTouchStart={wake} onFocus={wake}>
+    <Ctx.Provider value={{ parts, wake, press }}>
+      <div ref={box} className="contents">
         {parts ? <parts.DndList {...props} /> : props.children}
       </div>
     </Ctx.Provider>
@@ -95,13 +97,16 @@ export function SortableGroup({ ids, children }: { ids: string[]; children: Reac
 }
 
 export function SortableItem({ id, children }: { id: string; children(sort: SortProps): ReactNode }) {
-  const { parts, press } = useContext(Ctx);
+  const { parts, wake, press } = useContext(Ctx);
   if (parts) return <parts.DndItem id={id}>{children}</parts.DndItem>;
   return children({
     isDragging: false,
     handle: {
       "data-reorder": id,
       "aria-roledescription": "sortable",
+      onPointerOver: wake,
+      onTouchStart: wake,
+      onFocus: wake,
       onPointerDown(e: PointerEvent) {
         if (e.button === 0 && e.pointerType === "mouse") press({ id, x: e.clientX, y: e.clientY });
       },

@@ -5,10 +5,10 @@ import { Crown, type LucideIcon } from "lucide-react";
 import { useEffect, useRef, useState, type ComponentPropsWithRef, type ReactNode, type RefObject } from "react";
 import { DASH } from "#core/dashboard-texts.ts";
 import { FEATURE_LABELS } from "#core/feature-labels.ts";
-import { PLUS_PRICE_LABEL } from "#core/billing.ts";
+import { BILLING_MESSAGES, PLUS_PRICE_LABEL } from "#core/billing.ts";
 import { api, unwrap } from "../api.ts";
+import { toast } from "../toast.tsx";
 import { useDashboard } from "../store.ts";
-import { startCheckout } from "../screens/account/billing-ui.tsx";
 
 type Variant = "primary" | "secondary" | "danger" | "ghost";
 const VARIANTS: Record<Variant, string> = {
@@ -185,7 +185,11 @@ const recordUpgrade = (feature: string, reason: "prompt_shown" | "upgrade_clicke
 /** Records which feature the owner upgrades for, then on to checkout (ADR 081). False when checkout could not start. */
 export async function upgradeFor(feature: string): Promise<boolean> {
   await recordUpgrade(feature, "upgrade_clicked").catch(() => undefined);
-  return startCheckout();
+  // The checkout's module loads with the first Upgrade press (ADR 132).
+  const billing = await import("../screens/account/billing-ui.tsx").catch(() => null);
+  if (billing) return billing.startCheckout();
+  toast.error(BILLING_MESSAGES.checkoutFailed);
+  return false;
 }
 
 /**

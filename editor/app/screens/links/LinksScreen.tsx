@@ -27,7 +27,7 @@ import { VisibilitySwitch } from "../../components/visibility-switch.tsx";
 import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { LoadFailed } from "../LoadFailed.tsx";
 import { isLite, useDashboard } from "../../store.ts";
-import { LinkDialog, writeLink } from "./LinkDialog.tsx";
+import { writeLink } from "./write-link.ts";
 import type { Link, LinkList, LinksData } from "./types.ts";
 
 
@@ -189,6 +189,22 @@ function LinkRow(props: {
   );
 }
 
+/** The link dialog (its fields, file uploads and type cards) loads when it is first opened (ADR 132). */
+type LinkDialogPart = (typeof import("./LinkDialog.tsx"))["LinkDialog"];
+let linkDialog: LinkDialogPart | null = null;
+
+function useLinkDialog(wanted: boolean): LinkDialogPart | null {
+  const [part, setPart] = useState<LinkDialogPart | null>(() => linkDialog);
+  useEffect(() => {
+    if (wanted && !part)
+      import("./LinkDialog.tsx").then(
+        (m) => setPart(() => (linkDialog = m.LinkDialog)),
+        () => undefined,
+      );
+  }, [wanted, part]);
+  return part;
+}
+
 export default function LinksScreen() {
   const me = useDashboard((s) => s.me);
   const edited = useDashboard((s) => s.edited);
@@ -196,6 +212,7 @@ export default function LinksScreen() {
   const linksBlocked = useBlocked("unlimited_links");
   const [data, setData] = useState<LinksData | null>(null);
   const [editing, setEditing] = useState<Link | null | "new">(null);
+  const LinkDialog = useLinkDialog(editing !== null);
   const [deleting, setDeleting] = useState<Link | null>(null);
   const [listDialog, setListDialog] = useState<LinkList | "new" | null>(null);
   const [deletingList, setDeletingList] = useState<LinkList | null>(null);
@@ -481,7 +498,7 @@ export default function LinksScreen() {
         </Tabs.Content>
       </Tabs.Root>
 
-      {editing !== null ? (
+      {editing !== null && LinkDialog ? (
         <LinkDialog key={editing === "new" ? "new" : editing.id} open onOpenChange={(o) => !o && setEditing(null)} link={editing === "new" ? null : editing} lists={lists} onSaved={changed} onReload={latest} />
       ) : null}
       <Confirm
