@@ -35,11 +35,15 @@ export function EditorWithPreview({ children }: { children: ReactNode }) {
   // The preview's renderer, asked for when the preview is first on screen.
   const aside = useRef<HTMLElement>(null);
   const [LivePreview, setLivePreview] = useState<Preview | null>(() => loaded);
+  // Shown at least once: until then a hidden preview (a phone's) says nothing, not even "Loading".
+  const [seen, setSeen] = useState(false);
   useEffect(() => {
     const el = aside.current;
     if (LivePreview || !el) return;
     const watch = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) loadPreview().then((p) => setLivePreview(() => p), () => undefined);
+      if (!entries.some((e) => e.isIntersecting)) return;
+      setSeen(true);
+      loadPreview().then((p) => setLivePreview(() => p), () => undefined);
     });
     watch.observe(el);
     return () => watch.disconnect();
@@ -78,7 +82,7 @@ export function EditorWithPreview({ children }: { children: ReactNode }) {
         className={`${showPreview ? "flex h-[75vh]" : "hidden"} flex-col lg:sticky lg:top-4 lg:col-start-2 lg:row-start-1 lg:flex lg:h-[calc(100vh-2rem)] lg:max-h-[860px] lg:self-start`}
       >
         <h2 className="mb-2 text-sm font-semibold text-slate-700">Live preview</h2>
-        {LivePreview ? <LivePreview /> : <p className="p-4 text-sm text-slate-600">Loading preview...</p>}
+        {LivePreview ? <LivePreview /> : seen ? <p className="p-4 text-sm text-slate-600">Loading preview...</p> : null}
       </aside>
       <div className="min-w-0 lg:col-start-1 lg:row-start-1">{children}</div>
     </div>
