@@ -216,6 +216,8 @@ try {
       const budget = screen ? SCREEN_JS_BUDGET_BYTES : AUTH_JS_BUDGET_BYTES;
       const w = await scriptWeight(browser, `${origin}${path}`, screen ? { name: SESSION_COOKIE, value: token } : undefined);
       row(`${path}: JavaScript before first use ≤ ${budget / 1024} KB gzip`, `${kb(w.gzip)} in ${w.files} files`, w.gzip <= budget);
+      // What the page loaded, so the next cut can be chosen from the log.
+      log(`  ${path}: ${w.each.map((f) => `${f.name.split("/").pop()} ${kb(f.gzip)}`).join(", ")}`);
     }
   } finally {
     await browser.close();

@@ -32,15 +32,22 @@ export interface SignIn {
   value: string;
 }
 
-export async function scriptWeight(browser: Browser, url: string, signIn?: SignIn): Promise<{ gzip: number; files: number }> {
+/** A page's script weight: the total, and each file's (inline scripts as "inline") largest first. */
+export interface ScriptWeight {
+  gzip: number;
+  files: number;
+  each: { name: string; gzip: number }[];
+}
+
+export async function scriptWeight(browser: Browser, url: string, signIn?: SignIn): Promise<ScriptWeight> {
   const context = await browser.newContext();
   if (signIn) await context.addCookies([{ ...signIn, url: new URL(url).origin }]);
   const page = await context.newPage();
-  const bodies: Promise<Buffer>[] = [];
+  const bodies: Promise<{ name: string; body: Buffer }>[] = [];
   let html: Promise<string> | undefined;
   page.on("requestfinished", (req) => {
     const type = req.resourceType();
-    if (type === "script") bodies.push(req.response().then((r) => r!.body()));
+    if (type === "script") bodies.push(req.response().then(async (r) => ({ name: new URL(req.url()).pathname, body: await r!.body() })));
     else if (type === "document" && req.frame() === page.mainFrame()) html = req.response().then((r) => r!.text());
   });
   try {
@@ -51,8 +58,10 @@ export async function scriptWeight(browser: Browser, url: string, signIn?: SignI
     if (new URL(page.url()).pathname !== new URL(url).pathname) throw new Error(`${url} moved to ${page.url()}`);
     const inline = [...((await html) ?? "").matchAll(/<script(?![^>]*\b(?:src=|type="application\/(?:ld\+)?json"))[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!).filter((s) => s.trim());
     const files = await Promise.all(bodies);
-    const gzip = [...inline.map((s) => Buffer.from(s)), ...files].reduce((n, b) => n + gzipSync(b, { level: 9 }).length, 0);
-    return { gzip, files: files.length };
+    const each = [...inline.map((s) => ({ name: "inline", body: Buffer.from(s) })), ...files]
+      .map(({ name, body }) => ({ name, gzip: gzipSync(body, { level: 9 }).length }))
+      .sort((a, b) => b.gzip - a.gzip);
+    return { gzip: each.reduce((n, f) => n + f.gzip, 0), files: files.length, each };
   } finally {
     await context.close();
   }

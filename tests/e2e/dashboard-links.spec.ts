@@ -311,3 +311,16 @@ test("the PLUS badge explains itself with the spec's tooltip", async ({ page, co
   await badge.hover();
   await expect(page.getByRole("tooltip")).toHaveText("This feature requires Plinth Plus. Click to upgrade!");
 });
+
+// ADR 132: the tooltip loads on the first focus of a badge, which keeps the focus and shows it.
+test("the PLUS badge shows its tooltip when it first takes the keyboard focus", async ({ page, context }) => {
+  const lite = await createOwner({ trial: false });
+  await signInAs(context, lite);
+  await page.goto("/dashboard/links");
+  const badge = page.getByRole("button", { name: /^PLUS/ }).first();
+  await badge.focus();
+  await expect(page.getByRole("tooltip")).toHaveText("This feature requires Plinth Plus. Click to upgrade!");
+  await expect(page.getByRole("button", { name: /^PLUS/ }).first()).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("dialog", { name: "Upgrade to Plinth Plus" })).toBeVisible();
+});

@@ -99,15 +99,21 @@ test("the preview follows what the owner types before it is saved", async ({ pag
 test("on a small screen the preview sits behind a Preview toggle", async ({ page, owner }) => {
   expect(owner.username).toBeTruthy();
   await page.setViewportSize({ width: 375, height: 800 });
+  // The preview's renderer loads when the preview is first shown (ADR 132).
+  const renderer: string[] = [];
+  page.on("request", (r) => /\/_astro\/LivePreview\.[^/]+\.js$/.test(r.url()) && renderer.push(r.url()));
   await page.goto("/dashboard/profile-picture");
   await expect(page.getByRole("heading", { name: "Profile Picture", level: 1 })).toBeVisible();
   const toggle = page.getByRole("button", { name: "Preview", exact: true });
   await expect(page.getByTestId("live-preview")).toBeHidden();
   await expect(toggle).toHaveAttribute("aria-pressed", "false");
+  await page.waitForLoadState("networkidle");
+  expect(renderer).toEqual([]);
   await toggle.click();
   await expect(toggle).toHaveAttribute("aria-pressed", "true");
   await expect(page.getByTestId("live-preview")).toBeVisible();
   await expect(frameOf(page).getByRole("heading", { level: 1 })).toBeVisible();
+  expect(renderer).toHaveLength(1);
   // Nothing spills sideways at 375 px.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await toggle.click();

@@ -98,3 +98,59 @@ test("a Lite owner sees the upgrade prompt when turning on a fifth social link",
   await prompt.getByRole("button", { name: "Not Now" }).click();
   await expect(fifth.getByRole("switch")).toHaveAttribute("aria-checked", "false");
 });
+
+// ADR 132: drag and drop loads when a reorder handle is first reached, and a handle pressed while it
+// is on its way still lifts its row: by keyboard (Space) and by mouse (button held, then moved).
+test("a reorder handle works on its first press, before drag and drop has loaded", async ({ page, owner }) => {
+  expect(owner.username).toBeTruthy();
+  await page.goto("/dashboard/social-links");
+  await addPlatform(page, "Instagram", "ada_l");
+  await addPlatform(page, "GitHub", "ada");
+  const rows = page.getByTestId("social-row");
+
+  // Drag and drop's script is held back until the handle has been pressed.
+  const asked: string[] = [];
+  let release = () => {};
+  await page.route(/\/_astro\/dnd\.[^/]+\.js$/, async (route) => {
+    asked.push(route.request().url());
+    await new Promise<void>((resolve) => (release = resolve));
+    await route.continue();
+  });
+  async function freshScreen() {
+    asked.length = 0;
+    await page.reload();
+    await expect(rows).toHaveCount(2);
+    await page.waitForLoadState("networkidle");
+    expect(asked).toEqual([]);
+  }
+
+  await freshScreen();
+  const instagram = page.getByRole("button", { name: "Reorder Instagram" });
+  await instagram.focus();
+  await expect.poll(() => asked.length).toBe(1);
+  await page.keyboard.press("Space");
+  release();
+  await expect(instagram).toHaveAttribute("aria-pressed", "true");
+  await expect(instagram).toBeFocused();
+  // As liftWithKeyboard: the keyboard sensor listens for arrows from a zero-delay timer on.
+  await page.evaluate(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByRole("status").filter({ hasText: "Instagram is over GitHub." })).toBeAttached();
+  await page.keyboard.press("Space");
+  await expect(page.getByText("Social links reordered successfully!")).toBeVisible();
+  await expect(rows.nth(0)).toContainText("GitHub");
+
+  await freshScreen();
+  const github = page.getByRole("button", { name: "Reorder GitHub" });
+  const from = (await github.boundingBox())!;
+  const to = (await rows.nth(1).boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await expect.poll(() => asked.length).toBe(1);
+  await page.mouse.down();
+  release();
+  await expect(page.getByRole("button", { name: "Reorder GitHub" })).toHaveAttribute("aria-describedby", /.+/);
+  await page.mouse.move(from.x + from.width / 2, to.y + to.height / 2 + 10, { steps: 12 });
+  await page.mouse.up();
+  await expect(page.getByText("Social links reordered successfully!").first()).toBeVisible();
+  await expect(rows.nth(0)).toContainText("Instagram");
+});

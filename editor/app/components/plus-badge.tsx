@@ -1,9 +1,10 @@
 /**
- * The PLUS badge and the Plus-only mark, with the badge's tooltip (Radix Tooltip and its
- * positioning). A module of their own so that only the screens that show them load the tooltip
- * (ADR 123).
+ * The PLUS badge and the Plus-only mark. The badge's tooltip (Radix Tooltip with floating-ui, about
+ * 14 KB gzip) loads the first time a pointer rests on a badge or a badge takes the focus, and then
+ * every badge renders it (ADR 132). The tooltip repeats the badge's accessible name, so nothing is
+ * announced later than before.
  */
-import { Tooltip } from "radix-ui";
+import { useEffect, useRef, useState } from "react";
 import { DASH } from "#core/dashboard-texts.ts";
 import { useDashboard } from "../store.ts";
 import { PlusTag } from "./ui.tsx";
@@ -24,33 +25,79 @@ export function PlusMark({ feature }: { feature: string }) {
   );
 }
 
+type TooltipPart = typeof import("./plus-tooltip.tsx");
+let loaded: TooltipPart | null = null;
+let loading: Promise<TooltipPart> | null = null;
+
+function loadTooltip(): Promise<TooltipPart> {
+  loading ??= import("./plus-tooltip.tsx").then(
+    (part) => (loaded = part),
+    (err: unknown) => {
+      loading = null; // offline for a moment: the next hover tries again
+      throw err;
+    },
+  );
+  return loading;
+}
+
 /** The PLUS badge: a button with the spec's tooltip that opens the upgrade prompt for `feature`. */
 export function PlusBadge({ feature }: { feature: string }) {
   const me = useDashboard((s) => s.me);
   const openUpgrade = useDashboard((s) => s.openUpgrade);
   const tip = me?.plan.isTrialActive ? DASH.plusTooltipTrial : DASH.plusTooltip;
+  const [part, setPart] = useState(loaded);
+  // Whether the badge was hovered or focused when the tooltip arrived: it then opens at once, and
+  // the focus moves to the badge that replaces the plain one.
+  const [arrived, setArrived] = useState<"hover" | "focus">();
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (arrived === "focus") button.current?.focus();
+  }, [arrived]);
+
+  function wake(by: "hover" | "focus") {
+    if (part) return;
+    const el = button.current;
+    loadTooltip().then(
+      (p) => {
+        const swap = () => {
+          const still = by === "focus" ? el === document.activeElement : el?.matches(":hover");
+          setArrived(still ? by : undefined);
+          setPart(p);
+        };
+        // Not under a press: the badge that replaces this one would miss its click.
+        if (!el?.matches(":active")) return swap();
+        const after = () => {
+          window.removeEventListener("pointerup", after);
+          window.removeEventListener("keyup", after);
+          setTimeout(swap);
+        };
+        window.addEventListener("pointerup", after);
+        window.addEventListener("keyup", after);
+      },
+      () => undefined,
+    );
+  }
+
+  const badge = (
+    <button
+      ref={button}
+      type="button"
+      onClick={(e) => {
+        e.preventDefault();
+        openUpgrade(feature);
+      }}
+      onPointerEnter={part ? undefined : () => wake("hover")}
+      onFocus={part ? undefined : () => wake("focus")}
+      aria-label={`PLUS: ${tip}`}
+      className="inline-flex shrink-0 rounded"
+    >
+      <PlusTag />
+    </button>
+  );
+  if (!part) return badge;
   return (
-    <Tooltip.Provider delayDuration={200}>
-      <Tooltip.Root>
-        <Tooltip.Trigger asChild>
-          <button
-            type="button"
-            onClick={(e) => {
-              e.preventDefault();
-              openUpgrade(feature);
-            }}
-            aria-label={`PLUS: ${tip}`}
-            className="inline-flex shrink-0 rounded"
-          >
-            <PlusTag />
-          </button>
-        </Tooltip.Trigger>
-        <Tooltip.Portal>
-          <Tooltip.Content sideOffset={4} className="z-50 max-w-xs rounded bg-slate-900 px-2 py-1 text-xs text-white">
-            {tip}
-          </Tooltip.Content>
-        </Tooltip.Portal>
-      </Tooltip.Root>
-    </Tooltip.Provider>
+    <part.PlusTooltip tip={tip} defaultOpen={arrived === "hover"}>
+      {badge}
+    </part.PlusTooltip>
   );
 }

@@ -1,15 +1,14 @@
 /**
- * Small shared pieces: buttons, the PLUS badge with its tooltip, the upgrade prompt, a confirm dialog.
+ * Small shared pieces: buttons, the upgrade prompt, the dialogs (their Radix parts in dialog.tsx).
  */
-import { AlertDialog, Dialog } from "radix-ui";
-import { Crown, X, type LucideIcon } from "lucide-react";
+import { Crown, type LucideIcon } from "lucide-react";
 import { useEffect, useRef, useState, type ComponentPropsWithRef, type ReactNode, type RefObject } from "react";
 import { DASH } from "#core/dashboard-texts.ts";
 import { FEATURE_LABELS } from "#core/feature-labels.ts";
-import { PLUS_PRICE_LABEL } from "#core/billing.ts";
+import { BILLING_MESSAGES, PLUS_PRICE_LABEL } from "#core/billing.ts";
 import { api, unwrap } from "../api.ts";
+import { toast } from "../toast.tsx";
 import { useDashboard } from "../store.ts";
-import { startCheckout } from "../screens/account/billing-ui.tsx";
 
 type Variant = "primary" | "secondary" | "danger" | "ghost";
 const VARIANTS: Record<Variant, string> = {
@@ -76,52 +75,13 @@ export function PlusTag() {
   );
 }
 
-/** The element that last took the focus, anywhere in the page. */
+/** The element that last took the focus, anywhere in the page (the dialogs' opener, ADR 124). */
 let lastFocused: Element | null = null;
 if (typeof document !== "undefined") document.addEventListener("focusin", (e) => (lastFocused = e.target as Element), true);
-
-/**
- * The element that opens a dialog: the focused one, or, when that is an item of a dropdown menu
- * (which goes away with its menu), the button that opened the menu.
- */
-function openerOf(focused: Element | null): HTMLElement | null {
-  // A menu item that opened the dialog may already be gone with its menu (a navigation held by the
-  // unsaved-changes guard), leaving the body focused: then the element that last had the focus.
-  const active = focused && focused !== document.body ? focused : lastFocused;
-  if (!(active instanceof HTMLElement) || active === document.body) return null;
-  const menu = active.closest('[role="menu"][aria-labelledby]');
-  const trigger = menu ? document.getElementById(menu.getAttribute("aria-labelledby")!) : null;
-  return trigger ?? active;
-}
+export const lastFocusedElement = () => lastFocused;
 
 /** Where focus goes when a dialog closes, given the element that opened it (null: the dialog's default). */
 export type FocusOnClose = (opener: HTMLElement | null) => HTMLElement | null | undefined;
-
-/**
- * Focus goes back to whatever opened the dialog when it closes. Radix returns it only to a
- * Dialog.Trigger, and these dialogs are opened from buttons and menu items of their own, so without
- * this a keyboard user would be left at the top of the page after Cancel or Escape. `resolve` may
- * choose another place (a deleted row's neighbour, see useRowFocus).
- */
-function useReturnFocus(resolve?: FocusOnClose) {
-  const opener = useRef<HTMLElement | null>(null);
-  return {
-    onOpenAutoFocus: () => {
-      opener.current = openerOf(document.activeElement);
-    },
-    onCloseAutoFocus: (e: Event) => {
-      const from = opener.current;
-      opener.current = null;
-      // An alert took the focus while the dialog closed (a stale write's Reload offer): it keeps it.
-      if (document.activeElement?.closest('[role="alert"]')) return void e.preventDefault();
-      const el = resolve ? resolve(from) : from;
-      if (el?.isConnected) {
-        e.preventDefault();
-        el.focus();
-      }
-    },
-  };
-}
 
 /**
  * Focus after a dialog opened from a row's menu (a link, a social icon). Mark the row's menu button
@@ -151,25 +111,7 @@ export function useRowFocus(fallback: () => HTMLElement | null | undefined) {
   };
 }
 
-/**
- * One layer of the dialog stack (ADR 124): a dialog's dimmed overlay and its box share one stacking
- * level, and a dialog opened later lies wholly above an earlier one (the Upgrade prompt over the Add
- * dialog), so the one below is dimmed and out of reach until the top one closes. Radix keeps the
- * focus in the top dialog and lets Escape close only that one.
- */
-function DialogLayer({ children }: { children: ReactNode }) {
-  return <div className="relative z-50">{children}</div>;
-}
-
-export function Modal({
-  open,
-  onOpenChange,
-  title,
-  description,
-  children,
-  returnFocusTo,
-  focusOnClose,
-}: {
+export type ModalProps = {
   open: boolean;
   onOpenChange(o: boolean): void;
   title: string;
@@ -179,32 +121,9 @@ export function Modal({
   returnFocusTo?: RefObject<HTMLElement | null>;
   /** Where focus goes on close, chosen by the screen (overrides returnFocusTo). */
   focusOnClose?: FocusOnClose;
-}) {
-  const focus = useReturnFocus(focusOnClose ?? ((opener) => (opener?.isConnected ? opener : returnFocusTo?.current)));
-  return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <DialogLayer>
-          <Dialog.Overlay className="fixed inset-0 bg-black/40" />
-          <Dialog.Content {...focus} className="fixed left-1/2 top-1/2 max-h-[90vh] w-[calc(100vw-1rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-5 shadow-xl">
-            <div className="mb-4 flex items-start justify-between gap-4">
-              <div>
-                <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
-                {description ? <Dialog.Description className="mt-1 text-sm text-slate-600">{description}</Dialog.Description> : <Dialog.Description className="sr-only">{title}</Dialog.Description>}
-              </div>
-              <Dialog.Close className="rounded p-1 text-slate-500 hover:bg-slate-100" aria-label="Close">
-                <X aria-hidden className="size-5" />
-              </Dialog.Close>
-            </div>
-            {children}
-          </Dialog.Content>
-        </DialogLayer>
-      </Dialog.Portal>
-    </Dialog.Root>
-  );
-}
+};
 
-export function Confirm(props: {
+export type ConfirmProps = {
   open: boolean;
   onOpenChange(o: boolean): void;
   title: string;
@@ -216,29 +135,44 @@ export function Confirm(props: {
   onConfirm(): void;
   /** Where focus goes on close, chosen by the screen; by default back to the opener. */
   focusOnClose?: FocusOnClose;
-}) {
-  const focus = useReturnFocus(props.focusOnClose);
-  return (
-    <AlertDialog.Root open={props.open} onOpenChange={props.onOpenChange}>
-      <AlertDialog.Portal>
-        <DialogLayer>
-          <AlertDialog.Overlay className="fixed inset-0 bg-black/40" />
-          <AlertDialog.Content {...focus} className="fixed left-1/2 top-1/2 w-[calc(100vw-1rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-5 shadow-xl">
-            <AlertDialog.Title className="text-lg font-semibold">{props.title}</AlertDialog.Title>
-            <AlertDialog.Description className="mt-2 text-sm text-slate-600">{props.description}</AlertDialog.Description>
-            <div className="mt-5 flex flex-wrap justify-end gap-2">
-              <AlertDialog.Cancel asChild>
-                <Button variant="secondary">{props.cancel}</Button>
-              </AlertDialog.Cancel>
-              <Button variant={props.danger ? "danger" : "primary"} disabled={props.busy} onClick={props.onConfirm}>
-                {props.confirm}
-              </Button>
-            </div>
-          </AlertDialog.Content>
-        </DialogLayer>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
+};
+
+/**
+ * The dialogs' Radix parts (the dialog stack, focus trap and scroll lock, about 12 KB gzip) load
+ * when a dialog of the page first opens (ADR 132); from then on every dialog renders them, closed
+ * or open, so focus returns and the stack behave as before.
+ */
+type DialogParts = typeof import("./dialog.tsx");
+let dialogParts: DialogParts | null = null;
+let loadingDialogs: Promise<DialogParts> | null = null;
+
+function loadDialogs(): Promise<DialogParts> {
+  loadingDialogs ??= import("./dialog.tsx").then(
+    (parts) => (dialogParts = parts),
+    (err: unknown) => {
+      loadingDialogs = null; // offline for a moment: the next opening tries again
+      throw err;
+    },
   );
+  return loadingDialogs;
+}
+
+function useDialogParts(open: boolean): DialogParts | null {
+  const [parts, setParts] = useState(dialogParts);
+  useEffect(() => {
+    if (open && !parts) loadDialogs().then((p) => setParts(() => p), () => undefined);
+  }, [open, parts]);
+  return parts;
+}
+
+export function Modal(props: ModalProps) {
+  const parts = useDialogParts(props.open);
+  return parts ? <parts.ModalBox {...props} /> : null;
+}
+
+export function Confirm(props: ConfirmProps) {
+  const parts = useDialogParts(props.open);
+  return parts ? <parts.ConfirmBox {...props} /> : null;
 }
 
 /** A feature key as the owner reads it, from core's one table of feature names. */
@@ -251,7 +185,11 @@ const recordUpgrade = (feature: string, reason: "prompt_shown" | "upgrade_clicke
 /** Records which feature the owner upgrades for, then on to checkout (ADR 081). False when checkout could not start. */
 export async function upgradeFor(feature: string): Promise<boolean> {
   await recordUpgrade(feature, "upgrade_clicked").catch(() => undefined);
-  return startCheckout();
+  // The checkout's module loads with the first Upgrade press (ADR 132).
+  const billing = await import("../screens/account/billing-ui.tsx").catch(() => null);
+  if (billing) return billing.startCheckout();
+  toast.error(BILLING_MESSAGES.checkoutFailed);
+  return false;
 }
 
 /**

@@ -1,21 +1,53 @@
 /**
  * An editor screen with the live preview beside it on large screens, and behind a Preview toggle on
  * small ones. It loads the draft for the preview and drops unsaved edits and try-ons on leaving.
+ * The preview's renderer (the public page's components, CSS and icons) loads when the preview is
+ * first on screen: at once beside the editor, on the first Preview press on a phone (ADR 132).
  */
 import { Eye, EyeOff } from "lucide-react";
-import { useEffect, useId, useState, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { toast } from "../toast.tsx";
 import { PROFILE_MESSAGES } from "#core/profile.ts";
 import { Button } from "../components/ui.tsx";
 import { useDashboard } from "../store.ts";
-import { LivePreview } from "./LivePreview.tsx";
 import { useProfileDraft } from "./store.ts";
+
+type Preview = (typeof import("./LivePreview.tsx"))["LivePreview"];
+let loaded: Preview | null = null;
+let loading: Promise<Preview> | null = null;
+
+function loadPreview(): Promise<Preview> {
+  loading ??= import("./LivePreview.tsx").then(
+    (m) => (loaded = m.LivePreview),
+    (err: unknown) => {
+      loading = null; // offline for a moment: the preview's next showing tries again
+      throw err;
+    },
+  );
+  return loading;
+}
 
 export function EditorWithPreview({ children }: { children: ReactNode }) {
   const dataVersion = useDashboard((s) => s.dataVersion);
   const failed = useProfileDraft((s) => s.failed);
   const [showPreview, setShowPreview] = useState(false);
   const previewId = useId();
+  // The preview's renderer, asked for when the preview is first on screen.
+  const aside = useRef<HTMLElement>(null);
+  const [LivePreview, setLivePreview] = useState<Preview | null>(() => loaded);
+  // Shown at least once: until then a hidden preview (a phone's) says nothing, not even "Loading".
+  const [seen, setSeen] = useState(false);
+  useEffect(() => {
+    const el = aside.current;
+    if (LivePreview || !el) return;
+    const watch = new IntersectionObserver((entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      setSeen(true);
+      loadPreview().then((p) => setLivePreview(() => p), () => undefined);
+    });
+    watch.observe(el);
+    return () => watch.disconnect();
+  }, [LivePreview]);
 
   useEffect(() => {
     void useProfileDraft.getState().load();
@@ -44,12 +76,13 @@ export function EditorWithPreview({ children }: { children: ReactNode }) {
         </Button>
       </div>
       <aside
+        ref={aside}
         id={previewId}
         aria-label="Live preview"
         className={`${showPreview ? "flex h-[75vh]" : "hidden"} flex-col lg:sticky lg:top-4 lg:col-start-2 lg:row-start-1 lg:flex lg:h-[calc(100vh-2rem)] lg:max-h-[860px] lg:self-start`}
       >
         <h2 className="mb-2 text-sm font-semibold text-slate-700">Live preview</h2>
-        <LivePreview />
+        {LivePreview ? <LivePreview /> : seen ? <p className="p-4 text-sm text-slate-600">Loading preview...</p> : null}
       </aside>
       <div className="min-w-0 lg:col-start-1 lg:row-start-1">{children}</div>
     </div>

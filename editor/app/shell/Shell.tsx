@@ -2,8 +2,7 @@
  * The dashboard frame: top bar with the user menu, the sidebar (large screens), the mobile menu, the
  * status bar and the current screen.
  */
-import { Dialog } from "radix-ui";
-import { BarChart3, ExternalLink, Home, Image, Link2, LogOut, Menu, Palette, Settings, Share2, Type, Wallet, X } from "lucide-react";
+import { BarChart3, ExternalLink, Home, Image, Link2, LogOut, Menu, Palette, Settings, Share2, Type, Wallet } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
 import { NavLink, useLocation, useNavigate } from "react-router";
 import { toast } from "../toast.tsx";
@@ -127,36 +126,43 @@ function UserMenu() {
   );
 }
 
+type MobileMenuPart = (typeof import("./MobileMenu.tsx"))["MobileMenuDialog"];
+let mobileMenu: MobileMenuPart | null = null;
+
 function MobileMenu() {
   const [open, setOpen] = useState(false);
+  const [Drawer, setDrawer] = useState<MobileMenuPart | null>(() => mobileMenu);
   // The menu closes once the owner has moved to another screen: a move held by unsaved changes
   // keeps it open, so Stay returns to the link that was chosen.
   const { pathname } = useLocation();
   useEffect(() => setOpen(false), [pathname]);
-  return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger className="rounded p-2 hover:bg-slate-100 lg:hidden" aria-label="Open menu">
+  if (!Drawer) {
+    // Until its first press the drawer's dialog is not loaded (ADR 132); a press that fails offline
+    // does nothing, and the next one tries again.
+    const press = () =>
+      import("./MobileMenu.tsx").then(
+        (m) => {
+          mobileMenu = m.MobileMenuDialog;
+          setOpen(true);
+          setDrawer(() => m.MobileMenuDialog);
+        },
+        () => undefined,
+      );
+    return (
+      <button type="button" className="rounded p-2 hover:bg-slate-100 lg:hidden" aria-label="Open menu" aria-haspopup="dialog" aria-expanded={false} onClick={press}>
         <Menu aria-hidden className="size-5" />
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
-        <Dialog.Content className="fixed inset-y-0 left-0 z-50 w-72 max-w-[85vw] overflow-y-auto bg-white p-4 shadow-xl">
-          <div className="mb-4 flex items-center justify-between">
-            <Dialog.Title className="text-lg font-bold">Menu</Dialog.Title>
-            <Dialog.Description className="sr-only">Dashboard navigation</Dialog.Description>
-            <Dialog.Close className="rounded p-1 hover:bg-slate-100" aria-label="Close menu">
-              <X aria-hidden className="size-5" />
-            </Dialog.Close>
-          </div>
-          <nav aria-label="Dashboard">
-            <NavItems onNavigate={() => !hasUnsavedChanges() && setOpen(false)} />
-            <a href="/" className="mt-4 flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
-              <Home aria-hidden className="size-4" /> Back to Home
-            </a>
-          </nav>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      </button>
+    );
+  }
+  return (
+    <Drawer open={open} onOpenChange={setOpen}>
+      <nav aria-label="Dashboard">
+        <NavItems onNavigate={() => !hasUnsavedChanges() && setOpen(false)} />
+        <a href="/" className="mt-4 flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
+          <Home aria-hidden className="size-4" /> Back to Home
+        </a>
+      </nav>
+    </Drawer>
   );
 }
 

@@ -8,13 +8,17 @@
  * menu loads it when first opened (editor/app/components/lazy-menu.tsx), and Analytics' range
  * popover when first pressed. Dates are written with
  * the platform's Intl (editor/components/dates.ts), so no screen loads date-fns either.
+ * ADR 132: nor @dnd-kit (loaded when a reorder handle is first reached, components/sortable.tsx),
+ * Radix's dialog stack (when a dialog first opens, components/dialog.tsx) or tooltip (when a PLUS
+ * badge is first hovered or focused), the live preview's renderer (when the preview is first on
+ * screen), the link dialog (when first opened), the mobile menu's drawer or the checkout code.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
-const HEAVY = ["zod", "sonner", "date-fns"];
+const HEAVY = ["zod", "sonner", "date-fns", "@dnd-kit/core", "@dnd-kit/sortable", "@dnd-kit/utilities"];
 
 /** The files and packages a source file imports when it loads. */
 function staticImports(file: string): string[] {
@@ -71,18 +75,36 @@ describe("the dashboard's first load", () => {
     ["editor/app/screens/analytics/AnalyticsScreen.tsx", "editor/app/screens/analytics/DetailPanels.tsx"],
     ["editor/app/screens/affiliate/AffiliateScreen.tsx", "editor/app/screens/affiliate/BalanceDialogs.tsx"],
     ["editor/app/screens/affiliate/AffiliateScreen.tsx", "editor/app/screens/affiliate/ShareDialog.tsx"],
+    // ADR 132
+    ["editor/app/screens/links/LinksScreen.tsx", "editor/app/screens/links/LinkDialog.tsx"],
+    ["editor/app/screens/links/LinksScreen.tsx", "editor/app/dnd.tsx"],
+    ["editor/app/screens/social/SocialLinksScreen.tsx", "editor/app/dnd.tsx"],
+    ["editor/app/screens/bio/BioScreen.tsx", "editor/app/components/plus-tooltip.tsx"],
+    ["editor/app/App.tsx", "editor/app/components/dialog.tsx"],
+    ["editor/app/App.tsx", "editor/app/shell/MobileMenu.tsx"],
+    ["editor/app/App.tsx", "editor/app/screens/account/billing-ui.tsx"],
   ])("%s loads %s only when it is shown", (screen, panel) => {
     expect([...staticGraph(screen)]).not.toContain(panel);
   });
 
   for (const entry of ["editor/app/App.tsx", ...screens]) {
-    it(`${entry} loads no Radix dropdown menu or popover through static imports`, () => {
-      const menus = [...staticGraph(entry)].filter((file) => /import\s*\{[^}]*\b(DropdownMenu|Popover)\b[^}]*\}\s*from\s*"radix-ui"/.test(readFileSync(join(ROOT, file), "utf8")));
+    it(`${entry} loads no Radix dropdown menu, popover, dialog, tooltip or switch through static imports`, () => {
+      const menus = [...staticGraph(entry)].filter((file) =>
+        /import\s*\{[^}]*\b(DropdownMenu|Popover|Dialog|AlertDialog|Tooltip|Switch)\b[^}]*\}\s*from\s*"radix-ui"/.test(readFileSync(join(ROOT, file), "utf8")),
+      );
       expect(menus).toEqual([]);
     });
 
-    it(`${entry} reaches none of zod, sonner and date-fns through static imports`, () => {
+    it(`${entry} reaches none of zod, sonner, date-fns and @dnd-kit through static imports`, () => {
       expect(pathToHeavy(entry)).toBeNull();
+    });
+
+    // ADR 132: the live preview draws the public page's components when it is first on screen.
+    it(`${entry} loads the renderer's page and CSS only with the live preview`, () => {
+      const graph = [...staticGraph(entry)];
+      expect(graph).not.toContain("renderer/components/Page.tsx");
+      expect(graph).not.toContain("renderer/css.ts");
+      expect(graph).not.toContain("editor/app/preview/LivePreview.tsx");
     });
   }
 });

@@ -13,14 +13,12 @@ import { ApiFailure, api, unwrap } from "../../api.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
 import { PlusBadge } from "../../components/plus-badge.tsx";
 import { Button, Modal } from "../../components/ui.tsx";
-import { mergeLatest, versionedWrite } from "../../revisions.ts";
+import { mergeLatest } from "../../revisions.ts";
 import { isLite, useDashboard } from "../../store.ts";
 import { RadioCards } from "../appearance/RadioCards.tsx";
 import { LinkFileField } from "./LinkFileField.tsx";
 import type { Link, LinkList, LinksData } from "./types.ts";
-
-/** A write of one link, based on `link.revision`, after this tab's earlier writes of it (ADR 069). */
-export const writeLink = <T extends { link: Link }>(link: Link, send: (revision: number) => Promise<T>) => versionedWrite(`link:${link.id}`, link.revision, send, (a) => a.link.revision);
+import { writeLink } from "./write-link.ts";
 
 const EDITOR_TYPES: LinkType[] = ["standard_url", "label", "text_link", "donation", "lead_magnet", "vcf", PROMOTE_LINK_TYPE];
 

@@ -4,9 +4,7 @@
  * the screen offers to reload it: ADR 069). Drag to reorder with @dnd-kit (mouse 5 px, touch 120 ms
  * long press, keyboard).
  */
-import { closestCenter, DndContext, type Announcements, type DragEndEvent } from "@dnd-kit/core";
-import { arrayMove, SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
-import { CSS } from "@dnd-kit/utilities";
+import type { Announcements } from "@dnd-kit/core";
 import { ArrowDown, ArrowUp, CalendarClock, ExternalLink, Link2, GripVertical, Pencil, Plus, Star, Trash2, FolderPlus } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -19,7 +17,7 @@ import { isLive } from "#core/visible-content.ts";
 import { scheduleBadge } from "#core/schedule-badge.ts";
 import { isWebUrl, linkAddressOf } from "#core/url-rule.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
-import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
+import { moveItem, SortableGroup, SortableItem, SortableList, type SortProps } from "../../components/sortable.tsx";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
 import { dateAtTime } from "../../../components/dates.ts";
 import { RowMenu } from "../../components/row-menu.tsx";
@@ -29,7 +27,7 @@ import { VisibilitySwitch } from "../../components/visibility-switch.tsx";
 import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { LoadFailed } from "../LoadFailed.tsx";
 import { isLite, useDashboard } from "../../store.ts";
-import { LinkDialog, writeLink } from "./LinkDialog.tsx";
+import { writeLink } from "./write-link.ts";
 import type { Link, LinkList, LinksData } from "./types.ts";
 
 
@@ -69,7 +67,8 @@ function groupsOf(links: Link[], lists: LinkList[]): Group[] {
 function LinkRow(props: {
   link: Link;
   lists: LinkList[];
-  sortable: boolean;
+  /** The row's part in the sortable list; none in the Scheduled tab. */
+  sort?: SortProps;
   onEdit(): void;
   onDelete(): void;
   onChanged(): void;
@@ -79,8 +78,7 @@ function LinkRow(props: {
   const { link } = props;
   const me = useDashboard((s) => s.me);
   const openUpgrade = useDashboard((s) => s.openUpgrade);
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: link.id, disabled: !props.sortable, transition: SORTABLE_TRANSITION });
-  const style = { transform: CSS.Transform.toString(transform), transition };
+  const { sort } = props;
   const plusFeatures = linkPlusFeatures(link);
 
   async function toggle(isActive: boolean) {
@@ -123,17 +121,15 @@ function LinkRow(props: {
 
   return (
     <li
-      ref={setNodeRef}
-      style={style}
+      ref={sort?.ref}
+      style={sort?.style}
       data-testid="link-row"
-      className={`flex items-center gap-2 rounded-lg border border-slate-200 bg-white p-3 ${link.isActive ? "" : "opacity-50"} ${isDragging ? "shadow-lg" : ""}`}
+      className={`flex items-center gap-2 rounded-lg border border-slate-200 bg-white p-3 ${link.isActive ? "" : "opacity-50"} ${sort?.isDragging ? "shadow-lg" : ""}`}
     >
-      {props.sortable ? (
+      {sort ? (
         <button
           type="button"
-          ref={setActivatorNodeRef}
-          {...attributes}
-          {...listeners}
+          {...sort.handle}
           aria-label={`Reorder ${link.title}`}
           className="touch-none cursor-grab rounded p-1 text-slate-500 hover:bg-slate-100"
         >
@@ -193,6 +189,22 @@ function LinkRow(props: {
   );
 }
 
+/** The link dialog (its fields, file uploads and type cards) loads when it is first opened (ADR 132). */
+type LinkDialogPart = (typeof import("./LinkDialog.tsx"))["LinkDialog"];
+let linkDialog: LinkDialogPart | null = null;
+
+function useLinkDialog(wanted: boolean): LinkDialogPart | null {
+  const [part, setPart] = useState<LinkDialogPart | null>(() => linkDialog);
+  useEffect(() => {
+    if (wanted && !part)
+      import("./LinkDialog.tsx").then(
+        (m) => setPart(() => (linkDialog = m.LinkDialog)),
+        () => undefined,
+      );
+  }, [wanted, part]);
+  return part;
+}
+
 export default function LinksScreen() {
   const me = useDashboard((s) => s.me);
   const edited = useDashboard((s) => s.edited);
@@ -200,6 +212,7 @@ export default function LinksScreen() {
   const linksBlocked = useBlocked("unlimited_links");
   const [data, setData] = useState<LinksData | null>(null);
   const [editing, setEditing] = useState<Link | null | "new">(null);
+  const LinkDialog = useLinkDialog(editing !== null);
   const [deleting, setDeleting] = useState<Link | null>(null);
   const [listDialog, setListDialog] = useState<LinkList | "new" | null>(null);
   const [deletingList, setDeletingList] = useState<LinkList | null>(null);
@@ -257,8 +270,6 @@ export default function LinksScreen() {
     edited();
   };
 
-  const sensors = useDashboardSensors();
-
   // A first load that failed is not still loading: say so and offer the retry (ADR 120).
   if (!data) return loadFailed ? <LoadFailed text={DASH.linksLoadFailed} onRetry={() => void load()} /> : <p className="text-slate-600">Loading components...</p>;
   const { links, lists, orderRevision } = data;
@@ -296,13 +307,11 @@ export default function LinksScreen() {
     }
   }
 
-  function onDragEnd(e: DragEndEvent) {
-    const { active, over } = e;
-    if (!over || active.id === over.id) return;
+  function onMove(activeId: string, overId: string) {
     const next = groups.map((g) => {
-      const from = g.links.findIndex((l) => l.id === active.id);
-      const to = g.links.findIndex((l) => l.id === over.id);
-      return from >= 0 && to >= 0 ? { ...g, links: arrayMove(g.links, from, to) } : g;
+      const from = g.links.findIndex((l) => l.id === activeId);
+      const to = g.links.findIndex((l) => l.id === overId);
+      return from >= 0 && to >= 0 ? { ...g, links: moveItem(g.links, from, to) } : g;
     });
     void saveOrder(next);
   }
@@ -311,7 +320,7 @@ export default function LinksScreen() {
     const lg = groups.slice(1);
     const target = index + delta;
     if (target < 0 || target >= lg.length) return;
-    void saveOrder([groups[0]!, ...arrayMove(lg, index, target)]);
+    void saveOrder([groups[0]!, ...moveItem(lg, index, target)]);
   }
 
   async function doDelete() {
@@ -425,17 +434,10 @@ export default function LinksScreen() {
               }
             />
           ) : (
-            <DndContext
-              sensors={sensors}
-              collisionDetection={closestCenter}
-              onDragEnd={onDragEnd}
-              autoScroll={AUTO_SCROLL}
-              accessibility={{
-                announcements,
-                screenReaderInstructions: {
-                  draggable: "To reorder, press space to lift the link, use the arrow keys to move it, press space again to drop it, or press escape to cancel.",
-                },
-              }}
+            <SortableList
+              onMove={onMove}
+              announcements={announcements}
+              instructions="To reorder, press space to lift the link, use the arrow keys to move it, press space again to drop it, or press escape to cancel."
             >
               {groups.map((g, gi) => (
                 <div key={g.list?.id ?? "ungrouped"} className={g.list ? "mt-4 rounded-lg border border-slate-200 bg-slate-50 p-3" : ""} role="group" aria-label={g.list ? `List ${g.list.title}` : "Links"}>
@@ -459,17 +461,19 @@ export default function LinksScreen() {
                       </div>
                     </div>
                   ) : null}
-                  <SortableContext items={g.links.map((l) => l.id)} strategy={verticalListSortingStrategy}>
+                  <SortableGroup ids={g.links.map((l) => l.id)}>
                     <ul className="space-y-2">
                       {g.links.map((l) => (
-                        <LinkRow key={l.id} link={l} lists={lists} sortable onEdit={() => setEditing(l)} onDelete={() => setDeleting(l)} onChanged={changed} onStale={stale.report} />
+                        <SortableItem key={l.id} id={l.id}>
+                          {(sort) => <LinkRow link={l} lists={lists} sort={sort} onEdit={() => setEditing(l)} onDelete={() => setDeleting(l)} onChanged={changed} onStale={stale.report} />}
+                        </SortableItem>
                       ))}
                     </ul>
-                  </SortableContext>
+                  </SortableGroup>
                   {g.list && g.links.length === 0 ? <p className="text-sm text-slate-600">No links in this list yet. Use a link's menu to move it here.</p> : null}
                 </div>
               ))}
-            </DndContext>
+            </SortableList>
           )}
         </Tabs.Content>
         <Tabs.Content value="scheduled">
@@ -487,14 +491,14 @@ export default function LinksScreen() {
           ) : (
             <ul className="space-y-2">
               {scheduled.map((l) => (
-                <LinkRow key={l.id} link={l} lists={lists} sortable={false} onEdit={() => setEditing(l)} onDelete={() => setDeleting(l)} onChanged={changed} onStale={stale.report} />
+                <LinkRow key={l.id} link={l} lists={lists} onEdit={() => setEditing(l)} onDelete={() => setDeleting(l)} onChanged={changed} onStale={stale.report} />
               ))}
             </ul>
           )}
         </Tabs.Content>
       </Tabs.Root>
 
-      {editing !== null ? (
+      {editing !== null && LinkDialog ? (
         <LinkDialog key={editing === "new" ? "new" : editing.id} open onOpenChange={(o) => !o && setEditing(null)} link={editing === "new" ? null : editing} lists={lists} onSaved={changed} onReload={latest} />
       ) : null}
       <Confirm

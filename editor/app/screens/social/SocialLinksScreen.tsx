@@ -4,9 +4,6 @@
  * Each change is based on the revision on screen; one refused because another tab changed the same
  * thing meanwhile brings the Reload offer (ADR 069).
  */
-import { closestCenter, DndContext, type DragEndEvent } from "@dnd-kit/core";
-import { arrayMove, SortableContext, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
-import { CSS } from "@dnd-kit/utilities";
 import { GripVertical, Pencil, QrCode, Share2, Trash2 } from "lucide-react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "../../toast.tsx";
@@ -17,7 +14,7 @@ import { cleanHandle, handleOf } from "#core/social-handle.ts";
 import { BrandIcon } from "#renderer/components/icons.tsx";
 import type { InferResponseType } from "hono/client";
 import { ApiFailure, api, unwrap } from "../../api.ts";
-import { AUTO_SCROLL, SORTABLE_TRANSITION, useDashboardSensors } from "../../dnd.ts";
+import { moveItem, SortableGroup, SortableItem, SortableList, type SortProps } from "../../components/sortable.tsx";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
 import { RowMenu } from "../../components/row-menu.tsx";
 import { PlusBadge, PlusMark } from "../../components/plus-badge.tsx";
@@ -37,12 +34,11 @@ const writeSocial = <T,>(item: Social, send: (revision: number) => Promise<T>, r
 /** A write of the list itself (its order, the QR entry), based on its revision on screen. */
 const writeSocialOrder = <T extends { orderRevision: number }>(base: number, send: (revision: number) => Promise<T>) => versionedWrite("social-order", base, send, (a) => a.orderRevision);
 
-function Row({ item, onEdit, onDelete, onToggle }: { item: Social; onEdit(): void; onDelete(): void; onToggle(v: boolean): void }) {
+function Row({ item, sort, onEdit, onDelete, onToggle }: { item: Social; sort: SortProps; onEdit(): void; onDelete(): void; onToggle(v: boolean): void }) {
   const platform = getPlatform(item.platform)!;
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition } = useSortable({ id: item.id, transition: SORTABLE_TRANSITION });
   return (
-    <li ref={setNodeRef} style={{ transform: CSS.Transform.toString(transform), transition }} data-testid="social-row" className={`flex items-center gap-2 rounded-lg border border-slate-200 bg-white p-3 ${item.isVisible ? "" : "opacity-50"}`}>
-      <button type="button" ref={setActivatorNodeRef} {...attributes} {...listeners} aria-label={`Reorder ${platform.name}`} className="touch-none cursor-grab rounded p-1 text-slate-500 hover:bg-slate-100">
+    <li ref={sort.ref} style={sort.style} data-testid="social-row" className={`flex items-center gap-2 rounded-lg border border-slate-200 bg-white p-3 ${item.isVisible ? "" : "opacity-50"}`}>
+      <button type="button" {...sort.handle} aria-label={`Reorder ${platform.name}`} className="touch-none cursor-grab rounded p-1 text-slate-500 hover:bg-slate-100">
         <GripVertical aria-hidden className="size-5" />
       </button>
       <span className="text-slate-700">
@@ -130,7 +126,6 @@ export default function SocialLinksScreen() {
     void load();
     edited();
   };
-  const sensors = useDashboardSensors();
   // A first load that failed is not still loading: say so and offer the retry (ADR 120).
   if (!items) return loadFailed ? <LoadFailed text={DASH.socialLoadFailed} onRetry={() => void load()} /> : <p className="text-slate-600">Loading...</p>;
 
@@ -213,10 +208,9 @@ export default function SocialLinksScreen() {
     }
   }
 
-  async function onDragEnd(e: DragEndEvent) {
-    const { active, over } = e;
-    if (!over || active.id === over.id || !items) return;
-    const next = arrayMove(items, items.findIndex((s) => s.id === active.id), items.findIndex((s) => s.id === over.id));
+  async function onMove(activeId: string, overId: string) {
+    if (!items) return;
+    const next = moveItem(items, items.findIndex((s) => s.id === activeId), items.findIndex((s) => s.id === overId));
     setItems(next.map((s, i) => ({ ...s, displayOrder: i + 1 })));
     try {
       const saved = await writeSocialOrder(orderRevision, (revision) => unwrap(social.order.$put({ json: { ids: next.map((s) => s.id), revision } })));
@@ -280,41 +274,40 @@ export default function SocialLinksScreen() {
           />
         </div>
       ) : null}
-      <DndContext
-        sensors={sensors}
-        collisionDetection={closestCenter}
-        onDragEnd={onDragEnd}
-        autoScroll={AUTO_SCROLL}
-        accessibility={{
-          announcements: {
-            onDragStart: ({ active }) => `Picked up ${name(active.id)}.`,
-            onDragOver: ({ active, over }) => (over ? `${name(active.id)} is over ${name(over.id)}.` : `${name(active.id)} is not over a position.`),
-            onDragEnd: ({ active, over }) => (over ? `${name(active.id)} dropped at the place of ${name(over.id)}.` : `${name(active.id)} dropped.`),
-            onDragCancel: ({ active }) => `Reordering cancelled. ${name(active.id)} went back to its place.`,
-          },
-          screenReaderInstructions: { draggable: "To reorder, press space to lift, use the arrow keys to move, press space again to drop, or escape to cancel." },
+      <SortableList
+        onMove={onMove}
+        announcements={{
+          onDragStart: ({ active }) => `Picked up ${name(active.id)}.`,
+          onDragOver: ({ active, over }) => (over ? `${name(active.id)} is over ${name(over.id)}.` : `${name(active.id)} is not over a position.`),
+          onDragEnd: ({ active, over }) => (over ? `${name(active.id)} dropped at the place of ${name(over.id)}.` : `${name(active.id)} dropped.`),
+          onDragCancel: ({ active }) => `Reordering cancelled. ${name(active.id)} went back to its place.`,
         }}
+        instructions="To reorder, press space to lift, use the arrow keys to move, press space again to drop, or escape to cancel."
       >
-        <SortableContext items={items.map((s) => s.id)} strategy={verticalListSortingStrategy}>
+        <SortableGroup ids={items.map((s) => s.id)}>
           <ul className="mt-2 space-y-2">
             {items.map((s) => (
-              <Row
-                key={s.id}
-                item={s}
-                onToggle={(v) => toggle(s, v)}
-                onDelete={() => setDeleting(s)}
-                onEdit={() => {
-                  const p = getPlatform(s.platform)!;
-                  setHandle(handleOf(p, s.url));
-                  setError("");
-                  dialogStale.clear();
-                  setDialog({ platform: p, item: s });
-                }}
-              />
+              <SortableItem key={s.id} id={s.id}>
+                {(sort) => (
+                  <Row
+                    item={s}
+                    sort={sort}
+                    onToggle={(v) => toggle(s, v)}
+                    onDelete={() => setDeleting(s)}
+                    onEdit={() => {
+                      const p = getPlatform(s.platform)!;
+                      setHandle(handleOf(p, s.url));
+                      setError("");
+                      dialogStale.clear();
+                      setDialog({ platform: p, item: s });
+                    }}
+                  />
+                )}
+              </SortableItem>
             ))}
           </ul>
-        </SortableContext>
-      </DndContext>
+        </SortableGroup>
+      </SortableList>
       <div className={`mt-2 flex items-center gap-2 rounded-lg border border-slate-200 bg-white p-3 ${qrVisible ? "" : "opacity-50"}`} data-testid="qr-row">
         {/* Spaces where the other rows have their reorder handle and actions menu, so the icon and the switch line up with theirs. */}
         <span aria-hidden className="w-7 shrink-0" />
