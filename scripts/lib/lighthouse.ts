@@ -86,7 +86,11 @@ export async function scorePages(
       for (const c of CATEGORIES.filter((c) => scores[c] < 100)) {
         for (const ref of cats[c]?.auditRefs ?? []) {
           const audit = lhr?.audits[ref.id];
-          if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1) failing.push(`${c}: ${ref.id} (${audit.displayValue ?? audit.score})`);
+          if (!(ref.weight > 0 && audit && audit.score !== null && audit.score < 1)) continue;
+          // What was logged, for an audit that fails on console errors: the score alone says nothing.
+          const items = ((audit.details as { items?: { description?: string; sourceLocation?: { url?: string } }[] } | undefined)?.items ?? []).slice(0, 3);
+          const logged = ref.id === "errors-in-console" && items.length ? `: ${items.map((i) => `${i.description ?? ""} ${i.sourceLocation?.url ?? ""}`.trim()).join(" | ")}` : "";
+          failing.push(`${c}: ${ref.id} (${audit.displayValue ?? audit.score})${logged}`);
         }
       }
       const requests = ((lhr?.audits["network-requests"]?.details as { items?: { url: string; resourceType?: string }[] } | undefined)?.items ?? []);
