@@ -56,6 +56,18 @@ export function bucketClient(opts: { region: string; endpoint?: string; accessKe
 
 const isPage = (path: string) => path.endsWith("/index.html");
 
+/** Every object whose key starts with `prefix`, page by page: its key, size and ETag (quotes removed). */
+export async function listObjects(client: S3Client, bucket: string, prefix: string): Promise<{ key: string; size: number; etag: string }[]> {
+  const found: { key: string; size: number; etag: string }[] = [];
+  let token: string | undefined;
+  do {
+    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+    for (const o of page.Contents ?? []) if (o.Key) found.push({ key: o.Key, size: o.Size ?? -1, etag: (o.ETag ?? "").replaceAll('"', "") });
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  return found;
+}
+
 type Step = { put: { path: string; body: string | Uint8Array } } | { removeOwnFiles: string } | { removeAllOf: string } | { remove: string };
 
 export function bucketTarget(config: BucketConfig): PublishTarget {
@@ -76,16 +88,7 @@ export function bucketTarget(config: BucketConfig): PublishTarget {
     }
   };
   /** The keys under `folder` ("alice/", "_p/"), without the prefix. */
-  const keysUnder = async (folder: string) => {
-    const found: string[] = [];
-    let token: string | undefined;
-    do {
-      const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix + folder, ContinuationToken: token }));
-      for (const o of page.Contents ?? []) if (o.Key) found.push(o.Key.slice(prefix.length));
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
-    return found;
-  };
+  const keysUnder = async (folder: string) => (await listObjects(client, bucket, prefix + folder)).map((o) => o.key.slice(prefix.length));
   /** The page's keys whose name under the page `keep` accepts. */
   const pageKeys = async (username: string, keep: (name: string) => boolean) =>
     (await keysUnder(`${username}/`)).filter((key) => keep(key.slice(username.length + 1)));

@@ -31,12 +31,15 @@ function writeIfChanged(path: string, content: string): string[] {
     // Missing: write it.
   }
   writeWithCompressedCopies(path, content);
-  return [path, ...ENCODINGS.map((e) => path + e.suffix).filter((copy) => existsSync(copy))];
+  return withCopiesOnDisk(path);
 }
+
+/** The file and those of its compressed copies that are on disk. */
+const withCopiesOnDisk = (path: string) => [path, ...ENCODINGS.map((e) => path + e.suffix)].filter((f) => existsSync(f));
 
 /** The two files and their compressed copies as they are on disk now. */
 export function seoFilesOnDisk(publishedDir: string): string[] {
-  return ["sitemap.xml", "robots.txt"].flatMap((name) => [name, ...ENCODINGS.map((e) => name + e.suffix)].map((f) => join(publishedDir, f)).filter((f) => existsSync(f)));
+  return ["sitemap.xml", "robots.txt"].flatMap((name) => withCopiesOnDisk(join(publishedDir, name)));
 }
 
 /** Rewrites what changed of the two; returns the files written, for a bucket to put too (ADR 129). */

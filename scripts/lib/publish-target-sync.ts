@@ -9,9 +9,9 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { GetObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { writeFileAtomic } from "#renderer/atomic-write.ts";
-import { objectHeaders } from "#renderer/bucket-target.ts";
+import { listObjects, objectHeaders } from "#renderer/bucket-target.ts";
 
 export interface SyncOptions {
   client: S3Client;
@@ -53,18 +53,10 @@ function folderFiles(dir: string): string[] {
     .filter((path) => !isStalePageCopy(path));
 }
 
-/** Every object under the prefix, by its path under the prefix, with its size and ETag (quotes removed). */
+/** Every object under the prefix, by its path under the prefix, with its size and ETag. */
 async function bucketObjects(opts: SyncOptions): Promise<Map<string, { size: number; etag: string }>> {
-  const found = new Map<string, { size: number; etag: string }>();
-  let token: string | undefined;
-  do {
-    const page = await opts.client.send(new ListObjectsV2Command({ Bucket: opts.bucket, Prefix: opts.prefix, ContinuationToken: token }));
-    for (const o of page.Contents ?? []) {
-      if (o.Key && !o.Key.endsWith("/")) found.set(o.Key.slice(opts.prefix.length), { size: o.Size ?? -1, etag: (o.ETag ?? "").replaceAll('"', "") });
-    }
-    token = page.IsTruncated ? page.NextContinuationToken : undefined;
-  } while (token);
-  return found;
+  const objects = await listObjects(opts.client, opts.bucket, opts.prefix);
+  return new Map(objects.filter((o) => !o.key.endsWith("/")).map((o) => [o.key.slice(opts.prefix.length), o]));
 }
 
 /**

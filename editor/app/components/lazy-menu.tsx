@@ -6,26 +6,15 @@
  */
 import { cloneElement, useState, type KeyboardEvent, type PointerEvent, type ReactElement, type ReactNode } from "react";
 import type { MenuProps } from "./menu-item.tsx";
+import { loadOnce } from "./load-once.ts";
 
 export type MenuParts = typeof import("./menu-item.tsx");
-let loaded: MenuParts | null = null;
-let loading: Promise<MenuParts> | null = null;
-
-function loadMenu(): Promise<MenuParts> {
-  loading ??= import("./menu-item.tsx").then(
-    (parts) => (loaded = parts),
-    (err: unknown) => {
-      loading = null; // offline for a moment: the next press tries again
-      throw err;
-    },
-  );
-  return loading;
-}
+const menu = loadOnce(() => import("./menu-item.tsx"));
 
 type TriggerProps = { onPointerDown?(e: PointerEvent<HTMLElement>): void; onKeyDown?(e: KeyboardEvent<HTMLElement>): void };
 
 export function LazyMenu({ trigger, children, ...props }: Omit<MenuProps, "children" | "trigger"> & { trigger: ReactElement<TriggerProps>; children(parts: MenuParts): ReactNode }) {
-  const [parts, setParts] = useState(loaded);
+  const [parts, setParts] = useState(menu.loaded);
   const [openedBy, setOpenedBy] = useState<"keyboard" | "pointer">();
   if (parts) {
     return (
@@ -35,7 +24,7 @@ export function LazyMenu({ trigger, children, ...props }: Omit<MenuProps, "child
     );
   }
   function open(by: "keyboard" | "pointer") {
-    loadMenu().then(
+    menu.load().then(
       (p) => {
         setOpenedBy(by);
         setParts(p);

@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from "react";
 import { DASH } from "#core/dashboard-texts.ts";
 import { useDashboard } from "../store.ts";
 import { PlusTag } from "./ui.tsx";
+import { loadOnce } from "./load-once.ts";
 
 /**
  * A Plus-only item on a Lite owner's draft (ADR 112): the PLUS badge and the words saying the item
@@ -25,27 +26,14 @@ export function PlusMark({ feature }: { feature: string }) {
   );
 }
 
-type TooltipPart = typeof import("./plus-tooltip.tsx");
-let loaded: TooltipPart | null = null;
-let loading: Promise<TooltipPart> | null = null;
-
-function loadTooltip(): Promise<TooltipPart> {
-  loading ??= import("./plus-tooltip.tsx").then(
-    (part) => (loaded = part),
-    (err: unknown) => {
-      loading = null; // offline for a moment: the next hover tries again
-      throw err;
-    },
-  );
-  return loading;
-}
+const tooltip = loadOnce(() => import("./plus-tooltip.tsx"));
 
 /** The PLUS badge: a button with the spec's tooltip that opens the upgrade prompt for `feature`. */
 export function PlusBadge({ feature }: { feature: string }) {
   const me = useDashboard((s) => s.me);
   const openUpgrade = useDashboard((s) => s.openUpgrade);
   const tip = me?.plan.isTrialActive ? DASH.plusTooltipTrial : DASH.plusTooltip;
-  const [part, setPart] = useState(loaded);
+  const [part, setPart] = useState(tooltip.loaded);
   // Whether the badge was hovered or focused when the tooltip arrived: it then opens at once, and
   // the focus moves to the badge that replaces the plain one.
   const [arrived, setArrived] = useState<"hover" | "focus">();
@@ -57,7 +45,7 @@ export function PlusBadge({ feature }: { feature: string }) {
   function wake(by: "hover" | "focus") {
     if (part) return;
     const el = button.current;
-    loadTooltip().then(
+    tooltip.load().then(
       (p) => {
         const swap = () => {
           const still = by === "focus" ? el === document.activeElement : el?.matches(":hover");

@@ -9,21 +9,10 @@
  */
 import { createContext, useContext, useEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent, type ReactNode, type Ref } from "react";
 import type { ListProps } from "../dnd.tsx";
+import { loadOnce } from "./load-once.ts";
 
 type DndParts = typeof import("../dnd.tsx");
-let loaded: DndParts | null = null;
-let loading: Promise<DndParts> | null = null;
-
-function loadDnd(): Promise<DndParts> {
-  loading ??= import("../dnd.tsx").then(
-    (parts) => (loaded = parts),
-    (err: unknown) => {
-      loading = null; // offline for a moment: the next visit to the list tries again
-      throw err;
-    },
-  );
-  return loading;
-}
+const dnd = loadOnce(() => import("../dnd.tsx"));
 
 /** What a row spreads: `ref` and `style` on the item, `handle` on its reorder button. */
 export interface SortProps {
@@ -46,7 +35,7 @@ export function moveItem<T>(items: T[], from: number, to: number): T[] {
 }
 
 export function SortableList(props: ListProps) {
-  const [parts, setParts] = useState(loaded);
+  const [parts, setParts] = useState(dnd.loaded);
   const box = useRef<HTMLDivElement>(null);
   const pending = useRef<Press | null>(null);
   // Which element of the list had the focus when @dnd-kit arrived, by its place among the list's
@@ -55,7 +44,7 @@ export function SortableList(props: ListProps) {
 
   function wake() {
     if (parts) return;
-    loadDnd().then(
+    dnd.load().then(
       (p) => {
         const all = box.current ? [...box.current.getElementsByTagName("*")] : [];
         focused.current = all.indexOf(document.activeElement as Element);

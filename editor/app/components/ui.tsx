@@ -9,6 +9,7 @@ import { BILLING_MESSAGES, PLUS_PRICE_LABEL } from "#core/billing.ts";
 import { api, unwrap } from "../api.ts";
 import { toast } from "../toast.tsx";
 import { useDashboard } from "../store.ts";
+import { loadOnce } from "./load-once.ts";
 
 type Variant = "primary" | "secondary" | "danger" | "ghost";
 const VARIANTS: Record<Variant, string> = {
@@ -143,24 +144,12 @@ export type ConfirmProps = {
  * or open, so focus returns and the stack behave as before.
  */
 type DialogParts = typeof import("./dialog.tsx");
-let dialogParts: DialogParts | null = null;
-let loadingDialogs: Promise<DialogParts> | null = null;
-
-function loadDialogs(): Promise<DialogParts> {
-  loadingDialogs ??= import("./dialog.tsx").then(
-    (parts) => (dialogParts = parts),
-    (err: unknown) => {
-      loadingDialogs = null; // offline for a moment: the next opening tries again
-      throw err;
-    },
-  );
-  return loadingDialogs;
-}
+const dialogs = loadOnce(() => import("./dialog.tsx"));
 
 function useDialogParts(open: boolean): DialogParts | null {
-  const [parts, setParts] = useState(dialogParts);
+  const [parts, setParts] = useState(dialogs.loaded);
   useEffect(() => {
-    if (open && !parts) loadDialogs().then((p) => setParts(() => p), () => undefined);
+    if (open && !parts) dialogs.load().then((p) => setParts(() => p), () => undefined);
   }, [open, parts]);
   return parts;
 }

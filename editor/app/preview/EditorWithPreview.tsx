@@ -11,21 +11,10 @@ import { PROFILE_MESSAGES } from "#core/profile.ts";
 import { Button } from "../components/ui.tsx";
 import { useDashboard } from "../store.ts";
 import { useProfileDraft } from "./store.ts";
+import { loadOnce } from "../components/load-once.ts";
 
 type Preview = (typeof import("./LivePreview.tsx"))["LivePreview"];
-let loaded: Preview | null = null;
-let loading: Promise<Preview> | null = null;
-
-function loadPreview(): Promise<Preview> {
-  loading ??= import("./LivePreview.tsx").then(
-    (m) => (loaded = m.LivePreview),
-    (err: unknown) => {
-      loading = null; // offline for a moment: the preview's next showing tries again
-      throw err;
-    },
-  );
-  return loading;
-}
+const preview = loadOnce(() => import("./LivePreview.tsx").then((m) => m.LivePreview));
 
 export function EditorWithPreview({ children }: { children: ReactNode }) {
   const dataVersion = useDashboard((s) => s.dataVersion);
@@ -34,7 +23,7 @@ export function EditorWithPreview({ children }: { children: ReactNode }) {
   const previewId = useId();
   // The preview's renderer, asked for when the preview is first on screen.
   const aside = useRef<HTMLElement>(null);
-  const [LivePreview, setLivePreview] = useState<Preview | null>(() => loaded);
+  const [LivePreview, setLivePreview] = useState<Preview | null>(() => preview.loaded());
   // Shown at least once: until then a hidden preview (a phone's) says nothing, not even "Loading".
   const [seen, setSeen] = useState(false);
   useEffect(() => {
@@ -43,7 +32,7 @@ export function EditorWithPreview({ children }: { children: ReactNode }) {
     const watch = new IntersectionObserver((entries) => {
       if (!entries.some((e) => e.isIntersecting)) return;
       setSeen(true);
-      loadPreview().then((p) => setLivePreview(() => p), () => undefined);
+      preview.load().then((p) => setLivePreview(() => p), () => undefined);
     });
     watch.observe(el);
     return () => watch.disconnect();
