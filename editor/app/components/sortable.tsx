@@ -7,7 +7,7 @@
  * Only the handles wake it: the list's other controls (switches, menus) are never re-rendered under
  * a press.
  */
-import { createContext, useContext, useEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent, type ReactNode, type Ref } from "react";
+import { createContext, useContext, useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent, type ReactNode, type Ref } from "react";
 import type { ListProps } from "../dnd.tsx";
 import { loadOnce } from "./load-once.ts";
 
@@ -59,10 +59,15 @@ export function SortableList(props: ListProps) {
     wake();
   }
 
-  useEffect(() => {
+  // The focus moves to the new markup as it is committed, before the browser hands out another
+  // key: a key pressed between the commit and a later effect would go to the page's body.
+  useLayoutEffect(() => {
     if (!parts || !box.current) return;
     const el = box.current.getElementsByTagName("*")[focused.current];
     if (el instanceof HTMLElement) el.focus();
+  }, [parts]);
+  useEffect(() => {
+    if (!parts || !box.current) return;
     const p = pending.current;
     pending.current = null;
     const handle = p && box.current.querySelector(`[data-reorder="${CSS.escape(p.id)}"]`);
