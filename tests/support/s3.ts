@@ -3,9 +3,11 @@
  * bucket and an S3Client for it: for the tests of the bucket publish target. Call the returned stop()
  * after the file's tests.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { createHash, randomUUID } from "node:crypto";
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { buffer } from "node:stream/consumers";
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import S3rver from "s3rver";
 import { freePort } from "./nginx.ts";
@@ -36,10 +38,40 @@ export interface StoredObject {
   contentEncoding: string | undefined;
 }
 
+/** The part of s3rver's filesystem store that a PUT goes through. */
+interface FilesystemStore {
+  getResourcePath(bucket: string, key: string, resource: string): string;
+  putMetadata(bucket: string, key: string, metadata: unknown, md5: string): Promise<void>;
+  putObject(object: { bucket: string; key: string; content: Buffer | NodeJS.ReadableStream; metadata: unknown }): Promise<{ size: number; md5: string }>;
+}
+
+/**
+ * S3 stores an object only once its whole body has arrived, and a reader gets the old object or the
+ * new one, never a part (the guarantee a page object relies on, ADR 130). s3rver streams a PUT's body
+ * straight into the object's file, so a client killed mid-upload, or a read during a write, sees a
+ * part of it. Its store here takes the whole body first, then swaps the file in with a rename.
+ */
+function storeWholeObjects(server: S3rver): void {
+  const store = (server as unknown as { store: FilesystemStore }).store;
+  store.putObject = async (object) => {
+    // Rejects, and stores nothing, when the client goes away before the body's end.
+    const content = Buffer.isBuffer(object.content) ? object.content : await buffer(object.content);
+    const path = store.getResourcePath(object.bucket, object.key, "object");
+    mkdirSync(dirname(path), { recursive: true });
+    const temporary = `${path}.${randomUUID()}.tmp`;
+    writeFileSync(temporary, content);
+    renameSync(temporary, path);
+    const md5 = createHash("md5").update(content).digest("hex");
+    await store.putMetadata(object.bucket, object.key, object.metadata, md5);
+    return { size: content.length, md5 };
+  };
+}
+
 export async function startTestBucket(bucket = "pages"): Promise<TestBucket> {
   const dir = mkdtempSync(join(tmpdir(), "plinth-s3-"));
   const port = await freePort();
   const server = new S3rver({ address: "127.0.0.1", port, silent: true, directory: dir });
+  storeWholeObjects(server);
   await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new S3Client({ endpoint, region: REGION, forcePathStyle: true, credentials: CREDENTIALS });
