@@ -5,7 +5,7 @@
  * A page object is replaced by one PUT, so a reader gets the old page or the new one, never a mix.
  */
 import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
 import type { PendingWrite } from "./atomic-write.ts";
 import { CONTENT_TYPES, IMMUTABLE, REVALIDATE } from "./content-types.ts";
@@ -140,6 +140,8 @@ export function bucketTarget(config: BucketConfig): PublishTarget {
     kind: "bucket",
     writer(): TargetWriter {
       const steps: Step[] = [];
+      /** Files of the folder given to putFiles: removed again if the bucket does not take them. */
+      const mirrored: string[] = [];
       return {
         hasPage: () => false,
         writePage(_username, writes) {
@@ -156,6 +158,7 @@ export function bucketTarget(config: BucketConfig): PublishTarget {
         },
         putFiles(paths) {
           for (const path of paths) steps.push({ put: { path: keyOf(path), body: readFileSync(path) } });
+          mirrored.push(...paths);
         },
         removeFiles(paths) {
           for (const path of paths) steps.push({ remove: keyOf(path) });
@@ -164,6 +167,9 @@ export function bucketTarget(config: BucketConfig): PublishTarget {
           try {
             await run(steps);
           } catch (err) {
+            // The folder keeps only what the bucket has too: the next step that needs such a file
+            // (the sitemap at the next publish, an upload tried again) finds it missing and puts it.
+            for (const path of mirrored) rmSync(path, { force: true });
             throw new TargetWriteError(err);
           }
         },

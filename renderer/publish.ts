@@ -172,10 +172,11 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions): Publi
     return { version, changed: true, first: !last };
   });
   if (!outcome) return { ok: false, reason: "suspended" };
-  if (!outcome.changed) return { ok: true, version: outcome.version, changed: false };
-  // The sitemap lists published pages: it changes when a page is published for the first time.
+  // The sitemap lists published pages: it changes when a page is published for the first time. It
+  // is missing when it was never written, or when a bucket refused it (the folder keeps only what the
+  // bucket took), so a publish, changed or not, writes it then.
   if (outcome.first || !existsSync(join(opts.publishedDir, "sitemap.xml"))) writer.putFiles(writeSeoFiles(db, opts.publishedDir, opts.pagesOrigin ?? opts.origin));
-  return { ok: true, version: outcome.version, changed: true };
+  return { ok: true, version: outcome.version, changed: outcome.changed };
 }
 
 /**

@@ -9,8 +9,9 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { userProfiles } from "#db/schema.ts";
 import { throughTarget } from "#renderer/publish-target.ts";
-import { seoFilesOnDisk } from "#renderer/seo-files.ts";
+import { seoFilesOnDisk, writeSeoFiles } from "#renderer/seo-files.ts";
 import type { AppDeps } from "../context.ts";
+import { pagesOrigin } from "../env.server.ts";
 import { isMediaKey } from "../storage/media.ts";
 
 export interface TargetCleanupJob {
@@ -26,6 +27,8 @@ export async function runTargetCleanup(deps: Pick<AppDeps, "db" | "env" | "targe
   await throughTarget(deps.target, (writer) => {
     if (!claimed) writer.removeAllOf(job.username);
     writer.removeFiles(job.media.filter(isMediaKey).map((key) => join(dir, key)));
+    // Written again first: an attempt the bucket refused took them out of the folder too.
+    writeSeoFiles(deps.db, dir, pagesOrigin(deps.env));
     writer.putFiles(seoFilesOnDisk(dir));
   });
 }

@@ -49,7 +49,8 @@ export function localMediaStorage(rootDir: string): MediaStorage {
 /**
  * The storage the product uses: the folder, which the server reads for the dashboard, mirrored to
  * the publish target, so that with a bucket (ADR 129) visitors get every upload from there. An upload
- * the target refuses is removed again, so it is stored everywhere or nowhere.
+ * the bucket refuses leaves the folder too (its writer removes it), so it is stored everywhere or
+ * nowhere.
  */
 export function mediaStorageFor(env: { PUBLISHED_DIR: string }, target: PublishTarget): MediaStorage {
   const local = localMediaStorage(env.PUBLISHED_DIR);
@@ -57,12 +58,7 @@ export function mediaStorageFor(env: { PUBLISHED_DIR: string }, target: PublishT
   return {
     async put(key, bytes, contentType) {
       await local.put(key, bytes, contentType);
-      try {
-        await throughTarget(target, (writer) => writer.putFiles([pathOf(key)]));
-      } catch (err) {
-        await local.remove(key);
-        throw err;
-      }
+      await throughTarget(target, (writer) => writer.putFiles([pathOf(key)]));
     },
     async remove(key) {
       await throughTarget(target, (writer) => writer.removeFiles([pathOf(key)]));

@@ -177,6 +177,9 @@ describe("publishing to a bucket", () => {
     expect(await (await owner.call("POST", "/api/publish")).json()).toEqual({ version: 1, changed: false });
     const put = await bucket.client.send(new GetObjectCommand({ Bucket: `missing-${run}`, Key: pageKey() }));
     expect(await put.Body!.transformToString()).toContain("Waiting for its bucket");
+    // The sitemap the first publish could not put comes with the page.
+    const sitemap = await bucket.client.send(new GetObjectCommand({ Bucket: `missing-${run}`, Key: `${prefix}sitemap.xml` }));
+    expect(await sitemap.Body!.transformToString()).toContain(`/${owner.username}</loc>`);
   });
 
   it("deletes every object of the page when its owner deletes the account, and no other owner's", async () => {
