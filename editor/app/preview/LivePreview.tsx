@@ -9,6 +9,7 @@ import { createPortal } from "react-dom";
 import { effectivePlan } from "#core/plans.ts";
 import { planStateOf } from "#core/publish-gate.ts";
 import type { LongFormBlock } from "#renderer/markdown.ts";
+import { useBrandIcons } from "../components/brand-icons.ts";
 import { Button, featureName } from "../components/ui.tsx";
 import { useDashboard } from "../store.ts";
 import { asPlus, FRAME_SKELETON, pageDocument, plusFeaturesOf } from "./page-document.tsx";
@@ -32,14 +33,17 @@ export function LivePreview() {
     if (wantsMarkdown && !markdown) void import("#renderer/markdown.ts").then((m) => setMarkdown({ parse: m.longFormBlocks }));
   }, [wantsMarkdown, markdown]);
 
+  // The brand marks of the page's platforms, hidden ones too, so showing one draws it at once.
+  const icons = useBrandIcons(deferred?.socialLinks.map((s) => s.platform) ?? []);
+
   const view = useMemo(() => {
     if (!deferred || !plan) return null;
     const now = new Date();
     const lite = effectivePlan(planStateOf(plan), now) === "lite";
     const needsPlus = lite ? plusFeaturesOf(deferred) : [];
-    const doc = pageDocument(deferred, needsPlus.length ? asPlus(now) : plan, fonts, now, origin, markdown?.parse);
+    const doc = pageDocument(deferred, needsPlus.length ? asPlus(now) : plan, fonts, now, origin, markdown?.parse, icons);
     return { doc, needsPlus };
-  }, [deferred, plan, fonts, origin, markdown]);
+  }, [deferred, plan, fonts, origin, markdown, icons]);
 
   useEffect(() => {
     const style = body?.ownerDocument.getElementById("page-css");

@@ -12,6 +12,8 @@
  * Radix's dialog stack (when a dialog first opens, components/dialog.tsx) or tooltip (when a PLUS
  * badge is first hovered or focused), the live preview's renderer (when the preview is first on
  * screen), the link dialog (when first opened), the mobile menu's drawer or the checkout code.
+ * Nor, the live preview and Social Links included, any brand mark's path data: each mark is its own
+ * module, loaded for the platforms shown (editor/app/components/brand-icons.ts).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -59,6 +61,17 @@ const screens = readdirSync(join(ROOT, "editor/app/screens"), { recursive: true,
   .map((f) => `editor/app/screens/${f}`);
 
 describe("the dashboard's first load", () => {
+  it("the live preview loads only the brand marks of the page's platforms", () => {
+    const graph = [...staticGraph("editor/app/preview/LivePreview.tsx")];
+    expect(graph).toContain("renderer/components/Page.tsx");
+    expect(graph.filter((f) => f.startsWith("renderer/components/brand-icons"))).toEqual([]);
+    // One module per platform, each loaded on its own.
+    const loader = readFileSync(join(ROOT, "editor/app/components/brand-icons.ts"), "utf8");
+    const marks = readdirSync(join(ROOT, "renderer/components/brand-icons")).map((f) => f.replace(/\.ts$/, ""));
+    expect(marks.length).toBe(18);
+    for (const id of marks) expect(loader).toContain(`import("#renderer/components/brand-icons/${id}.ts")`);
+  });
+
   it("finds the screens", () => {
     expect(screens.length).toBeGreaterThanOrEqual(8);
   });
@@ -97,6 +110,11 @@ describe("the dashboard's first load", () => {
 
     it(`${entry} reaches none of zod, sonner, date-fns and @dnd-kit through static imports`, () => {
       expect(pathToHeavy(entry)).toBeNull();
+    });
+
+    // ADR 132: the marks load one platform at a time, for the platforms shown.
+    it(`${entry} loads no brand mark through static imports`, () => {
+      expect([...staticGraph(entry)].filter((f) => f.startsWith("renderer/components/brand-icons"))).toEqual([]);
     });
 
     // ADR 132: the live preview draws the public page's components when it is first on screen.

@@ -1,5 +1,5 @@
 /**
- * Brand marks (renderer/components/icons.tsx) are Simple Icons' path data, kept as constants so the
+ * Brand marks (renderer/components/brand-icons/, one module per platform) are Simple Icons' path data, kept as constants so the
  * page renderer does not load the whole icon set: this checks every mark against the simple-icons
  * package, so upgrading the package shows which marks changed. LinkedIn left Simple Icons, so its
  * mark is Plinth's own.
@@ -7,7 +7,7 @@
 import * as simpleIcons from "simple-icons";
 import { describe, expect, it } from "vitest";
 import { SOCIAL_PLATFORMS } from "#core/platforms.ts";
-import { BRAND_ICONS } from "#renderer/components/icons.tsx";
+import { BRAND_ICONS } from "#renderer/components/brand-icons.ts";
 
 const bySlug = new Map(Object.values(simpleIcons).map((icon) => [icon.slug, icon.path]));
 
