@@ -13,7 +13,8 @@
  * badge is first hovered or focused), the live preview's renderer (when the preview is first on
  * screen), the link dialog (when first opened), the mobile menu's drawer or the checkout code.
  * Nor, the live preview and Social Links included, any brand mark's path data: each mark is its own
- * module, loaded for the platforms shown (editor/app/components/brand-icons.ts).
+ * module, loaded for the platforms shown (editor/app/components/brand-icons.ts). Nor does the shell
+ * load all of billing for the Plus price, or the Publish dialog of a refused draft before it opens.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -96,6 +97,14 @@ describe("the dashboard's first load", () => {
     ["editor/app/App.tsx", "editor/app/components/dialog.tsx"],
     ["editor/app/App.tsx", "editor/app/shell/MobileMenu.tsx"],
     ["editor/app/App.tsx", "editor/app/screens/account/billing-ui.tsx"],
+    // The shell names the Plus price (core/plus-price.ts), not all of billing; the Publish dialog of
+    // a refused draft loads when it opens; Profile Picture's colour field with the Initials style,
+    // its cropping code with the first crop.
+    ["editor/app/App.tsx", "core/billing.ts"],
+    ["editor/app/App.tsx", "editor/app/shell/PublishBlockers.tsx"],
+    ["editor/app/App.tsx", "editor/app/screens/NotFound.tsx"],
+    ["editor/app/screens/profile/ProfilePictureScreen.tsx", "editor/app/screens/appearance/ColorField.tsx"],
+    ["editor/app/screens/profile/ProfilePictureScreen.tsx", "editor/app/screens/profile/crop-image.ts"],
   ])("%s loads %s only when it is shown", (screen, panel) => {
     expect([...staticGraph(screen)]).not.toContain(panel);
   });
