@@ -2,6 +2,7 @@
 import react from "@astrojs/react";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
+import { fileURLToPath } from "node:url";
 import { precompressSite } from "./scripts/lib/precompress-site.ts";
 
 // The site and the dashboard shell are static files served by api/server.ts; the dashboard is a
@@ -9,6 +10,17 @@ import { precompressSite } from "./scripts/lib/precompress-site.ts";
 // to this dev server, so everything is reached on one origin (PORT, 4321). A build ends by writing
 // brotli and gzip copies of its text files, which the server sends (ADR 054).
 const devPort = Number(process.env.ASTRO_DEV_PORT ?? 4322);
+
+// react-router's package exports name only its development build, whose warnings a built site
+// does not need (remix-run/react-router#14102); a build takes the production build beside it.
+const reactRouterProduction = {
+  name: "react-router-production",
+  apply: /** @type {const} */ ("build"),
+  enforce: /** @type {const} */ ("pre"),
+  resolveId(/** @type {string} */ id) {
+    return id === "react-router" ? fileURLToPath(new URL("./node_modules/react-router/dist/production/index.mjs", import.meta.url)) : null;
+  },
+};
 
 export default defineConfig({
   srcDir: "./editor",
@@ -21,7 +33,7 @@ export default defineConfig({
   server: { port: devPort, host: "127.0.0.1" },
   devToolbar: { enabled: false },
   vite: {
-    plugins: [tailwindcss()],
+    plugins: [tailwindcss(), reactRouterProduction],
     server: { hmr: { clientPort: devPort } },
   },
 });

@@ -6,11 +6,14 @@
  */
 import { LIMITS } from "./limits.ts";
 import { isPayingPlus, isTrialActive, type PlanState } from "./plans.ts";
+import { CHECKOUT_FAILED, formatMoney, PLUS_PRICE_LABEL } from "./plus-price.ts";
+
+export { formatMoney, PLUS_PRICE, PLUS_PRICE_LABEL } from "./plus-price.ts";
 
 export const BILLING_MESSAGES = {
   cancelFailed: "Failed to cancel subscription",
   portalFailed: "Failed to open customer portal",
-  checkoutFailed: "Failed to start checkout",
+  checkoutFailed: CHECKOUT_FAILED,
   resumeFailed: "Failed to resume subscription",
   loadFailed: "Failed to load your subscription",
   invoicesFailed: "Failed to load billing history",
@@ -54,14 +57,6 @@ export const CARD_MESSAGES = {
   paymentMethodUpdated: "Your payment method has been updated.",
 } as const;
 
-/** "$8.99"; negative amounts as "-$1.00". */
-export function formatMoney(cents: number): string {
-  const sign = cents < 0 ? "-" : "";
-  return `${sign}$${(Math.abs(cents) / 100).toFixed(2)}`;
-}
-
-export const PLUS_PRICE = formatMoney(LIMITS.PLUS_PRICE_CENTS);
-export const PLUS_PRICE_LABEL = `${PLUS_PRICE} per month`;
 export const PLUS_INVOICE_DESCRIPTION = "Plinth Plus (monthly)";
 
 /** How often Plus is billed: Plinth Plus (monthly) or Plinth Plus yearly (ADR 103). */

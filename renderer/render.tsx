@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { renderToStaticMarkup } from "react-dom/server";
 import { visibleContentOf } from "#core/visible-content.ts";
+import { BRAND_ICONS } from "./components/brand-icons.ts";
 import { PageBody, PageChrome, pictureSrcOf } from "./components/Page.tsx";
 import { imageOrigin, safeSrc } from "./components/safe-href.ts";
 import { pageCss, pageStyleOf, type PageStylesheet } from "./css.ts";
@@ -122,7 +123,7 @@ export function renderPage(input: RenderInput): RenderedPage {
   out.push(
     renderToStaticMarkup(
       <>
-        <PageBody snapshot={snapshot} plan={plan} now={now} mode={mode} origin={origin} pagesOrigin={pagesOrigin} content={v} longForm={longFormBlocks(v.longFormText)} />
+        <PageBody snapshot={snapshot} plan={plan} now={now} mode={mode} origin={origin} pagesOrigin={pagesOrigin} content={v} longForm={longFormBlocks(v.longFormText)} icons={BRAND_ICONS} />
         <PageChrome origin={origin} />
       </>,
     ),

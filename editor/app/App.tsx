@@ -10,7 +10,6 @@ import { UpgradePrompt } from "./components/ui.tsx";
 import { Shell } from "./shell/Shell.tsx";
 import { useDashboard } from "./store.ts";
 import { Toasts } from "./toast.tsx";
-import { NotFound } from "./screens/NotFound.tsx";
 import { useCheckoutWelcome } from "./screens/account/checkout-welcome.ts";
 
 const AnalyticsScreen = lazy(() => import("./screens/analytics/AnalyticsScreen.tsx"));
@@ -21,6 +20,7 @@ const BioScreen = lazy(() => import("./screens/bio/BioScreen.tsx"));
 const AppearanceScreen = lazy(() => import("./screens/appearance/AppearanceScreen.tsx"));
 const AccountSettingsScreen = lazy(() => import("./screens/AccountSettingsScreen.tsx"));
 const AffiliateScreen = lazy(() => import("./screens/affiliate/AffiliateScreen.tsx"));
+const NotFound = lazy(() => import("./screens/NotFound.tsx").then((m) => ({ default: m.NotFound })));
 
 /** How often the dashboard asks whether the draft changed elsewhere (only while the tab is visible). */
 const POLL_MS = 5000;

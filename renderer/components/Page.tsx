@@ -12,6 +12,7 @@ import type { FullwidthSubtype } from "#core/themes.ts";
 import { linkAddressOf } from "#core/url-rule.ts";
 import { visibleContentOf, type VisibleContent } from "#core/visible-content.ts";
 import type { LongFormBlock } from "../markdown.ts";
+import type { BrandIconPaths } from "./brand-icons.ts";
 import { BrandIcon, Icon, type UiIcon } from "./icons.tsx";
 import { LongForm } from "./LongForm.tsx";
 import { isMailable, safeHref, safeSrc } from "./safe-href.ts";
@@ -33,6 +34,11 @@ export interface PageProps {
    * caller parses it, so the page's components carry no parser: the dashboard loads it on demand.
    */
   longForm?: LongFormBlock[];
+  /**
+   * The brand marks' path data (brand-icons.ts): the renderer hands in every mark, the dashboard's
+   * preview the marks of the page's platforms once they have loaded.
+   */
+  icons: BrandIconPaths;
 }
 
 /** Visitor-facing texts of the page and its dialogs (spec section 8, Public page). */
@@ -135,11 +141,11 @@ function pictureOf(snapshot: PageSnapshot, name: string): ReactNode {
   return <Picture kind={shown.kind} sub={full ? p.profilePictureFullwidthSubtype : p.profilePictureIconSubtype} src={shown.src} name={name} initials="" />;
 }
 
-function SocialItem({ href, name, platform }: { href: string; name: string; platform: PlatformId }) {
+function SocialItem({ href, name, platform, path }: { href: string; name: string; platform: PlatformId; path: string | undefined }) {
   return (
     <li>
       <a href={href} rel="noopener" aria-label={name} title={name} data-social={platform}>
-        <BrandIcon platform={platform} />
+        <BrandIcon platform={platform} path={path} />
       </a>
     </li>
   );
@@ -160,14 +166,14 @@ function SocialList({ position, qr, children }: { position: string; qr: boolean;
   );
 }
 
-function socialsOf(socials: PageSocialLink[], qr: boolean, position: string): ReactNode {
+function socialsOf(socials: PageSocialLink[], qr: boolean, position: string, icons: BrandIconPaths): ReactNode {
   // Arrays here are built with push, never map(): see core/visible-content.ts.
   const items: ReactNode[] = [];
   for (let i = 0; i < socials.length; i++) {
     const s = socials[i]!;
     const href = safeHref(s.url);
     const platform = getPlatform(s.platform);
-    if (href && platform) items.push(<SocialItem key={s.id} href={href} name={platform.name} platform={platform.id} />);
+    if (href && platform) items.push(<SocialItem key={s.id} href={href} name={platform.name} platform={platform.id} path={icons[platform.id]} />);
   }
   if (items.length === 0 && !qr) return null;
   return (
@@ -521,7 +527,7 @@ function PageLayout(p: LayoutProps) {
 }
 
 /** The part of the page that changes from page to page. */
-export function PageBody({ snapshot, plan, now, mode = "published", origin = "", pagesOrigin = origin, content, longForm }: PageProps) {
+export function PageBody({ snapshot, plan, now, mode = "published", origin = "", pagesOrigin = origin, content, longForm, icons }: PageProps) {
   const { profile } = snapshot;
   const v = content ?? visibleContentOf(snapshot, plan, now);
   const name = profile.displayName.trim() || profile.username;
@@ -560,7 +566,7 @@ export function PageBody({ snapshot, plan, now, mode = "published", origin = "",
       name={name}
       bio={profile.bio.trim()}
       position={profile.socialLinksPosition}
-      socials={socialsOf(v.socialLinks, profile.qrCodeVisible, profile.socialLinksPosition)}
+      socials={socialsOf(v.socialLinks, profile.qrCodeVisible, profile.socialLinksPosition, icons)}
       top={top.length > 0 ? <LinkList>{items(top)}</LinkList> : null}
       groups={groups}
       longForm={v.longFormText ? longForm : undefined}

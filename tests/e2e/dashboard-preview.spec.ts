@@ -56,6 +56,8 @@ test("the live preview is the published page's HTML and CSS for the same draft",
   await expect(frame.getByRole("heading", { level: 1, name: "Ada & Co <3" })).toBeVisible();
   // Long-form text is Markdown, drawn by the same parser once it has loaded (ADR 126).
   await expect(frame.getByRole("heading", { level: 2, name: "Hello" })).toBeVisible();
+  // The brand marks load one platform at a time, for the platforms the page has (ADR 132).
+  await expect(frame.locator('[data-social="github"] path')).toHaveAttribute("d", /^M/);
   const preview = {
     body: await frame.locator("body").evaluate((b) => b.innerHTML),
     css: await frame.locator("style").first().evaluate((s) => s.textContent),

@@ -4,7 +4,7 @@
  */
 import { createOwner, expect, liftWithKeyboard, signInAs, test } from "./fixtures.ts";
 import type { Page } from "@playwright/test";
-import { BRAND_ICONS } from "#renderer/components/icons.tsx";
+import { BRAND_ICONS } from "#renderer/components/brand-icons.ts";
 
 async function addPlatform(page: Page, name: string, handle: string) {
   await page.getByRole("button", { name, exact: true }).click();

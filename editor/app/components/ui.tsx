@@ -5,7 +5,7 @@ import { Crown, type LucideIcon } from "lucide-react";
 import { useEffect, useRef, useState, type ComponentPropsWithRef, type ReactNode, type RefObject } from "react";
 import { DASH } from "#core/dashboard-texts.ts";
 import { FEATURE_LABELS } from "#core/feature-labels.ts";
-import { BILLING_MESSAGES, PLUS_PRICE_LABEL } from "#core/billing.ts";
+import { CHECKOUT_FAILED, PLUS_PRICE_LABEL } from "#core/plus-price.ts";
 import { api, unwrap } from "../api.ts";
 import { toast } from "../toast.tsx";
 import { useDashboard } from "../store.ts";
@@ -177,7 +177,7 @@ export async function upgradeFor(feature: string): Promise<boolean> {
   // The checkout's module loads with the first Upgrade press (ADR 132).
   const billing = await import("../screens/account/billing-ui.tsx").catch(() => null);
   if (billing) return billing.startCheckout();
-  toast.error(BILLING_MESSAGES.checkoutFailed);
+  toast.error(CHECKOUT_FAILED);
   return false;
 }
 

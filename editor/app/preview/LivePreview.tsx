@@ -3,25 +3,22 @@
  * components into a sandboxed frame (no script runs in it; its CSS cannot touch the dashboard's).
  * A Lite owner's Plus-only choices show as they would with Plus, under a note that publishing needs it.
  */
-import { Crown } from "lucide-react";
-import { useDeferredValue, useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useDeferredValue, useEffect, useMemo, useState } from "react";
 import { createPortal } from "react-dom";
 import { effectivePlan } from "#core/plans.ts";
 import { planStateOf } from "#core/publish-gate.ts";
 import type { LongFormBlock } from "#renderer/markdown.ts";
-import { Button, featureName } from "../components/ui.tsx";
-import { useDashboard } from "../store.ts";
+import { useBrandIcons } from "../components/brand-icons.ts";
 import { asPlus, FRAME_SKELETON, pageDocument, plusFeaturesOf } from "./page-document.tsx";
 import { useCurrentSnapshot, useProfileDraft } from "./store.ts";
+
+const PlusNote = lazy(() => import("./PlusNote.tsx"));
 
 export function LivePreview() {
   const snapshot = useCurrentSnapshot();
   const plan = useProfileDraft((s) => s.plan);
   const fonts = useProfileDraft((s) => s.fonts);
   const origin = useProfileDraft((s) => s.origin);
-  const tryingOn = useProfileDraft((s) => Object.keys(s.tryOn).length > 0);
-  const clearTryOn = useProfileDraft((s) => s.clearTryOn);
-  const openUpgrade = useDashboard((s) => s.openUpgrade);
   // The frame's body once its empty document has loaded: the page is drawn into it.
   const [body, setBody] = useState<HTMLElement | null>(null);
   const deferred = useDeferredValue(snapshot);
@@ -32,14 +29,17 @@ export function LivePreview() {
     if (wantsMarkdown && !markdown) void import("#renderer/markdown.ts").then((m) => setMarkdown({ parse: m.longFormBlocks }));
   }, [wantsMarkdown, markdown]);
 
+  // The brand marks of the page's platforms, hidden ones too, so showing one draws it at once.
+  const icons = useBrandIcons(deferred?.socialLinks.map((s) => s.platform) ?? []);
+
   const view = useMemo(() => {
     if (!deferred || !plan) return null;
     const now = new Date();
     const lite = effectivePlan(planStateOf(plan), now) === "lite";
     const needsPlus = lite ? plusFeaturesOf(deferred) : [];
-    const doc = pageDocument(deferred, needsPlus.length ? asPlus(now) : plan, fonts, now, origin, markdown?.parse);
+    const doc = pageDocument(deferred, needsPlus.length ? asPlus(now) : plan, fonts, now, origin, markdown?.parse, icons);
     return { doc, needsPlus };
-  }, [deferred, plan, fonts, origin, markdown]);
+  }, [deferred, plan, fonts, origin, markdown, icons]);
 
   useEffect(() => {
     const style = body?.ownerDocument.getElementById("page-css");
@@ -50,23 +50,9 @@ export function LivePreview() {
   return (
     <div className="flex h-full flex-col gap-2">
       {view.needsPlus.length ? (
-        <div role="note" aria-label="Plus features in this preview" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
-          <p className="flex items-center gap-1 font-semibold">
-            <Crown aria-hidden className="size-4" /> Publishing needs Plinth Plus
-          </p>
-          <p className="mt-1">
-            This preview shows {view.needsPlus.map((f) => featureName(f).toLowerCase()).join(", ")} as Plinth Plus publishes them. Your plan cannot put them on your
-            page.
-          </p>
-          <div className="mt-2 flex flex-wrap gap-2">
-            <Button onClick={() => openUpgrade(view.needsPlus[0]!)}>Upgrade to Plus</Button>
-            {tryingOn ? (
-              <Button variant="secondary" onClick={clearTryOn}>
-                Stop previewing
-              </Button>
-            ) : null}
-          </div>
-        </div>
+        <Suspense fallback={null}>
+          <PlusNote features={view.needsPlus} />
+        </Suspense>
       ) : null}
       <iframe
         title="Live preview of your page"

@@ -11,6 +11,7 @@ import type { FeatureKey } from "#core/plans.ts";
 import { plusOnlyFeaturesUsed } from "#core/publish-gate.ts";
 import { isFreeTheme } from "#core/profile.ts";
 import { visibleContentOf } from "#core/visible-content.ts";
+import type { BrandIconPaths } from "#renderer/components/brand-icons.ts";
 import { Page } from "#renderer/components/Page.tsx";
 import type { LongFormBlock } from "#renderer/markdown.ts";
 import { pageCss, pageStyleOf } from "#renderer/css.ts";
@@ -22,7 +23,8 @@ export interface PageDocument {
 
 /**
  * `origin` is the public origin the published page is written for (its footer and banner links);
- * `markdown` draws the long-form text, as render.tsx does (loaded on demand: without it, none shows).
+ * `markdown` draws the long-form text, as render.tsx does (loaded on demand: without it, none shows);
+ * `icons` holds the brand marks loaded so far (brand-icons.ts: a missing one shows empty).
  */
 export function pageDocument(
   snapshot: PageSnapshot,
@@ -30,13 +32,14 @@ export function pageDocument(
   fonts: Record<string, string[]>,
   now: Date,
   origin: string,
-  markdown?: (text: string) => LongFormBlock[],
+  markdown: ((text: string) => LongFormBlock[]) | undefined,
+  icons: BrandIconPaths,
 ): PageDocument {
   const v = visibleContentOf(snapshot, plan, now);
   const longForm = markdown?.(v.longFormText);
   return {
     css: pageCss(pageStyleOf(snapshot.profile, v), fonts).css,
-    body: <Page snapshot={snapshot} plan={plan} now={now} mode="published" origin={origin.replace(/\/+$/, "")} content={v} longForm={longForm} />,
+    body: <Page snapshot={snapshot} plan={plan} now={now} mode="published" origin={origin.replace(/\/+$/, "")} content={v} longForm={longForm} icons={icons} />,
   };
 }
 

@@ -3,16 +3,18 @@
  * draft differs from the published page, Preview, Publish and Discard Changes with their dialogs.
  */
 import { Eye, Rocket, Undo2 } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { toast } from "../toast.tsx";
 import { DASH } from "#core/dashboard-texts.ts";
 import { LIMITS } from "#core/limits.ts";
 import { ApiFailure, clientErrorMessage, unwrap } from "../api.ts";
+import { loadOnce } from "../components/load-once.ts";
 import { Button, Confirm, featureName, upgradeFor } from "../components/ui.tsx";
-import { PublishBlockers } from "./PublishBlockers.tsx";
 import { useDashboard } from "../store.ts";
 
 const post = (path: string) => unwrap(fetch(path, { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" } }) as any);
+/** The Publish dialog of a refused draft loads when it first opens (ADR 132), then stays mounted. */
+const blockersPart = loadOnce(() => import("./PublishBlockers.tsx"));
 const reloadSoon = () => setTimeout(() => window.location.reload(), LIMITS.RELOAD_AFTER_PUBLISH_MS);
 
 export function StatusBar() {
@@ -22,10 +24,16 @@ export function StatusBar() {
   const refreshPublish = () => void useDashboard.getState().refreshPublish();
   const [dialog, setDialog] = useState<"publish" | "discard" | null>(null);
   const [busy, setBusy] = useState(false);
+  const blockers = publish?.blockedFeatures ?? [];
+  const blockersOpen = dialog === "publish" && blockers.length > 0;
+  const [Blockers, setBlockers] = useState(() => blockersPart.loaded()?.PublishBlockers);
+  useEffect(() => {
+    // Offline for a moment: the press does nothing, and the next one tries again.
+    if (blockersOpen && !Blockers) void blockersPart.load().then((m) => setBlockers(() => m.PublishBlockers), () => setDialog(null));
+  }, [blockersOpen, Blockers]);
   if (!me) return null;
   const dirty = !!publish?.hasUnpublishedChanges;
   const badge = me.plan.planBadge;
-  const blockers = publish?.blockedFeatures ?? [];
 
   /** Publish as is, or (hidePlus) after hiding the Plus items the plan refuses (ADR 112). */
   async function doPublish(hidePlus = false) {
@@ -113,14 +121,16 @@ export function StatusBar() {
         busy={busy}
         onConfirm={() => void doPublish()}
       />
-      <PublishBlockers
-        open={dialog === "publish" && blockers.length > 0}
-        onClose={() => setDialog(null)}
-        features={blockers}
-        changes={publish?.plusChanges ?? []}
-        busy={busy}
-        onHideAndPublish={() => void doPublish(true)}
-      />
+      {Blockers ? (
+        <Blockers
+          open={blockersOpen}
+          onClose={() => setDialog(null)}
+          features={blockers}
+          changes={publish?.plusChanges ?? []}
+          busy={busy}
+          onHideAndPublish={() => void doPublish(true)}
+        />
+      ) : null}
       <Confirm
         open={dialog === "discard"}
         onOpenChange={(o) => !o && setDialog(null)}

@@ -12,6 +12,9 @@
  * Radix's dialog stack (when a dialog first opens, components/dialog.tsx) or tooltip (when a PLUS
  * badge is first hovered or focused), the live preview's renderer (when the preview is first on
  * screen), the link dialog (when first opened), the mobile menu's drawer or the checkout code.
+ * Nor, the live preview and Social Links included, any brand mark's path data: each mark is its own
+ * module, loaded for the platforms shown (editor/app/components/brand-icons.ts). Nor does the shell
+ * load all of billing for the Plus price, or the Publish dialog of a refused draft before it opens.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -59,6 +62,17 @@ const screens = readdirSync(join(ROOT, "editor/app/screens"), { recursive: true,
   .map((f) => `editor/app/screens/${f}`);
 
 describe("the dashboard's first load", () => {
+  it("the live preview loads only the brand marks of the page's platforms", () => {
+    const graph = [...staticGraph("editor/app/preview/LivePreview.tsx")];
+    expect(graph).toContain("renderer/components/Page.tsx");
+    expect(graph.filter((f) => f.startsWith("renderer/components/brand-icons"))).toEqual([]);
+    // One module per platform, each loaded on its own.
+    const loader = readFileSync(join(ROOT, "editor/app/components/brand-icons.ts"), "utf8");
+    const marks = readdirSync(join(ROOT, "renderer/components/brand-icons")).map((f) => f.replace(/\.ts$/, ""));
+    expect(marks.length).toBe(18);
+    for (const id of marks) expect(loader).toContain(`import("#renderer/components/brand-icons/${id}.ts")`);
+  });
+
   it("finds the screens", () => {
     expect(screens.length).toBeGreaterThanOrEqual(8);
   });
@@ -83,6 +97,14 @@ describe("the dashboard's first load", () => {
     ["editor/app/App.tsx", "editor/app/components/dialog.tsx"],
     ["editor/app/App.tsx", "editor/app/shell/MobileMenu.tsx"],
     ["editor/app/App.tsx", "editor/app/screens/account/billing-ui.tsx"],
+    // The shell names the Plus price (core/plus-price.ts), not all of billing; the Publish dialog of
+    // a refused draft loads when it opens; Profile Picture's colour field with the Initials style,
+    // its cropping code with the first crop.
+    ["editor/app/App.tsx", "core/billing.ts"],
+    ["editor/app/App.tsx", "editor/app/shell/PublishBlockers.tsx"],
+    ["editor/app/App.tsx", "editor/app/screens/NotFound.tsx"],
+    ["editor/app/screens/profile/ProfilePictureScreen.tsx", "editor/app/screens/appearance/ColorField.tsx"],
+    ["editor/app/screens/profile/ProfilePictureScreen.tsx", "editor/app/screens/profile/crop-image.ts"],
   ])("%s loads %s only when it is shown", (screen, panel) => {
     expect([...staticGraph(screen)]).not.toContain(panel);
   });
@@ -97,6 +119,11 @@ describe("the dashboard's first load", () => {
 
     it(`${entry} reaches none of zod, sonner, date-fns and @dnd-kit through static imports`, () => {
       expect(pathToHeavy(entry)).toBeNull();
+    });
+
+    // ADR 132: the marks load one platform at a time, for the platforms shown.
+    it(`${entry} loads no brand mark through static imports`, () => {
+      expect([...staticGraph(entry)].filter((f) => f.startsWith("renderer/components/brand-icons"))).toEqual([]);
     });
 
     // ADR 132: the live preview draws the public page's components when it is first on screen.

@@ -26,12 +26,12 @@ import { Button, Confirm, Modal } from "../../components/ui.tsx";
 import { EditorWithPreview } from "../../preview/EditorWithPreview.tsx";
 import { afterProfileChange, saveProfileEdit, saveProfileSection, uploadFailureText } from "../../preview/save.ts";
 import { useCurrentSnapshot, useProfileDraft } from "../../preview/store.ts";
-import { ColorField } from "../appearance/ColorField.tsx";
 import { RadioCards } from "../appearance/RadioCards.tsx";
-import { cropToJpeg } from "./crop-image.ts";
 
-// The cropper (react-easy-crop) loads when the owner first picks a picture, not with the screen.
+// The cropper (react-easy-crop) loads when the owner first picks a picture, not with the screen, and
+// the cropping code with the first crop; the colour field when the Initials style is first shown.
 const CropDialog = lazy(() => import("./CropDialog.tsx").then((m) => ({ default: m.CropDialog })));
+const ColorField = lazy(() => import("../appearance/ColorField.tsx").then((m) => ({ default: m.ColorField })));
 
 type StyleChoice = "picture" | "initials" | "hidden";
 
@@ -175,6 +175,7 @@ export default function ProfilePictureScreen() {
     if (!cropSrc) return;
     setUploading(true);
     try {
+      const { cropToJpeg } = await import("./crop-image.ts");
       const blob = await cropToJpeg(cropSrc, area, cropShape, cropHeight);
       const file = new File([blob], "picture.jpg", { type: "image/jpeg" });
       await saveProfileSection("picture", cropBase, (revision) =>
@@ -348,14 +349,16 @@ export default function ProfilePictureScreen() {
                 {initialsError || `Up to ${LIMITS.INITIALS_MAX} letters. Empty uses the first letters of your name.`}
               </p>
             </div>
-            <ColorField
-              label="Initials colour"
-              value={saved.initialsBgColor}
-              fallback={APPEARANCE_DEFAULTS.initialsBackgroundColor}
-              onPreview={(hex) => useProfileDraft.getState().setPending({ initialsBgColor: hex })}
-              onRevert={() => useProfileDraft.getState().dropPending(["initialsBgColor"])}
-              onCommit={(hex) => void saveSettings({ initialsBgColor: hex ?? APPEARANCE_DEFAULTS.initialsBackgroundColor })}
-            />
+            <Suspense fallback={null}>
+              <ColorField
+                label="Initials colour"
+                value={saved.initialsBgColor}
+                fallback={APPEARANCE_DEFAULTS.initialsBackgroundColor}
+                onPreview={(hex) => useProfileDraft.getState().setPending({ initialsBgColor: hex })}
+                onRevert={() => useProfileDraft.getState().dropPending(["initialsBgColor"])}
+                onCommit={(hex) => void saveSettings({ initialsBgColor: hex ?? APPEARANCE_DEFAULTS.initialsBackgroundColor })}
+              />
+            </Suspense>
           </fieldset>
         ) : null}
       </section>

@@ -9,11 +9,13 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "../../toast.tsx";
 import { DASH } from "#core/dashboard-texts.ts";
 import { LIMITS } from "#core/limits.ts";
-import { getPlatform, SOCIAL_PLATFORMS, type SocialPlatform } from "#core/platforms.ts";
+import { getPlatform, PLATFORM_IDS, SOCIAL_PLATFORMS, type SocialPlatform } from "#core/platforms.ts";
 import { cleanHandle, handleOf } from "#core/social-handle.ts";
+import type { BrandIconPaths } from "#renderer/components/brand-icons.ts";
 import { BrandIcon } from "#renderer/components/icons.tsx";
 import type { InferResponseType } from "hono/client";
 import { ApiFailure, api, unwrap } from "../../api.ts";
+import { useBrandIcons } from "../../components/brand-icons.ts";
 import { moveItem, SortableGroup, SortableItem, SortableList, type SortProps } from "../../components/sortable.tsx";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
 import { RowMenu } from "../../components/row-menu.tsx";
@@ -34,7 +36,7 @@ const writeSocial = <T,>(item: Social, send: (revision: number) => Promise<T>, r
 /** A write of the list itself (its order, the QR entry), based on its revision on screen. */
 const writeSocialOrder = <T extends { orderRevision: number }>(base: number, send: (revision: number) => Promise<T>) => versionedWrite("social-order", base, send, (a) => a.orderRevision);
 
-function Row({ item, sort, onEdit, onDelete, onToggle }: { item: Social; sort: SortProps; onEdit(): void; onDelete(): void; onToggle(v: boolean): void }) {
+function Row({ item, icons, sort, onEdit, onDelete, onToggle }: { item: Social; icons: BrandIconPaths; sort: SortProps; onEdit(): void; onDelete(): void; onToggle(v: boolean): void }) {
   const platform = getPlatform(item.platform)!;
   return (
     <li ref={sort.ref} style={sort.style} data-testid="social-row" className={`flex items-center gap-2 rounded-lg border border-slate-200 bg-white p-3 ${item.isVisible ? "" : "opacity-50"}`}>
@@ -42,7 +44,7 @@ function Row({ item, sort, onEdit, onDelete, onToggle }: { item: Social; sort: S
         <GripVertical aria-hidden className="size-5" />
       </button>
       <span className="text-slate-700">
-        <BrandIcon platform={platform.id} />
+        <BrandIcon platform={platform.id} path={icons[platform.id]} />
       </span>
       <div className="min-w-0 flex-1">
         <p className="font-medium">{platform.name}</p>
@@ -71,6 +73,8 @@ export default function SocialLinksScreen() {
   const openUpgrade = useDashboard((s) => s.openUpgrade);
   const socialBlocked = useBlocked("unlimited_social_links");
   const dataVersion = useDashboard((s) => s.dataVersion);
+  // The screen offers every platform, so it draws every mark.
+  const icons = useBrandIcons(PLATFORM_IDS);
   const [items, setItems] = useState<Social[] | null>(null);
   const [qrVisible, setQrVisible] = useState(true);
   const [orderRevision, setOrderRevision] = useState(0);
@@ -250,7 +254,7 @@ export default function SocialLinksScreen() {
           {available.map((p) => (
             <li key={p.id}>
               <Button variant="secondary" className="w-full" onClick={() => openAdd(p)}>
-                <BrandIcon platform={p.id} />
+                <BrandIcon platform={p.id} path={icons[p.id]} />
                 {p.name}
               </Button>
             </li>
@@ -291,6 +295,7 @@ export default function SocialLinksScreen() {
                 {(sort) => (
                   <Row
                     item={s}
+                    icons={icons}
                     sort={sort}
                     onToggle={(v) => toggle(s, v)}
                     onDelete={() => setDeleting(s)}
