@@ -2,11 +2,12 @@
  * Bulk and automatic re-renders through the publish target (ADR 135), against a real S3-protocol
  * server and a real HTTP server standing in for a CDN's purge API: `npm run republish` as an operator
  * runs it puts every page into the bucket and queues a purge per page; a bucket that is down makes it
- * fail clearly with the database untouched; the start-up pass that follows the template re-renders
+ * fail clearly with the database untouched; `npm run restore` re-renders into the bucket; the start-up pass that follows the template re-renders
  * into the bucket; and a bulk re-render of the folder queues a purge per page.
  */
 import { execFile } from "node:child_process";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { promisify } from "node:util";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { eq } from "drizzle-orm";
@@ -26,7 +27,9 @@ import { createApiAdmin } from "#tests/support/admin.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
 import { startPurgeEndpoint, type PurgeEndpoint } from "#tests/support/purge-endpoint.ts";
+import { npmRun } from "#tests/support/npm-run.ts";
 import { startTestBucket, type TestBucket } from "#tests/support/s3.ts";
+import { createBackup } from "#scripts/lib/backup.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
 const PAGES = "https://pages.plinth.test";
@@ -157,6 +160,32 @@ describe("npm run republish with a bucket target", () => {
     const after = JSON.stringify([t.deps.db.select().from(pageVersions).all(), t.deps.db.select().from(jobs).all(), t.deps.db.select().from(userProfiles).all()]);
     expect(after).toBe(before);
     expect(fingerprintOf(ada)).toBe("an-earlier-template");
+  }, 120_000);
+});
+
+describe("npm run restore with a bucket target", () => {
+  it("re-renders every restored page into the bucket and queues a purge per page", async () => {
+    const env = { ...bucket.env(prefix), CDN_PURGE_URL: purgeUrl() };
+    t = createTestApp(env);
+    const ada = await published("Ada Restored");
+    const bob = await published("Bob Restored");
+    await settle();
+    const archive = join(t.dir, "backups", "nightly.tar.gz");
+    await createBackup({ databasePath: t.deps.env.DATABASE_PATH, publishedDir: t.deps.env.PUBLISHED_DIR, out: archive });
+    for (const o of [ada, bob]) await stale(o, "lost with the old bucket");
+
+    const into = { data: join(t.dir, "restored", "data"), published: join(t.dir, "restored", "published") };
+    const res = await npmRun("restore", [archive], { ...process.env, ...env, DATA_DIR: into.data, PUBLISHED_DIR: into.published, PUBLIC_ORIGIN: TEST_ORIGIN });
+    expect(res.stderr).not.toMatch(/Could not|refused/);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain("re-rendered 2 page(s)");
+    expect(res.stdout).toContain("Queued 2 CDN purge(s); the server's job worker sends them");
+    expect(await body(ada)).toContain("Ada Restored");
+    expect(await body(bob)).toContain(`<link rel="canonical" href="${PAGES}/${bob.username}">`);
+    const restored = new Database(join(into.data, "plinth.db"), { readonly: true });
+    const queued = restored.prepare("SELECT json_extract(payload, '$.username') AS username FROM jobs WHERE kind = 'cdn-purge' AND state = 'pending' ORDER BY username").all();
+    restored.close();
+    expect(queued).toEqual([ada, bob].map((o) => ({ username: o.username })).sort((a, b) => a.username.localeCompare(b.username)));
   }, 120_000);
 });
 
