@@ -2,8 +2,9 @@
  * Bulk and automatic re-renders through the publish target (ADR 135), against a real S3-protocol
  * server and a real HTTP server standing in for a CDN's purge API: `npm run republish` as an operator
  * runs it puts every page into the bucket and queues a purge per page; a bucket that is down makes it
- * fail clearly with the database untouched; `npm run restore` re-renders into the bucket; the start-up pass that follows the template re-renders
- * into the bucket; and a bulk re-render of the folder queues a purge per page.
+ * fail clearly with the database untouched; `npm run restore` re-renders into the bucket; the
+ * start-up pass that follows the template re-renders into the bucket; and a bulk re-render of the
+ * folder queues a purge per page.
  */
 import { execFile } from "node:child_process";
 import { join } from "node:path";
