@@ -30,6 +30,8 @@ import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
 import { startPurgeEndpoint, type PurgeEndpoint } from "#tests/support/purge-endpoint.ts";
 import { npmRun } from "#tests/support/npm-run.ts";
 import { startTestBucket, type TestBucket } from "#tests/support/s3.ts";
+import { freePort } from "#tests/support/nginx.ts";
+import { startServerProcess } from "#tests/support/server-process.ts";
 import { createBackup } from "#scripts/lib/backup.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -211,6 +213,48 @@ describe("the start-up pass that follows the template, with a bucket target", ()
     await jobsFor(t.deps).tick();
     expect(purged()).toEqual([`${PAGES}/${old.username}`]);
   }, 60_000);
+});
+
+describe("the server at start, with a bucket target and CDN_PURGE_URL", () => {
+  /** Resolves once `done()` holds, checked as the server's output and requests arrive; fails after a minute. */
+  async function until(done: () => boolean, what: () => string) {
+    const deadline = Date.now() + 60_000;
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error(`Still waiting: ${what()}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  it("re-renders the out-of-date pages into its bucket and its job worker purges each", async () => {
+    const env = { ...bucket.env(prefix), CDN_PURGE_URL: purgeUrl() };
+    t = createTestApp(env);
+    const old = await published("Old At Start");
+    await settle();
+    oldTemplate(old);
+    await stale(old);
+
+    const port = await freePort();
+    const server = await startServerProcess({
+      ...env,
+      NODE_ENV: "test",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+      DATA_DIR: join(t.dir, "data"),
+      PUBLISHED_DIR: t.deps.env.PUBLISHED_DIR,
+      SITE_DIR: join(t.dir, "no-site"),
+      LOG_REQUESTS: "0",
+    });
+    try {
+      await until(() => server.output().includes("All 1 out-of-date page(s) follow the current template") && cdn.requests.length > 0, server.output);
+      expect(await body(old)).toContain("Old At Start");
+      expect(await body(old)).toContain(`<link rel="canonical" href="${PAGES}/${old.username}">`);
+      expect(fingerprintOf(old)).toBe(currentFingerprint());
+      expect(purged()).toEqual([`${PAGES}/${old.username}`]);
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
 });
 
 describe("a page changed while its re-render is being put", () => {
