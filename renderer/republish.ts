@@ -154,7 +154,8 @@ export class RepublishError extends Error {
 /**
  * Re-render every published page (suspended pages stay the unavailable page). Resolves with the number of pages re-rendered. Worker threads
  * read their pages through connections of their own, so a database in memory, which only this
- * connection sees, is republished on the main thread.
+ * connection sees, is republished on the main thread. With a bucket target, pages the bucket refuses
+ * are reported through `logFailure` and the others go on; it then throws RepublishError.
  */
 export async function republishAll(db: Db, opts: RepublishOptions): Promise<number> {
   if (opts.target?.kind === "bucket") return republishToBucket(db, opts, opts.target);
