@@ -6,6 +6,7 @@ import "./runtime-mode.ts";
 import type { AddressInfo } from "node:net";
 import { createHttpServer } from "./http-server.ts";
 import { createDeps } from "./deps.ts";
+import { pagesOrigin } from "./env.server.ts";
 import { siteIsBuilt } from "./site.ts";
 import { followTemplate } from "#renderer/follow-template.ts";
 import { requeuePageBoundaries } from "./jobs/page-schedule.ts";
@@ -23,8 +24,9 @@ function main() {
   server.listen(env.PORT, env.HOST, () => {
     console.log(`Plinth is listening on ${env.PUBLIC_ORIGIN} (port ${(server.address() as AddressInfo).port})`);
   });
-  // Pages rendered with an older template are re-rendered in the background (ADR 097).
-  followTemplate(deps.db, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN }).catch((err: unknown) =>
+  // Pages rendered with an older template are re-rendered in the background (ADR 097), through the
+  // publish target, which purges each from the CDN when CDN_PURGE_URL is set (ADR 135).
+  followTemplate(deps.db, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, pagesOrigin: pagesOrigin(env), target: deps.target }).catch((err: unknown) =>
     console.error("Re-rendering pages for the current template failed; they are tried again at the next start.", err),
   );
   // Jobs left from before a restart run now (mails, re-renders, the test billing provider's renewals

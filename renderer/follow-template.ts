@@ -2,12 +2,14 @@
  * Pages follow the template by themselves (ADR 097): at start the server lists the published pages
  * whose latest version was rendered with another template fingerprint (or none recorded), oldest
  * publish first, and re-renders them in the background on a worker thread, under the page lock,
- * logging its progress. The main thread only hands out batches, so requests are not held up.
+ * logging its progress. The main thread only hands out batches, so requests are not held up. With
+ * a bucket as the publish target, the pages go through it one by one (ADR 135).
  */
 import { asc, eq, isNull, ne, or, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { pageVersions, userProfiles } from "#db/schema.ts";
 import { ensureSharedAssets } from "./assets.ts";
+import type { PublishTarget } from "./publish-target.ts";
 import { republishAll } from "./republish.ts";
 import { templateFingerprint } from "./template-fingerprint.ts";
 
@@ -32,6 +34,10 @@ export interface FollowOptions {
   publishedDir: string;
   origin: string;
   apiOrigin?: string;
+  /** Where visitors reach the pages, when not `origin` (a bucket's CDN). */
+  pagesOrigin?: string;
+  /** The server's publish target (ADR 135): the folder when none is given. */
+  target?: PublishTarget;
   log?: (line: string) => void;
 }
 
@@ -48,6 +54,9 @@ export async function followTemplate(db: Db, opts: FollowOptions): Promise<numbe
     publishedDir: opts.publishedDir,
     origin: opts.origin,
     apiOrigin: opts.apiOrigin,
+    pagesOrigin: opts.pagesOrigin,
+    target: opts.target,
+    logFailure: opts.log ?? ((line: string) => console.error(line)),
     owners,
     threads: 1,
     offMainThread: true,

@@ -15,6 +15,11 @@ export interface PublishTarget {
   readonly kind: "folder" | "bucket";
   /** A writer for one step of the pipeline (one publish, one suspension). */
   writer(): TargetWriter;
+  /**
+   * Pages the folder's bulk re-render swapped in itself, outside a writer (republish.ts, ADR 135):
+   * a target that follows page changes (the CDN purge) hears of them here.
+   */
+  pagesWritten?(usernames: string[]): void;
 }
 
 export interface TargetWriter {

@@ -198,7 +198,7 @@ export function rerenderLastVersion(db: Db, userId: string, opts: PublishOptions
 }
 
 /** Record that a version's page on disk was rendered with the current template (ADR 097). */
-function markRendered(db: Db, userId: string, version: number, assets: AssetManifest): void {
+export function markRendered(db: Db, userId: string, version: number, assets: AssetManifest): void {
   db.update(pageVersions)
     .set({ templateFingerprint: templateFingerprint(assets) })
     .where(and(eq(pageVersions.userId, userId), eq(pageVersions.version, version)))

@@ -36,7 +36,7 @@ export interface RenderSettings {
  * reads their pages itself (ADR 097), so no snapshot is read or copied on the main thread.
  */
 export type ToWorker = { job: WorkerSetup } | { batch: string[] } | { done: true };
-export type FromWorker = { want: true } | { finished: number } | { jobDone: true };
+export type FromWorker = { want: true } | { finished: number; swapped: string[] } | { jobDone: true };
 
 export interface WorkerSetup {
   settings: RenderSettings;
@@ -85,11 +85,12 @@ export function stageRenderedBatch(pages: Iterable<PageToRender>, settings: Rend
 /**
  * Make a batch durable: fsync every file, then under the page lock swap in the pages still at the
  * version they were rendered from (a page published meanwhile keeps its newer file, and the render
- * is dropped), then fsync their folders.
+ * is dropped), then fsync their folders. Resolves with the owners whose pages were swapped in.
  */
-async function commitBatch(batch: StagedBatch, lock: UnderPageLock): Promise<void> {
+async function commitBatch(batch: StagedBatch, lock: UnderPageLock): Promise<string[]> {
   const all = batch.pages.flatMap((p) => p.files);
-  if (all.length === 0) return;
+  if (all.length === 0) return [];
+  const pages: string[] = [];
   await syncStaged(all);
   let swapped: StagedFile[] = [];
   try {
@@ -99,6 +100,7 @@ async function commitBatch(batch: StagedBatch, lock: UnderPageLock): Promise<voi
         removeCompressedCopies(p.page);
         swapStaged(p.files);
         swapped = swapped.concat(p.files);
+        pages.push(p.userId);
       }
     });
   } finally {
@@ -107,6 +109,7 @@ async function commitBatch(batch: StagedBatch, lock: UnderPageLock): Promise<voi
     discardStaged(all.filter((t) => !left.has(t)));
   }
   await syncFoldersOf(swapped);
+  return pages;
 }
 
 /**
@@ -119,16 +122,21 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /**
  * A thread's loop: take a batch, stage its files, hand them to be committed (each file fsynced on
  * Node's thread pool, the swaps under the page lock; ADR 097), take the next; at most
- * WRITES_IN_FLIGHT batches are not yet durable. `finished` is told each batch's number of pages when
- * it is done.
+ * WRITES_IN_FLIGHT batches are not yet durable. `finished` is told each batch's number of pages and
+ * the owners whose pages were swapped in (ADR 135) when it is done.
  */
-export async function workLoop<T>(take: () => Promise<T[] | null>, stage: (batch: T[]) => StagedBatch, lock: UnderPageLock, finished: (n: number) => void): Promise<void> {
+export async function workLoop<T>(
+  take: () => Promise<T[] | null>,
+  stage: (batch: T[]) => StagedBatch,
+  lock: UnderPageLock,
+  finished: (n: number, swapped: string[]) => void,
+): Promise<void> {
   const inflight: Promise<void>[] = [];
   for (;;) {
     const batch = await take();
     if (!batch) break;
     const staged = stage(batch);
-    inflight.push(commitBatch(staged, lock).then(() => finished(staged.pages.length)));
+    inflight.push(commitBatch(staged, lock).then((swapped) => finished(staged.pages.length, swapped)));
     if (inflight.length >= WRITES_IN_FLIGHT) await inflight.shift();
     await nextTurn();
   }

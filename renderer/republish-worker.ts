@@ -54,7 +54,7 @@ for (;;) {
     take,
     (batch) => stageRenderedBatch(streamPublishedBatch(connectionTo(setup.database), batch), setup.settings),
     pageLockOf(connectionTo(setup.database), setup.settings.fingerprint),
-    (n) => send({ finished: n }),
+    (n, swapped) => send({ finished: n, swapped }),
   );
   send({ jobDone: true });
 }

@@ -4,15 +4,20 @@
  * threads, which read their pages (one query per batch, on a connection of their own), render and
  * write them; with a single thread it does all of that itself. Batches are committed (per-file fsyncs
  * on the thread pool) while the next ones render. Every file is a new file swapped in atomically and
- * durably, as a single publish does (ADR 097).
+ * durably, as a single publish does (ADR 097). With a bucket as the publish target, pages go through
+ * the target one by one instead (republish-target.ts, ADR 135).
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { isNotNull } from "drizzle-orm";
 import { databaseFile, type Db } from "#db/client.ts";
+import { userProfiles } from "#db/schema.ts";
 import { ensureSharedAssets } from "./assets.ts";
+import { throughTarget, type PublishTarget } from "./publish-target.ts";
+import { republishIntoTarget } from "./republish-target.ts";
 import { pageLockOf, publishedOwners, streamPublishedBatch } from "./published-pages.ts";
 import { stageRenderedBatch, workLoop, type FromWorker, type RenderSettings, type StagedBatch, type ToWorker, type UnderPageLock, type WorkerSetup } from "./republish-batch.ts";
-import { writeSeoFiles } from "./seo-files.ts";
+import { seoFilesOnDisk, writeSeoFiles } from "./seo-files.ts";
 import { writeSuspendedPages } from "./suspension.ts";
 import { templateFingerprint } from "./template-fingerprint.ts";
 
@@ -49,7 +54,7 @@ function takeWorker(): Worker {
 }
 
 /** Run one job on a worker; resolves when the worker has made every batch it took durable. */
-function runOnWorker<T>(setup: WorkerSetup, next: () => T[] | null, finished: (n: number) => void): Promise<void> {
+function runOnWorker<T>(setup: WorkerSetup, next: () => T[] | null, finished: (n: number, swapped: string[]) => void): Promise<void> {
   const worker = takeWorker();
   worker.ref();
   return new Promise<void>((resolve, reject) => {
@@ -59,7 +64,7 @@ function runOnWorker<T>(setup: WorkerSetup, next: () => T[] | null, finished: (n
       worker.off("exit", onExit);
     };
     const onMessage = (m: FromWorker) => {
-      if ("finished" in m) return finished(m.finished);
+      if ("finished" in m) return finished(m.finished, m.swapped);
       if ("jobDone" in m) {
         stop();
         worker.unref();
@@ -96,7 +101,7 @@ async function distribute<T>(
   next: () => T[] | null,
   stage: (batch: T[]) => StagedBatch,
   lock: UnderPageLock,
-  finished: (n: number) => void,
+  finished: (n: number, swapped: string[]) => void,
 ): Promise<void> {
   if (threads === 0) return workLoop(async () => next(), stage, lock, finished);
   await Promise.all(Array.from({ length: threads }, () => runOnWorker(setup, next, finished)));
@@ -121,15 +126,41 @@ export interface RepublishOptions {
   /** The owners to re-render, in this order (default: every published owner, by username). */
   owners?: { userId: string; username: string }[];
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Where the pages go (ADR 135): a bucket takes them page by page through its writers; the folder
+   * (the default) is written by the threads, and hears of the pages swapped in through
+   * `pagesWritten` (a target that purges a CDN queues their purges).
+   */
+  target?: PublishTarget;
+  /** Where visitors reach the pages, when not `origin` (a bucket's CDN). */
+  pagesOrigin?: string;
+  /** Where a page that could not be written is reported, by its username (default: console.error). */
+  logFailure?: (line: string) => void;
+}
+
+/** What a bulk re-render could not write to the target; the rest was written (ADR 135). */
+export class RepublishError extends Error {
+  constructor(
+    readonly done: number,
+    /** The pages ("/alice") and files ("sitemap.xml") not written. */
+    readonly failed: string[],
+  ) {
+    const named = failed.slice(0, 10).join(", ") + (failed.length > 10 ? ", …" : "");
+    super(`The publish target refused ${failed.length} page(s) or file(s) (${named}); ${done} page(s) were written.`);
+    this.name = "RepublishError";
+  }
 }
 
 /**
  * Re-render every published page (suspended pages stay the unavailable page). Resolves with the number of pages re-rendered. Worker threads
  * read their pages through connections of their own, so a database in memory, which only this
- * connection sees, is republished on the main thread.
+ * connection sees, is republished on the main thread. With a bucket target, pages the bucket refuses
+ * are reported through `logFailure` and the others go on; it then throws RepublishError.
  */
 export async function republishAll(db: Db, opts: RepublishOptions): Promise<number> {
+  if (opts.target?.kind === "bucket") return republishToBucket(db, opts, opts.target);
   const owners = opts.owners ?? publishedOwners(db);
+  const usernames = new Map(owners.map((o) => [o.userId, o.username]));
   const batches = Array.from({ length: Math.ceil(owners.length / BATCH_SIZE) }, (_, i) => owners.slice(i * BATCH_SIZE, (i + 1) * BATCH_SIZE).map((o) => o.userId));
   const database = databaseFile(db);
   const threads = database === null ? 1 : Math.max(1, Math.min(opts.threads ?? availableParallelism(), batches.length));
@@ -160,8 +191,9 @@ export async function republishAll(db: Db, opts: RepublishOptions): Promise<numb
     handOut(batches),
     (slice) => stageRenderedBatch(streamPublishedBatch(db, slice), settings),
     pageLockOf(db, settings.fingerprint),
-    (n) => {
+    (n, swapped) => {
       done += n;
+      if (swapped.length > 0) opts.target?.pagesWritten?.(swapped.map((id) => usernames.get(id)!));
       seo ??= writeSeo();
       opts.onProgress?.(done, owners.length);
     },
@@ -170,4 +202,37 @@ export async function republishAll(db: Db, opts: RepublishOptions): Promise<numb
   // A whole republish leaves suspended pages as suspended, whatever the folder held (ADR 108).
   if (!opts.owners) writeSuspendedPages(db, opts.publishedDir, new Date());
   return done;
+}
+
+/**
+ * A bulk re-render into a bucket (ADR 135): every page (suspended pages as the unavailable page, when
+ * the whole site is re-rendered) through the target, a few at a time, then the sitemap and
+ * robots.txt. Throws RepublishError at the end when any page could not be put.
+ */
+async function republishToBucket(db: Db, opts: RepublishOptions, target: PublishTarget): Promise<number> {
+  const owners = opts.owners ?? [...publishedOwners(db), ...suspendedOwners(db)];
+  const logFailure = opts.logFailure ?? ((line: string) => console.error(line));
+  const result = await republishIntoTarget(
+    db,
+    owners,
+    { publishedDir: opts.publishedDir, origin: opts.origin, apiOrigin: opts.apiOrigin, pagesOrigin: opts.pagesOrigin, assets: ensureSharedAssets(opts.publishedDir), target, now: new Date() },
+    (n, total) => opts.onProgress?.(n, total),
+    logFailure,
+  );
+  const failed = result.failed.map((username) => `/${username}`);
+  try {
+    // Put whether or not they changed on disk: a bucket that missed them (a failed run, a new
+    // bucket) has them again.
+    writeSeoFiles(db, opts.publishedDir, opts.pagesOrigin ?? opts.origin);
+    await throughTarget(target, (writer) => writer.putFiles(seoFilesOnDisk(opts.publishedDir)));
+  } catch (err) {
+    logFailure(`Could not put sitemap.xml and robots.txt: ${err instanceof Error ? err.message : String(err)}`);
+    failed.push("sitemap.xml");
+  }
+  if (failed.length > 0) throw new RepublishError(result.done, failed);
+  return result.done;
+}
+
+function suspendedOwners(db: Db): { userId: string; username: string }[] {
+  return db.select({ userId: userProfiles.userId, username: userProfiles.username }).from(userProfiles).where(isNotNull(userProfiles.pageSuspendedAt)).all();
 }

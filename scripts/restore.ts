@@ -1,10 +1,13 @@
 /**
  * npm run restore -- <file> [--force]: puts a backup back into DATA_DIR and PUBLISHED_DIR and
- * re-renders every published page for PUBLIC_ORIGIN (scripts/lib/restore.ts, ADR 006).
+ * re-renders every published page for PUBLIC_ORIGIN (scripts/lib/restore.ts, ADR 006), into the
+ * publish target the environment names, queueing CDN purges with CDN_PURGE_URL (ADR 135).
  * Run it with the server stopped and the server's configuration.
  */
 import "./lib/production-mode.ts";
-import { parseEnv } from "#api/env.server.ts";
+import { pagesOrigin, parseEnv } from "#api/env.server.ts";
+import { RepublishError } from "#renderer/republish.ts";
+import { commandTarget, purgesLine, type CommandTarget } from "./lib/command-target.ts";
 import { OperatorError, runOperatorCommand } from "./lib/operator.ts";
 import { restoreBackup } from "./lib/restore.ts";
 
@@ -15,7 +18,23 @@ await runOperatorCommand(async () => {
   if (files.length !== 1 || files[0]!.startsWith("-")) throw new OperatorError("Usage: npm run restore -- <file> [--force]");
   const env = parseEnv();
   const started = Date.now();
-  const result = await restoreBackup({ archive: files[0]!, databasePath: env.DATABASE_PATH, publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, force });
+  let target: CommandTarget | undefined;
+  const restoring = restoreBackup({
+    archive: files[0]!,
+    databasePath: env.DATABASE_PATH,
+    publishedDir: env.PUBLISHED_DIR,
+    origin: env.PUBLIC_ORIGIN,
+    pagesOrigin: pagesOrigin(env),
+    target: (db) => (target = commandTarget(env, db)).target,
+    force,
+  });
+  const result = await restoring.catch((err: unknown) => {
+    if (!(err instanceof RepublishError)) throw err;
+    throw new OperatorError(`The backup is restored, but not every page is re-rendered: ${err.message} Run npm run republish once the publish target takes writes.`);
+  }).finally(() => {
+    const purges = purgesLine(target?.purgesQueued() ?? 0);
+    if (purges) console.log(purges);
+  });
   for (const folder of result.movedAside) console.log(`Moved the data it replaced to ${folder}`);
   const { createdAt, migration, counts } = result.manifest;
   console.log(

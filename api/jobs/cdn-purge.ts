@@ -79,11 +79,16 @@ export function queueCdnPurges(deps: Pick<AppDeps, "db" | "now">, usernames: str
 
 /**
  * `target`, whose writers call `changed` with the pages a step wrote or removed once their writes
- * are finished (for a bucket: put). A step that throws, or writes that fail, change no page.
+ * are finished (for a bucket: put), as does a bulk re-render of the folder with the pages it swapped
+ * in (ADR 135). A step that throws, or writes that fail, change no page.
  */
 export function purgingTarget(target: PublishTarget, changed: (usernames: string[]) => void): PublishTarget {
   return {
     kind: target.kind,
+    pagesWritten(usernames) {
+      target.pagesWritten?.(usernames);
+      if (usernames.length > 0) changed(usernames);
+    },
     writer(): TargetWriter {
       const inner = target.writer();
       const pages = new Set<string>();

@@ -11,7 +11,8 @@
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import Database from "better-sqlite3";
-import { closeDatabase, openDatabase } from "#db/client.ts";
+import { closeDatabase, openDatabase, type Db } from "#db/client.ts";
+import type { PublishTarget } from "#renderer/publish-target.ts";
 import { fsyncDir } from "#renderer/atomic-write.ts";
 import { ENCODINGS } from "#renderer/precompress.ts";
 import { republishAll } from "#renderer/republish.ts";
@@ -24,6 +25,13 @@ export interface RestoreOptions {
   publishedDir: string;
   /** PUBLIC_ORIGIN: the pages are rendered for it, as the server would. */
   origin: string;
+  /** Where visitors reach the pages, when not `origin` (a bucket's CDN). */
+  pagesOrigin?: string;
+  /**
+   * The publish target the pages are re-rendered into, made once the database is in place (ADR 135):
+   * PUBLISHED_DIR itself when none is given.
+   */
+  target?: (db: Db) => PublishTarget;
   /** Replace data already in the folders (moved aside) instead of refusing. */
   force?: boolean;
   now?: Date;
@@ -93,7 +101,7 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreResult
 
   const db = openDatabase({ path: databasePath });
   try {
-    const pages = await republishAll(db, { publishedDir, origin: opts.origin });
+    const pages = await republishAll(db, { publishedDir, origin: opts.origin, pagesOrigin: opts.pagesOrigin, target: opts.target?.(db) });
     return { manifest, pages, movedAside };
   } finally {
     closeDatabase(db);
