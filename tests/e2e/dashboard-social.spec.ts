@@ -154,3 +154,46 @@ test("a reorder handle works on its first press, before drag and drop has loaded
   await expect(page.getByText("Social links reordered successfully!").first()).toBeVisible();
   await expect(rows.nth(0)).toContainText("Instagram");
 });
+
+test.describe("on a touch screen", () => {
+  test.use({ hasTouch: true });
+
+  // A finger held on a handle while drag and drop is on its way lifts the row once it arrives, and
+  // the same finger moves it and lets it go.
+  test("a long press on a reorder handle lifts the row, before drag and drop has loaded", async ({ page, owner }) => {
+    expect(owner.username).toBeTruthy();
+    await page.goto("/dashboard/social-links");
+    await addPlatform(page, "Instagram", "ada_l");
+    await addPlatform(page, "GitHub", "ada");
+    const rows = page.getByTestId("social-row");
+
+    let asked = 0;
+    let release = () => {};
+    await page.route(/\/_astro\/dnd\.[^/]+\.js$/, async (route) => {
+      asked++;
+      await new Promise<void>((resolve) => (release = resolve));
+      await route.continue();
+    });
+    await page.reload();
+    await expect(rows).toHaveCount(2);
+    await page.waitForLoadState("networkidle");
+    expect(asked).toBe(0);
+
+    const github = page.getByRole("button", { name: "Reorder GitHub" });
+    const from = (await github.boundingBox())!;
+    const to = (await rows.nth(0).boundingBox())!;
+    const x = from.x + from.width / 2;
+    const touch = await page.context().newCDPSession(page);
+    await touch.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x, y: from.y + from.height / 2 }] });
+    await expect.poll(() => asked).toBe(1);
+    release();
+    await expect(github).toHaveAttribute("aria-pressed", "true");
+    for (let step = 1; step <= 8; step++) {
+      const y = from.y + from.height / 2 + ((to.y + to.height / 2 - 10 - (from.y + from.height / 2)) * step) / 8;
+      await touch.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x, y }] });
+    }
+    await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    await expect(page.getByText("Social links reordered successfully!")).toBeVisible();
+    await expect(rows.nth(0)).toContainText("GitHub");
+  });
+});

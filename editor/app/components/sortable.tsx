@@ -3,11 +3,12 @@
  * a reorder handle (ADR 132): a pointer over it, a touch on it or the focus on it. Until then the
  * rows and their handles render the same markup without it. The list then renders again with
  * @dnd-kit; what had the focus in it gets it back, and a handle pressed before the script arrived
- * (Space or Enter, or a mouse button still held) is pressed again, so the first press lifts the row.
+ * (Space or Enter, a mouse button or a finger still held) is pressed again, so the first press lifts
+ * the row.
  * Only the handles wake it: the list's other controls (switches, menus) are never re-rendered under
  * a press.
  */
-import { createContext, useContext, useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent, type ReactNode, type Ref } from "react";
+import { createContext, useContext, useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent, type ReactNode, type Ref, type TouchEvent as ReactTouchEvent } from "react";
 import type { ListProps } from "../dnd.tsx";
 import { loadOnce } from "./load-once.ts";
 
@@ -23,7 +24,31 @@ export interface SortProps {
 }
 
 /** A handle press that arrived before @dnd-kit did. */
-type Press = { id: string; key: string; code: string } | { id: string; x: number; y: number };
+type Press = { id: string; key: string; code: string } | { id: string; x: number; y: number } | { id: string; touch: Touch; from: Element };
+
+const FINGER_EVENTS = ["touchmove", "touchend", "touchcancel"] as const;
+
+/** `list`'s touches as if they were on `target`. */
+const touchesOn = (target: Element, list: Iterable<Touch>) =>
+  [...list].map((t) => new Touch({ identifier: t.identifier, target, clientX: t.clientX, clientY: t.clientY, screenX: t.screenX, screenY: t.screenY, pageX: t.pageX, pageY: t.pageY }));
+
+/**
+ * A finger put on a handle before @dnd-kit arrived, put on its new handle. The finger's later events
+ * still go to the element it first touched, which has left the page, so they are passed on to the new
+ * handle until the finger lifts (a move the handle's drag cancels is cancelled for the page too).
+ */
+function replayTouch(from: Element, handle: Element, touch: Touch) {
+  const [t] = touchesOn(handle, [touch]);
+  handle.dispatchEvent(new TouchEvent("touchstart", { bubbles: true, cancelable: true, touches: [t!], targetTouches: [t!], changedTouches: [t!] }));
+  if (from === handle) return;
+  const forward = (e: Event) => {
+    const { touches, targetTouches, changedTouches } = e as TouchEvent;
+    const copy = new TouchEvent(e.type, { bubbles: true, cancelable: true, touches: touchesOn(handle, touches), targetTouches: touchesOn(handle, targetTouches), changedTouches: touchesOn(handle, changedTouches) });
+    if (!handle.dispatchEvent(copy)) e.preventDefault();
+    if (e.type !== "touchmove") for (const type of FINGER_EVENTS) from.removeEventListener(type, forward);
+  };
+  for (const type of FINGER_EVENTS) from.addEventListener(type, forward, { passive: false });
+}
 
 const Ctx = createContext<{ parts: DndParts | null; wake(): void; press(p: Press): void }>({ parts: null, wake: () => undefined, press: () => undefined });
 
@@ -55,7 +80,9 @@ export function SortableList(props: ListProps) {
   }
   function press(p: Press) {
     pending.current = p;
-    if ("x" in p) window.addEventListener("pointerup", () => pending.current === p && (pending.current = null), { once: true });
+    const lifted = () => pending.current === p && (pending.current = null);
+    if ("x" in p) window.addEventListener("pointerup", lifted, { once: true });
+    if ("touch" in p) for (const type of ["touchend", "touchcancel"]) p.from.addEventListener(type, lifted, { once: true });
     wake();
   }
 
@@ -73,6 +100,7 @@ export function SortableList(props: ListProps) {
     const handle = p && box.current.querySelector(`[data-reorder="${CSS.escape(p.id)}"]`);
     if (!p || !handle) return;
     if ("x" in p) handle.dispatchEvent(new MouseEvent("mousedown", { bubbles: true, cancelable: true, button: 0, buttons: 1, clientX: p.x, clientY: p.y }));
+    else if ("touch" in p) replayTouch(p.from, handle, p.touch);
     else handle.dispatchEvent(new globalThis.KeyboardEvent("keydown", { bubbles: true, cancelable: true, key: p.key, code: p.code }));
   }, [parts]);
 
@@ -99,7 +127,10 @@ export function SortableItem({ id, children }: { id: string; children(sort: Sort
       "data-reorder": id,
       "aria-roledescription": "sortable",
       onPointerOver: wake,
-      onTouchStart: wake,
+      onTouchStart(e: ReactTouchEvent) {
+        if (e.touches.length === 1) press({ id, touch: e.nativeEvent.touches[0]!, from: e.currentTarget });
+        else wake();
+      },
       onFocus: wake,
       onPointerDown(e: PointerEvent) {
         if (e.button === 0 && e.pointerType === "mouse") press({ id, x: e.clientX, y: e.clientY });
