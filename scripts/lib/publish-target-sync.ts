@@ -44,13 +44,16 @@ const isPage = (path: string) => path === "index.html" || path.endsWith("/index.
 /** Pages have no compressed copies (ADR 121): those an older release left are not worth moving. */
 const isStalePageCopy = (path: string) => /(^|\/)index\.html\.(br|gz)$/.test(path);
 
-/** Every file under the folder as a path relative to it, "/"-separated; temporary and hidden files left out. */
+/**
+ * Every file under the folder as a path relative to it, "/"-separated; hidden files and folders
+ * (temporary files, what a restore moved aside) left out.
+ */
 function folderFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((d) => d.isFile() && !d.name.startsWith("."))
+    .filter((d) => d.isFile())
     .map((d) => relative(dir, join(d.parentPath, d.name)).split(sep).join("/"))
-    .filter((path) => !isStalePageCopy(path));
+    .filter((path) => !path.split("/").some((part) => part.startsWith(".")) && !isStalePageCopy(path));
 }
 
 /** Every object under the prefix, by its path under the prefix, with its size and ETag. */

@@ -45,11 +45,12 @@ afterEach(() => {
 });
 
 const options = (extra: Partial<SyncOptions> = {}): SyncOptions => ({ client: bucket.client, bucket: bucket.bucket, prefix, publishedDir: folder, ...extra });
-/** Every file under `dir`, "/"-separated, hidden files left out. */
+/** Every file under `dir`, "/"-separated, hidden files and folders left out. */
 const filesOf = (dir: string) =>
   readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((d) => d.isFile() && !d.name.startsWith("."))
+    .filter((d) => d.isFile())
     .map((d) => relative(dir, join(d.parentPath, d.name)).split(sep).join("/"))
+    .filter((path) => !path.split("/").some((part) => part.startsWith(".")))
     .sort();
 const expectedKeys = () => filesOf(folder).filter((path) => !path.endsWith("index.html.br"));
 const bucketPaths = async () => (await bucket.keys(prefix)).map((k) => k.slice(prefix.length)).sort();
@@ -60,7 +61,10 @@ const emptyFolder = () => {
 };
 
 describe("publish-target:sync to-bucket", () => {
-  it("copies every file with the headers a static host would send, leaving stale page copies behind", async () => {
+  it("copies every file with the headers a static host would send, leaving stale page copies and hidden folders behind", async () => {
+    // What a restore moved aside stays on this machine.
+    mkdirSync(join(folder, ".replaced-2026-11-27", "alice"), { recursive: true });
+    writeFileSync(join(folder, ".replaced-2026-11-27", "alice", "index.html"), "<p>replaced</p>");
     const want = expectedKeys();
     expect(want.filter((p) => p.endsWith("/index.html"))).toHaveLength(2);
     expect(want.some((p) => p.startsWith("_p/"))).toBe(true);
