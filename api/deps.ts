@@ -1,5 +1,5 @@
 import { openDatabase } from "#db/client.ts";
-import { bucketClient, bucketTarget } from "#renderer/bucket-target.ts";
+import { bucketClient, bucketTarget, type BucketConfig } from "#renderer/bucket-target.ts";
 import { folderTarget, type PublishTarget } from "#renderer/publish-target.ts";
 import { createEventWriter } from "./services/event-writer.ts";
 import { createReportThread } from "./services/report-thread.ts";
@@ -8,11 +8,17 @@ import { parseEnv, type Env } from "./env.server.ts";
 import { createMailer } from "./mail/mailer.ts";
 import { withCdnPurge } from "./jobs/runner.ts";
 
+/** The bucket the environment names (PUBLISH_TARGET=s3 and the S3_* values), or null for the folder. */
+export function bucketOf(env: Env): BucketConfig | null {
+  if (env.PUBLISH_TARGET !== "s3") return null;
+  const client = bucketClient({ region: env.S3_REGION!, endpoint: env.S3_ENDPOINT, accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY });
+  return { client, bucket: env.S3_BUCKET!, prefix: env.S3_PREFIX, publishedDir: env.PUBLISHED_DIR };
+}
+
 /** The publish target the environment names (ADR 129): PUBLISHED_DIR, or the bucket. */
 export function createPublishTarget(env: Env): PublishTarget {
-  if (env.PUBLISH_TARGET !== "s3") return folderTarget(env.PUBLISHED_DIR);
-  const client = bucketClient({ region: env.S3_REGION!, endpoint: env.S3_ENDPOINT, accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY });
-  return bucketTarget({ client, bucket: env.S3_BUCKET!, prefix: env.S3_PREFIX, publishedDir: env.PUBLISHED_DIR });
+  const bucket = bucketOf(env);
+  return bucket ? bucketTarget(bucket) : folderTarget(env.PUBLISHED_DIR);
 }
 
 /** The real parts, chosen by the environment: the server and the scripts share this. */

@@ -39,7 +39,8 @@ export interface TargetWriter {
   removeAllOf(username: string): void;
   /**
    * Files just written to the folder that visitors read beside the pages (sitemap.xml, robots.txt,
-   * media): the folder holds them already; a bucket puts them too.
+   * media): the folder holds them already; a bucket puts them too, and should it refuse them,
+   * removes them from the folder, so the next step that needs one writes it again.
    */
   putFiles(paths: string[]): void;
   /** Files just removed from the folder (media nothing uses): a bucket deletes its copies too. */

@@ -4,8 +4,8 @@
  * publish targets (ADR 134). Only what differs is copied, so running it again resumes a run that
  * stopped; nothing is deleted.
  */
+import { bucketOf } from "#api/deps.ts";
 import { parseEnv } from "#api/env.server.ts";
-import { bucketClient } from "#renderer/bucket-target.ts";
 import { progressBar } from "./lib/progress.ts";
 import { syncBucketToFolder, syncFolderToBucket } from "./lib/publish-target-sync.ts";
 
@@ -14,14 +14,14 @@ if (direction !== "to-bucket" && direction !== "to-folder") {
   console.error("Usage: npm run publish-target:sync -- to-bucket | to-folder\n(the bucket is named by PUBLISH_TARGET=s3 and the S3_* values, as for the server)");
   process.exit(2);
 }
-const env = parseEnv();
-if (env.PUBLISH_TARGET !== "s3") {
+const bucket = bucketOf(parseEnv());
+if (!bucket) {
   console.error("Set PUBLISH_TARGET=s3 and the S3_* values of the bucket to copy to or from.");
   process.exit(2);
 }
-const client = bucketClient({ region: env.S3_REGION!, endpoint: env.S3_ENDPOINT, accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY });
+const { client } = bucket;
 const progress = progressBar(direction === "to-bucket" ? "to the bucket" : "to the folder");
-const opts = { client, bucket: env.S3_BUCKET!, prefix: env.S3_PREFIX, publishedDir: env.PUBLISHED_DIR, onProgress: progress.update };
+const opts = { ...bucket, onProgress: progress.update };
 try {
   const result = direction === "to-bucket" ? await syncFolderToBucket(opts) : await syncBucketToFolder(opts);
   progress.stop();

@@ -5,10 +5,12 @@
  * Run it with the server stopped and the server's configuration.
  */
 import "./lib/production-mode.ts";
+import { bucketOf } from "#api/deps.ts";
 import { pagesOrigin, parseEnv } from "#api/env.server.ts";
 import { RepublishError } from "#renderer/republish.ts";
 import { commandTarget, purgesLine, type CommandTarget } from "./lib/command-target.ts";
 import { OperatorError, runOperatorCommand } from "./lib/operator.ts";
+import { syncFolderToBucket } from "./lib/publish-target-sync.ts";
 import { restoreBackup } from "./lib/restore.ts";
 
 await runOperatorCommand(async () => {
@@ -19,6 +21,7 @@ await runOperatorCommand(async () => {
   const env = parseEnv();
   const started = Date.now();
   let target: CommandTarget | undefined;
+  const bucket = bucketOf(env);
   const restoring = restoreBackup({
     archive: files[0]!,
     databasePath: env.DATABASE_PATH,
@@ -26,6 +29,15 @@ await runOperatorCommand(async () => {
     origin: env.PUBLIC_ORIGIN,
     pagesOrigin: pagesOrigin(env),
     target: (db) => (target = commandTarget(env, db)).target,
+    // The uploads of the backup, into the bucket (only those it lacks), before the pages naming them.
+    beforePages: bucket
+      ? async () => {
+          const put = await syncFolderToBucket(bucket).catch((err: unknown) => {
+            throw new OperatorError(`The database is restored, but the bucket refused the uploads: ${(err as Error).message} Run npm run publish-target:sync -- to-bucket, then npm run republish.`);
+          });
+          console.log(`Put ${put.copied} upload(s) into the bucket; ${put.unchanged} were there already.`);
+        }
+      : undefined,
     force,
   });
   const result = await restoring.catch((err: unknown) => {

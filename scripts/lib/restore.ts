@@ -32,6 +32,11 @@ export interface RestoreOptions {
    * PUBLISHED_DIR itself when none is given.
    */
   target?: (db: Db) => PublishTarget;
+  /**
+   * Runs once the uploads are back in the folder, before any page is rendered: with a bucket, they
+   * go up first, so no restored page names one the bucket lacks.
+   */
+  beforePages?: () => Promise<void>;
   /** Replace data already in the folders (moved aside) instead of refusing. */
   force?: boolean;
   now?: Date;
@@ -99,6 +104,7 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreResult
     rmSync(stagedPublished, { recursive: true, force: true });
   }
 
+  await opts.beforePages?.();
   const db = openDatabase({ path: databasePath });
   try {
     const pages = await republishAll(db, { publishedDir, origin: opts.origin, pagesOrigin: opts.pagesOrigin, target: opts.target?.(db) });

@@ -7,6 +7,7 @@
  * folder queues a purge per page.
  */
 import { execFile } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { promisify } from "node:util";
@@ -173,6 +174,10 @@ describe("npm run restore with a bucket target", () => {
     const ada = await published("Ada Restored");
     const bob = await published("Bob Restored");
     await settle();
+    // An upload the new bucket has never held: the restore puts it before the pages.
+    const upload = "media/ab/0123456789abcdef0123456789abcdef.jpg";
+    mkdirSync(join(t.deps.env.PUBLISHED_DIR, "media", "ab"), { recursive: true });
+    writeFileSync(join(t.deps.env.PUBLISHED_DIR, upload), "a picture");
     const archive = join(t.dir, "backups", "nightly.tar.gz");
     await createBackup({ databasePath: t.deps.env.DATABASE_PATH, publishedDir: t.deps.env.PUBLISHED_DIR, out: archive });
     for (const o of [ada, bob]) await stale(o, "lost with the old bucket");
@@ -182,6 +187,8 @@ describe("npm run restore with a bucket target", () => {
     expect(res.stderr).not.toMatch(/Could not|refused/);
     expect(res.code).toBe(0);
     expect(res.stdout).toContain("re-rendered 2 page(s)");
+    expect(res.stdout).toContain("Put 1 upload(s) into the bucket; 0 were there already.");
+    expect(await bucket.object(prefix + upload)).toMatchObject({ contentType: "image/jpeg", cacheControl: IMMUTABLE });
     expect(res.stdout).toContain("Queued 2 CDN purge(s); the server's job worker sends them");
     expect(await body(ada)).toContain("Ada Restored");
     expect(await body(bob)).toContain(`<link rel="canonical" href="${PAGES}/${bob.username}">`);
