@@ -85,7 +85,7 @@ const PURGE_MESSAGES = {
 } as const;
 
 /** The placeholders a purge URL may name (ADR 133). */
-export const PURGE_PLACEHOLDERS = ["{url}", "{path}"] as const;
+const PURGE_PLACEHOLDERS = ["{url}", "{path}"] as const;
 
 /** The purge hook's values (ADR 133), each problem named by its variable. */
 function checkPurge(env: { CDN_PURGE_URL?: string; CDN_PURGE_HEADER?: string }, problem: (name: string, message: string) => void): void {

@@ -7,13 +7,14 @@
  */
 import { transaction, type Db } from "#db/client.ts";
 import { loadDraft } from "./draft.ts";
+import { pool } from "./pool.ts";
 import { throughTarget, type PublishTarget } from "./publish-target.ts";
 import { lastPublishedSnapshot, markRendered, withPageLock, writePage } from "./publish.ts";
-import { isPageSuspended, UNAVAILABLE_HTML } from "./suspension.ts";
+import { isPageSuspended, writeUnavailablePage } from "./suspension.ts";
 import type { AssetManifest } from "./types.ts";
 
 /** Pages whose objects are being put at once. */
-export const PAGES_IN_FLIGHT = 6;
+const PAGES_IN_FLIGHT = 6;
 /** Renders of one page when another process keeps changing it while its objects are put. */
 const ATTEMPTS = 3;
 
@@ -51,7 +52,7 @@ export function rerenderIntoTarget(db: Db, userId: string, settings: TargetRende
         transaction(db, (tx) => {
           const s = pageState(tx, userId);
           if (!s) return null;
-          if (s.suspended) writer.writeUnavailablePage(s.draft.snapshot.profile.username, UNAVAILABLE_HTML, settings.now);
+          if (s.suspended) writeUnavailablePage(settings.publishedDir, s.draft.snapshot.profile.username, settings.now, writer);
           else writePage(s.last!.snapshot, s.draft.plan, { ...settings, writer });
           return s;
         }),
@@ -67,7 +68,7 @@ export function rerenderIntoTarget(db: Db, userId: string, settings: TargetRende
   });
 }
 
-export interface TargetRunResult {
+interface TargetRunResult {
   /** Pages put. */
   done: number;
   /** The usernames of the pages that could not be put. */
@@ -85,21 +86,17 @@ export async function republishIntoTarget(
   onProgress: (handled: number, total: number) => void,
   logFailure: (line: string) => void,
 ): Promise<TargetRunResult> {
-  let next = 0;
   let handled = 0;
   const result: TargetRunResult = { done: 0, failed: [] };
-  const lane = async () => {
-    while (next < owners.length) {
-      const owner = owners[next++]!;
-      try {
-        if (await rerenderIntoTarget(db, owner.userId, settings)) result.done++;
-      } catch (err) {
-        result.failed.push(owner.username);
-        logFailure(`Could not re-render /${owner.username}: ${err instanceof Error ? err.message : String(err)}`);
-      }
-      onProgress(++handled, owners.length);
+  // Each page's failure is caught here, so one refused page never stops the others.
+  await pool(owners, PAGES_IN_FLIGHT, async (owner) => {
+    try {
+      if (await rerenderIntoTarget(db, owner.userId, settings)) result.done++;
+    } catch (err) {
+      result.failed.push(owner.username);
+      logFailure(`Could not re-render /${owner.username}: ${err instanceof Error ? err.message : String(err)}`);
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(PAGES_IN_FLIGHT, owners.length) }, lane));
+    onProgress(++handled, owners.length);
+  });
   return result;
 }

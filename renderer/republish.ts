@@ -9,16 +9,14 @@
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { isNotNull } from "drizzle-orm";
 import { databaseFile, type Db } from "#db/client.ts";
-import { userProfiles } from "#db/schema.ts";
 import { ensureSharedAssets } from "./assets.ts";
 import { throughTarget, type PublishTarget } from "./publish-target.ts";
 import { republishIntoTarget } from "./republish-target.ts";
 import { pageLockOf, publishedOwners, streamPublishedBatch } from "./published-pages.ts";
 import { stageRenderedBatch, workLoop, type FromWorker, type RenderSettings, type StagedBatch, type ToWorker, type UnderPageLock, type WorkerSetup } from "./republish-batch.ts";
 import { seoFilesOnDisk, writeSeoFiles } from "./seo-files.ts";
-import { writeSuspendedPages } from "./suspension.ts";
+import { suspendedOwners, writeSuspendedPages } from "./suspension.ts";
 import { templateFingerprint } from "./template-fingerprint.ts";
 
 export type { PageToRender, RenderSettings } from "./republish-batch.ts";
@@ -231,8 +229,4 @@ async function republishToBucket(db: Db, opts: RepublishOptions, target: Publish
   }
   if (failed.length > 0) throw new RepublishError(result.done, failed);
   return result.done;
-}
-
-function suspendedOwners(db: Db): { userId: string; username: string }[] {
-  return db.select({ userId: userProfiles.userId, username: userProfiles.username }).from(userProfiles).where(isNotNull(userProfiles.pageSuspendedAt)).all();
 }

@@ -47,12 +47,17 @@ export function writeUnavailablePage(publishedDir: string, username: string, now
   writer.writeUnavailablePage(username, UNAVAILABLE_HTML, now);
 }
 
+/** The owners whose page is suspended. */
+export function suspendedOwners(db: Db): { userId: string; username: string }[] {
+  return db.select({ userId: userProfiles.userId, username: userProfiles.username }).from(userProfiles).where(isNotNull(userProfiles.pageSuspendedAt)).all();
+}
+
 /**
  * Every suspended page's folder as a suspension leaves it, for a republish of the whole folder (a
  * restored backup, `npm run republish`): a fresh `published/` shows them unavailable, not missing.
  */
 export function writeSuspendedPages(db: Db, publishedDir: string, now: Date): number {
-  const suspended = db.select({ username: userProfiles.username }).from(userProfiles).where(isNotNull(userProfiles.pageSuspendedAt)).all();
+  const suspended = suspendedOwners(db);
   for (const { username } of suspended) writeUnavailablePage(publishedDir, username, now);
   return suspended.length;
 }

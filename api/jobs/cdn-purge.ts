@@ -19,15 +19,15 @@ export interface CdnPurgeJob {
 }
 
 /** How long one purge request may take before it counts as failed (and is retried). */
-export const PURGE_TIMEOUT_MS = 10_000;
+const PURGE_TIMEOUT_MS = 10_000;
 
-export interface PurgeRequest {
+interface PurgeRequest {
   url: string;
   init: { method: "POST"; headers: Record<string, string>; body: string };
 }
 
 /** The request that purges `username`'s page, or null when no purge URL is set. */
-export function purgeRequest(env: Pick<Env, "CDN_PURGE_URL" | "CDN_PURGE_HEADER" | "PUBLISH_TARGET" | "PUBLIC_PAGES_ORIGIN" | "PUBLIC_ORIGIN">, username: string): PurgeRequest | null {
+function purgeRequest(env: Pick<Env, "CDN_PURGE_URL" | "CDN_PURGE_HEADER" | "PUBLISH_TARGET" | "PUBLIC_PAGES_ORIGIN" | "PUBLIC_ORIGIN">, username: string): PurgeRequest | null {
   if (!env.CDN_PURGE_URL) return null;
   const path = `/${username}`;
   const pageUrl = pagesOrigin(env) + path;
@@ -64,7 +64,7 @@ export async function runCdnPurge(env: Env, job: CdnPurgeJob, timeoutMs = PURGE_
  * A purge queued for each page, after its files are in place. A page already waiting for a purge (a
  * CDN that is down while the owner publishes again and again) keeps one job: the newer replaces it.
  */
-export function queueCdnPurges(deps: Pick<AppDeps, "db" | "now">, usernames: string[]): void {
+function queueCdnPurges(deps: Pick<AppDeps, "db" | "now">, usernames: string[]): void {
   const at = deps.now();
   durably(deps.db, (tx) => {
     for (const username of usernames) {
@@ -78,15 +78,24 @@ export function queueCdnPurges(deps: Pick<AppDeps, "db" | "now">, usernames: str
 }
 
 /**
- * `target`, whose writers call `changed` with the pages a step wrote or removed once their writes
- * are finished (for a bucket: put), as does a bulk re-render of the folder with the pages it swapped
- * in (ADR 135). A step that throws, or writes that fail, change no page.
+ * `target`, queueing a purge for the pages a step wrote or removed once their writes are finished
+ * (for a bucket: put), and for those a bulk re-render of the folder swapped in (ADR 135); `queued`
+ * hears of them then. A step that throws, or writes that fail, change no page. A purge that cannot
+ * even be queued is logged: the page is published all the same.
  */
-export function purgingTarget(target: PublishTarget, changed: (usernames: string[]) => void): PublishTarget {
+export function purgingTarget(target: PublishTarget, deps: Pick<AppDeps, "db" | "now">, queued: (usernames: string[]) => void): PublishTarget {
+  const changed = (usernames: string[]) => {
+    try {
+      queueCdnPurges(deps, usernames);
+    } catch (err) {
+      console.error("CDN purge", "could not be queued for", usernames.join(", "), err);
+      return;
+    }
+    queued(usernames);
+  };
   return {
     kind: target.kind,
     pagesWritten(usernames) {
-      target.pagesWritten?.(usernames);
       if (usernames.length > 0) changed(usernames);
     },
     writer(): TargetWriter {

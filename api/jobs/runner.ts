@@ -8,7 +8,7 @@ import type { AppDeps } from "../context.ts";
 import { pagesOrigin } from "../env.server.ts";
 import type { ProviderDueJob } from "../billing/test-mode/provider.ts";
 import type { MailMessage } from "../mail/mailer.ts";
-import { purgingTarget, queueCdnPurges, runCdnPurge, type CdnPurgeJob } from "./cdn-purge.ts";
+import { purgingTarget, runCdnPurge, type CdnPurgeJob } from "./cdn-purge.ts";
 import { runTargetCleanup, type TargetCleanupJob } from "./target-cleanup.ts";
 import { runPageBoundary, type PageBoundaryJob } from "./page-schedule.ts";
 import { billingFor } from "../services/billing.ts";
@@ -56,19 +56,10 @@ export function runJobs(deps: AppDeps): Promise<TickResult | undefined> {
 
 /**
  * With CDN_PURGE_URL set, `deps.target` becomes one that queues a `cdn-purge` job for every page a
- * step changed, once the target has the page's files, and runs it without waiting (ADR 133). A purge
- * that cannot even be queued is logged: the page is published all the same.
+ * step changed, once the target has the page's files, and runs it without waiting (ADR 133).
  */
 export function withCdnPurge(deps: AppDeps): AppDeps {
   if (!deps.env.CDN_PURGE_URL) return deps;
-  deps.target = purgingTarget(deps.target, (usernames) => {
-    try {
-      queueCdnPurges(deps, usernames);
-    } catch (err) {
-      console.error("CDN purge", "could not be queued for", usernames.join(", "), err);
-      return;
-    }
-    void runJobs(deps);
-  });
+  deps.target = purgingTarget(deps.target, deps, () => void runJobs(deps));
   return deps;
 }

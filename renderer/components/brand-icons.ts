@@ -1,9 +1,9 @@
 /**
  * Brand marks of the public page: path data of Simple Icons 16.37.0 (simpleicons.org, CC0 1.0), one
- * module per platform, so the live preview loads only the marks of the platforms a page uses
- * (editor/app/preview/brand-icons.ts). Simple Icons no longer carries LinkedIn, so that mark is a
- * plain "in" in a rounded square drawn for Plinth. The renderer and the Social Links screen, which
- * show any platform, use this whole table.
+ * module per platform, so the dashboard loads only the marks it draws (editor/app/components/
+ * brand-icons.ts). Simple Icons no longer carries LinkedIn, so that mark is a plain "in" in a
+ * rounded square drawn for Plinth. The server's renderer, which shows any platform, uses this whole
+ * table.
  */
 import type { PlatformId } from "#core/platforms.ts";
 import tiktok from "./brand-icons/tiktok.ts";

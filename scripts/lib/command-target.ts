@@ -6,7 +6,7 @@
  */
 import { createPublishTarget } from "#api/deps.ts";
 import { pagesOrigin, type Env } from "#api/env.server.ts";
-import { purgingTarget, queueCdnPurges } from "#api/jobs/cdn-purge.ts";
+import { purgingTarget } from "#api/jobs/cdn-purge.ts";
 import type { Db } from "#db/client.ts";
 import type { PublishTarget } from "#renderer/publish-target.ts";
 
@@ -22,16 +22,7 @@ export function commandTarget(env: Env, db: Db): CommandTarget {
   let queued = 0;
   const target = createPublishTarget(env);
   return {
-    target: env.CDN_PURGE_URL
-      ? purgingTarget(target, (usernames) => {
-          try {
-            queueCdnPurges({ db, now: () => new Date() }, usernames);
-            queued += usernames.length;
-          } catch (err) {
-            console.error(`CDN purge could not be queued for ${usernames.map((u) => `/${u}`).join(", ")}:`, err);
-          }
-        })
-      : target,
+    target: env.CDN_PURGE_URL ? purgingTarget(target, { db, now: () => new Date() }, (usernames) => (queued += usernames.length)) : target,
     pagesOrigin: pagesOrigin(env),
     purgesQueued: () => queued,
   };

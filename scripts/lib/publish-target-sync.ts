@@ -12,6 +12,7 @@ import { join, relative, resolve, sep } from "node:path";
 import { GetObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { writeFileAtomic } from "#renderer/atomic-write.ts";
 import { listObjects, objectHeaders } from "#renderer/bucket-target.ts";
+import { pool } from "#renderer/pool.ts";
 
 export interface SyncOptions {
   client: S3Client;
@@ -62,31 +63,10 @@ async function bucketObjects(opts: SyncOptions): Promise<Map<string, { size: num
   return new Map(objects.filter((o) => !o.key.endsWith("/")).map((o) => [o.key.slice(opts.prefix.length), o]));
 }
 
-/**
- * Runs `work` over `items` with at most CONCURRENCY at once. The first failure stops the lanes from
- * taking more; it is thrown once the copies under way have ended, so none runs on after a stop.
- */
-async function pool<T>(items: T[], work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { err: unknown } | null = null;
-  const lane = async () => {
-    while (!failure && next < items.length) {
-      const item = items[next++]!;
-      try {
-        await work(item);
-      } catch (err) {
-        failure ??= { err };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, lane));
-  if (failure) throw (failure as { err: unknown }).err;
-}
-
 /** Every other file first, then the pages that name them. */
 async function inOrder(paths: string[], copy: (path: string) => Promise<void>): Promise<void> {
-  await pool(paths.filter((p) => !isPage(p)), copy);
-  await pool(paths.filter(isPage), copy);
+  await pool(paths.filter((p) => !isPage(p)), CONCURRENCY, copy);
+  await pool(paths.filter(isPage), CONCURRENCY, copy);
 }
 
 /** The folder into the bucket, each object with the headers a static host would send (ADR 130). */

@@ -6,11 +6,9 @@
  * start-up pass that follows the template re-renders into the bucket; and a bulk re-render of the
  * folder queues a purge per page.
  */
-import { execFile } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { promisify } from "node:util";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -35,7 +33,6 @@ import { freePort } from "#tests/support/nginx.ts";
 import { startServerProcess } from "#tests/support/server-process.ts";
 import { createBackup } from "#scripts/lib/backup.ts";
 
-const ROOT = join(import.meta.dirname, "../..");
 const PAGES = "https://pages.plinth.test";
 
 let bucket: TestBucket;
@@ -60,6 +57,8 @@ afterEach(() => {
 });
 
 const purgeUrl = () => `${cdn.origin}/purge?page={url}`;
+/** The variables of a server on `b` that purges through the test CDN. */
+const purgingBucketEnv = (b: TestBucket = bucket) => ({ ...b.env(prefix), CDN_PURGE_URL: purgeUrl() });
 /** The pages purged, by their address, in order. */
 const purged = () => cdn.requests.map((r) => new URL(r.url, cdn.origin).searchParams.get("page"));
 const setName = (o: ApiOwner, displayName: string) => t.deps.db.update(userProfiles).set({ displayName }).where(eq(userProfiles.userId, o.userId)).run();
@@ -85,22 +84,13 @@ async function settle() {
 }
 
 /** `npm run republish` in a process of its own, with the test app's configuration and `env`. */
-async function republishCommand(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/republish.ts"], {
-      cwd: ROOT,
-      env: { ...process.env, DATA_DIR: join(t.dir, "data"), PUBLISHED_DIR: t.deps.env.PUBLISHED_DIR, PUBLIC_ORIGIN: TEST_ORIGIN, ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+function republishCommand(env: Record<string, string>) {
+  return npmRun("republish", [], { ...process.env, DATA_DIR: join(t.dir, "data"), PUBLISHED_DIR: t.deps.env.PUBLISHED_DIR, PUBLIC_ORIGIN: TEST_ORIGIN, ...env });
 }
 
 describe("npm run republish with a bucket target", () => {
   it("puts every published page into the bucket, the suspended page as the unavailable page, and queues a purge per page", async () => {
-    const env = { ...bucket.env(prefix), CDN_PURGE_URL: purgeUrl() };
+    const env = purgingBucketEnv();
     t = createTestApp(env);
     const ada = await published("Ada Bulk");
     const bob = await published("Bob Bulk");
@@ -145,7 +135,7 @@ describe("npm run republish with a bucket target", () => {
 
   it("fails with a clear message when the bucket is down, and leaves the database as it was", async () => {
     const down = await startTestBucket("down");
-    const env = { ...down.env(prefix), CDN_PURGE_URL: purgeUrl() };
+    const env = purgingBucketEnv(down);
     t = createTestApp(env);
     const ada = await published("Ada Down");
     const bob = await published("Bob Down");
@@ -169,7 +159,7 @@ describe("npm run republish with a bucket target", () => {
 
 describe("npm run restore with a bucket target", () => {
   it("re-renders every restored page into the bucket and queues a purge per page", async () => {
-    const env = { ...bucket.env(prefix), CDN_PURGE_URL: purgeUrl() };
+    const env = purgingBucketEnv();
     t = createTestApp(env);
     const ada = await published("Ada Restored");
     const bob = await published("Bob Restored");
@@ -201,7 +191,7 @@ describe("npm run restore with a bucket target", () => {
 
 describe("the start-up pass that follows the template, with a bucket target", () => {
   it("re-renders the out-of-date pages into the bucket, leaves the others, and purges each page it re-rendered", async () => {
-    t = createTestApp({ ...bucket.env(prefix), CDN_PURGE_URL: purgeUrl() });
+    t = createTestApp(purgingBucketEnv());
     const old = await published("Old Template");
     const current = await published("Current Template");
     await settle();
@@ -233,7 +223,7 @@ describe("the server at start, with a bucket target and CDN_PURGE_URL", () => {
   }
 
   it("re-renders the out-of-date pages into its bucket and its job worker purges each", async () => {
-    const env = { ...bucket.env(prefix), CDN_PURGE_URL: purgeUrl() };
+    const env = purgingBucketEnv();
     t = createTestApp(env);
     const old = await published("Old At Start");
     await settle();
