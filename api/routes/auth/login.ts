@@ -77,7 +77,7 @@ export function loginRoutes(deps: AppDeps, limiters: AuthLimiters) {
         if (!used) throw new ApiError("bad_request", AUTH_TEXT.codeInvalidRetry, { fields: { code: AUTH_TEXT.codeInvalidRetry } });
         clearFailures(db, key);
         endTwoFactorChallenge(c, deps, challenge.id);
-        beginSession(c, deps, challenge.userId, challenge.persistent);
+        beginSession(c, deps, challenge.userId, challenge.persistent, { secondFactor: true });
         return c.json({ status: "signed_in" as const, used });
       })
 
