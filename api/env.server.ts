@@ -147,6 +147,18 @@ function checkPublishTarget(env: TargetValues, problem: (name: string, message: 
   else if (!isHttpOrigin(env.PUBLIC_PAGES_ORIGIN)) problem("PUBLIC_PAGES_ORIGIN", TARGET_MESSAGES.pagesOrigin);
 }
 
+/** Google's OpenID Connect issuer, the default one. */
+export const GOOGLE_OIDC_ISSUER = "https://accounts.google.com";
+
+/** Whether the issuer is Google's (which takes Google's own `prompt=select_account`). */
+export function isGoogleIssuer(issuer: string): boolean {
+  try {
+    return new URL(issuer).origin === GOOGLE_OIDC_ISSUER;
+  } catch {
+    return false;
+  }
+}
+
 const EnvSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
@@ -184,11 +196,25 @@ const EnvSchema = z
         });
         return z.NEVER;
       }),
-    /** Google sign-in (OpenID Connect). The button shows only when a client id is set. */
+    /**
+     * Sign-in with an OpenID Connect provider (ADR 043, 150): Google unless OIDC_ISSUER names another.
+     * The button shows only when a client id is set. The GOOGLE_* names are the same settings' older
+     * names, still read when the OIDC_* one is unset.
+     */
+    OIDC_ISSUER: z.url().optional(),
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    /** The sign-in button's text; "Continue with Google" with Google, "Continue with single sign-on" otherwise. */
+    OIDC_BUTTON_LABEL: z
+      .string()
+      .trim()
+      .min(1)
+      .max(60, "must be 60 characters or fewer")
+      .refine((v) => !/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(v), "must not hold control or invisible characters")
+      .optional(),
+    GOOGLE_ISSUER: z.url().optional(),
     GOOGLE_CLIENT_ID: z.string().min(1).optional(),
     GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
-    /** The OpenID Connect issuer; Google unless another provider (or a test provider) is named. */
-    GOOGLE_ISSUER: z.url().default("https://accounts.google.com"),
     /** The billing provider (ADR 080): the embedded test mode, or Stripe (ADR 104) with the STRIPE_* values below. */
     BILLING_PROVIDER: z.enum(["test", "stripe"]).default("test"),
     /** Stripe's secret or restricted API key (sk_test_…, sk_live_…, rk_…). Required with BILLING_PROVIDER=stripe. */
@@ -255,6 +281,11 @@ const EnvSchema = z
     const problem = (name: string, message: string) => ctx.addIssue({ code: "custom", path: [name], message });
     if (sellerNameRequired(env.BILLING_PROVIDER) && env.SELLER_NAME === undefined) problem("SELLER_NAME", SELLER_MESSAGES.nameRequired);
     if (env.STRIPE_API_BASE !== undefined && !isHttpOrigin(env.STRIPE_API_BASE)) problem("STRIPE_API_BASE", "must be an http(s) origin such as https://api.stripe.com, with no path");
+    for (const name of ["ISSUER", "CLIENT_ID", "CLIENT_SECRET"] as const) {
+      const current = env[`OIDC_${name}`];
+      const older = env[`GOOGLE_${name}`];
+      if (current !== undefined && older !== undefined && current !== older) problem(`GOOGLE_${name}`, `is the older name of OIDC_${name}, which is set to something else: keep only OIDC_${name}`);
+    }
     checkPublishTarget(env, problem);
     checkPurge(env, problem);
     if (env.BILLING_PROVIDER !== "stripe") return;
@@ -264,10 +295,15 @@ const EnvSchema = z
       else if (!rule.pattern.test(value)) problem(name, `must be ${rule.what}`);
     }
   })
-  .transform((env) => {
+  .transform(({ GOOGLE_ISSUER, GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET, ...env }) => {
     const publicOrigin = (env.PUBLIC_ORIGIN ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
+    const issuer = env.OIDC_ISSUER ?? GOOGLE_ISSUER ?? GOOGLE_OIDC_ISSUER;
     return {
       ...env,
+      OIDC_ISSUER: issuer,
+      OIDC_CLIENT_ID: env.OIDC_CLIENT_ID ?? GOOGLE_CLIENT_ID,
+      OIDC_CLIENT_SECRET: env.OIDC_CLIENT_SECRET ?? GOOGLE_CLIENT_SECRET,
+      OIDC_BUTTON_LABEL: env.OIDC_BUTTON_LABEL ?? (isGoogleIssuer(issuer) ? "Continue with Google" : "Continue with single sign-on"),
       PUBLIC_ORIGIN: publicOrigin,
       DATA_DIR: resolve(env.DATA_DIR),
       PUBLISHED_DIR: resolve(env.PUBLISHED_DIR),

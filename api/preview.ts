@@ -1,7 +1,8 @@
 /**
  * Preview: /{username}/preview and /{username}?preview=true render the owner's draft on the fly with
  * the page components (noindex, preview banner). Only the signed-in owner sees it; anyone else gets
- * the site's 404 page, so a preview never reveals that a draft exists.
+ * the site's 404 page, so a preview never reveals that a draft exists. Each owner's previews are
+ * limited like their writes (ADR 093, issue 35): a render costs the server, however the draft reads.
  */
 import type { Context } from "hono";
 import { eq } from "drizzle-orm";
@@ -10,6 +11,8 @@ import { loadDraft } from "#renderer/draft.ts";
 import { ensureSharedAssets } from "#renderer/assets.ts";
 import { renderPage } from "#renderer/render.tsx";
 import { isSecureOrigin } from "./auth/cookies.ts";
+import { OWNER_WRITE_LIMITS, TOO_MANY_PREVIEWS } from "./auth/owner-write-limit.ts";
+import { createRateLimiter } from "./services/rate-limit.ts";
 import { readSessionCookie, validateSessionToken } from "./auth/session.ts";
 import type { AppDeps } from "./context.ts";
 import { pagesOrigin } from "./env.server.ts";
@@ -28,6 +31,7 @@ export function previewTarget(path: string, query: (name: string) => string | un
 }
 
 export function previewHandler({ db, env, now }: AppDeps, notFound: (c: Context) => Response | Promise<Response>) {
+  const previews = createRateLimiter(OWNER_WRITE_LIMITS.previews.burst, OWNER_WRITE_LIMITS.previews.perSecond, { now });
   return async (c: Context): Promise<Response | null> => {
     const username = previewTarget(c.req.path, (n) => c.req.query(n));
     if (!username) return null;
@@ -41,6 +45,9 @@ export function previewHandler({ db, env, now }: AppDeps, notFound: (c: Context)
       const res = await notFound(c);
       res.headers.set("Cache-Control", "no-store");
       return res;
+    }
+    if (!previews.take(profile.userId)) {
+      return new Response(TOO_MANY_PREVIEWS, { status: 429, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "1" } });
     }
     const draft = loadDraft(db, profile.userId);
     if (!draft) return notFound(c);

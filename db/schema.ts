@@ -76,6 +76,8 @@ export const sessions = sqliteTable(
     userAgent: text("user_agent"),
     createdAt: createdAt(),
     lastSeenAt: time("last_seen_at"),
+    /** This sign-in passed the second factor (a code at sign-in, or the code that turned it on): the console requires it (ADR 105). */
+    secondFactor: bool("second_factor").notNull().default(false),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );

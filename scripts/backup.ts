@@ -11,7 +11,7 @@ await runOperatorCommand(async () => {
   if (args.length !== 1 || args[0]!.startsWith("-")) throw new OperatorError("Usage: npm run backup -- <file>");
   const env = parseEnv();
   const started = Date.now();
-  const result = await createBackup({ databasePath: env.DATABASE_PATH, publishedDir: env.PUBLISHED_DIR, out: args[0]! });
+  const result = await createBackup({ databasePath: env.DATABASE_PATH, publishedDir: env.PUBLISHED_DIR, siteDir: env.SITE_DIR, out: args[0]! });
   for (const key of result.missingMedia) {
     console.warn(`Warning: ${key} is named in the database but was not in ${env.PUBLISHED_DIR}; the backup does not hold it.`);
   }

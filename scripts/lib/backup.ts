@@ -11,8 +11,8 @@
  * or the second if it is newer than the first (unless it was replaced and swept in between: the
  * snapshot is then taken again).
  */
-import { copyFileSync, createWriteStream, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve, sep } from "node:path";
+import { chmodSync, copyFileSync, createWriteStream, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { pipeline } from "node:stream/promises";
 import Database from "better-sqlite3";
 import { create as createTar } from "tar";
@@ -30,6 +30,8 @@ const MAX_SNAPSHOTS = 5;
 export interface BackupOptions {
   databasePath: string;
   publishedDir: string;
+  /** SITE_DIR: served to anyone like PUBLISHED_DIR, so no backup goes under it either. */
+  siteDir?: string;
   /** The archive to write; it must not exist yet. */
   out: string;
   now?: Date;
@@ -48,12 +50,24 @@ export interface BackupResult {
 export async function createBackup(opts: BackupOptions): Promise<BackupResult> {
   const out = resolve(opts.out);
   const publishedDir = resolve(opts.publishedDir);
-  if (out.startsWith(publishedDir + sep)) {
-    throw new OperatorError(`${out} is inside PUBLISHED_DIR, where anyone could download it: write the backup somewhere else.`);
-  }
+  // The archive holds password hashes and two-factor secrets: never where the server serves files,
+  // however the path reaches there (compared after every symbolic link is followed; again once the
+  // folder is made, in case a link only resolves then).
+  const refuseServed = () => {
+    const real = realPathOf(out);
+    for (const [name, dir] of [["PUBLISHED_DIR", publishedDir], ["SITE_DIR", opts.siteDir]] as const) {
+      if (dir === undefined) continue;
+      const served = realPathOf(resolve(dir));
+      if (real === served || real.startsWith(served + sep)) {
+        throw new OperatorError(`${out} is inside ${name} (${served}), where anyone could download it: write the backup somewhere else.`);
+      }
+    }
+  };
+  refuseServed();
   if (existsSync(out)) throw new OperatorError(`${out} already exists: name a new file.`);
   if (!existsSync(opts.databasePath)) throw new OperatorError(`There is no database at ${opts.databasePath}: check DATA_DIR.`);
   mkdirSync(dirname(out), { recursive: true });
+  refuseServed();
   const staging = mkdtempSync(join(dirname(out), ".plinth-backup-"));
   try {
     const mediaDir = join(publishedDir, "media");
@@ -77,12 +91,22 @@ export async function createBackup(opts: BackupOptions): Promise<BackupResult> {
     // Owner-only: the archive holds password hashes and sessions.
     const partial = join(staging, "archive.partial");
     await pipeline(createTar({ gzip: true, cwd: staging, portable: true }, [MANIFEST_FILE, ...paths]), createWriteStream(partial, { flags: "wx", mode: 0o600, flush: true }));
+    chmodSync(partial, 0o600);
     renameSync(partial, out);
     fsyncDir(dirname(out));
     return { out, bytes: statSync(out).size, manifest, missingMedia: missing };
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
+}
+
+/** The path with every symbolic link of its existing part followed; the part not yet made is kept as written. */
+function realPathOf(path: string): string {
+  let existing = path;
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  const rest = relative(existing, path);
+  const base = realpathSync(existing);
+  return rest ? join(base, rest) : base;
 }
 
 /**

@@ -8,7 +8,7 @@
  * migrated there, and each is renamed into place. Folders that already hold data are refused
  * unless `force` is set; what is replaced is then moved aside, never deleted.
  */
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statfsSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { closeDatabase, openDatabase, type Db } from "#db/client.ts";
@@ -16,7 +16,7 @@ import type { PublishTarget } from "#renderer/publish-target.ts";
 import { fsyncDir } from "#renderer/atomic-write.ts";
 import { ENCODINGS } from "#renderer/precompress.ts";
 import { republishAll } from "#renderer/republish.ts";
-import { DATABASE_FILE, knownMigrations, readArchive, type Manifest } from "./backup-archive.ts";
+import { DATABASE_FILE, knownMigrations, readArchive, type ArchiveRoom, type Manifest } from "./backup-archive.ts";
 import { OperatorError } from "./operator.ts";
 
 export interface RestoreOptions {
@@ -40,6 +40,8 @@ export interface RestoreOptions {
   /** Replace data already in the folders (moved aside) instead of refusing. */
   force?: boolean;
   now?: Date;
+  /** The bytes free on the file system holding a folder (tests make a disk small); statfs by default. */
+  freeBytes?: (folder: string) => number;
 }
 
 export interface RestoreResult {
@@ -71,7 +73,8 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreResult
       `${replaced.join(" and ")}. Restore into empty folders, or add --force to replace what is there (it is moved aside, not deleted).`,
     );
   }
-  const manifest = await readArchive(archive);
+  const room = roomFor(dataDir, publishedDir, opts.freeBytes ?? freeBytesOf);
+  const manifest = await readArchive(archive, undefined, room);
   if (!knownMigrations().some((m) => m.tag === manifest.migration)) {
     throw new OperatorError(
       `${archive} holds a database at migration ${manifest.migration}, which this Plinth does not know; restore it with Plinth ${manifest.plinthVersion} or later.`,
@@ -88,7 +91,7 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreResult
       const path = join(file.path === DATABASE_FILE ? stagedData : stagedPublished, file.path);
       mkdirSync(dirname(path), { recursive: true });
       return createWriteStream(path, { flags: "wx", flush: true });
-    });
+    }, room);
     // A backup of an older Plinth is brought up to this one's schema before it goes into place.
     const staged = join(stagedData, DATABASE_FILE);
     closeDatabase(openDatabase({ path: staged }));
@@ -112,6 +115,28 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreResult
   } finally {
     closeDatabase(db);
   }
+}
+
+/** The folder itself, or its nearest parent that exists (where it will be made). */
+function existingAncestor(folder: string): string {
+  let at = folder;
+  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+  return at;
+}
+
+function freeBytesOf(folder: string): number {
+  const fs = statfsSync(folder);
+  return fs.bavail * fs.bsize;
+}
+
+/** What the archive may write into each folder, and into both when they share one file system. */
+function roomFor(dataDir: string, publishedDir: string, freeBytes: (folder: string) => number): ArchiveRoom {
+  const data = existingAncestor(dataDir);
+  const published = existingAncestor(publishedDir);
+  const databaseBytes = freeBytes(data);
+  const mediaBytes = freeBytes(published);
+  const shared = statSync(data).dev === statSync(published).dev;
+  return { databaseBytes, mediaBytes, totalBytes: shared ? Math.min(databaseBytes, mediaBytes) : databaseBytes + mediaBytes };
 }
 
 /**
