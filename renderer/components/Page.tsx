@@ -9,13 +9,13 @@ import { getPlatform, type PlatformId } from "#core/platforms.ts";
 import { REPORT_REASON_LABELS, REPORT_REASONS } from "#core/limits.ts";
 import { cropOutputSize } from "#core/profile.ts";
 import type { FullwidthSubtype } from "#core/themes.ts";
-import { linkAddressOf } from "#core/url-rule.ts";
+import { contactSchemeOf } from "#core/url-rule.ts";
 import { visibleContentOf, type VisibleContent } from "#core/visible-content.ts";
 import type { LongFormBlock } from "../markdown.ts";
 import type { BrandIconPaths } from "./brand-icons.ts";
 import { BrandIcon, Icon, type UiIcon } from "./icons.tsx";
 import { LongForm } from "./LongForm.tsx";
-import { isMailable, safeHref, safeSrc } from "./safe-href.ts";
+import { isMailable, linkHref, safeHref, safeSrc } from "./safe-href.ts";
 import { qrFileName, vcardFields, vcfFileName } from "./vcard.ts";
 
 export interface PageProps {
@@ -184,6 +184,8 @@ function socialsOf(socials: PageSocialLink[], qr: boolean, position: string, ico
 }
 
 const TYPE_ICONS: Partial<Record<string, UiIcon>> = { donation: "heart", lead_magnet: "download", vcf: "contact", music: "music", qr_code: "qr" };
+/** A button to an e-mail, phone or text-message link shows what it opens. */
+const CONTACT_ICONS: Partial<Record<string, UiIcon>> = { mailto: "mail", tel: "phone", sms: "message" };
 
 /** What a button shows: its thumbnail (Plus) or its type's icon, then its title. */
 interface ButtonFace {
@@ -213,12 +215,15 @@ function LabelItem({ title }: { title: string }) {
   );
 }
 
+/** noopener for web pages; an e-mail, phone or text-message link opens an app, in no window to guard. */
+const relOf = (href: string) => (/^https?:/i.test(href) ? "noopener" : undefined);
+
 function TextItem({ href, id, text }: { href: string | null; id: string; text: string }) {
   return (
     <li>
       <p className="txt">
         {href ? (
-          <a href={href} rel="noopener" data-link={id}>
+          <a href={href} rel={relOf(href)} data-link={id}>
             {text}
           </a>
         ) : (
@@ -263,7 +268,7 @@ function QrItem(f: ButtonFace) {
 function LinkItem(f: ButtonFace & { href: string; message: string | null }) {
   return (
     <li>
-      <a className={btnClass(f.main)} href={f.href} rel="noopener" data-link={f.id}>
+      <a className={btnClass(f.main)} href={f.href} rel={relOf(f.href)} data-link={f.id}>
         <ButtonInner thumb={f.thumb} icon={f.icon} title={f.title} />
       </a>
       {f.message ? <p className="msg">{f.message}</p> : null}
@@ -290,7 +295,7 @@ function linkItem(link: PageLink, card: CardRef | undefined): ReactNode {
     case "label":
       return <LabelItem key={id} title={title} />;
     case "text_link":
-      return <TextItem key={id} href={safeHref(linkAddressOf(link))} id={id} text={link.data.text || title} />;
+      return <TextItem key={id} href={linkHref(link)} id={id} text={link.data.text || title} />;
     case "lead_magnet":
       return <LeadItem key={id} main={main} id={id} title={title} thumb={thumb} icon={icon} description={link.data.description ?? ""} />;
     case "vcf":
@@ -298,10 +303,10 @@ function linkItem(link: PageLink, card: CardRef | undefined): ReactNode {
     case "qr_code":
       return <QrItem key={id} main={main} id={id} title={title} thumb={thumb} icon={icon} />;
     default: {
-      const href = safeHref(linkAddressOf(link));
+      const href = linkHref(link);
       if (!href) return null;
       const message = link.linkType === "donation" ? link.data.message || null : null;
-      return <LinkItem key={id} main={main} id={id} title={title} thumb={thumb} icon={icon} href={href} message={message} />;
+      return <LinkItem key={id} main={main} id={id} title={title} thumb={thumb} icon={icon ?? CONTACT_ICONS[contactSchemeOf(href) ?? ""]} href={href} message={message} />;
     }
   }
 }
