@@ -603,7 +603,60 @@ function FormEnd({ submit }: { submit: string }) {
   );
 }
 
-/** The part every page shares for one origin: report and lead dialogs, cookie banner, toast. */
+/**
+ * The cookie banner (spec section 2; ADR 115, 147). First in the document, so a keyboard reaches its
+ * choices within a few Tab presses, while it sits at the bottom of the screen; hidden until the head
+ * script finds no stored choice.
+ */
+export function CookieBanner({ origin = "" }: { origin?: string }) {
+  return (
+    <div id="ck" className="ck" role="region" aria-labelledby="ck-t">
+      <h2 id="ck-t">{PAGE_TEXTS.cookieTitle}</h2>
+      <p>
+        {PAGE_TEXTS.cookieText} <a href={`${origin}/privacy`}>{PAGE_TEXTS.cookiePrivacy}</a>
+      </p>
+      <fieldset id="ck-p" hidden>
+        <legend>{PAGE_TEXTS.cookiePrefs}</legend>
+        <label>
+          <input type="checkbox" name="essential" checked disabled />
+          <span>
+            Essential<small>Always on: needed for the page to work.</small>
+          </span>
+        </label>
+        <label>
+          <input type="checkbox" name="analytics" />
+          <span>
+            Analytics<small>Help the owner understand how the page is used.</small>
+          </span>
+        </label>
+        <label>
+          <input type="checkbox" name="marketing" />
+          <span>
+            Marketing<small>Allow content tailored to your interests.</small>
+          </span>
+        </label>
+        <div className="acts">
+          <button type="button" className="b1" data-ck="save">
+            {PAGE_TEXTS.cookieSave}
+          </button>
+        </div>
+      </fieldset>
+      <div className="acts">
+        <button type="button" className="b2" data-ck="customize" aria-expanded="false" aria-controls="ck-p">
+          {PAGE_TEXTS.cookieCustomize}
+        </button>
+        <button type="button" className="b2" data-ck="decline">
+          {PAGE_TEXTS.cookieDecline}
+        </button>
+        <button type="button" className="b1" data-ck="accept">
+          {PAGE_TEXTS.cookieAccept}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The part every page shares for one origin after its body: report and lead dialogs, toast. */
 export function PageChrome({ origin = "" }: { origin?: string }) {
   return (
     <>
@@ -646,49 +699,6 @@ export function PageChrome({ origin = "" }: { origin?: string }) {
           </div>
         </div>
       </dialog>
-      <div id="ck" className="ck" role="region" aria-labelledby="ck-t">
-        <h2 id="ck-t">{PAGE_TEXTS.cookieTitle}</h2>
-        <p>
-          {PAGE_TEXTS.cookieText} <a href={`${origin}/privacy`}>{PAGE_TEXTS.cookiePrivacy}</a>
-        </p>
-        <fieldset id="ck-p" hidden>
-          <legend>{PAGE_TEXTS.cookiePrefs}</legend>
-          <label>
-            <input type="checkbox" name="essential" checked disabled />
-            <span>
-              Essential<small>Always on: needed for the page to work.</small>
-            </span>
-          </label>
-          <label>
-            <input type="checkbox" name="analytics" />
-            <span>
-              Analytics<small>Help the owner understand how the page is used.</small>
-            </span>
-          </label>
-          <label>
-            <input type="checkbox" name="marketing" />
-            <span>
-              Marketing<small>Allow content tailored to your interests.</small>
-            </span>
-          </label>
-          <div className="acts">
-            <button type="button" className="b1" data-ck="save">
-              {PAGE_TEXTS.cookieSave}
-            </button>
-          </div>
-        </fieldset>
-        <div className="acts">
-          <button type="button" className="b2" data-ck="customize" aria-expanded="false" aria-controls="ck-p">
-            {PAGE_TEXTS.cookieCustomize}
-          </button>
-          <button type="button" className="b2" data-ck="decline">
-            {PAGE_TEXTS.cookieDecline}
-          </button>
-          <button type="button" className="b1" data-ck="accept">
-            {PAGE_TEXTS.cookieAccept}
-          </button>
-        </div>
-      </div>
       <div id="toast" role="status" aria-live="polite" />
     </>
   );
@@ -698,6 +708,7 @@ export function PageChrome({ origin = "" }: { origin?: string }) {
 export function Page(props: PageProps) {
   return (
     <>
+      <CookieBanner origin={props.origin ?? ""} />
       <PageBody {...props} />
       <PageChrome origin={props.origin ?? ""} />
     </>

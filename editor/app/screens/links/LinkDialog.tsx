@@ -182,7 +182,8 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
 
   const err = (k: string) => errors[k];
   const input = (k: string, label: string, opts: { required?: boolean; type?: string; errKey?: string; placeholder?: string; disabled?: boolean; hint?: ReactNode } = {}) => {
-    const describedBy = [opts.hint ? `link-${k}-hint` : "", err(opts.errKey ?? k) ? `link-${k}-error` : ""].filter(Boolean).join(" ");
+    // An error, when there is one, is what the field is described by; else its hint.
+    const describedBy = err(opts.errKey ?? k) ? `link-${k}-error` : opts.hint ? `link-${k}-hint` : "";
     return (
       <Field id={`link-${k}`} label={label} required={opts.required} error={err(opts.errKey ?? k)}>
         <input
