@@ -206,9 +206,10 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
       </Field>
     );
   };
-  /** Starts an e-mail, phone or text-message button: its address's scheme in the field, and a title if there is none. */
+  /** Starts an e-mail, phone or text-message button: its address's scheme in the field, and a title if there is none (or another start's). */
   const startContact = (label: string, prefix: string) => {
-    setF((s) => ({ ...s, title: s.title?.trim() ? s.title : label, url: prefix }));
+    const untitled = (title = "") => !title.trim() || CONTACT_STARTS.some((c) => c.label === title);
+    setF((s) => ({ ...s, title: untitled(s.title) ? label : s.title!, url: prefix }));
     requestAnimationFrame(() => {
       const el = document.getElementById("link-url") as HTMLInputElement | null;
       el?.focus();
