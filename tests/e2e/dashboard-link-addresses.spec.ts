@@ -6,6 +6,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { Page } from "@playwright/test";
+import { newId } from "#db/ids.ts";
 import { analyticsEvents, links, userProfiles } from "#db/schema.ts";
 import { expectNoAxeViolations } from "./axe.ts";
 import { E2E } from "./env.ts";
@@ -24,7 +25,7 @@ async function add(page: Page, title: string) {
   await expect(page.getByTestId("link-row").filter({ hasText: title })).toBeVisible();
 }
 
-test("an address typed without a scheme, an e-mail and a phone link: completed in the field, refused when malformed, working on the page", async ({ page, context, owner }) => {
+test("an address typed without a scheme, an e-mail and a phone link: completed in the field, refused when malformed", async ({ page, owner }) => {
   await page.goto("/dashboard/links");
   await expect(page.getByText("No links yet")).toBeVisible();
 
@@ -82,8 +83,19 @@ test("an address typed without a scheme, an e-mail and a phone link: completed i
     "Call me": "tel:+14155550123",
   });
   for (const title of ["E-mail me", "Call me"]) await expect(page.getByTestId("link-row").filter({ hasText: title })).not.toContainText("Invalid URL");
+});
 
-  // On the published page: plain links, no new window, the click counted, nothing refused.
+test("on the published page e-mail and phone buttons are plain links, no new window, the click counted, nothing refused by the page's CSP", async ({ page, context, owner }) => {
+  const db = e2eDb();
+  const mailId = newId();
+  db.insert(links)
+    .values([
+      { id: newId(), userId: owner.userId, title: "My shop", url: "https://shop.example.com/sale", orderIndex: 0 },
+      { id: mailId, userId: owner.userId, title: "E-mail me", url: "mailto:hello@example.com?subject=Hello%20there", orderIndex: 1 },
+      { id: newId(), userId: owner.userId, title: "Call me", url: "tel:+14155550123", orderIndex: 2 },
+      { id: newId(), userId: owner.userId, title: "Text me", url: "sms:+14155550123", orderIndex: 3 },
+    ])
+    .run();
   const res = await context.request.post("/api/publish", { headers: { Origin: E2E.origin } });
   expect(res.status()).toBe(200);
   const problems: string[] = [];
@@ -92,23 +104,23 @@ test("an address typed without a scheme, an e-mail and a phone link: completed i
   await page.goto(`/${owner.username}`);
   await page.getByRole("button", { name: "Accept All" }).click();
   const mail = page.getByRole("link", { name: "E-mail me" });
-  const call = page.getByRole("link", { name: "Call me" });
   await expect(mail).toHaveAttribute("href", "mailto:hello@example.com?subject=Hello%20there");
-  await expect(call).toHaveAttribute("href", "tel:+14155550123");
-  for (const l of [mail, call]) {
-    expect(await l.getAttribute("target")).toBeNull();
-    expect(await l.getAttribute("rel")).toBeNull();
+  await expect(page.getByRole("link", { name: "Call me" })).toHaveAttribute("href", "tel:+14155550123");
+  await expect(page.getByRole("link", { name: "Text me" })).toHaveAttribute("href", "sms:+14155550123");
+  for (const name of ["E-mail me", "Call me", "Text me"]) {
+    const l = page.getByRole("link", { name });
+    expect(await l.getAttribute("target"), name).toBeNull();
+    expect(await l.getAttribute("rel"), name).toBeNull();
   }
   await expect(page.getByRole("link", { name: "My shop" })).toHaveAttribute("rel", "noopener");
   await expectNoAxeViolations(page, "a page with e-mail and phone buttons");
-  const mailId = e2eDb().select({ id: links.id }).from(links).where(and(eq(links.userId, owner.userId), eq(links.title, "E-mail me"))).get()!.id;
   // The mail app is the browser's business; the page only counts the click on its way there.
   await mail.evaluate((a) => a.addEventListener("click", (e) => e.preventDefault()));
   const beacon = page.waitForRequest((r) => r.url().endsWith("/api/visitor/track") && (r.postData() ?? "").includes(mailId));
   await mail.click();
   await beacon;
   await expect
-    .poll(() => e2eDb().select().from(analyticsEvents).where(and(eq(analyticsEvents.userId, owner.userId), eq(analyticsEvents.kind, "link_click"), eq(analyticsEvents.linkId, mailId))).all().length)
+    .poll(() => db.select().from(analyticsEvents).where(and(eq(analyticsEvents.userId, owner.userId), eq(analyticsEvents.kind, "link_click"), eq(analyticsEvents.linkId, mailId))).all().length)
     .toBe(1);
   expect(problems).toEqual([]);
 });
