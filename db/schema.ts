@@ -396,6 +396,12 @@ export const uploads = sqliteTable(
     storageKey: text("storage_key").notNull(),
     contentType: text("content_type").notNull(),
     bytes: integer("bytes").notNull(),
+    /**
+     * The name the file had on the owner's device, cleaned (core/link-files.ts cleanFileName), to
+     * name it back to the owner (analytics: "Lead Magnet: guide.pdf"). Never a path: the file lives
+     * under storageKey. Null for uploads made before it was kept.
+     */
+    originalName: text("original_name"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("uploads_key_unique").on(t.storageKey), check("uploads_kind", oneOf(t.kind, UPLOAD_KINDS))],
