@@ -123,7 +123,7 @@ export function renderPage(input: RenderInput): RenderedPage {
   out.push(
     renderToStaticMarkup(
       <>
-        <PageBody snapshot={snapshot} plan={plan} now={now} mode={mode} origin={origin} pagesOrigin={pagesOrigin} content={v} longForm={longFormBlocks(v.longFormText)} icons={BRAND_ICONS} />
+        <PageBody snapshot={snapshot} plan={plan} now={now} mode={mode} banner={input.banner} origin={origin} pagesOrigin={pagesOrigin} content={v} longForm={longFormBlocks(v.longFormText)} icons={BRAND_ICONS} />
         <PageChrome origin={origin} />
       </>,
     ),
