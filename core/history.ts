@@ -16,6 +16,7 @@ export const HISTORY_TEXTS = {
   empty: "Nothing published yet. Each time you publish, the version is kept here.",
   loadFailed: "Failed to load your history",
   live: "Live now",
+  hiddenByPlan: "Published with Plus items hidden by your plan",
   preview: "Preview",
   restore: "Restore to draft",
   putLive: "Put live",
