@@ -35,7 +35,9 @@ export function PublishBlockers(props: {
           );
         })}
       </ul>
-      <p className="mt-3 text-sm text-slate-600">{DASH.hidePlusNote}</p>
+      <p className="mt-3 text-sm text-slate-600">
+        {DASH.publishBlockedText} {DASH.hidePlusNote}
+      </p>
       <div className="mt-5 flex flex-wrap justify-end gap-2">
         <Button variant="secondary" onClick={props.onClose}>
           Cancel
