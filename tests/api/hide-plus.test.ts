@@ -244,3 +244,28 @@ describe("back on Plus", () => {
     expect(forged.status).toBe(403);
   });
 });
+
+describe("the long-form text's switch", () => {
+  it("takes the text off the page and out of the gate, and keeps it", async () => {
+    const o = createApiOwner(t, "lite");
+    t.deps.db.update(userProfiles).set({ longFormText: "A text worth keeping" }).where(eq(userProfiles.userId, o.userId)).run();
+    expect((await o.call("POST", "/api/publish")).status).toBe(402);
+    const res = await o.edit("PATCH", "/api/profile/text", { longFormTextVisible: false });
+    expect(res.status).toBe(200);
+    expect((await res.json()).profile).toMatchObject({ longFormText: "A text worth keeping", longFormTextVisible: false });
+    expect((await o.call("POST", "/api/publish")).status).toBe(200);
+    expect(readFileSync(pageFile(o), "utf8")).not.toContain("A text worth keeping");
+    // On Plus, switched on again, it shows.
+    t.deps.db.update(userProfiles).set({ planType: "plus", subscriptionStatus: "active_plus", currentPeriodEndDate: new Date(Date.now() + 86_400_000) }).where(eq(userProfiles.userId, o.userId)).run();
+    expect((await o.edit("PATCH", "/api/profile/text", { longFormTextVisible: true })).status).toBe(200);
+    expect((await o.call("POST", "/api/publish")).status).toBe(200);
+    expect(readFileSync(pageFile(o), "utf8")).toContain("A text worth keeping");
+  });
+
+  it.each([["a string", "false"], ["a number", 0], ["null", null]])("refuses %s with 400", async (_name, value) => {
+    const o = createApiOwner(t, "trial");
+    const res = await o.edit("PATCH", "/api/profile/text", { longFormTextVisible: value });
+    expect(res.status).toBe(400);
+    expect(profileRow(o).longFormTextVisible).toBe(true);
+  });
+});
