@@ -37,6 +37,8 @@ async function publicPage(page: Page, owner: TestOwner): Promise<string> {
 }
 
 test("a Lite owner hides Plus items and publishes: a Lite page, the draft keeps everything, and an upgrade brings it all back", async ({ page, context }) => {
+  // The whole walk: two publishes, four screens, a checkout and the re-render it queues.
+  test.setTimeout(120_000);
   const owner = await createOwner({ trial: false });
   liteOwnerWithPlusItems(owner);
   await signInAs(context, owner);
@@ -126,11 +128,13 @@ test("the long-form text's own switch takes it off the page and keeps it", async
   await expect(page.getByTestId("live-preview").contentFrame().getByText("A text worth keeping")).toHaveCount(0);
 
   await page.getByRole("button", { name: "Publish", exact: true }).click();
+  // The dashboard reloads itself a moment after the toast.
+  const reloaded = page.waitForEvent("load");
   await page.getByRole("alertdialog", { name: "Publish Changes" }).getByRole("button", { name: "Yes, Publish Now" }).click();
   await expect(page.getByText("Your page has been published!")).toBeVisible();
+  await reloaded;
   expect(await page.evaluate(async (u) => (await fetch(`/${u}`)).text(), owner.username)).not.toContain("A text worth keeping");
 
-  await page.reload();
   await page.getByRole("switch", { name: "Show long-form text on my page" }).click();
   await expect(page.getByText("Long-form text shown on your page")).toBeVisible();
   await expect(page.getByTestId("live-preview").contentFrame().getByText("A text worth keeping")).toBeVisible();
