@@ -203,6 +203,9 @@ export const user2faSettings = sqliteTable("user_2fa_settings", {
 // ---------------------------------------------------------------------------------------------
 // The page
 
+/** user_profiles.plus_items_state (ADR 136). */
+export const PLUS_ITEMS_STATES = ["none", "hidden", "back"] as const;
+
 export const userProfiles = sqliteTable(
   "user_profiles",
   {
@@ -216,6 +219,8 @@ export const userProfiles = sqliteTable(
     seoTitle: text("seo_title").notNull().default(""),
     seoDescription: text("seo_description").notNull().default(""),
     longFormText: text("long_form_text").notNull().default(""),
+    /** The long-form text's own switch (ADR 136): off keeps the text and leaves it off the page. */
+    longFormTextVisible: bool("long_form_text_visible").notNull().default(true),
 
     planType: text("plan_type", { enum: PLAN_TYPES }).notNull().default("lite"),
     subscriptionStatus: text("subscription_status", { enum: SUBSCRIPTION_STATUSES }),
@@ -228,6 +233,12 @@ export const userProfiles = sqliteTable(
     hasPublishedPage: bool("has_published_page").notNull().default(false),
     lastPublishedAt: time("last_published_at"),
     pageVisibility: bool("page_visibility").notNull().default(true),
+    /**
+     * The Plus items the live page shows (ADR 136): "hidden" while its last render hid some because
+     * the plan is Lite; "back" once a render under Plus shows them again, until the dashboard has told
+     * the owner ("Your Plus items are back on your page"); "none" otherwise.
+     */
+    plusItemsState: text("plus_items_state", { enum: PLUS_ITEMS_STATES }).notNull().default("none"),
     /** Set while the page is suspended (ADR 108): the public URL answers 410, nothing re-renders it. */
     pageSuspendedAt: time("page_suspended_at"),
     /** Why, as the owner reads it. */
@@ -380,6 +391,16 @@ export const pageVersions = sqliteTable(
     /** The template fingerprint the page was last rendered with, for the latest version (ADR 097); null when unknown. */
     templateFingerprint: text("template_fingerprint"),
     publishedAt: time("published_at").notNull(),
+    /**
+     * PagePlan (core/model.ts) the version was published under, so History previews it as it was
+     * published (ADR 137); null for versions published before it was kept.
+     */
+    plan: text("plan", { mode: "json" }).$type<unknown>(),
+    /**
+     * The features the owner agreed the plan hides, when the version was published with "Hide Plus
+     * items and publish" (ADR 136): their consent for that publish. Null for an ordinary publish.
+     */
+    hiddenByPlan: text("hidden_by_plan", { mode: "json" }).$type<string[]>(),
   },
   (t) => [uniqueIndex("page_versions_user_version_unique").on(t.userId, t.version)],
 );

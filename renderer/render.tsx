@@ -124,7 +124,7 @@ export function renderPage(input: RenderInput): RenderedPage {
     renderToStaticMarkup(
       <>
         <CookieBanner origin={origin} />
-        <PageBody snapshot={snapshot} plan={plan} now={now} mode={mode} origin={origin} pagesOrigin={pagesOrigin} content={v} longForm={longFormBlocks(v.longFormText)} icons={BRAND_ICONS} />
+        <PageBody snapshot={snapshot} plan={plan} now={now} mode={mode} banner={input.banner} origin={origin} pagesOrigin={pagesOrigin} content={v} longForm={longFormBlocks(v.longFormText)} icons={BRAND_ICONS} />
         <PageChrome origin={origin} />
       </>,
     ),

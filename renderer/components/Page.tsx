@@ -23,6 +23,8 @@ export interface PageProps {
   plan: PagePlan;
   now: Date;
   mode?: "published" | "preview";
+  /** The preview banner's words, when not the draft's (History's preview of a version). */
+  banner?: string;
   /** Where Plinth is served (privacy page, branding link); "" for same-site links. */
   origin?: string;
   /** Where visitors reach the page, when not `origin` (a bucket's CDN): its share and QR address. */
@@ -463,7 +465,8 @@ function ShareDialog({ url, title, qrSrc, qrFile }: { url: string; title: string
 }
 
 interface LayoutProps {
-  preview: boolean;
+  /** The preview banner's words; null on a published page. */
+  preview: string | null;
   picture: ReactNode;
   name: string;
   bio: string;
@@ -484,9 +487,9 @@ interface LayoutProps {
 function PageLayout(p: LayoutProps) {
   return (
     <>
-      {p.preview ? (
+      {p.preview !== null ? (
         <div className="pv" role="status">
-          {PAGE_TEXTS.previewBanner}
+          {p.preview}
         </div>
       ) : null}
       {/* Focusable from script only: where focus goes when the cookie banner it left closes. */}
@@ -532,7 +535,7 @@ function PageLayout(p: LayoutProps) {
 }
 
 /** The part of the page that changes from page to page. */
-export function PageBody({ snapshot, plan, now, mode = "published", origin = "", pagesOrigin = origin, content, longForm, icons }: PageProps) {
+export function PageBody({ snapshot, plan, now, mode = "published", banner, origin = "", pagesOrigin = origin, content, longForm, icons }: PageProps) {
   const { profile } = snapshot;
   const v = content ?? visibleContentOf(snapshot, plan, now);
   const name = profile.displayName.trim() || profile.username;
@@ -566,7 +569,7 @@ export function PageBody({ snapshot, plan, now, mode = "published", origin = "",
   }
   return (
     <PageLayout
-      preview={mode === "preview"}
+      preview={mode === "preview" ? (banner ?? PAGE_TEXTS.previewBanner) : null}
       picture={pictureOf(snapshot, name)}
       name={name}
       bio={profile.bio.trim()}

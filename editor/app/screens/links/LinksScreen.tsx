@@ -12,7 +12,7 @@ import { toast } from "../../toast.tsx";
 import { DASH } from "#core/dashboard-texts.ts";
 import { LINK_TYPE_LABELS } from "#core/link-types.ts";
 import { LIMITS } from "#core/limits.ts";
-import { linkPlusFeatures } from "#core/publish-gate.ts";
+import { linkPlusFeatures } from "#core/plus-marks.ts";
 import { isLive } from "#core/visible-content.ts";
 import { scheduleBadge } from "#core/schedule-badge.ts";
 import { isLinkAddress, linkAddressOf } from "#core/url-rule.ts";
