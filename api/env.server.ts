@@ -302,11 +302,40 @@ export function pagesOrigin(env: Pick<Env, "PUBLISH_TARGET" | "PUBLIC_PAGES_ORIG
   return env.PUBLISH_TARGET === "s3" && env.PUBLIC_PAGES_ORIGIN ? env.PUBLIC_PAGES_ORIGIN : env.PUBLIC_ORIGIN;
 }
 
-export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
-  const result = EnvSchema.safeParse(source);
-  if (!result.success) {
-    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
-    throw new Error(`Invalid configuration:\n${lines}`);
+/** A configuration the server cannot start with: one problem per variable, each on its own line. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+    this.name = "ConfigError";
   }
-  return result.data;
+}
+
+/** zod's own checks in the words of the other boot messages: what the value must be, never the value (it may be a secret). */
+function plainIssue(issue: z.core.$ZodRawIssue): string | undefined {
+  switch (issue.code) {
+    case "invalid_type":
+      return issue.expected === "number" || issue.expected === "int" ? "must be a whole number" : undefined;
+    case "too_small":
+      return issue.origin === "number" ? `must be ${String(issue.minimum)} or more` : `must be at least ${String(issue.minimum)} characters`;
+    case "too_big":
+      return issue.origin === "number" ? `must be ${String(issue.maximum)} or less` : `must be at most ${String(issue.maximum)} characters`;
+    case "invalid_value":
+      return `must be one of ${issue.values.map(String).join(", ")}`;
+    case "invalid_format":
+      return issue.format === "email" ? "must be an e-mail address, e.g. support@plinth.example" : issue.format === "url" ? "must be a URL such as https://plinth.example" : undefined;
+    default:
+      return undefined;
+  }
+}
+
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = EnvSchema.safeParse(source, { error: plainIssue });
+  if (result.success) return result.data;
+  const issues = [...result.error.issues];
+  // zod skips the checks across variables while one value is malformed: they run again without the
+  // malformed ones, so every problem is named at once rather than one start at a time.
+  const named = new Set(issues.map((i) => String(i.path[0])));
+  const again = EnvSchema.safeParse(Object.fromEntries(Object.entries(source).filter(([name]) => !named.has(name))), { error: plainIssue });
+  if (!again.success) issues.push(...again.error.issues.filter((i) => !named.has(String(i.path[0]))));
+  throw new ConfigError(issues.map((i) => `${i.path.join(".")}: ${i.message}`));
 }
