@@ -5,6 +5,7 @@
  */
 import { bootErrorLines } from "#api/boot-errors.ts";
 import { ConfigError } from "#api/env.server.ts";
+
 export class OperatorError extends Error {}
 
 export async function runOperatorCommand(main: () => Promise<void>): Promise<void> {
