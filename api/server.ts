@@ -11,6 +11,7 @@ import { pagesOrigin, parseEnv, type Env } from "./env.server.ts";
 import { siteIsBuilt } from "./site.ts";
 import { followTemplate } from "#renderer/follow-template.ts";
 import { requeuePageBoundaries } from "./jobs/page-schedule.ts";
+import { startBackups } from "./jobs/backup.ts";
 import { jobsFor, runJobs } from "./jobs/runner.ts";
 import { billingFor } from "./services/billing.ts";
 import { startAnalyticsRetention } from "./services/analytics-store.ts";
@@ -41,6 +42,8 @@ function main(env: Env) {
   requeuePageBoundaries(deps.db, deps.now)
     .then(() => runJobs(deps))
     .catch((err: unknown) => console.error("Queueing scheduled re-renders failed; they are queued again at the next start.", err));
+  // Scheduled backups (BACKUP_EVERY): this period's, if no process took it yet, and the next (ADR 160).
+  startBackups(deps);
   const stopRetention = startAnalyticsRetention(deps.db, env.ANALYTICS_RAW_DAYS);
   if (env.NODE_ENV === "production" && env.BILLING_PROVIDER === "test") {
     console.warn("Billing runs on the test-mode provider: checkout takes test cards only and no money is collected (ADR 080).");

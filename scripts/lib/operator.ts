@@ -4,9 +4,10 @@
  * stack trace. A wrong configuration is named one variable a line, as the server names it.
  */
 import { bootErrorLines } from "#api/boot-errors.ts";
+import { OperatorError } from "#api/backup/operator-error.ts";
 import { ConfigError } from "#api/env.server.ts";
 
-export class OperatorError extends Error {}
+export { OperatorError };
 
 export async function runOperatorCommand(main: () => Promise<void>): Promise<void> {
   try {
