@@ -3,9 +3,10 @@
  * machine) or a bucket under a key prefix (BACKUP_TARGET=s3 with the S3_* values). Each archive is
  * named by the instant of its period, so the names sort by age, and a name is never reused.
  */
-import { chmodSync, copyFileSync, createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { chmodSync, copyFileSync, createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { DeleteObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { Upload } from "@aws-sdk/lib-storage";
 import { fsyncDir } from "#renderer/atomic-write.ts";
 import { listObjects } from "#renderer/bucket-target.ts";
 
@@ -67,10 +68,9 @@ export function bucketStore(client: S3Client, bucket: string, prefix: string): B
   return {
     where: `s3://${bucket}/${prefix}`,
     async put(file, name) {
-      // One PUT (up to 5 GB): the bucket stores the object only once its whole body has arrived.
-      await client.send(
-        new PutObjectCommand({ Bucket: bucket, Key: prefix + name, Body: createReadStream(file), ContentLength: statSync(file).size, ContentType: "application/octet-stream" }),
-      );
+      // In parts of 8 MB (a multipart upload for a large archive, one PUT for a small one): the
+      // bucket shows the object only once every part has arrived, and an archive may be any size.
+      await new Upload({ client, params: { Bucket: bucket, Key: prefix + name, Body: createReadStream(file), ContentType: "application/octet-stream" }, partSize: 8 * 1024 * 1024, queueSize: 2 }).done();
     },
     async list() {
       return (await listObjects(client, bucket, prefix)).map((o) => o.key.slice(prefix.length)).filter((n) => !n.includes("/"));

@@ -5,14 +5,14 @@
  * deleted (BACKUP_KEEP), and a failed verification keeps the older ones and is reported. The files
  * are real archives: npm run backup:verify and npm run restore read them back.
  */
-import { execFileSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateX25519Identity, identityToRecipient } from "age-encryption";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi, type MockInstance } from "vitest";
-import { archiveKind } from "#api/backup/encryption.ts";
+import { archiveKind, encryptFile } from "#api/backup/encryption.ts";
 import { verifyBackup } from "#api/backup/verify.ts";
 import type { AppDeps } from "#api/context.ts";
 import { backupHistory, scheduleBackups } from "#api/jobs/backup.ts";
@@ -25,6 +25,7 @@ import { npmRun } from "#tests/support/npm-run.ts";
 import { createApiOwner } from "#tests/support/owner.ts";
 import { startTestBucket, type TestBucket } from "#tests/support/s3.ts";
 
+const ROOT = join(import.meta.dirname, "../..");
 const dir = mkdtempSync(join(tmpdir(), "plinth-scheduled-backups-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -205,7 +206,7 @@ describe("scheduled backups into BACKUP_DIR", () => {
     } finally {
       t.close();
     }
-  }, 240_000);
+  }, 400_000);
 });
 
 describe("scheduled backups into a bucket", () => {
@@ -260,22 +261,32 @@ describe("scheduled backups into a bucket", () => {
     } finally {
       t.close();
     }
-  }, 240_000);
+  }, 400_000);
 });
 
 describe("the passphrase prompt", () => {
-  it("asks in a terminal without echoing what is typed", () => {
-    // A real terminal (util-linux `script` gives the command one), typing the passphrase then Enter.
+  it("asks in a terminal without echoing what is typed", async () => {
     const file = join(dir, "prompt.tar.gz.age");
-    execFileSync("npx", ["tsx", "-e", `import { encryptFile } from "#api/backup/encryption.ts"; import { writeFileSync } from "node:fs"; writeFileSync("${file}.plain", "x"); await encryptFile("${file}.plain", "${file}", { passphrase: ${JSON.stringify(PASSPHRASE)} });`], { cwd: join(import.meta.dirname, "../..") });
-    const out = execFileSync("script", ["-qec", `npx tsx -e 'import { secretsFor } from "#scripts/lib/backup-secrets.ts"; const s = await secretsFor("${file}"); console.log("got", JSON.stringify(s));'`, "/dev/null"], {
-      cwd: join(import.meta.dirname, "../.."),
-      input: `${PASSPHRASE}\r`,
-      env: { ...process.env, BACKUP_PASSPHRASE: "" },
-    }).toString();
+    writeFileSync(`${file}.plain`, "x");
+    await encryptFile(`${file}.plain`, file, { passphrase: PASSPHRASE });
+    const ask = join(dir, "ask.mts");
+    writeFileSync(ask, `import { secretsFor } from ${JSON.stringify(join(ROOT, "scripts/lib/backup-secrets.ts"))};\nconsole.log("got", JSON.stringify(await secretsFor(process.argv[2])));\n`);
+    // A real terminal (util-linux's script gives the command one); the passphrase is typed once the question shows.
+    const child = spawn("script", ["-qec", `npx tsx ${ask} ${file}`, "/dev/null"], { cwd: ROOT, env: { ...process.env, BACKUP_PASSPHRASE: "" }, stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    let typed = false;
+    child.stdout.on("data", (d) => {
+      out += String(d);
+      if (!typed && out.includes("Passphrase for")) {
+        typed = true;
+        child.stdin.write(`${PASSPHRASE}\r`);
+      }
+    });
+    const code = await new Promise((resolve) => child.on("exit", resolve));
+    expect(code).toBe(0);
     expect(out).toContain(`Passphrase for ${file}: `);
     expect(out).toContain(`got {"passphrases":[${JSON.stringify(PASSPHRASE)}]}`);
-    // What was typed was not echoed before the answer.
+    // What was typed was not echoed.
     expect(out.split("got ")[0]).not.toContain(PASSPHRASE);
   }, 60_000);
 });
