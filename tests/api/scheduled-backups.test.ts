@@ -209,6 +209,29 @@ describe("scheduled backups into BACKUP_DIR", () => {
   }, 400_000);
 });
 
+describe("npm run backup with a passphrase", () => {
+  it("writes the archive encrypted, with no plain copy beside it", async () => {
+    const { t } = await appAt("2026-11-28T07:10:00Z", {});
+    try {
+      const out = join(dir, "by-hand", "nightly.tar.gz.age");
+      const env = { ...process.env, NODE_ENV: "test", PUBLIC_ORIGIN: TEST_ORIGIN, DATA_DIR: t.deps.env.DATA_DIR, PUBLISHED_DIR: t.deps.env.PUBLISHED_DIR, BACKUP_PASSPHRASE: PASSPHRASE };
+      const made = await npmRun("backup", [out], env);
+      expect(made.stderr).toBe("");
+      expect(made.code).toBe(0);
+      expect(made.stdout).toContain(`to ${out} encrypted with BACKUP_PASSPHRASE`);
+      expect(archiveKind(out)).toBe("passphrase");
+      expect(statSync(out).mode & 0o777).toBe(0o600);
+      expect(readdirSync(join(dir, "by-hand"))).toEqual(["nightly.tar.gz.age"]);
+      expect(readdirSync(t.deps.env.DATA_DIR).filter((n) => n.startsWith(".plinth-backup-"))).toEqual([]);
+      const report = await verifyBackup({ archive: out, origin: TEST_ORIGIN, secrets: { passphrases: [PASSPHRASE] } });
+      expect(report.problems).toEqual([]);
+      expect(report.publishedPages).toBe(1);
+    } finally {
+      t.close();
+    }
+  }, 180_000);
+});
+
 describe("scheduled backups into a bucket", () => {
   let bucket: TestBucket;
   beforeAll(async () => {
