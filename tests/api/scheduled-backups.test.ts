@@ -21,9 +21,11 @@ import { closeDatabase, openDatabase } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { jobs, uploads } from "#db/schema.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
+import { freePort } from "#tests/support/nginx.ts";
 import { npmRun } from "#tests/support/npm-run.ts";
 import { createApiOwner } from "#tests/support/owner.ts";
 import { startTestBucket, type TestBucket } from "#tests/support/s3.ts";
+import { startServerProcess, type ServerProcess } from "#tests/support/server-process.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
 const dir = mkdtempSync(join(tmpdir(), "plinth-scheduled-backups-"));
@@ -207,6 +209,43 @@ describe("scheduled backups into BACKUP_DIR", () => {
       t.close();
     }
   }, 400_000);
+});
+
+describe("two server processes on one data folder", () => {
+  it("take each period's backup once between them", async () => {
+    // The data folder of an app with a published page, then two real servers on it.
+    const { t } = await appAt(new Date().toISOString(), {});
+    const backups = join(dir, "processes", "backups");
+    const env = {
+      NODE_ENV: "test",
+      HOST: "127.0.0.1",
+      LOG_REQUESTS: "0",
+      PUBLIC_ORIGIN: TEST_ORIGIN,
+      DATA_DIR: t.deps.env.DATA_DIR,
+      PUBLISHED_DIR: t.deps.env.PUBLISHED_DIR,
+      SITE_DIR: t.deps.env.SITE_DIR,
+      BACKUP_EVERY: "1d",
+      BACKUP_DIR: backups,
+    };
+    const servers: ServerProcess[] = [];
+    try {
+      servers.push(...(await Promise.all([startServerProcess({ ...env, PORT: String(await freePort()) }), startServerProcess({ ...env, PORT: String(await freePort()) })])));
+      // Until a backup is verified and its job is done, read through the database both servers write.
+      const settled = () =>
+        backupHistory(t.deps.db).some((r) => r.state === "verified") &&
+        t.deps.db.select().from(jobs).where(eq(jobs.kind, "backup")).all().some((j) => j.state === "done");
+      for (let i = 0; i < 600 && !settled(); i++) await new Promise((r) => setTimeout(r, 250));
+      expect(settled()).toBe(true);
+      const runs = backupHistory(t.deps.db);
+      // One archive per period (a test that runs across midnight UTC sees two periods), each taken by one server.
+      expect(archivesIn(backups)).toEqual(runs.map((r) => r.name).sort());
+      const stored = servers.flatMap((s) => s.output().split("\n")).filter((l) => l.startsWith("Scheduled backup "));
+      expect(stored).toHaveLength(runs.length);
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()));
+      t.close();
+    }
+  }, 300_000);
 });
 
 describe("npm run backup with a passphrase", () => {
