@@ -759,7 +759,7 @@ export const balanceRenewals = sqliteTable(
   (t) => [uniqueIndex("balance_renewals_request_key_unique").on(t.userId, t.requestKey), check("balance_renewals_months", sql`${t.months} >= 1`)],
 );
 
-export const JOB_KINDS = ["mail", "rerender", "page-boundary", "provider-due", "provider-events", "cdn-purge", "target-cleanup"] as const;
+export const JOB_KINDS = ["mail", "rerender", "page-boundary", "provider-due", "provider-events", "cdn-purge", "target-cleanup", "backup"] as const;
 export const JOB_STATES = ["pending", "done", "failed"] as const;
 
 /**
@@ -786,6 +786,32 @@ export const jobs = sqliteTable(
     check("jobs_kind", oneOf(t.kind, JOB_KINDS)),
     check("jobs_state", oneOf(t.state, JOB_STATES)),
   ],
+);
+
+export const BACKUP_RUN_STATES = ["running", "verified", "failed"] as const;
+
+/**
+ * Scheduled backups (ADR 160): one row per period of BACKUP_EVERY, written by the process that takes
+ * the period's `backup` job. The row is the claim (another process finding it leaves the period
+ * alone while `lease_until` is ahead; the runner renews it as it works) and then the record an
+ * operator reads: the archive's name, its size and what its verification found.
+ */
+export const backupRuns = sqliteTable(
+  "backup_runs",
+  {
+    /** The period's start: the instant the backup was due. */
+    at: time("at").primaryKey(),
+    state: text("state", { enum: BACKUP_RUN_STATES }).notNull(),
+    leaseUntil: time("lease_until").notNull(),
+    /** The archive's name in BACKUP_DIR or under the bucket's prefix, once it is stored. */
+    name: text("name"),
+    bytes: integer("bytes"),
+    /** What the verification found, or why the backup failed. */
+    detail: text("detail").notNull().default(""),
+    startedAt: time("started_at").notNull(),
+    finishedAt: time("finished_at"),
+  },
+  (t) => [check("backup_runs_state", oneOf(t.state, BACKUP_RUN_STATES))],
 );
 
 // ---------------------------------------------------------------------------------------------

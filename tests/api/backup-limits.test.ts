@@ -12,9 +12,9 @@ import { join } from "node:path";
 import { create as createTar } from "tar";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDatabase, openDatabase } from "#db/client.ts";
-import { createBackup } from "#scripts/lib/backup.ts";
-import { MEDIA_FILE_MAX_BYTES } from "#scripts/lib/backup-archive.ts";
-import { restoreBackup } from "#scripts/lib/restore.ts";
+import { createBackup } from "#api/backup/create.ts";
+import { MEDIA_FILE_MAX_BYTES } from "#api/backup/archive.ts";
+import { restoreBackup } from "#api/backup/restore.ts";
 import { npmRun } from "#tests/support/npm-run.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "plinth-backup-limits-"));

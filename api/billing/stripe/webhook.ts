@@ -16,6 +16,24 @@ import { billingEvent } from "./map.ts";
 
 export const STRIPE_SIGNATURE_HEADER = "stripe-signature";
 
+/** Where Stripe posts events, under PUBLIC_ORIGIN (api/routes/billing.ts). */
+export const STRIPE_WEBHOOK_PATH = "/api/billing/stripe/webhook";
+
+/**
+ * The events the adapter acts on (map.ts): the endpoint must listen to every one. The README's
+ * Stripe section lists the same, and npm run stripe:check checks the endpoint against them.
+ */
+export const STRIPE_WEBHOOK_EVENTS = [
+  "checkout.session.completed",
+  "customer.subscription.created",
+  "customer.subscription.updated",
+  "customer.subscription.deleted",
+  "invoice.paid",
+  "invoice.payment_failed",
+  "invoice.voided",
+  "invoice.marked_uncollectible",
+] as const;
+
 /** Whether a header's `t=` is more than the tolerance ahead of the app's clock (a header without one fails the SDK's check). */
 function signedAhead(header: string, now: Date): boolean {
   for (const part of header.split(",")) {

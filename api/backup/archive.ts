@@ -14,7 +14,7 @@ import { isMediaKey } from "#api/storage/media.ts";
 import { LEAD_FILE_MAX_BYTES } from "#core/link-files.ts";
 import { LIMITS } from "#core/limits.ts";
 import { MIGRATIONS_FOLDER } from "#db/client.ts";
-import { OperatorError } from "./operator.ts";
+import { OperatorError } from "./operator-error.ts";
 
 export const FORMAT = "plinth-backup";
 /** Raised when the archive layout or the manifest changes; restore refuses a newer one. */
@@ -120,9 +120,10 @@ function parseManifest(text: string, archive: string): Manifest {
  * it lists is there once with its size and SHA-256, and nothing else is (no links, folders or other
  * names). With `open`, each file's bytes are also written where it says, as they are checked; the
  * promise settles once every one of those is closed. Rejects with an OperatorError naming the
- * first problem.
+ * first problem, and the archive as `archive` (the file the operator named, when `path` is its
+ * decrypted copy).
  */
-export function readArchive(archive: string, open?: (file: ManifestFile) => Writable, room?: ArchiveRoom): Promise<Manifest> {
+export function readArchive(path: string, open?: (file: ManifestFile) => Writable, room?: ArchiveRoom, archive: string = path): Promise<Manifest> {
   return new Promise((resolve, reject) => {
     let manifest: Manifest | undefined;
     let listed = new Map<string, ManifestFile>();
@@ -131,7 +132,7 @@ export function readArchive(archive: string, open?: (file: ManifestFile) => Writ
     const seen = new Set<string>();
     const outs: Writable[] = [];
     const writes: Promise<void>[] = [];
-    const input = createReadStream(archive);
+    const input = createReadStream(path);
     const parser = new Parser({ strict: true, onReadEntry: (entry) => onEntry(entry) });
 
     const fail = (message: string) => {
