@@ -29,6 +29,10 @@ export const DASH = {
         : "The 5 limit is a suggestion for a tidy page; Plinth Plus has no link limit.",
   unsavedTitle: "You have unsaved changes",
   unsavedBody: "If you leave now, the changes you have not saved are lost.",
+  /** Not in the spec (ADR 140): Escape, a click outside or Close on a dialog that holds unsaved typing. */
+  dialogUnsavedBody: "If you close this dialog now, what you typed or chose in it is lost.",
+  keepEditing: "Keep Editing",
+  discardChanges: "Discard",
 
   linksLoadFailed: "Failed to load links",
   linkAddFailed: "Failed to add link",

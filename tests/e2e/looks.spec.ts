@@ -227,7 +227,11 @@ test("one dialog at a time: Upgrade Required lies above a dimmed Add dialog, kee
   await expect(add).toBeVisible();
   await expect(add.getByLabel("Title")).toHaveValue("Earn with me");
   expect(await add.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+  // The Add dialog holds typing: Escape asks first (ADR 140), and Discard closes it.
   await page.keyboard.press("Escape");
+  const unsaved = page.getByRole("alertdialog", { name: "You have unsaved changes" });
+  await expect(unsaved.getByRole("button", { name: "Keep Editing" })).toBeFocused();
+  await unsaved.getByRole("button", { name: "Discard" }).click();
   await expect(add).toBeHidden();
   await expect(page.getByRole("button", { name: "Add Component" })).toBeFocused();
 });

@@ -159,6 +159,10 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
     }
   }
 
+  // What the owner typed or chose since the dialog opened (or since Reload): Escape asks first then (ADR 140).
+  const base: Record<string, string> = editedOf(link);
+  const dirty = Object.entries({ ...f, linkType: type, isMainButton: String(main) }).some(([k, v]) => (base[k] ?? "") !== v);
+
   const err = (k: string) => errors[k];
   const input = (k: string, label: string, opts: { required?: boolean; type?: string; errKey?: string; placeholder?: string; disabled?: boolean } = {}) => (
     <Field id={`link-${k}`} label={label} required={opts.required} error={err(opts.errKey ?? k)}>
@@ -177,7 +181,7 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
   );
 
   return (
-    <Modal open={open} onOpenChange={onOpenChange} title={link ? "Edit Link" : "Add New Link"}>
+    <Modal open={open} onOpenChange={onOpenChange} dirty={dirty} title={link ? "Edit Link" : "Add New Link"}>
       <form onSubmit={save} noValidate>
         {stale.alert}
         <RadioCards<LinkType>

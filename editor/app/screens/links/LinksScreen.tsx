@@ -523,7 +523,11 @@ export default function LinksScreen() {
         onConfirm={doDeleteList}
         focusOnClose={rowFocus.onClose}
       />
-      <Modal open={listDialog !== null} onOpenChange={(o) => !o && setListDialog(null)} title={listDialog === "new" ? "New List" : "Rename List"}>
+      <Modal
+        open={listDialog !== null}
+        onOpenChange={(o) => !o && setListDialog(null)}
+        dirty={listDialog !== null && listTitle !== (listDialog === "new" ? "" : listDialog.title)}
+        title={listDialog === "new" ? "New List" : "Rename List"}>
         <form onSubmit={saveList} noValidate>
           {listStale.alert}
           <label htmlFor="list-title" className="mb-1 block text-sm font-medium">
