@@ -7,7 +7,7 @@
 import { useState, type ReactNode } from "react";
 import { toast } from "../../toast.tsx";
 import { DASH } from "#core/dashboard-texts.ts";
-import { LINK_TYPE_LABELS, LITE_LINK_TYPES, PROMOTE_LINK_TYPE, type LinkType } from "#core/link-types.ts";
+import { EDITOR_LINK_TYPES, LINK_TYPE_LABELS, LITE_LINK_TYPES, PROMOTE_LINK_TYPE, type LinkType } from "#core/link-types.ts";
 import { isMediaPath } from "#core/url-rule.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
@@ -19,8 +19,6 @@ import { RadioCards } from "../appearance/RadioCards.tsx";
 import { LinkFileField } from "./LinkFileField.tsx";
 import type { Link, LinkList, LinksData } from "./types.ts";
 import { writeLink } from "./write-link.ts";
-
-const EDITOR_TYPES: LinkType[] = ["standard_url", "label", "text_link", "donation", "lead_magnet", "vcf", PROMOTE_LINK_TYPE];
 
 type Fields = Record<string, string>;
 
@@ -190,7 +188,7 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
           name="link-type"
           columns="grid-cols-2 sm:grid-cols-3"
           value={type}
-          options={EDITOR_TYPES.map((t) => {
+          options={EDITOR_LINK_TYPES.map((t) => {
             const locked = lite && !LITE_LINK_TYPES.includes(t);
             return {
               value: t,
