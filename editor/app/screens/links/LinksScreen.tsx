@@ -391,8 +391,7 @@ export default function LinksScreen() {
             Page Layout
           </h1>
           <p className="mt-1 max-w-prose text-slate-600" data-testid="layout-summary">
-            <span>{DASH.layoutVisible(visible, links.length)}</span>{" "}
-            <span className="text-sm">{DASH.layoutLimitNote(lite ? "lite" : me?.plan.isPayingPlus ? "plus" : "trial", links.length)}</span>
+            <span>{DASH.layoutVisible(visible, links.length, lite ? "lite" : me?.plan.isPayingPlus ? "plus" : "trial")}</span>
             {lite ? (
               <>
                 {" "}
