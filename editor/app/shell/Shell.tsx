@@ -88,10 +88,15 @@ function UserMenu() {
           {picture ? (
             <img src={picture} alt="" className="size-9 shrink-0 rounded-full object-cover" />
           ) : (
-            // The public page's initials for this owner, by the same function (ADR 143).
-            <span aria-hidden className="flex size-9 shrink-0 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white" data-testid="avatar-initials">
-              {initialsOf(me.initialsText, name)}
-            </span>
+            // The public page's initials for this owner, by the same function (ADR 143). Like the picture
+            // it stands for, the avatar is decoration: the initials are drawn, not text, so the button's
+            // visible label is the name alone.
+            <span
+              aria-hidden
+              className="flex size-9 shrink-0 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white before:content-[attr(data-initials)]"
+              data-initials={initialsOf(me.initialsText, name)}
+              data-testid="avatar-initials"
+            />
           )}
           <span className="min-w-0 truncate text-sm font-medium sm:max-w-[14rem]">{name}</span>
         </button>
