@@ -195,7 +195,7 @@ test("the operator's console asks before a typed reason is lost", async ({ brows
   setAdminRole(e2eDb(), { email: admin.email, admin: true, actor: "shell (e2e)", now: new Date() });
   e2eDb().insert(user2faSettings).values({ userId: admin.userId, secretKey: "JBSWY3DPEHPK3PXP", isEnabled: true }).run();
   const context = await browser.newContext();
-  await signInAs(context, admin);
+  await signInAs(context, admin, { secondFactor: true });
   const page = await context.newPage();
   await page.goto("/admin/people");
   await page.getByRole("searchbox", { name: "Search by e-mail or username" }).fill(someone.username);

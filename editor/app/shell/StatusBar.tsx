@@ -106,8 +106,9 @@ export function StatusBar() {
 
   return (
     // One row on a 390 px phone: the @username (also in the user menu) waits for wider screens, and
-    // Preview and Discard Changes show their icons with their names for assistive technology only.
-    <div className="flex flex-wrap items-center gap-2 border-b border-slate-200 bg-slate-50 px-4 py-2 text-sm" role="region" aria-label="Page status">
+    // Preview, Discard Changes and History show their icons with their names for assistive technology
+    // only, and the gaps narrow.
+    <div className="flex flex-wrap items-center gap-1 border-b border-slate-200 bg-slate-50 px-2 py-2 text-sm sm:gap-2 sm:px-4" role="region" aria-label="Page status">
       <span className="hidden max-w-64 truncate font-medium sm:inline">@{me.username}</span>
       <span
         className={`shrink-0 rounded-full px-2 py-0.5 text-xs font-semibold ${badge === "Lite" ? "bg-slate-200 text-slate-800" : badge === "Plus" ? "bg-amber-100 text-amber-900" : "bg-emerald-100 text-emerald-900"}`}
@@ -115,13 +116,13 @@ export function StatusBar() {
         {badge}
       </span>
       {dirty ? <span className="shrink-0 whitespace-nowrap rounded-full bg-orange-100 px-2 py-0.5 text-xs font-semibold text-orange-900">Draft Changes</span> : null}
-      <div className="ml-auto flex gap-2">
+      <div className="ml-auto flex gap-1 sm:gap-2">
         <a
           href={`/${me.username}?preview=true`}
           target="_blank"
           rel="noopener"
           // A screen with its own live preview has its own Preview toggle on phones: one is enough.
-          className={`${livePreview ? "hidden lg:inline-flex" : "inline-flex"} min-h-10 min-w-10 items-center justify-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-2 font-medium hover:bg-slate-50`}
+          className={`${livePreview ? "hidden lg:inline-flex" : "inline-flex"} min-h-10 min-w-10 items-center justify-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-2 max-sm:px-2.5 font-medium hover:bg-slate-50`}
         >
           <Eye aria-hidden className="size-4 shrink-0" /> <span className="max-sm:sr-only">Preview</span>
         </a>
@@ -134,10 +135,10 @@ export function StatusBar() {
         >
           <Rocket aria-hidden className="size-4 shrink-0" /> Publish
         </Button>
-        <Button variant="secondary" disabled={!dirty} onClick={() => setDialog("discard")}>
+        <Button variant="secondary" className="max-sm:px-2.5" disabled={!dirty} onClick={() => setDialog("discard")}>
           <Undo2 aria-hidden className="size-4 shrink-0" /> <span className="max-sm:sr-only">Discard Changes</span>
         </Button>
-        <Button variant="secondary" onClick={() => setDialog("history")}>
+        <Button variant="secondary" className="max-sm:px-2.5" onClick={() => setDialog("history")}>
           <History aria-hidden className="size-4 shrink-0" /> <span className="max-sm:sr-only">History</span>
         </Button>
       </div>
