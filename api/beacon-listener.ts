@@ -3,7 +3,7 @@
  * (ADR 127). Every view and click of every published page arrives here, so this one route skips
  * the request and response objects and the middleware chain that the other routes need. What it
  * answers is the framework route's answer: the same desk (rules, limits, messages), the same
- * headers, the same error bodies; tests/api/beacon-listener.test.ts compares the two.
+ * headers, the same error bodies; ADR 127 says which rules it repeats.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { API_HEADERS } from "./app.ts";

@@ -1,6 +1,6 @@
 /**
  * One error shape for every failure: { error: { code, message, fields? } }. A user-caused failure is
- * a 4xx with the spec's message; anything else is a 500 and a bug.
+ * a 4xx with docs/product.md's message; anything else is a 500 and a bug.
  */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";

@@ -1,5 +1,5 @@
 /**
- * The affiliate programme (spec sections 3, 4, 5 and 9): its messages, referral links, commission,
+ * The affiliate programme (docs/product.md sections 3, 4, 5 and 9): its messages, referral links, commission,
  * payout and renewal sums and share texts, without zod, so the Affiliate screen loads no validation
  * library before a form is sent; schemas/affiliate.ts holds the form schemas and re-exports these.
  */
@@ -63,7 +63,7 @@ export function renewalCostCents(months: number): number {
 }
 
 /**
- * Payout eligibility (spec sections 3 and 9): an active Plus subscription, 3 or more continuous
+ * Payout eligibility (docs/product.md sections 3 and 9): an active Plus subscription, 3 or more continuous
  * paying months, and at least the minimum balance. The eligible amount is the whole balance once
  * every condition holds, else nothing.
  */
@@ -95,7 +95,7 @@ export function payoutEligibility(
   };
 }
 
-/** Spec section 2, Share referral link dialog. */
+/** docs/product.md section 2, Share referral link dialog. */
 export const SHARE_TEXTS = {
   title: "Share Your Referral Link",
   copyTab: "Copy Text",
@@ -118,7 +118,7 @@ export function renewalMonthOptions(balanceCents: number): number[] {
   return Array.from({ length: Math.max(0, most) }, (_, i) => i + 1);
 }
 
-/** Spec section 4, Payout request status badge. */
+/** docs/product.md section 4, Payout request status badge. */
 export function payoutBadgeVariant(status: string): "default" | "secondary" | "destructive" {
   if (status === "completed") return "default";
   if (status === "pending" || status === "processing") return "secondary";

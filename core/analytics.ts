@@ -1,5 +1,5 @@
 /**
- * Analytics (spec sections 2, 3, 4 and 9): the screen's texts, ranges, click-through rate and CSV
+ * Analytics (docs/product.md sections 2, 3, 4 and 9): the screen's texts, ranges, click-through rate and CSV
  * cells, without zod, so the dashboard loads no validation library for them; schemas/analytics.ts
  * holds the range schemas and re-exports these.
  */
@@ -51,7 +51,7 @@ export function clickThroughRate(clicks: number, views: number): number {
   return Math.round((clicks / views) * 1000) / 10;
 }
 
-/** Spec section 9: the CTR badge is the default style above 5%, secondary above 2%, else outline. */
+/** docs/product.md section 9: the CTR badge is the default style above 5%, secondary above 2%, else outline. */
 export function ctrBadgeVariant(ctr: number): "default" | "secondary" | "outline" {
   if (ctr > 5) return "default";
   if (ctr > 2) return "secondary";

@@ -1,7 +1,7 @@
 /**
- * The account rules and texts that run in the browser as well as on the server: the spec's
+ * The account rules and texts that run in the browser as well as on the server: docs/product.md's
  * messages, the e-mail and password checks, the sign-in e-mail clean-up and where to go after
- * signing in (spec sections 5, 8 and 9; decisions.md "one password policy"). Without zod, so the
+ * signing in (docs/product.md sections 5, 8 and 9; docs/product.md section 10 "one password policy"). Without zod, so the
  * sign-in and signup pages can check a field as it is typed without shipping a schema library
  * (ADR 122); core/schemas/auth.ts builds its schemas from these same functions.
  */
@@ -85,7 +85,7 @@ export const AUTH_TEXT = {
 /** What an e-mail address looks like (the pattern zod's `z.email()` uses by default). */
 export const EMAIL_PATTERN = /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
 
-/** Spec section 5: the first problem with an address as typed (trimmed), or null when it is fine. */
+/** docs/product.md section 5: the first problem with an address as typed (trimmed), or null when it is fine. */
 export function emailError(raw: string): string | null {
   const email = raw.trim();
   if (!email) return AUTH_TEXT.emailRequired;
@@ -94,7 +94,7 @@ export function emailError(raw: string): string | null {
 }
 
 /**
- * Spec section 5: the sign-in e-mail text is sanitised: script blocks, tags, 'javascript:' and inline
+ * docs/product.md section 5: the sign-in e-mail text is sanitised: script blocks, tags, 'javascript:' and inline
  * event-handler patterns removed, trimmed, cut to 254.
  */
 export function sanitizeEmailInput(raw: string): string {
@@ -110,7 +110,7 @@ export function sanitizeEmailInput(raw: string): string {
 // ---------------------------------------------------------------------------------------------
 // Password
 
-/** Spec section 5: the accepted special characters. */
+/** docs/product.md section 5: the accepted special characters. */
 export const PASSWORD_SPECIALS = `!@#$%^&*(),.?":{}|<>`;
 const SPECIAL_RE = /[!@#$%^&*(),.?":{}|<>]/;
 
@@ -135,7 +135,7 @@ export function passwordChecks(password: string): Record<PasswordCheck, boolean>
 
 export type PasswordStrength = "weak" | "medium" | "strong";
 
-/** Spec section 5: weak under 3 checks, medium 3-4, strong 5; the meter is checks / 5. */
+/** docs/product.md section 5: weak under 3 checks, medium 3-4, strong 5; the meter is checks / 5. */
 export function passwordStrength(password: string): { passed: number; strength: PasswordStrength; meter: number } {
   const passed = Object.values(passwordChecks(password)).filter(Boolean).length;
   const strength: PasswordStrength = passed < 3 ? "weak" : passed < 5 ? "medium" : "strong";
@@ -143,7 +143,7 @@ export function passwordStrength(password: string): { passed: number; strength: 
 }
 
 /**
- * The one password policy (decisions.md): 12+ characters and 4 of the 5 checks. The first policy
+ * The one password policy (docs/product.md section 10): 12+ characters and 4 of the 5 checks. The first policy
  * message for a password, or null when it passes.
  */
 export function passwordPolicyError(password: string): string | null {
@@ -183,7 +183,7 @@ export function safeNextPath(next: string | null | undefined): string {
   return next;
 }
 
-/** The sign-in form as typed (spec section 3): the cleaned e-mail's problem and the password's, by field. */
+/** The sign-in form as typed (docs/product.md section 3): the cleaned e-mail's problem and the password's, by field. */
 export function loginErrors(email: string, password: string): Record<string, string> {
   const fields: Record<string, string> = {};
   const emailProblem = emailError(sanitizeEmailInput(email));

@@ -1,5 +1,5 @@
 /**
- * Subscriptions, checkout and invoices (spec sections 2, 4, 8 and 9; decisions.md: real invoices
+ * Subscriptions, checkout and invoices (docs/product.md sections 2, 4, 8 and 9; docs/product.md section 10: real invoices
  * from the billing provider, 8.99 per month everywhere). Money is integer cents in US dollars.
  * Without zod, so the dashboard names prices and messages without loading the validation library;
  * schemas/billing.ts holds the request and card-form schemas and re-exports all of this.
@@ -106,7 +106,7 @@ export function renewalDate(from: Date, months: number, anchor: Date): Date {
 export type SubscriptionBadge = "Active" | "Past Due" | "Cancelled" | "Trial Active" | "Lite";
 
 /**
- * Spec section 4, Subscription: the status badge of the Subscription tab. An owner on the trial
+ * docs/product.md section 4, Subscription: the status badge of the Subscription tab. An owner on the trial
  * without a subscription reads 'Trial Active', as the plan display does everywhere else.
  */
 export function subscriptionBadge(state: PlanState, now: Date): SubscriptionBadge {

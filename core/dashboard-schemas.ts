@@ -12,7 +12,7 @@ import { completeUrl, isImageUrl } from "./url-rule.ts";
 const id = z.string().trim().min(1).max(64);
 const isoOrNull = z.iso.datetime({ offset: true }).nullable();
 
-/** The Plus-only settings a link may carry besides its type's fields (spec section 6). */
+/** The Plus-only settings a link may carry besides its type's fields (docs/product.md section 6). */
 export const LinkExtrasSchema = z
   .object({
     thumbnailUrl: z

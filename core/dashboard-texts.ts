@@ -1,5 +1,5 @@
 /**
- * The dashboard's own texts from spec sections 2, 6 and 8 (toasts, dialog titles, gate tooltips),
+ * The dashboard's own texts from docs/product.md sections 2, 6 and 8 (toasts, dialog titles, gate tooltips),
  * named once so the dashboard and its tests use the same words.
  */
 import { LIMITS } from "./limits.ts";
@@ -14,7 +14,7 @@ export const DASH = {
   discarded: "Draft changes have been discarded",
   discardedText: "Your draft has been reverted to the last published version.",
   discardFailed: "Failed to discard changes",
-  /** Not in the spec (ADR 112): a Plus-only item in a Lite owner's draft, and the Publish dialog's ways out. */
+  /** Decided in ADR 112: a Plus-only item in a Lite owner's draft, and the Publish dialog's ways out. */
   notOnLivePage: "not on your live page",
   publishBlockersIntro: "These Plus items can't go on a Plinth Lite page:",
   upgrade: "Upgrade",
@@ -24,14 +24,14 @@ export const DASH = {
   plusItemsBack: "Your Plus items are back on your page",
   plusItemsBackText: "What Plinth Lite hid is on your live page again.",
   /**
-   * Page Layout header: the spec's sentence with the one link limit that applies to this owner now
+   * Page Layout header: docs/product.md's sentence with the one link limit that applies to this owner now
    * (ADR 143, replacing the display-only "(5 limit)" of ADR 113): Lite's 7, none during a trial or on Plus.
    */
   layoutVisible: (visible: number, total: number, plan: "lite" | "trial" | "plus") =>
     `Manage your page components. ${visible} of ${total} components visible (${plan === "lite" ? `${LIMITS.LITE_MAX_LINKS} limit` : plan === "trial" ? "no limit during your trial" : "no limit"}).`,
   unsavedTitle: "You have unsaved changes",
   unsavedBody: "If you leave now, the changes you have not saved are lost.",
-  /** Not in the spec (ADR 140): Escape, a click outside or Close on a dialog that holds unsaved typing. */
+  /** Decided in ADR 140: Escape, a click outside or Close on a dialog that holds unsaved typing. */
   dialogUnsavedBody: "If you close this dialog now, what you typed or chose in it is lost.",
   keepEditing: "Keep Editing",
   discardChanges: "Discard",
@@ -45,7 +45,7 @@ export const DASH = {
   linkDeleted: "Link deleted successfully",
   linkActivated: "Link activated",
   linkHidden: "Link hidden",
-  /** Not in the spec: a link saved under an older URL rule, which the page draws without its address (ADR 096). */
+  /** Our choice: a link saved under an older URL rule, which the page draws without its address (ADR 096). */
   linkAddressInvalid: "Invalid URL: edit it to show this link",
 
   socialLoadFailed: "Failed to load social links",

@@ -1,5 +1,5 @@
 /**
- * The initials an owner is shown by (spec section 5, Profile text; ADR 143): the owner's own initials
+ * The initials an owner is shown by (docs/product.md section 5, Profile text; ADR 143): the owner's own initials
  * when set (letters and digits, at most 2, in capitals), else the first letters of the first two words
  * of the name, or a one-word name's first two letters. One function for the public page, the Profile
  * Picture screen and the dashboard's top-bar avatar, so the same owner has the same initials everywhere.

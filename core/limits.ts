@@ -1,5 +1,5 @@
 /**
- * Business constants and limits (spec section 9, decisions.md). Each number is named once here and
+ * Business constants and limits (docs/product.md section 9, docs/product.md section 10). Each number is named once here and
  * used by the editor to guide, the API to enforce and the renderer to cap.
  */
 const MINUTE = 60_000;
@@ -33,12 +33,12 @@ export const LIMITS = {
   DISPLAY_NAME_MAX: 50,
   BIO_MAX: 500,
   SEO_DESCRIPTION_MAX: 160,
-  /** Not in the spec: search engines cut titles near 60 characters. */
+  /** Our choice: search engines cut titles near 60 characters. */
   SEO_TITLE_MAX: 60,
-  /** Not in the spec: long enough for an about section, short enough to keep the page small. */
+  /** Our choice: long enough for an about section, short enough to keep the page small. */
   LONG_FORM_TEXT_MAX: 5000,
   INITIALS_MAX: 2,
-  /** Not in the spec: link and list titles. */
+  /** Our choice: link and list titles. */
   LINK_TITLE_MAX: 100,
   LIST_TITLE_MAX: 100,
   URL_MAX: 2048,

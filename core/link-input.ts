@@ -1,5 +1,5 @@
 /**
- * A link as the owner enters it (spec section 5, Links): the fields each type requires, URLs the
+ * A link as the owner enters it (docs/product.md section 5, Links): the fields each type requires, URLs the
  * public page will link to (core/url-rule.ts), text by core/text-rule.ts, and the url stored for
  * each type.
  */
@@ -115,7 +115,7 @@ export const LinkInputSchema = z
   });
 export type LinkInput = z.output<typeof LinkInputSchema>;
 
-/** The url stored for a link (spec section 5). */
+/** The url stored for a link (docs/product.md section 5). */
 export function storedUrlFor(input: LinkInput, referralUrl: string): string {
   if (HASH_URL_LINK_TYPES.includes(input.linkType)) return "#";
   if (input.linkType === PROMOTE_LINK_TYPE) return referralUrl;

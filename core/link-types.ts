@@ -1,5 +1,5 @@
 /**
- * Link types (spec section 3 and 5). promote_{product} is promote_plinth for us.
+ * Link types (docs/product.md section 3 and 5). promote_{product} is promote_plinth for us.
  */
 export const PROMOTE_LINK_TYPE = "promote_plinth";
 
@@ -30,13 +30,13 @@ export const LINK_TYPE_LABELS: Record<LinkType, string> = {
 };
 
 /**
- * The types the Add Link dialog offers, in its order. Music and Social are stored types (spec section
+ * The types the Add Link dialog offers, in its order. Music and Social are stored types (docs/product.md section
  * 3) the editor does not offer yet, so the site does not sell them either (ADR 143).
  */
 export const EDITOR_LINK_TYPES = ["standard_url", "label", "text_link", "donation", "lead_magnet", "vcf", PROMOTE_LINK_TYPE] as const satisfies readonly LinkType[];
 export type EditorLinkType = (typeof EDITOR_LINK_TYPES)[number];
 
-/** Spec section 6: the link types a Lite owner may use. */
+/** docs/product.md section 6: the link types a Lite owner may use. */
 export const LITE_LINK_TYPES: readonly LinkType[] = ["standard_url", "label", "text_link", "donation"];
 
 /** Link types whose stored url is '#', because the page builds their action itself. */

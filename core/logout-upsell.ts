@@ -1,5 +1,5 @@
 /**
- * Spec section 4, Logout upsell. Kept dependency-free: the landing page reads it without loading zod.
+ * docs/product.md section 4, Logout upsell. Kept dependency-free: the landing page reads it without loading zod.
  */
 
 /** Session-storage key set at sign-out when the landing page should show the upgrade dialog. */

@@ -1,7 +1,7 @@
 /**
  * The page model: what an owner edits (the draft) and what a published version freezes (the
  * snapshot). The renderer draws a PageSnapshot; page_versions stores one as JSON, checked with this
- * schema when it is read back. Field names follow spec section 3 in
+ * schema when it is read back. Field names follow docs/product.md section 3 in
  * camelCase; times are ISO strings so a snapshot survives JSON unchanged.
  */
 import { z } from "zod";
@@ -12,7 +12,7 @@ import { BUTTON_STYLES, FONT_PAIRING_IDS, FULLWIDTH_SUBTYPES, ICON_SUBTYPES, PIC
 
 const isoTime = z.iso.datetime({ offset: true });
 
-/** link_specific_data by type (spec section 3). Unknown keys are dropped. */
+/** link_specific_data by type (docs/product.md section 3). Unknown keys are dropped. */
 export const LinkSpecificDataSchema = z
   .object({
     /** text_link */

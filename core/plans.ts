@@ -1,5 +1,5 @@
 /**
- * Plans, the trial and feature keys (spec section 6). A trial counts as Plus.
+ * Plans, the trial and feature keys (docs/product.md section 6). A trial counts as Plus.
  */
 import { LIMITS } from "./limits.ts";
 import { PROMOTE_LINK_TYPE } from "./link-types.ts";
@@ -102,12 +102,12 @@ export function hasFeature(state: PlanState, feature: FeatureKey, now: Date): bo
   return PLAN_FEATURES[effectivePlan(state, now)].includes(feature);
 }
 
-/** Only a paying Plus owner, not one on trial, may save promote links (spec section 5). */
+/** Only a paying Plus owner, not one on trial, may save promote links (docs/product.md section 5). */
 export function canSavePromoteLink(state: PlanState, now: Date): boolean {
   return isPayingPlus(state, now);
 }
 
-/** The badge of the dashboard status bar (spec section 4, Plan display). */
+/** The badge of the dashboard status bar (docs/product.md section 4, Plan display). */
 export function planBadge(state: PlanState, now: Date): "Trial Active" | "Plus" | "Lite" {
   if (isTrialActive(state, now) && !isPayingPlus(state, now)) return "Trial Active";
   return isPayingPlus(state, now) ? "Plus" : "Lite";

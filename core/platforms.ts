@@ -1,5 +1,5 @@
 /**
- * The 18 social platforms of spec section 3, each with the fixed base URL that prefixes the handle.
+ * The 18 social platforms of docs/product.md section 3, each with the fixed base URL that prefixes the handle.
  * The handle is the stored url with this prefix removed.
  */
 export const SOCIAL_PLATFORMS = [

@@ -1,5 +1,5 @@
 /**
- * The profile's texts and rules (spec sections 3, 4 and 5): messages, picture shapes and files, free
+ * The profile's texts and rules (docs/product.md sections 3, 4 and 5): messages, picture shapes and files, free
  * themes, the search preview and the Plus-only features of an edit, without zod, so the dashboard's
  * screens can use them without loading the validation library; schemas/profile.ts holds the schemas
  * and re-exports these.
@@ -43,7 +43,7 @@ export const PROFILE_MESSAGES = {
   colorInvalid: "Please enter a valid hex colour, like #3b82f6",
   themeInvalid: "Please choose a theme",
   fontInvalid: "Please choose a font pairing",
-  /** Not in the spec: what the Bio & SEO and Theme screens say after a save or a failed one. */
+  /** Our choice: what the Bio & SEO and Theme screens say after a save or a failed one. */
   saved: "Saved to your draft",
   savedText: "Publish to make your changes live.",
   saveFailed: "Failed to save changes",
@@ -57,7 +57,7 @@ export const PROFILE_MESSAGES = {
  */
 export const PICTURE_MAX_PIXELS = 25_000_000;
 
-/** Spec sections 5 and 8, Profile picture: the title and description of each refusal. */
+/** docs/product.md sections 5 and 8, Profile picture: the title and description of each refusal. */
 export const PICTURE_MESSAGES = {
   invalidType: "Invalid file type",
   invalidTypeText: "Please select a valid image file (JPG, PNG, GIF)",
@@ -69,9 +69,9 @@ export const PICTURE_MESSAGES = {
   styleFailed: "Failed to update profile picture style",
   removed: "Profile picture removed",
   removeFailed: "Failed to remove profile picture",
-  /** Not in the spec: the upload's success toast. */
+  /** Our choice: the upload's success toast. */
   uploaded: "Profile picture updated",
-  /** Not in the spec: an image whose pixel count is over PICTURE_MAX_PIXELS (a decompression bomb). */
+  /** Our choice: an image whose pixel count is over PICTURE_MAX_PIXELS (a decompression bomb). */
   tooManyPixels: "Image too large",
   tooManyPixelsText: `Please select an image of at most ${PICTURE_MAX_PIXELS / 1_000_000} megapixels`,
 } as const;
@@ -86,7 +86,7 @@ export type PictureShape = (typeof PICTURE_SHAPES)[number];
 /** Width over height of a full-width picture of each height (spec: portrait tall, square medium, landscape short). */
 export const FULLWIDTH_ASPECTS: Record<FullwidthSubtype, number> = { portrait: 3 / 4, square: 1, landscape: 16 / 9 };
 
-/** The crop's size in pixels; a full-width crop without a height is the spec's 16:9. */
+/** The crop's size in pixels; a full-width crop without a height is docs/product.md's 16:9. */
 export function cropOutputSize(shape: PictureShape, height: FullwidthSubtype = "landscape"): { width: number; height: number } {
   if (shape === "full_width") return { width: LIMITS.CROP_OUTPUT_WIDE_PX, height: Math.round(LIMITS.CROP_OUTPUT_WIDE_PX / FULLWIDTH_ASPECTS[height]) };
   return { width: LIMITS.CROP_OUTPUT_PROFILE_PX, height: LIMITS.CROP_OUTPUT_PROFILE_PX };

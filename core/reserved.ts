@@ -1,9 +1,9 @@
 /**
- * Usernames nobody may claim: the spec's list (section 8, Public page) plus every top-level path the
+ * Usernames nobody may claim: docs/product.md's list (section 8, Public page) plus every top-level path the
  * site itself serves, so a page can never shadow a route and a route never hides a page.
  */
 
-/** Spec section 8: a reserved username redirects to 404. */
+/** docs/product.md section 8: a reserved username redirects to 404. */
 export const SPEC_RESERVED_USERNAMES = [
   "auth",
   "dashboard",

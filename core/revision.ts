@@ -4,5 +4,5 @@
  */
 
 export const STALE_WRITE = "This was changed in another tab. Reload to see the latest version.";
-/** Not in the spec: a write without its revision (a page loaded before revisions existed). */
+/** Our choice: a write without its revision (a page loaded before revisions existed). */
 export const REVISION_REQUIRED = "This change does not say which version it was based on. Reload the page and try again.";

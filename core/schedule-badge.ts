@@ -1,5 +1,5 @@
 /**
- * The schedule badge of a link (spec section 4, Link schedule badge): scheduled before the start,
+ * The schedule badge of a link (docs/product.md section 4, Link schedule badge): scheduled before the start,
  * expired after the end, otherwise active (with or without an end). No badge when neither is set.
  */
 export type ScheduleBadge =

@@ -1,12 +1,12 @@
 /**
- * Turning what an owner types into a social link's stored url (spec sections 3 and 5): the handle is
+ * Turning what an owner types into a social link's stored url (docs/product.md sections 3 and 5): the handle is
  * trimmed; a pasted full profile URL is reduced to its handle; WhatsApp keeps digits only. Without
  * zod, so the Social Links screen loads no validation library; schemas/social.ts holds the forms.
  */
 import type { SocialPlatform } from "./platforms.ts";
 import { isWebUrl } from "./url-rule.ts";
 
-/** Not in the spec: long enough for any platform's handle. */
+/** Our choice: long enough for any platform's handle. */
 export const SOCIAL_HANDLE_MAX = 100;
 
 /** The handle part of a stored url (the url with the platform's base prefix removed). */

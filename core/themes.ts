@@ -1,7 +1,7 @@
 /**
- * Themes (spec section 6 and 9), font pairings, button styles and the appearance defaults.
+ * Themes (docs/product.md section 6 and 9), font pairings, button styles and the appearance defaults.
  * Every colour pair here keeps text contrast at WCAG AA (4.5:1) or better: a theme must never cost
- * an owner their accessibility score. (White on the spec's default button blue #3b82f6 is only 3.7:1,
+ * an owner their accessibility score. (White on docs/product.md's default button blue #3b82f6 is only 3.7:1,
  * so Minimalist Light's buttons carry dark text.)
  */
 export interface Theme {
@@ -76,7 +76,7 @@ export type IconSubtype = (typeof ICON_SUBTYPES)[number];
 export const FULLWIDTH_SUBTYPES = ["portrait", "square", "landscape"] as const;
 export type FullwidthSubtype = (typeof FULLWIDTH_SUBTYPES)[number];
 
-/** Spec section 9, Defaults and Initials. */
+/** docs/product.md section 9, Defaults and Initials. */
 export const APPEARANCE_DEFAULTS = {
   theme: "minimalist-light" as ThemeId,
   pageBackgroundColor: "#ffffff",

@@ -1,5 +1,5 @@
 /**
- * Local username format check with the spec's messages (section 2, Username), for instant feedback
+ * Local username format check with docs/product.md's messages (section 2, Username), for instant feedback
  * before the server's availability check. Kept dependency-free so the landing page island stays small.
  */
 import { LIMITS } from "./limits.ts";

@@ -1,5 +1,5 @@
 /**
- * What a public page shows at a given moment under the owner's plan (spec sections 4 and 6): the one
+ * What a public page shows at a given moment under the owner's plan (docs/product.md sections 4 and 6): the one
  * place the renderer, the preview and the visitor API learn which links are on the page and which
  * Plus features apply. Pure: the same answer for the same snapshot, plan and instant.
  *
@@ -70,7 +70,7 @@ export function visibleContentOf(s: PageSnapshot, plan: PagePlan, now: Date): Vi
   const listIds = new Set<string>();
   for (let i = 0; i < lists.length; i++) listIds.add(lists[i]!.id);
 
-  // Live links in snapshot order. Lite: only Lite link types, no emphasis, no thumbnails (spec section
+  // Live links in snapshot order. Lite: only Lite link types, no emphasis, no thumbnails (docs/product.md section
   // 6), and no scheduled link at all: showing it outside its window would go against the owner's wish,
   // and honouring the window would be the Plus feature itself (ADR 136).
   const live: PageLink[] = [];

@@ -1,5 +1,5 @@
 /**
- * What visitors of a public page are told (spec sections 2, 3 and 5, Visitors), without zod, so the
+ * What visitors of a public page are told (docs/product.md sections 2, 3 and 5, Visitors), without zod, so the
  * dashboard can name these texts without loading the validation library; schemas/visitor.ts holds
  * the schemas and re-exports these.
  */
@@ -17,5 +17,5 @@ export const VISITOR_MESSAGES = {
   rateLimited: "Too many requests. Please try again later.",
 } as const;
 
-/** Not in the spec: report details are a short note, not an essay. */
+/** Our choice: report details are a short note, not an essay. */
 export const REPORT_DETAILS_MAX = 2000;

@@ -1,5 +1,5 @@
 /**
- * The data model (spec section 3, plus what a real product needs). Conventions:
+ * The data model (docs/product.md section 3, plus what a real product needs). Conventions:
  * - ids are random text ids made by the API (newId in db/ids.ts);
  * - times are integer milliseconds since the epoch (drizzle mode timestamp_ms gives Dates);
  * - money is integer cents;
@@ -147,7 +147,7 @@ export const passwordResetTokens = sqliteTable(
 
 export const THROTTLE_ACTIONS = ["sign_in", "sign_up", "reset", "two_factor"] as const;
 
-/** Failed attempts per action and e-mail (spec section 9: 5 failures, 15 minutes from the last). */
+/** Failed attempts per action and e-mail (docs/product.md section 9: 5 failures, 15 minutes from the last). */
 export const authThrottle = sqliteTable(
   "auth_throttle",
   {
@@ -257,7 +257,7 @@ export const userProfiles = sqliteTable(
     customFontPairingName: text("custom_font_pairing_name", { enum: FONT_PAIRING_IDS }),
     hidePlatformBranding: bool("hide_platform_branding").notNull().default(false),
     removeBranding: bool("remove_branding").notNull().default(false),
-    /** decisions.md: the QR entry's visibility is stored on the profile so the published page honours it. */
+    /** docs/product.md section 10: the QR entry's visibility is stored on the profile so the published page honours it. */
     qrCodeVisible: bool("qr_code_visible").notNull().default(true),
 
     /** The icon layout's square crop. */
@@ -623,7 +623,7 @@ export const payoutRequests = sqliteTable(
 export const INVOICE_STATUSES = ["paid", "open", "void", "uncollectible"] as const;
 
 /**
- * Invoices as the billing provider reports them (decisions.md: real billing history). Receipts are
+ * Invoices as the billing provider reports them (docs/product.md section 10: real billing history). Receipts are
  * records (ADR 082): when the account is deleted, its invoices stay, detached from it (user_id null),
  * with the buyer's details copied onto them first (ADR 049).
  */
@@ -730,7 +730,7 @@ export const billingWebhookEvents = sqliteTable("billing_webhook_events", {
   receivedAt: time("received_at").notNull(),
 });
 
-/** Why owners cancel (spec section 9, Cancel reasons; Other keeps their own words). */
+/** Why owners cancel (docs/product.md section 9, Cancel reasons; Other keeps their own words). */
 export const subscriptionCancellations = sqliteTable(
   "subscription_cancellations",
   {
@@ -743,7 +743,7 @@ export const subscriptionCancellations = sqliteTable(
   (t) => [index("subscription_cancellations_user_idx").on(t.userId)],
 );
 
-/** Months of Plus paid from the rewards balance (spec section 7, process-balance-renewal). */
+/** Months of Plus paid from the rewards balance (docs/product.md section 7, process-balance-renewal). */
 export const balanceRenewals = sqliteTable(
   "balance_renewals",
   {

@@ -267,7 +267,7 @@ export interface DraftState {
 }
 
 /**
- * Spec section 4 (Draft versus published) made exact: the page has unpublished changes when it was
+ * docs/product.md section 4 (Draft versus published) made exact: the page has unpublished changes when it was
  * never published or when the draft differs from the last published snapshot. Timestamps are not
  * compared, so an edit that is undone by hand, or a discard, leaves no false "Draft Changes".
  */
@@ -311,7 +311,7 @@ export function listVersions(db: Db, userId: string) {
 export interface VersionEntry {
   version: number;
   publishedAt: string;
-  /** What changed since the version before, in one line (core/version-summary.ts). */
+  /** What changed since the version before, in one line (core/history.ts). */
   summary: string;
   /** The version visitors see now. */
   live: boolean;

@@ -1,6 +1,6 @@
 /**
  * A webhook body parsed, not trusted: even a correctly signed event is checked field by field before
- * anything is written (STYLE.md: every boundary is parsed).
+ * anything is written (every boundary is parsed).
  */
 import { z } from "zod";
 import type { BillingEvent } from "./provider.ts";

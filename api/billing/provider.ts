@@ -1,5 +1,5 @@
 /**
- * The billing provider behind a small interface (DESIGN.md: embedded defaults, real parts). The
+ * The billing provider behind a small interface (docs/architecture.md: embedded defaults, real parts). The
  * product asks it for a customer, a hosted checkout, a hosted page to manage the card, to cancel at
  * the period end (or resume), and to move the next charge out when months are paid from the rewards
  * balance. Everything it decides (a payment, a decline, a renewal, the end of a subscription) comes

@@ -1,5 +1,5 @@
 /**
- * The affiliate programme (spec sections 2, 3 and 7; ADR 083), a Plus feature (the trial counts):
+ * The affiliate programme (docs/product.md sections 2, 3 and 7; ADR 083), a Plus feature (the trial counts):
  *   GET  /api/affiliate/dashboard    get_affiliate_dashboard
  *   GET  /api/affiliate/earnings     get_monthly_earnings
  *   GET  /api/affiliate/eligibility  check_payout_eligibility

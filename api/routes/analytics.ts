@@ -1,5 +1,5 @@
 /**
- * The owner's analytics (decisions.md: real counts, the range applied, traffic sources, export) and
+ * The owner's analytics (docs/product.md section 10: real counts, the range applied, traffic sources, export) and
  * collected leads (Plus: the count and CSV are lead_magnets, the list and erasing one are lead_viewing;
  * ADR 142).
  */
@@ -57,7 +57,7 @@ export function analyticsRoutes({ db, now, reports }: AppDeps) {
     if (!allowed) throw new ApiError("payment_required", DASH.plusTooltip, { details: { feature } });
   };
   const requireLeads = (userId: string) => requirePlus("lead_magnets", leadsAllowed(userId));
-  // Seeing (and so erasing) single leads is lead_viewing (spec section 6); both keys are Plus and trial.
+  // Seeing (and so erasing) single leads is lead_viewing (docs/product.md section 6); both keys are Plus and trial.
   const requireLeadViewing = (userId: string) => {
     if (!hasFeature(planStateOf(getProfile(db, userId)), "lead_viewing", now())) throw new ApiError("payment_required", DASH.plusTooltip, { details: { feature: "lead_viewing" } });
   };

@@ -1,5 +1,5 @@
 /**
- * Billing (spec sections 2, 4 and 7; ADR 080-082): the owner's subscription, checkout, cancelling,
+ * Billing (docs/product.md sections 2, 4 and 7; ADR 080-082): the owner's subscription, checkout, cancelling,
  * the customer portal, invoices, and the provider's webhook. The test-mode provider's hosted pages
  * have their API under /api/billing/test.
  */

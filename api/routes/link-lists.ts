@@ -1,5 +1,5 @@
 /**
- * Link lists: named groups of links on the page (spec section 3). Links move in and out of a list
+ * Link lists: named groups of links on the page (docs/product.md section 3). Links move in and out of a list
  * through PUT /api/links/order (or a link's parentListId); deleting a list keeps its links, ungrouped.
  */
 import { and, eq, max } from "drizzle-orm";
@@ -18,7 +18,7 @@ import { touchProfile } from "../services/profile.ts";
 import { expectChanged, expectRevision } from "../services/revisions.ts";
 import { jsonBody, params, query } from "../validate.ts";
 
-/** Not in the spec: enough lists for any page, few enough to keep a page readable. */
+/** Our choice: enough lists for any page, few enough to keep a page readable. */
 const MAX_LISTS = 50;
 
 export function linkListRoutes({ db, now }: AppDeps) {

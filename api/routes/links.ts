@@ -1,5 +1,5 @@
 /**
- * The owner's links (the draft). Every rule of spec section 5 and every plan limit of section 6 is
+ * The owner's links (the draft). Every rule of docs/product.md section 5 and every plan limit of section 6 is
  * enforced here with core's schemas and plan rules, whatever the browser sends. Every change bumps
  * the link's and the profile's updated_at, so the draft state (Draft Changes badge) is right.
  */

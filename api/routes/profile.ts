@@ -1,5 +1,5 @@
 /**
- * The owner's profile as the Profile Picture, Bio & SEO and Theme screens edit it (spec sections 2,
+ * The owner's profile as the Profile Picture, Bio & SEO and Theme screens edit it (docs/product.md sections 2,
  * 3, 5, 6 and 9). Every edit is a draft (it bumps the profile's updated_at) until published. Plus-only
  * choices are refused for Lite owners with 402 and details.feature, as the links routes do (ADR 061).
  */
@@ -54,7 +54,7 @@ function draftView(db: Db, userId: string) {
   return draft;
 }
 
-/** 401 for a request without a session; the upload carries the spec's own words. */
+/** 401 for a request without a session; the upload carries docs/product.md's own words. */
 async function signedIn(c: Context<AppEnv>, next: () => Promise<void>) {
   if (!c.get("user")) {
     throw new ApiError("unauthorized", isPictureUpload(c.req.method, c.req.path) ? PICTURE_MESSAGES.notSignedIn : "User not authenticated");

@@ -1,5 +1,5 @@
 /**
- * The owner's social links (spec sections 3, 4, 5, 6): each platform once, display_order from 1, the
+ * The owner's social links (docs/product.md sections 3, 4, 5, 6): each platform once, display_order from 1, the
  * QR-code entry's visibility on the profile. Lite: at most 4 visible and 20 in total, enforced here.
  */
 import { and, asc, count, eq, max } from "drizzle-orm";

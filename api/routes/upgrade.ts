@@ -1,5 +1,5 @@
 /**
- * Upgrade prompts (spec section 6): the handler records which feature the owner asked for, and when.
+ * Upgrade prompts (docs/product.md section 6): the handler records which feature the owner asked for, and when.
  */
 import { Hono } from "hono";
 import { z } from "zod";

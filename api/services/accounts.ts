@@ -80,7 +80,7 @@ export function accountConflict(err: unknown): ApiError | null {
 }
 
 /**
- * The initial page (spec section 4): published right after signup so {host}/{username} works at
+ * The initial page (docs/product.md section 4): published right after signup so {host}/{username} works at
  * once. A failure is only logged; the owner's first Publish writes the page anyway.
  */
 export function publishInitialPage(db: Db, userId: string, opts: { publishedDir: string; origin: string; pagesOrigin?: string; now: Date; writer?: TargetWriter }): void {

@@ -1,5 +1,5 @@
 /**
- * The affiliate programme (spec sections 1-3, 5, 7 and 9): 20% of every paid invoice of a referred
+ * The affiliate programme (docs/product.md sections 1-3, 5, 7 and 9): 20% of every paid invoice of a referred
  * owner goes to the referrer's rewards balance; the balance pays for the referrer's own months of
  * Plus or goes out as cash via PayPal (minimum $20, 3% fee, active Plus and 3+ paying months).
  *

@@ -1,5 +1,5 @@
 /**
- * The sign-in, sign-up and reset throttle (spec section 9): per action and subject (an e-mail, a user
+ * The sign-in, sign-up and reset throttle (docs/product.md section 9): per action and subject (an e-mail, a user
  * or a client address), blocked after N failed attempts until 15 minutes have passed since the last
  * one; then the count starts again. Kept in the database so a restart does not reset it.
  */
@@ -36,7 +36,7 @@ export function blockedMinutes(db: Db, key: ThrottleKey, now: Date): number {
   return Math.ceil(left / 60_000);
 }
 
-/** Throws the spec's 429 when any of the keys is blocked. */
+/** Throws docs/product.md's 429 when any of the keys is blocked. */
 export function assertNotThrottled(db: Db, keys: ThrottleKey[], now: Date): void {
   let minutes = 0;
   for (const key of keys) minutes = Math.max(minutes, blockedMinutes(db, key, now));

@@ -135,7 +135,7 @@ const invoiceView = (i: InvoiceRow) => ({
   paymentMethod: i.paymentMethod,
 });
 
-/** Billing history: a Plus feature (spec section 6; the trial counts as Plus). */
+/** Billing history: a Plus feature (docs/product.md section 6; the trial counts as Plus). */
 export function listInvoices(deps: AppDeps, userId: string) {
   const p = getProfile(deps.db, userId);
   if (!hasFeature(planStateOf(p), "billing_history", deps.now())) {

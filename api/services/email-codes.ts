@@ -1,5 +1,5 @@
 /**
- * E-mailed six-digit codes for signup (decisions.md: a real code, stored hashed, 10 minutes, 5 wrong
+ * E-mailed six-digit codes for signup (docs/product.md section 10: a real code, stored hashed, 10 minutes, 5 wrong
  * tries void it, resend at most once a minute) and single-use e-mail verification links.
  *
  * A code is stored as SHA-256(row id + code): the row id salts it, and the comparison is constant

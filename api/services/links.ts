@@ -38,7 +38,7 @@ export function linksOrderRevision(db: Db, userId: string): number {
 }
 
 /**
- * Makes one link the main button (spec section 4): clears the flag on the owner's other links, moves
+ * Makes one link the main button (docs/product.md section 4): clears the flag on the owner's other links, moves
  * it first and renumbers order_index from 0. Runs inside the caller's transaction, whose revision it
  * stamps on the links whose flag changed and on the links order.
  */

@@ -1,5 +1,5 @@
 /**
- * Two-factor authentication (decisions.md: server-side 2FA). The server makes a 160-bit secret,
+ * Two-factor authentication (docs/product.md section 10: server-side 2FA). The server makes a 160-bit secret,
  * turns it on only after a valid code, checks TOTP codes (RFC 6238, 30 s steps, ±1 step) and never
  * accepts one time step twice, and keeps 8 single-use backup codes as SHA-256 hashes.
  */
@@ -36,7 +36,7 @@ export async function beginSetup(db: Db, user: { id: string; email: string }, no
     })
     .run();
   const uri = createTOTPKeyURI("Plinth", user.email, key, AUTH_LIMITS.TOTP_PERIOD_S, AUTH_LIMITS.TOTP_DIGITS);
-  // Medium error correction, as the product's other QR codes (spec section 9).
+  // Medium error correction, as the product's other QR codes (docs/product.md section 9).
   const qrSvg = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 1 });
   return { secret, uri, qrDataUrl: `data:image/svg+xml;base64,${Buffer.from(qrSvg).toString("base64")}` };
 }
@@ -122,7 +122,7 @@ export function useSecondFactor(db: Db, userId: string, rawCode: string, now: Da
   return "backup";
 }
 
-/** Spec section 4: disabling clears the secret and the codes. */
+/** docs/product.md section 4: disabling clears the secret and the codes. */
 export function disableTwoFactor(db: Db, userId: string, now: Date): void {
   db.update(user2faSettings)
     .set({ isEnabled: false, secretKey: null, backupCodes: [], lastUsedStep: null, updatedAt: now })

@@ -124,7 +124,7 @@ export async function saveProfilePicture(
 }
 
 /**
- * Spec section 7: on removal the url is cleared, the style goes back to icon, the shape to rounded.
+ * docs/product.md section 7: on removal the url is cleared, the style goes back to icon, the shape to rounded.
  * Based on the picture revision `base` (409 when it moved on); answers the new one.
  */
 export function clearProfilePicture(db: Db, userId: string, now: Date, base: number): number {
@@ -184,7 +184,7 @@ export const UNSAVED_UPLOAD_GRACE_MS = 24 * 60 * 60 * 1000;
 /**
  * Remove the owner's media nothing uses any more. The rows go in one transaction (so the decision
  * is made against one consistent state), then the files; a failed file removal is only logged
- * (spec section 8) and leaves an unreachable file, never a broken page.
+ * (docs/product.md section 8) and leaves an unreachable file, never a broken page.
  */
 export async function sweepUnusedMedia(db: Db, storage: MediaStorage, userId: string, now: Date): Promise<number> {
   const unused = transaction(db, (tx) => {

@@ -1,5 +1,5 @@
 /**
- * The affiliate programme's and the subscription's forms (spec sections 3, 4, 5 and 9): cash payouts,
+ * The affiliate programme's and the subscription's forms (docs/product.md sections 3, 4, 5 and 9): cash payouts,
  * renewal paid from the balance, and cancelling. Money is integer cents everywhere.
  */
 import { z } from "zod";

@@ -1,5 +1,5 @@
 /**
- * Analytics (spec sections 2, 3, 4 and 9; decisions.md: real counts per page and per link, the chosen
+ * Analytics (docs/product.md sections 2, 3, 4 and 9; docs/product.md section 10: real counts per page and per link, the chosen
  * range applied, referrer domains and device classes, CSV and JSON export).
  */
 import { z } from "zod";

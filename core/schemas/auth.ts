@@ -1,6 +1,6 @@
 /**
- * Accounts: the spec's texts and rules for e-mail, password, verification codes, terms, the sign-in
- * form, password change and two-factor (spec sections 5, 8 and 9; decisions.md "one password
+ * Accounts: docs/product.md's texts and rules for e-mail, password, verification codes, terms, the sign-in
+ * form, password change and two-factor (docs/product.md sections 5, 8 and 9; docs/product.md section 10 "one password
  * policy"). Named once here; the auth pages guide with them and the API enforces them.
  */
 import { z } from "zod";
@@ -33,7 +33,7 @@ export const AUTH_LIMITS = {
   BACKUP_CODES: 8,
   TOTP_PERIOD_S: 30,
   TOTP_DIGITS: 6,
-  /** Secret of 20 bytes: 160 bits, 32 base32 characters (spec section 9). */
+  /** Secret of 20 bytes: 160 bits, 32 base32 characters (docs/product.md section 9). */
   TOTP_SECRET_BYTES: 20,
   /** Failed sign-ins from one address (any e-mail) before it is blocked for the throttle window. */
   THROTTLE_IP_MAX_FAILURES: 50,
@@ -43,7 +43,7 @@ export const AUTH_LIMITS = {
 // ---------------------------------------------------------------------------------------------
 // E-mail
 
-/** Spec section 5: required, looks like an address, at most 254 characters. Stored lowercased. */
+/** docs/product.md section 5: required, looks like an address, at most 254 characters. Stored lowercased. */
 export const EmailSchema = z
   .string(AUTH_TEXT.emailRequired)
   .trim()
@@ -55,7 +55,7 @@ export const EmailSchema = z
 // ---------------------------------------------------------------------------------------------
 // Password
 
-/** The one password policy (decisions.md), with its first message (core/auth-rules.ts). */
+/** The one password policy (docs/product.md section 10), with its first message (core/auth-rules.ts). */
 export const PasswordSchema = z.string(AUTH_TEXT.passwordRequired).check((ctx) => {
   const message = passwordPolicyError(ctx.value);
   if (message) ctx.issues.push({ code: "custom", message, input: ctx.value });
@@ -99,7 +99,7 @@ export type PlanChoice = (typeof PLAN_CHOICES)[number];
 
 export const TermsSchema = z.literal(true, AUTH_TEXT.termsRequired);
 
-/** Spec section 3: the login form (email max 254, password, rememberMe). The e-mail is sanitised first. */
+/** docs/product.md section 3: the login form (email max 254, password, rememberMe). The e-mail is sanitised first. */
 export const LoginFormSchema = z.object({
   email: z
     .string(AUTH_TEXT.emailRequired)
@@ -141,7 +141,7 @@ export const ResetPasswordSchema = z
 
 export const VerifyEmailSchema = z.object({ token: z.string().trim().regex(/^[a-z2-7]{32}$/, AUTH_TEXT.verifyLinkInvalid) });
 
-/** Account settings, Security: change password (decisions.md: the signup policy applies). */
+/** Account settings, Security: change password (docs/product.md section 10: the signup policy applies). */
 export const PasswordChangeSchema = z
   .object({
     currentPassword: z.string(AUTH_TEXT.currentPasswordRequired).min(1, AUTH_TEXT.currentPasswordRequired).max(LIMITS.PASSWORD_MAX),
@@ -150,7 +150,7 @@ export const PasswordChangeSchema = z
   })
   .refine((v) => v.newPassword === v.confirmPassword, { message: AUTH_TEXT.newPasswordsDontMatch, path: ["confirmPassword"] });
 
-/** Enabling two-factor needs exactly six digits (spec section 5, Account). */
+/** Enabling two-factor needs exactly six digits (docs/product.md section 5, Account). */
 export const TwoFactorEnableSchema = z.object({
   code: z
     .string(AUTH_TEXT.twoFactorCodeLength)

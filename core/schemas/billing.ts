@@ -1,5 +1,5 @@
 /**
- * Subscriptions, checkout and invoices (spec sections 2, 4, 8 and 9; decisions.md: real invoices
+ * Subscriptions, checkout and invoices (docs/product.md sections 2, 4, 8 and 9; docs/product.md section 10: real invoices
  * from the billing provider, 8.99 per month everywhere): the request and card-form schemas. The
  * prices, messages and date rules are in ../billing.ts, without zod, and re-exported here.
  */

@@ -1,6 +1,6 @@
 /**
  * Files an owner uploads from the link dialog: a lead magnet's download (issue: "upload a file or
- * give a URL") and a link's thumbnail. The spec gives the picture rules only; these follow them in
+ * give a URL") and a link's thumbnail. docs/product.md gives the picture rules only; these follow them in
  * form (title plus description) and are recorded in ADR 067.
  */
 import { z } from "zod";

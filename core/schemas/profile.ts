@@ -1,6 +1,6 @@
 /**
- * The owner's profile as edited on the Profile Picture, Bio & SEO and Theme screens (spec sections 3,
- * 5 and 9), with the spec's messages. The editor guides with these; the API enforces them.
+ * The owner's profile as edited on the Profile Picture, Bio & SEO and Theme screens (docs/product.md sections 3,
+ * 5 and 9), with docs/product.md's messages. The editor guides with these; the API enforces them.
  */
 import { z } from "zod";
 import { LIMITS } from "../limits.ts";
@@ -22,7 +22,7 @@ export const HexColorSchema = z
   .regex(/^#[0-9a-fA-F]{6}$/, PROFILE_MESSAGES.colorInvalid)
   .transform((v) => v.toLowerCase());
 
-/** Initials: letters only, at most two, stored uppercase (spec section 5, Profile text). */
+/** Initials: letters only, at most two, stored uppercase (docs/product.md section 5, Profile text). */
 export const InitialsSchema = z
   .string()
   .trim()

@@ -1,5 +1,5 @@
 /**
- * The social-link forms (spec sections 3 and 5): a new link's platform and handle, cleaned into its
+ * The social-link forms (docs/product.md sections 3 and 5): a new link's platform and handle, cleaned into its
  * stored url by core/social-handle.ts, and an edited handle.
  */
 import { z } from "zod";

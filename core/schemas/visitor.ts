@@ -1,5 +1,5 @@
 /**
- * What visitors of a public page send (spec sections 2, 3 and 5, Visitors) and what the page keeps in
+ * What visitors of a public page send (docs/product.md sections 2, 3 and 5, Visitors) and what the page keeps in
  * the browser (cookie consent). The visitor script, the API and the renderer share these texts.
  */
 import { z } from "zod";
@@ -38,7 +38,7 @@ export const PageReportSchema = z.object({
   details: multiLine().max(REPORT_DETAILS_MAX, `Details must be ${REPORT_DETAILS_MAX} characters or less`).optional().default(""),
 });
 
-/** Spec section 3, Cookie consent: kept in localStorage (renderer/visitor/consent-key.ts); essential is always on. */
+/** docs/product.md section 3, Cookie consent: kept in localStorage (renderer/visitor/consent-key.ts); essential is always on. */
 export const CookieConsentSchema = z.object({
   essential: z.literal(true),
   analytics: z.boolean(),

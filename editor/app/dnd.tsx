@@ -1,8 +1,8 @@
 /**
- * Drag and drop as spec section 9 sets it, shared by every sortable list of the dashboard: a mouse
+ * Drag and drop as docs/product.md section 9 sets it, shared by every sortable list of the dashboard: a mouse
  * drag starts after 5 px, a touch drag after a 120 ms long press, the keyboard lifts with space, moves
  * with the arrows, drops with space and cancels with escape; lists scroll by themselves near an edge;
- * items settle in 0.4 s (the spec allows 0.33 to 0.55 s).
+ * items settle in 0.4 s (docs/product.md allows 0.33 to 0.55 s).
  *
  * This module is @dnd-kit (about 15 KB gzip): `components/sortable.tsx` loads it the first time the
  * owner reaches a sortable list (ADR 132). Screens use that module's parts, never this one directly.

@@ -1,5 +1,5 @@
 /**
- * The top-level error screen for the dashboard SPA and every React island (spec section 2):
+ * The top-level error screen for the dashboard SPA and every React island (docs/product.md section 2):
  * 'Something went wrong', the message and Reload Page. It catches render errors like any error
  * boundary, and also uncaught errors and unhandled rejections from event handlers and async code,
  * which React boundaries never see, so no failure leaves the screen silently half-working.

@@ -44,7 +44,7 @@ export interface PageProps {
   icons: BrandIconPaths;
 }
 
-/** Visitor-facing texts of the page and its dialogs (spec section 8, Public page). */
+/** Visitor-facing texts of the page and its dialogs (docs/product.md section 8, Public page). */
 export const PAGE_TEXTS = {
   previewBanner: "Preview: this is your unpublished draft. Visitors still see your published page.",
   share: "Share This Page",
@@ -599,7 +599,7 @@ function FormEnd({ submit }: { submit: string }) {
 }
 
 /**
- * The cookie banner (spec section 2; ADR 115, 147). First in the document, so a keyboard reaches its
+ * The cookie banner (docs/product.md section 2; ADR 115, 147). First in the document, so a keyboard reaches its
  * choices within a few Tab presses, while it sits at the bottom of the screen; hidden until the head
  * script finds no stored choice.
  */

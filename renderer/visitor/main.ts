@@ -2,7 +2,7 @@
  * The public page's visitor script (no framework; budget 5 KB gzip): dialogs (QR code, contact card, share,
  * lead magnet, report), share, the cookie banner, and cookie-less analytics beacons. Every call to
  * the API may fail without breaking the page: links keep their real href.
- * Texts shown here are the spec's (section 8, Public page).
+ * Texts shown here are docs/product.md's (section 8, Public page).
  */
 import { CONSENT_KEY } from "./consent-key.ts";
 
@@ -33,7 +33,7 @@ function say(el: Element | null, title: string, description = ""): void {
   el.append(b, description);
 }
 
-// Toasts: one at a time (spec section 9), a title and an optional description.
+// Toasts: one at a time (docs/product.md section 9), a title and an optional description.
 let toastTimer = 0;
 function toast(title: string, description = ""): void {
   const t = $("#toast");
@@ -121,7 +121,7 @@ async function share(): Promise<void> {
   open(shareDialog);
 }
 
-// Cookie banner (spec section 4): shown until a choice is stored; reopened from the footer.
+// Cookie banner (docs/product.md section 4): shown until a choice is stored; reopened from the footer.
 interface Consent {
   essential: true;
   analytics: boolean;
@@ -196,7 +196,7 @@ if (banner && "ResizeObserver" in window) {
   }).observe(banner);
 }
 
-// Forms in dialogs: the spec's messages, shown in the dialog (role=alert).
+// Forms in dialogs: docs/product.md's messages, shown in the dialog (role=alert).
 function showError(form: HTMLFormElement, title: string, description = ""): void {
   say($(".err", form), title, description);
 }
@@ -291,7 +291,7 @@ onSubmit("lead", async (form) => {
   try {
     const res = await post("lead", { linkId: leadLink, email });
     if (!res.ok) {
-      // A refused address or a limit reached gets the server's reason; anything else the spec's failure text.
+      // A refused address or a limit reached gets the server's reason; anything else docs/product.md's failure text.
       showError(form, (await errorMessage(res)) || "Failed to send download link. Please try again.");
       return;
     }

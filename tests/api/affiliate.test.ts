@@ -193,7 +193,7 @@ describe("cash payouts", () => {
     expect(list.body.payouts).toHaveLength(1);
   });
 
-  it("enforces the amount and the PayPal e-mail with the spec's messages", async () => {
+  it("enforces the amount and the PayPal e-mail with docs/product.md's messages", async () => {
     const owner = await eligibleOwner(t, 5000);
     const cases: [unknown, number, string][] = [
       [{ amount: 19.99, payoutEmail: "me@paypal.example" }, 400, AFFILIATE_MESSAGES.amountTooSmall],
@@ -283,7 +283,7 @@ describe("renewal with the balance", () => {
     expect(t.deps.db.select().from(invoices).where(eq(invoices.userId, owner.userId)).all()).toHaveLength(2);
   });
 
-  it("enforces the months and the balance with the spec's messages", async () => {
+  it("enforces the months and the balance with docs/product.md's messages", async () => {
     const owner = await eligibleOwner(t, 1000);
     const cases: [unknown, number, string][] = [
       [{}, 400, AFFILIATE_MESSAGES.renewalPeriodRequired],

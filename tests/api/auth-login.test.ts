@@ -117,7 +117,7 @@ describe("POST /api/auth/login", () => {
     expect(b.cookie("plinth_session")).toBeUndefined();
   });
 
-  it("sanitises the e-mail as the spec says (scripts, tags, javascript:, handlers), then signs in", async () => {
+  it("sanitises the e-mail as docs/product.md says (scripts, tags, javascript:, handlers), then signs in", async () => {
     const a = await account();
     for (const typed of [
       `<script>alert(1)</script>${a.email}`,
@@ -130,7 +130,7 @@ describe("POST /api/auth/login", () => {
     }
   });
 
-  it("validates the form with the spec's messages and bounds", async () => {
+  it("validates the form with docs/product.md's messages and bounds", async () => {
     const b = browser(t);
     expect((await b.json("POST", "/api/auth/login", { email: "", password: "x" })).body.error.message).toBe(AUTH_TEXT.emailRequired);
     expect((await b.json("POST", "/api/auth/login", { email: "not-an-email", password: "x" })).body.error.message).toBe(AUTH_TEXT.emailInvalid);
@@ -202,7 +202,7 @@ describe("the sign-in throttle", () => {
 });
 
 describe("unverified e-mail", () => {
-  it("gives the spec's message after a right password, and Resend Verification sends a working single-use link", async () => {
+  it("gives docs/product.md's message after a right password, and Resend Verification sends a working single-use link", async () => {
     const a = await account({ verified: false });
     const b = browser(t);
     const res = await login(b, a.email);

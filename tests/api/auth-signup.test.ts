@@ -115,7 +115,7 @@ describe("the e-mailed code", () => {
     expect(t.deps.db.select().from(signupAttempts).get()!.emailVerifiedAt).toBeNull();
   });
 
-  it("refuses malformed codes with the spec's message", async () => {
+  it("refuses malformed codes with docs/product.md's message", async () => {
     const b = browser(t);
     await b.json("POST", "/api/auth/signup/start", fresh());
     for (const code of ["12345", "1234567", "abcdef", "12 456", "", "<script>", 123456, null]) {
@@ -337,7 +337,7 @@ describe("the username hold", () => {
     // The first browser's attempt went when the second took the name over.
     expect((await first.json("POST", "/api/auth/signup/resend")).status).toBe(410);
 
-    // Now really taken: the spec's message, no hold, no minutes.
+    // Now really taken: docs/product.md's message, no hold, no minutes.
     expect(await check()).toEqual({ available: false, message: USERNAME_TAKEN_MESSAGE });
     expect((await stranger.json("POST", "/api/auth/signup/start", { username: who.username, email: "stranger@example.com" })).body.error.message).toBe(USERNAME_TAKEN_MESSAGE);
   });

@@ -21,7 +21,7 @@ describe("GET /api/auth/username-availability", () => {
     expect(await check("  Fresh_Name-1 ")).toEqual({ status: 200, body: { available: true, username: "fresh_name-1" } });
   });
 
-  it("gives the spec's format messages", async () => {
+  it("gives docs/product.md's format messages", async () => {
     expect((await check("ab")).body).toEqual({ available: false, message: "Username must be at least 3 characters" });
     expect((await check("a".repeat(31))).body).toEqual({ available: false, message: "Username must be less than 30 characters" });
     expect((await check("bad name!")).body).toEqual({

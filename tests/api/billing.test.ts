@@ -106,7 +106,7 @@ describe("checkout", () => {
     expect(profileOf(t, owner.userId).subscriptionStatus).toBe("active_plus");
   });
 
-  it("checks the card form with the spec-style messages", async () => {
+  it("checks the card form with docs/product.md-style messages", async () => {
     const owner = createApiOwner(t, "lite");
     const id = await checkoutSession(owner);
     const cases: [Record<string, unknown>, string][] = [

@@ -1,6 +1,6 @@
 /**
  * Two tabs editing the same thing (ADR 068): every write names the revision it was based on. A write
- * based on an older revision is refused with 409 and the spec-style message and changes nothing; a
+ * based on an older revision is refused with 409 and docs/product.md-style message and changes nothing; a
  * write based on the current one succeeds and answers the new revision; a write without a revision
  * (or with a malformed one) is a 400; another owner's ids stay 404. Discard and rollback give what
  * they restore new revisions, so a tab still showing the draft from before cannot overwrite it.

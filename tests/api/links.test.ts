@@ -38,7 +38,7 @@ describe("POST /api/links", () => {
     expect(list.links[5].linkSpecificData).toEqual({ name: "Ada Lovelace", phone: "+44 1", email: "ada@example.com", organization: "AE" });
   });
 
-  it("answers each missing field with the spec's message", async () => {
+  it("answers each missing field with docs/product.md's message", async () => {
     const cases: [unknown, string, string][] = [
       [{ linkType: "standard_url", title: "  ", url: "https://a.com" }, "title", "Title is required"],
       [{ linkType: "standard_url", title: "A" }, "url", "URL is required"],

@@ -1,6 +1,6 @@
 /**
  * Per-owner budgets for saving and publishing (ADR 093), on the clock injected through AppDeps.now:
- * a person's pace passes, a loop is refused with the spec-style message, a refused request changes
+ * a person's pace passes, a loop is refused with docs/product.md-style message, a refused request changes
  * nothing, reads and other owners are not held back, and the budget comes back with time.
  */
 import { readFileSync } from "node:fs";

@@ -241,7 +241,7 @@ describe("POST /api/profile/picture: refused, nothing stored", () => {
     expectNothingStored();
   });
 
-  it("refuses files over 2 MB with the spec's message (413), at the body limit and just over the file limit", async () => {
+  it("refuses files over 2 MB with docs/product.md's message (413), at the body limit and just over the file limit", async () => {
     const big = Buffer.alloc(3 * 1024 * 1024, 1);
     big.set([0xff, 0xd8, 0xff, 0xe0]);
     const r = await upload(big);
@@ -256,7 +256,7 @@ describe("POST /api/profile/picture: refused, nothing stored", () => {
     expectNothingStored();
   });
 
-  it("needs a signed-in owner, with the spec's message", async () => {
+  it("needs a signed-in owner, with docs/product.md's message", async () => {
     const r = await upload(await photo("jpeg"), { cookie: null });
     expect(r.status).toBe(401);
     expect(r.body.error.message).toBe("You must be logged in to upload a profile picture");

@@ -28,7 +28,7 @@ describe("sniffImageType", () => {
 });
 
 describe("pictureFileError (the browser's first check)", () => {
-  it("gives the spec's title and text for a wrong type and for more than 2 MB", () => {
+  it("gives docs/product.md's title and text for a wrong type and for more than 2 MB", () => {
     expect(pictureFileError({ type: "image/svg+xml", size: 10 })).toEqual({ title: "Invalid file type", text: "Please select a valid image file (JPG, PNG, GIF)" });
     expect(pictureFileError({ type: "text/plain", size: 10 })?.title).toBe("Invalid file type");
     expect(pictureFileError({ type: "image/png", size: LIMITS.IMAGE_MAX_BYTES + 1 })).toEqual({ title: "File too large", text: "Please select an image smaller than 2MB" });
@@ -37,7 +37,7 @@ describe("pictureFileError (the browser's first check)", () => {
 });
 
 describe("cropOutputSize", () => {
-  it("is a 400 px square for the icon and 800 px wide at 16:9 for full width (spec section 9)", () => {
+  it("is a 400 px square for the icon and 800 px wide at 16:9 for full width (docs/product.md section 9)", () => {
     expect(cropOutputSize("icon")).toEqual({ width: 400, height: 400 });
     expect(cropOutputSize("full_width")).toEqual({ width: 800, height: 450 });
     expect(cropOutputSize("full_width", "portrait")).toEqual({ width: 800, height: 1067 });

@@ -1,5 +1,5 @@
 /**
- * The profile API behind Bio & SEO, Theme and the picture settings: the spec's limits and messages,
+ * The profile API behind Bio & SEO, Theme and the picture settings: docs/product.md's limits and messages,
  * the Plus gates (402 with the feature key), drafts that show as Draft Changes, and hostile input.
  */
 import { eq } from "drizzle-orm";
@@ -65,7 +65,7 @@ describe("PATCH /api/profile/text", () => {
     expect(await page.text()).not.toContain("Ada Lovelace");
   });
 
-  it("enforces the spec's limits with its messages, at the limit and one over", async () => {
+  it("enforces docs/product.md's limits with its messages, at the limit and one over", async () => {
     const cases: [string, number, string][] = [
       ["displayName", LIMITS.DISPLAY_NAME_MAX, PROFILE_MESSAGES.displayNameTooLong],
       ["bio", LIMITS.BIO_MAX, PROFILE_MESSAGES.bioTooLong],
@@ -164,7 +164,7 @@ describe("PATCH /api/profile/appearance", () => {
     expect(reset.body.profile.customFontPairingName).toBeNull();
   });
 
-  it("refuses invalid colours, themes, fonts and styles with the spec-style messages", async () => {
+  it("refuses invalid colours, themes, fonts and styles with docs/product.md-style messages", async () => {
     for (const bad of ["red", "#fff", "#12345g", "javascript:alert(1)", "#1234567", "", "url(x)"]) {
       const r = await json(owner.edit("PATCH", "/api/profile/appearance", { customButtonBackgroundColor: bad }));
       expect(r.status, bad).toBe(400);
@@ -200,7 +200,7 @@ describe("PATCH /api/profile/appearance", () => {
 });
 
 describe("PATCH /api/profile/picture-settings", () => {
-  it("saves style, shape, full-width height and initials (uppercase) with the spec's toast text", async () => {
+  it("saves style, shape, full-width height and initials (uppercase) with docs/product.md's toast text", async () => {
     const r = await json(
       owner.edit("PATCH", "/api/profile/picture-settings", {
         profilePictureStyle: "initials",

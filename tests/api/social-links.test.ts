@@ -31,7 +31,7 @@ describe("social links", () => {
     expect((await owner.call("POST", "/api/social-links", { platform: "instagram", handle: "other" })).status).toBe(409);
   });
 
-  it("keeps only WhatsApp digits and answers the spec's message when none remain", async () => {
+  it("keeps only WhatsApp digits and answers docs/product.md's message when none remain", async () => {
     const ok = await json(owner.call("POST", "/api/social-links", { platform: "whatsapp", handle: "+44 (20) 7946-0000" }));
     expect(ok.body.socialLink.url).toBe("https://wa.me/442079460000");
     const id = ok.body.socialLink.id;

@@ -1,5 +1,5 @@
 /**
- * The dashboard's account actions when the server or the network fails (spec section 8, "Sign-in and
+ * The dashboard's account actions when the server or the network fails (docs/product.md section 8, "Sign-in and
  * account" and "Account and affiliate"): sign-out from the user menu and from the session list,
  * password change, two-factor setup, confirmation and turning it off, and the Account tab that cannot
  * load. Texts come from core, as the screens take them. A 4xx's own message is shown; a 5xx or a

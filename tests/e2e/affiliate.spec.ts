@@ -149,7 +149,7 @@ test("a cash payout: each condition shown, the fee and net amount, the request i
   await expect(dialog.getByText("PayPal email is required")).toBeVisible();
   await expect(dialog.getByLabel("PayPal email")).toHaveAttribute("type", "email");
   await dialog.getByLabel("PayPal email").fill("ada@paypal.example");
-  // No connection: the spec's fallback message, and nothing was taken.
+  // No connection: docs/product.md's fallback message, and nothing was taken.
   await page.route("**/api/affiliate/payouts", (route) => (route.request().method() === "POST" ? route.abort("internetdisconnected") : route.continue()));
   await dialog.getByRole("button", { name: "Request Payout" }).click();
   await expect(page.getByRole("listitem").filter({ hasText: "An error occurred while requesting payout" })).toContainText("Payout Request Failed");

@@ -1,7 +1,7 @@
 /**
- * The sign-in, sign-up and reset pages when the server or the network fails (spec section 8, "Sign-in
+ * The sign-in, sign-up and reset pages when the server or the network fails (docs/product.md section 8, "Sign-in
  * and account"): each failure is met the way a user meets it, by walking the page to the request that
- * fails, and the spec's text is asserted from core, where the pages take it too. A 5xx or a request
+ * fails, and docs/product.md's text is asserted from core, where the pages take it too. A 5xx or a request
  * that never got an answer shows the action's own text; a 4xx shows the server's message.
  */
 import type { Page, Route } from "@playwright/test";

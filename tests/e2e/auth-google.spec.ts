@@ -45,7 +45,7 @@ test("the Continue with Google button shows when configured, on sign-in and sign
   await expect(page.getByRole("link", { name: "Continue with Google" })).toHaveAttribute("href", /username=gbtn_/);
 });
 
-test("a refused or forged answer shows the spec's message", async ({ page }) => {
+test("a refused or forged answer shows docs/product.md's message", async ({ page }) => {
   await page.goto("/auth/callback?error=access_denied&state=x");
   await expect(page.getByText("Failed to sign in with provider")).toBeVisible();
   await expect(page.getByRole("link", { name: "Back to sign in" })).toBeVisible();

@@ -69,7 +69,7 @@ test("the form's messages: required, invalid, wrong password and unknown account
   await signIn.click();
   await expect(page.getByRole("alert").filter({ hasText: "Invalid email or password" })).toBeVisible();
 
-  // A script typed around the address is cleaned away, as the spec says.
+  // A script typed around the address is cleaned away, as docs/product.md says.
   await page.getByLabel("Email").fill(`<script>alert(1)</script>${owner.email}`);
   await password.fill(owner.password);
   await signIn.click();
@@ -88,7 +88,7 @@ test("five failures block the address for 15 minutes, even with the right passwo
   await expect(page).toHaveURL(/\/auth\/login/);
 });
 
-test("an unverified address: the spec's message, Resend Verification, the link, then sign-in works", async ({ page }) => {
+test("an unverified address: docs/product.md's message, Resend Verification, the link, then sign-in works", async ({ page }) => {
   const owner = await createAccountWithPassword({ verified: false });
   await page.goto("/auth/login");
   await signInWithForm(page, owner.email, owner.password);

@@ -148,7 +148,7 @@ test("two-factor: new backup codes need the password and a code, and the old one
   await expect(page).toHaveURL("/dashboard/links");
 });
 
-test("change password: the spec's messages, then other sessions end and this one stays", async ({ page, context, browser }) => {
+test("change password: docs/product.md's messages, then other sessions end and this one stays", async ({ page, context, browser }) => {
   const owner = await createAccountWithPassword();
   await signInAs(context, owner);
   const phone = await browser.newContext();

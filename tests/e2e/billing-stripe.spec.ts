@@ -1,5 +1,5 @@
 /**
- * Plinth Plus sold through Stripe (ADR 104, 110), as an owner meets it. The spec starts its own
+ * Plinth Plus sold through Stripe (ADR 104, 110), as an owner meets it. docs/product.md starts its own
  * server with BILLING_PROVIDER=stripe and the Stripe SDK pointed at the local stand-in
  * (tests/support/stripe.ts), whose Checkout page completes the session and posts Stripe-signed
  * events through the real webhook route. Renewals that fail and recover are Stripe's webhook

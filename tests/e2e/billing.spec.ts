@@ -98,7 +98,7 @@ test("cancel in two steps with a reason keeps Plus until the period end, and Res
   const confirm = page.getByRole("alertdialog", { name: "Cancel your subscription?" });
   await expect(confirm).toContainText(`You keep every Plus feature until ${end}.`);
   await confirm.getByRole("button", { name: "Continue" }).click();
-  // Step two: the reason, from the spec's list.
+  // Step two: the reason, from docs/product.md's list.
   const why = page.getByRole("dialog", { name: "Why are you cancelling?" });
   await expect(why.getByRole("radio")).toHaveCount(5);
   await why.getByRole("radio", { name: "Too expensive" }).check();

@@ -1,5 +1,5 @@
 /**
- * Bio & SEO as an owner uses it: the live character counter and the spec's limits, the search-result
+ * Bio & SEO as an owner uses it: the live character counter and docs/product.md's limits, the search-result
  * preview, what reaches the published page (title and meta description), and the Plus gate.
  */
 import type { Page } from "@playwright/test";
@@ -11,7 +11,7 @@ async function publish(page: Page) {
   expect(await page.evaluate(async () => (await fetch("/api/publish", { method: "POST" })).status)).toBe(200);
 }
 
-test("display name and bio: live counter, the spec's limits, saved as a draft, then published", async ({ page, owner }) => {
+test("display name and bio: live counter, docs/product.md's limits, saved as a draft, then published", async ({ page, owner }) => {
   await page.goto("/dashboard/bio");
   await expect(page.getByRole("heading", { name: "Bio & SEO", level: 1 })).toBeVisible();
   const name = page.getByLabel("Display name");
@@ -134,7 +134,7 @@ test("a Lite owner meets the Plus gate for SEO settings and long-form text", asy
   await expect(prompt).toContainText("SEO settings");
   await prompt.getByRole("button", { name: "Not Now" }).click();
 
-  // The PLUS badge carries the spec's tooltip and opens the same prompt.
+  // The PLUS badge carries docs/product.md's tooltip and opens the same prompt.
   const badge = page.getByRole("button", { name: /^PLUS: This feature requires Plinth Plus\. Click to upgrade!/ }).first();
   await badge.click();
   await expect(prompt).toBeVisible();

@@ -1,5 +1,5 @@
 /**
- * The dashboard when the API fails (spec section 8): each screen's toast with the spec's exact title
+ * The dashboard when the API fails (docs/product.md section 8): each screen's toast with docs/product.md's exact title
  * and description, and nothing half-saved afterwards. Failures are made the way an owner meets them:
  * the connection drops (the request is aborted in the browser) or the server answers with an error.
  */
@@ -272,7 +272,7 @@ test.describe("Social Links", () => {
 });
 
 test.describe("Publish and discard", () => {
-  test("a failed publish shows the spec's fallback, or the server's message for a 4xx; the draft stays", async ({ page, owner }) => {
+  test("a failed publish shows docs/product.md's fallback, or the server's message for a 4xx; the draft stays", async ({ page, owner }) => {
     expect(owner.username).toBeTruthy();
     await page.goto("/dashboard/links");
     await seedLinks(page, ["Draft link"]);
@@ -290,7 +290,7 @@ test.describe("Publish and discard", () => {
     await expect(page.getByRole("alertdialog")).toBeHidden();
     await offline.stop();
 
-    // A server error's generic text says less than the spec's fallback.
+    // A server error's generic text says less than docs/product.md's fallback.
     const crashed = await failApi(page, "POST", "/api/publish", { status: 500, message: "Something went wrong. Please try again later." });
     await publishOnce();
     await expectErrorToast(page, DASH.publishFailed, DASH.publishFailedText);

@@ -279,7 +279,7 @@ test("at 320px the mobile menu holds the entries and Back to Home", async ({ pag
   expect(overflow).toBeLessThanOrEqual(0);
 });
 
-test("changes made in another tab show up without a reload; schedule badges read as the spec says", async ({ page, context, owner }) => {
+test("changes made in another tab show up without a reload; schedule badges read as docs/product.md says", async ({ page, context, owner }) => {
   expect(owner.username).toBeTruthy();
   await page.goto("/dashboard/links");
   await expect(page.getByText("No links yet")).toBeVisible();
@@ -303,7 +303,7 @@ test("changes made in another tab show up without a reload; schedule badges read
   await expect(page.getByRole("tabpanel").getByTestId("link-row")).toHaveCount(3);
 });
 
-test("the PLUS badge explains itself with the spec's tooltip", async ({ page, context }) => {
+test("the PLUS badge explains itself with docs/product.md's tooltip", async ({ page, context }) => {
   const lite = await createOwner({ trial: false });
   await signInAs(context, lite);
   await page.goto("/dashboard/links");

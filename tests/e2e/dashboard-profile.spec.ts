@@ -1,6 +1,6 @@
 /**
  * Profile Picture as an owner uses it: real JPEG, PNG and GIF files through the crop dialog to the
- * published page; refused files with the spec's messages; every style and shape on the published
+ * published page; refused files with docs/product.md's messages; every style and shape on the published
  * page; initials; the enlarged view; deleting.
  */
 import type { Page } from "@playwright/test";
@@ -78,7 +78,7 @@ test("uploads a real JPEG and PNG through the crop dialog; the published page sh
   await expect(page.getByRole("button", { name: "User menu" }).locator("img")).toHaveAttribute("src", /^\/media\//);
   await expect(page.getByText("Draft Changes")).toBeVisible();
   await page.getByRole("button", { name: "Publish", exact: true }).click();
-  // The dashboard reloads itself a moment after publishing (spec section 9).
+  // The dashboard reloads itself a moment after publishing (docs/product.md section 9).
   const reloaded = page.waitForEvent("load");
   await page.getByRole("alertdialog", { name: "Publish Changes" }).getByRole("button", { name: "Yes, Publish Now" }).click();
   await expect(page.getByText("Your page has been published!")).toBeVisible();
@@ -107,7 +107,7 @@ test("uploads a real JPEG and PNG through the crop dialog; the published page sh
   await expect(big).toBeHidden();
 });
 
-test("accepts a GIF; refuses an SVG, a renamed text file and a 3 MB image with the spec's messages", async ({ page, owner }) => {
+test("accepts a GIF; refuses an SVG, a renamed text file and a 3 MB image with docs/product.md's messages", async ({ page, owner }) => {
   expect(owner.username).toBeTruthy();
   await page.goto("/dashboard/profile-picture");
   await expect(page.getByRole("heading", { name: "Profile Picture", level: 1 })).toBeVisible();

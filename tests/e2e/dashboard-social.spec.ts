@@ -32,7 +32,7 @@ test("adds, edits, hides, reorders and deletes social links", async ({ page, own
   // each platform once
   await expect(page.getByRole("button", { name: "Instagram", exact: true })).toHaveCount(0);
 
-  // WhatsApp: digits only, else the spec's message
+  // WhatsApp: digits only, else docs/product.md's message
   await page.getByRole("button", { name: "WhatsApp", exact: true }).click();
   const wa = page.getByRole("dialog", { name: "Add WhatsApp Link" });
   await expect(wa).toContainText("https://wa.me/");

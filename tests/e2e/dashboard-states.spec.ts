@@ -1,5 +1,5 @@
 /**
- * The dashboard's loading, empty and limit states from spec section 2, met as an owner meets them.
+ * The dashboard's loading, empty and limit states from docs/product.md section 2, met as an owner meets them.
  * Loading texts are held on screen by holding the API's answer until they were seen, so no test
  * depends on how fast this machine is.
  */

@@ -1,5 +1,5 @@
 /**
- * The top-level error screen (spec section 2): 'Something went wrong', the message and Reload Page,
+ * The top-level error screen (docs/product.md section 2): 'Something went wrong', the message and Reload Page,
  * for any uncaught error on the static pages' scripts and in the dashboard SPA.
  */
 import type { Page } from "@playwright/test";

@@ -118,7 +118,7 @@ test.describe("the claim box", () => {
   const claim = (page: Page) => page.getByRole("button", { name: "Claim Your Free Page!" });
   const status = (page: Page) => page.locator("#claim-hero-status");
 
-  test("rejects short, long and malformed names with the spec's messages", async ({ page }) => {
+  test("rejects short, long and malformed names with docs/product.md's messages", async ({ page }) => {
     await page.goto("/");
     await box(page).fill("ab");
     await expect(status(page)).toHaveText("Username must be at least 3 characters");
@@ -334,7 +334,7 @@ test.describe("navigation", () => {
 });
 
 test.describe("the footer", () => {
-  test("links the pages the spec lists, and each answers", async ({ page, request }) => {
+  test("links the pages docs/product.md lists, and each answers", async ({ page, request }) => {
     await page.goto("/");
     const links = page.getByRole("navigation", { name: "Footer" }).getByRole("link");
     await expect(links).toHaveCount(FOOTER_LINKS.length);

@@ -1,5 +1,5 @@
 /**
- * "Continue with Google" (spec section 7: provider sign-in returning to /auth/callback). The start
+ * "Continue with Google" (docs/product.md section 7: provider sign-in returning to /auth/callback). The start
  * route sends the browser to the provider with state, nonce and a PKCE challenge kept in a
  * short-lived HttpOnly cookie; the /auth/callback page posts the provider's answer back here.
  *
@@ -112,7 +112,7 @@ export function googleRoutes(deps: AppDeps, limiters: AuthLimiters) {
         // The flow's checks are good for one answer only.
         clearCookie(c, FLOW_COOKIE, secure);
         const search = c.req.valid("json").query.replace(/^\?/, "");
-        // The provider said no (the person cancelled, say): the spec's message, whatever the cookie.
+        // The provider said no (the person cancelled, say): docs/product.md's message, whatever the cookie.
         if (new URLSearchParams(search).has("error")) throw failed();
         if (!flow) throw failed(AUTH_TEXT.providerFlowInvalid);
         let identity: ProviderIdentity;

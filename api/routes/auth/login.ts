@@ -1,5 +1,5 @@
 /**
- * Signing in and out (spec section 2, Login; section 8, Sign-in and account; section 9, throttle),
+ * Signing in and out (docs/product.md section 2, Login; section 8, Sign-in and account; section 9, throttle),
  * the second step when two-factor is on, and e-mail verification for accounts not yet verified.
  */
 import { eq } from "drizzle-orm";

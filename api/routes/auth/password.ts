@@ -1,6 +1,6 @@
 /**
  * Forgot password, the reset link's page, and changing the password from account settings. Every
- * password is held to the one policy (decisions.md), and every change ends all sessions.
+ * password is held to the one policy (docs/product.md section 10), and every change ends all sessions.
  */
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";

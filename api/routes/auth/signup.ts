@@ -1,5 +1,5 @@
 /**
- * The signup wizard's server side (spec section 2, Signup; decisions.md: a real e-mail code).
+ * The signup wizard's server side (docs/product.md section 2, Signup; docs/product.md section 10: a real e-mail code).
  * Step 1 holds the username and e-mails a code, step 2 checks it, steps 3 and 4 are sent together
  * at the end: the account exists only when every step has passed.
  */

@@ -28,7 +28,7 @@ export function PlusMark({ feature }: { feature: string }) {
 
 const tooltip = loadOnce(() => import("./plus-tooltip.tsx"));
 
-/** The PLUS badge: a button with the spec's tooltip that opens the upgrade prompt for `feature`. */
+/** The PLUS badge: a button with docs/product.md's tooltip that opens the upgrade prompt for `feature`. */
 export function PlusBadge({ feature }: { feature: string }) {
   const me = useDashboard((s) => s.me);
   const openUpgrade = useDashboard((s) => s.openUpgrade);

@@ -1,6 +1,6 @@
 /**
  * What a list screen shows when its first load failed, in place of a loading text that would never
- * end: the spec's failure text (also shown as the toast) and a way to try again without a reload.
+ * end: docs/product.md's failure text (also shown as the toast) and a way to try again without a reload.
  */
 import { Button } from "../components/ui.tsx";
 

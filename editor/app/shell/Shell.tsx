@@ -62,7 +62,7 @@ function UserMenu() {
   // The owner's own picture, whichever shape they uploaded; else their initials.
   const picture = me.profilePictureUrl ?? me.profilePictureFullwidthUrl;
   async function signOut() {
-    // Spec section 4, Logout upsell: a Lite owner without an active trial sees the upgrade dialog on
+    // docs/product.md section 4, Logout upsell: a Lite owner without an active trial sees the upgrade dialog on
     // the landing page; the prompt is recorded now, while the request can still say whose it is.
     const upsell = isLite(me);
     if (upsell) await unwrap(api["upgrade-requests"].$post({ json: { feature: LOGOUT_UPSELL_REASON } })).catch(() => undefined);

@@ -82,7 +82,7 @@ export function StatusBar() {
         toast.error(DASH.publishFailed, { description: e.message });
         refreshPublish();
       } else {
-        // A 4xx says what to change; a 5xx's generic text says less than the spec's fallback does.
+        // A 4xx says what to change; a 5xx's generic text says less than docs/product.md's fallback does.
         toast.error(DASH.publishFailed, { description: clientErrorMessage(e) ?? DASH.publishFailedText });
       }
     } finally {

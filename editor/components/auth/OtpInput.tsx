@@ -1,5 +1,5 @@
 /**
- * Six single-digit boxes (spec section 5, OTP), in React for the dashboard; the rules of each
+ * Six single-digit boxes (docs/product.md section 5, OTP), in React for the dashboard; the rules of each
  * keystroke are field-rules.ts's. Digits only, typing moves on, Backspace moves back, a pasted code
  * fills every box, and a full code is submitted by itself.
  */

@@ -1,4 +1,4 @@
-/** The strength meter and the five checks under a new password (spec section 5, Password). */
+/** The strength meter and the five checks under a new password (docs/product.md section 5, Password). */
 import { Check, X } from "lucide-react";
 import { STRENGTH_LOOK } from "./field-rules.ts";
 import { PASSWORD_CHECK_LABELS, passwordChecks, passwordStrength, type PasswordCheck } from "#core/auth-rules.ts";

@@ -28,7 +28,7 @@ export async function call<R extends JsonResponse>(res: Promise<R>, fallback: st
   try {
     r = await res;
   } catch {
-    // Spec section 8 names one text per failure ("server message or fallback"); a request that never
+    // docs/product.md section 8 names one text per failure ("server message or fallback"); a request that never
     // got an answer has no server message, so it is the fallback.
     throw new AuthFailure(0, fallback);
   }
@@ -36,7 +36,7 @@ export async function call<R extends JsonResponse>(res: Promise<R>, fallback: st
   if (!r.ok) {
     const e = body?.error ?? {};
     // Only a 4xx says what the person can change. A 5xx (our generic "Something went wrong", or a
-    // proxy's error page) tells them nothing the spec's fallback for this action does not.
+    // proxy's error page) tells them nothing docs/product.md's fallback for this action does not.
     const message = r.status >= 500 ? fallback : (e.message ?? fallback);
     throw new AuthFailure(r.status, message, e.fields ?? {}, e.details ?? {});
   }

@@ -7,7 +7,7 @@
 export const STRENGTH_LOOK = { weak: ["Weak", "bg-red-600"], medium: ["Medium", "bg-amber-500"], strong: ["Strong", "bg-green-600"] } as const;
 
 /**
- * What one event in box `i` of a one-time-code field does to the code (spec section 5, OTP): the
+ * What one event in box `i` of a one-time-code field does to the code (docs/product.md section 5, OTP): the
  * code after it and the box to focus, or null when nothing changes.
  */
 export interface OtpStep {

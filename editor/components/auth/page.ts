@@ -158,7 +158,7 @@ export function googleLink(holder: HTMLElement, params: { next?: string | null; 
 }
 
 /**
- * Six single-digit boxes (OtpBoxes.astro; spec section 5, OTP): digits only, typing moves on,
+ * Six single-digit boxes (OtpBoxes.astro; docs/product.md section 5, OTP): digits only, typing moves on,
  * Backspace moves back, a pasted code fills every box, and a full code is handed on by itself.
  */
 export function otpBoxes(group: HTMLElement, onChange: (code: string) => void, onComplete: (code: string) => void) {

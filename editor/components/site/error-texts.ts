@@ -1,5 +1,5 @@
 /**
- * The top-level error screen (spec section 2): 'Something went wrong', the message, Reload Page. One
+ * The top-level error screen (docs/product.md section 2): 'Something went wrong', the message, Reload Page. One
  * text for the dashboard, the React islands (ErrorBoundary.tsx) and the static pages (error-screen.ts).
  */
 export const ERROR_SCREEN = {

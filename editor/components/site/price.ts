@@ -1,6 +1,6 @@
 /**
  * Money as the marketing pages print it. Prices are in US dollars (ADR 052); the Plus price is the
- * one decisions.md fixes, 8.99 per month everywhere.
+ * one docs/product.md section 10 fixes, 8.99 per month everywhere.
  */
 import { LIMITS } from "#core/limits.ts";
 

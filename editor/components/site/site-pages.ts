@@ -73,7 +73,7 @@ export const SITE_PAGES: Record<SitePageId, SitePage> = {
   },
 };
 
-/** The main navigation, in the spec's order (section 2, Public navigation). */
+/** The main navigation, in docs/product.md's order (section 2, Public navigation). */
 export const MAIN_NAV: readonly { id: SitePageId; label: string }[] = [
   { id: "home", label: "Home" },
   { id: "features", label: "Features" },
@@ -82,7 +82,7 @@ export const MAIN_NAV: readonly { id: SitePageId; label: string }[] = [
   { id: "contact", label: "Contact" },
 ];
 
-/** The footer (spec section 2, Route table): the navigation pages, then status and the legal pages under /en. */
+/** The footer (docs/product.md section 2, Route table): the navigation pages, then status and the legal pages under /en. */
 export const FOOTER_LINKS: readonly { href: string; label: string }[] = [
   { href: "/features", label: "Features" },
   { href: "/pricing", label: "Pricing" },

@@ -10,7 +10,7 @@ const EMAILS = ["", "   ", "me@example.com", " Me@Example.COM ", "not-an-email",
 const PASSWORDS = ["", "Ab1!", "abcdefghijkl", "Abcdefghijk1", "Abcdefghijk!", "Sturdy-Password-42!", "x".repeat(257), `Aa1!${"x".repeat(253)}`];
 
 describe("emailError", () => {
-  it("names the spec's messages", () => {
+  it("names docs/product.md's messages", () => {
     expect(emailError("")).toBe(AUTH_TEXT.emailRequired);
     expect(emailError("not-an-email")).toBe(AUTH_TEXT.emailInvalid);
     expect(emailError(`${"a".repeat(250)}@example.com`)).toBe(AUTH_TEXT.emailTooLong);

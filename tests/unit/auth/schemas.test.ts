@@ -17,7 +17,7 @@ import {
 
 const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) => (r.success ? null : r.error!.issues[0]!.message);
 
-describe("e-mail (spec section 5)", () => {
+describe("e-mail (docs/product.md section 5)", () => {
   it("is required, must look like an address, and is at most 254 characters", () => {
     expect(firstMessage(EmailSchema.safeParse(""))).toBe(AUTH_TEXT.emailRequired);
     expect(firstMessage(EmailSchema.safeParse("   "))).toBe(AUTH_TEXT.emailRequired);
@@ -40,8 +40,8 @@ describe("e-mail (spec section 5)", () => {
   });
 });
 
-describe("password (one policy, decisions.md)", () => {
-  it("counts the five checks with the spec's special characters", () => {
+describe("password (one policy, docs/product.md section 10)", () => {
+  it("counts the five checks with docs/product.md's special characters", () => {
     expect(passwordChecks("Abcdefghijk1!")).toEqual({ length: true, upper: true, lower: true, number: true, special: true });
     for (const ch of `!@#$%^&*(),.?":{}|<>`) expect(passwordChecks(`a${ch}`).special, ch).toBe(true);
     for (const ch of ["-", "_", "+", "=", "~", " "]) expect(passwordChecks(`a${ch}`).special, ch).toBe(false);
@@ -55,7 +55,7 @@ describe("password (one policy, decisions.md)", () => {
     expect(passwordStrength("Abcdefghijk1!")).toEqual({ passed: 5, strength: "strong", meter: 1 });
   });
 
-  it("needs 12 characters and 4 of the 5 checks, with the spec's messages", () => {
+  it("needs 12 characters and 4 of the 5 checks, with docs/product.md's messages", () => {
     expect(passwordPolicyError("")).toBe(AUTH_TEXT.passwordRequired);
     expect(passwordPolicyError("Ab1!")).toBe(AUTH_TEXT.passwordTooShort);
     expect(passwordPolicyError("abcdefghijkl")).toBe(AUTH_TEXT.passwordTooWeak);

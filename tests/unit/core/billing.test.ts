@@ -1,5 +1,5 @@
 /**
- * The money math and the billing rules in core (spec sections 4, 5 and 9; decisions.md: 8.99
+ * The money math and the billing rules in core (docs/product.md sections 4, 5 and 9; docs/product.md section 10: 8.99
  * everywhere): cents, months, commission, fees, eligibility, badges, the card form and signatures.
  */
 import { describe, expect, it } from "vitest";

@@ -16,8 +16,8 @@ import {
   THEMES,
 } from "#core/themes.ts";
 
-describe("link types (spec sections 3, 5 and 6)", () => {
-  it("stores the spec's types, promote_{product} being promote_plinth", () => {
+describe("link types (docs/product.md sections 3, 5 and 6)", () => {
+  it("stores docs/product.md's types, promote_{product} being promote_plinth", () => {
     expect(PROMOTE_LINK_TYPE).toBe("promote_plinth");
     expect([...LINK_TYPES]).toEqual(["standard_url", "label", "text_link", "donation", "lead_magnet", "vcf", "music", "social", "promote_plinth"]);
   });
@@ -36,7 +36,7 @@ describe("link types (spec sections 3, 5 and 6)", () => {
 });
 
 describe("social platforms", () => {
-  it("has the spec's 18 platforms, each with an https base URL", () => {
+  it("has docs/product.md's 18 platforms, each with an https base URL", () => {
     expect([...PLATFORM_IDS]).toEqual([
       "tiktok", "instagram", "snapchat", "youtube", "x", "spotify", "soundcloud", "facebook", "linkedin",
       "reddit", "pinterest", "twitch", "vimeo", "github", "strava", "etsy", "behance", "whatsapp",
@@ -57,8 +57,8 @@ describe("social platforms", () => {
   });
 });
 
-describe("themes, fonts and appearance (spec sections 6 and 9)", () => {
-  it("has 12 themes, the 4 free ones being the spec's", () => {
+describe("themes, fonts and appearance (docs/product.md sections 6 and 9)", () => {
+  it("has 12 themes, the 4 free ones being docs/product.md's", () => {
     expect(THEMES).toHaveLength(12);
     expect(FREE_THEME_IDS).toEqual(["minimalist-light", "minimalist-dark", "vibrant-bright", "pastel-soft"]);
     expect(THEME_IDS.filter((id) => !(FREE_THEME_IDS as readonly string[]).includes(id))).toEqual([
@@ -98,7 +98,7 @@ describe("themes, fonts and appearance (spec sections 6 and 9)", () => {
     expect([...FULLWIDTH_SUBTYPES]).toEqual(["portrait", "square", "landscape"]);
   });
 
-  it("uses the spec's defaults", () => {
+  it("uses docs/product.md's defaults", () => {
     expect(APPEARANCE_DEFAULTS).toMatchObject({
       theme: "minimalist-light",
       pageBackgroundColor: "#ffffff",
@@ -112,7 +112,7 @@ describe("themes, fonts and appearance (spec sections 6 and 9)", () => {
 });
 
 describe("reserved usernames", () => {
-  it("reserves the spec's list, in any case", () => {
+  it("reserves docs/product.md's list, in any case", () => {
     expect([...SPEC_RESERVED_USERNAMES]).toEqual(["auth", "dashboard", "admin", "api", "en", "www", "mail", "ftp", "localhost", "test", "dev", "app", "support", "blog", "status"]);
     for (const name of SPEC_RESERVED_USERNAMES) {
       expect(isReservedUsername(name)).toBe(true);

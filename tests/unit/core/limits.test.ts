@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CANCEL_REASONS, LIMITS, REPORT_REASONS } from "#core/limits.ts";
 
-describe("business constants (spec section 9)", () => {
+describe("business constants (docs/product.md section 9)", () => {
   it.each([
     ["USERNAME_MIN", 3],
     ["USERNAME_MAX", 30],
@@ -49,7 +49,7 @@ describe("business constants (spec section 9)", () => {
     expect([...LIMITS.ANALYTICS_PRESET_DAYS]).toEqual([7, 30, 90]);
   });
 
-  it("lists the spec's report and cancel reasons in order", () => {
+  it("lists docs/product.md's report and cancel reasons in order", () => {
     expect([...REPORT_REASONS]).toEqual(["spam", "harassment", "inappropriate", "copyright", "impersonation", "other"]);
     expect([...CANCEL_REASONS]).toEqual(["Too expensive", "Not using the features", "Found a better alternative", "Technical issues", "Other"]);
   });

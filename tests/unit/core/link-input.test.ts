@@ -8,7 +8,7 @@ const messages = (v: unknown) => {
   return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [i.path.join("."), i.message]));
 };
 
-describe("link input (spec section 5, Links)", () => {
+describe("link input (docs/product.md section 5, Links)", () => {
   it("requires a title, with the message", () => {
     expect(messages({ linkType: "label", title: "  " })).toEqual({ title: "Title is required" });
     expect(messages({ linkType: "label" })).toEqual({ title: "Title is required" });
@@ -67,7 +67,7 @@ describe("link input (spec section 5, Links)", () => {
     expect(r.data).toEqual({ message: "Hi" });
   });
 
-  it("stores the spec's url per type", () => {
+  it("stores docs/product.md's url per type", () => {
     const ref = "https://plinth.example/?ref=abc";
     const s = (v: unknown) => storedUrlFor(LinkInputSchema.parse(v), ref);
     expect(s({ linkType: "label", title: "L" })).toBe("#");

@@ -25,12 +25,12 @@ describe("plans", () => {
     expect(PLAN_NAMES).toEqual({ lite: "Plinth Lite", plus: "Plinth Plus" });
   });
 
-  it("gives Lite exactly the spec's feature list", () => {
+  it("gives Lite exactly docs/product.md's feature list", () => {
     expect([...LITE_FEATURES]).toEqual(["basic_analytics", "standard_links", "basic_themes", "profile_picture", "bio", "social_links_basic"]);
     expect(PLAN_FEATURES.lite).toEqual(LITE_FEATURES);
   });
 
-  it("gives Plus every feature, including the keys the spec names", () => {
+  it("gives Plus every feature, including the keys docs/product.md names", () => {
     expect(PLAN_FEATURES.plus).toEqual(FEATURE_KEYS);
     for (const key of ["unlimited_social_links", "lead_magnets", "seo_settings", "affiliate_program", "promote_plinth", "lead_magnet", "vcf"]) {
       expect(PLAN_FEATURES.plus).toContain(key);
@@ -70,7 +70,7 @@ describe("plans", () => {
     expect(canSavePromoteLink(lite, now)).toBe(false);
   });
 
-  it("shows the spec's plan badge", () => {
+  it("shows docs/product.md's plan badge", () => {
     expect(planBadge(trial, now)).toBe("Trial Active");
     expect(planBadge(plus, now)).toBe("Plus");
     expect(planBadge({ ...plus, trialEndsAt: trial.trialEndsAt }, now)).toBe("Plus");

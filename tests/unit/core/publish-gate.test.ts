@@ -9,7 +9,7 @@ const blocked = (s: ReturnType<typeof snapshot>, plan = ENDED_TRIAL) => {
   return g.ok ? [] : g.features;
 };
 
-describe("canPublish (spec section 5, Publishing)", () => {
+describe("canPublish (docs/product.md section 5, Publishing)", () => {
   it("lets a Lite page with only Lite content publish", () => {
     const s = snapshot({}, [link(), link({ linkType: "label", url: "#" }), link({ linkType: "donation" })], [social("github", 1)]);
     expect(publishGate(s, ENDED_TRIAL, NOW)).toEqual({ ok: true });

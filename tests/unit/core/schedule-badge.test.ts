@@ -4,7 +4,7 @@ import { scheduleBadge } from "#core/schedule-badge.ts";
 const t = (iso: string) => new Date(iso);
 const now = t("2026-05-10T12:00:00Z");
 
-describe("link schedule badge (spec section 4)", () => {
+describe("link schedule badge (docs/product.md section 4)", () => {
   it("shows nothing without a start or end", () => {
     expect(scheduleBadge(null, null, now)).toBeNull();
   });

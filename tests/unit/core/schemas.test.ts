@@ -13,7 +13,7 @@ import { CookieConsentSchema, LeadCaptureSchema, PageReportSchema, TrackEventSch
 
 const first = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues[0]?.message;
 
-describe("profile text (spec section 5, Profile text)", () => {
+describe("profile text (docs/product.md section 5, Profile text)", () => {
   it("allows display name 50, bio 500, SEO description 160, and not one more", () => {
     expect(ProfileTextSchema.safeParse({ displayName: "x".repeat(50), bio: "x".repeat(500), seoDescription: "x".repeat(160) }).success).toBe(true);
     expect(first(ProfileTextSchema.safeParse({ displayName: "x".repeat(51) }))).toBe(PROFILE_MESSAGES.displayNameTooLong);
@@ -34,7 +34,7 @@ describe("profile text (spec section 5, Profile text)", () => {
 });
 
 describe("picture and appearance", () => {
-  it("gives the spec's refusals for a wrong type or an oversized file", () => {
+  it("gives docs/product.md's refusals for a wrong type or an oversized file", () => {
     expect(pictureFileError({ type: "image/svg+xml", size: 10 })).toEqual({ title: "Invalid file type", text: "Please select a valid image file (JPG, PNG, GIF)" });
     expect(pictureFileError({ type: "text/plain", size: 10 })?.title).toBe("Invalid file type");
     expect(pictureFileError({ type: "image/png", size: 2 * 1024 * 1024 + 1 })).toEqual({ title: "File too large", text: "Please select an image smaller than 2MB" });
@@ -52,15 +52,15 @@ describe("picture and appearance", () => {
   });
 });
 
-describe("visitor actions (spec section 5, Visitors)", () => {
-  it("requires the lead e-mail, trimmed, with the spec's message", () => {
+describe("visitor actions (docs/product.md section 5, Visitors)", () => {
+  it("requires the lead e-mail, trimmed, with docs/product.md's message", () => {
     expect(first(LeadCaptureSchema.safeParse({ linkId: "l1", email: "   " }))).toBe("Please enter your email address");
     expect(first(LeadCaptureSchema.safeParse({ linkId: "l1" }))).toBe("Please enter your email address");
     expect(LeadCaptureSchema.parse({ linkId: "l1", email: " ada@example.com " }).email).toBe("ada@example.com");
     expect(first(LeadCaptureSchema.safeParse({ linkId: "l1", email: "<script>@x" }))).toBe("Please enter a valid email address");
   });
 
-  it("requires a report reason from the spec's list; details are optional", () => {
+  it("requires a report reason from docs/product.md's list; details are optional", () => {
     expect(first(PageReportSchema.safeParse({ username: "ada" }))).toBe("Please select a reason");
     expect(first(PageReportSchema.safeParse({ username: "ada", reason: "boring" }))).toBe("Please select a reason");
     expect(PageReportSchema.parse({ username: "Ada", reason: "spam" })).toEqual({ username: "ada", reason: "spam", details: "" });
@@ -72,13 +72,13 @@ describe("visitor actions (spec section 5, Visitors)", () => {
     expect(TrackEventSchema.safeParse({ type: "purchase", username: "ada" }).success).toBe(false);
   });
 
-  it("keeps cookie consent as the spec's four fields, essential always on", () => {
+  it("keeps cookie consent as docs/product.md's four fields, essential always on", () => {
     expect(CookieConsentSchema.safeParse({ essential: true, analytics: false, marketing: true, timestamp: "2026-01-01T00:00:00Z" }).success).toBe(true);
     expect(CookieConsentSchema.safeParse({ essential: false, analytics: false, marketing: false, timestamp: "2026-01-01T00:00:00Z" }).success).toBe(false);
   });
 });
 
-describe("affiliate and subscription forms (spec sections 5 and 9)", () => {
+describe("affiliate and subscription forms (docs/product.md sections 5 and 9)", () => {
   it("takes payouts from 20 up to the eligible amount, in cents, step 0.01", () => {
     const s = payoutRequestSchema(5000);
     expect(s.parse({ amount: 20, payoutEmail: "me@paypal.example" })).toEqual({ amount: 2000, payoutEmail: "me@paypal.example" });
@@ -112,7 +112,7 @@ describe("affiliate and subscription forms (spec sections 5 and 9)", () => {
     expect(CancelSubscriptionSchema.safeParse({ reason: "Because" }).success).toBe(false);
   });
 
-  it("colours payout status badges as the spec says", () => {
+  it("colours payout status badges as docs/product.md says", () => {
     expect(payoutBadgeVariant("completed")).toBe("default");
     expect(payoutBadgeVariant("pending")).toBe("secondary");
     expect(payoutBadgeVariant("processing")).toBe("secondary");

@@ -5,7 +5,7 @@ import { cleanHandle, handleOf } from "#core/social-handle.ts";
 
 const p = (id: string) => getPlatform(id)!;
 
-describe("social handles (spec sections 3 and 5)", () => {
+describe("social handles (docs/product.md sections 3 and 5)", () => {
   it("trims the handle and refuses an empty one", () => {
     expect(cleanHandle(p("instagram"), "  ada  ")).toBe("ada");
     expect(cleanHandle(p("instagram"), "   ")).toBeNull();
@@ -18,7 +18,7 @@ describe("social handles (spec sections 3 and 5)", () => {
     expect(cleanHandle(p("x"), "@ada")).toBe("ada");
   });
 
-  it("keeps only digits for WhatsApp, with the spec's message when none remain", () => {
+  it("keeps only digits for WhatsApp, with docs/product.md's message when none remain", () => {
     expect(cleanHandle(p("whatsapp"), "+44 (0) 20-7946 0958")).toBe("4402079460958");
     const r = SocialAddSchema.safeParse({ platform: "whatsapp", handle: "call me" });
     expect(r.success).toBe(false);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { UsernameSchema } from "#core/schemas/username.ts";
 import { usernameFormatError } from "#core/username-format.ts";
 
-describe("username (spec section 5)", () => {
+describe("username (docs/product.md section 5)", () => {
   it.each([
     ["ab", "Username must be at least 3 characters"],
     ["a".repeat(31), "Username must be less than 30 characters"],

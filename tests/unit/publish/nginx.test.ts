@@ -3,7 +3,7 @@
  * own files and the shared assets with the right types and cache headers, and its 404 page; the
  * compressed copies written at publish time by Accept-Encoding (ADR 054), and frame protection on
  * every answer (ADR 055), and a suspended page's 410 (ADR 161).
- * (tests/e2e/public-static-host.spec.ts runs the page and its visitor script in a browser.)
+ * (tests/e2e/public-publish.spec.ts, "any static host", runs the page and its visitor script in a browser.)
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -3,7 +3,7 @@
  * live preview renders them. Over a corpus of pages that takes every branch of the page components
  * (every link type, picture style, position, plan, mode) with hostile and empty text and URLs in
  * every field, both give the same bytes, when the components get only the brand marks of the
- * page's own platforms, which is all the preview loads (editor/app/preview/brand-icons.ts).
+ * page's own platforms, which is all the preview loads (editor/app/components/brand-icons.ts).
  */
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * The public page as rendered HTML (spec sections 2, 3, 4, 6 and 9): what a visitor's browser gets.
+ * The public page as rendered HTML (docs/product.md sections 2, 3, 4, 6 and 9): what a visitor's browser gets.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
@@ -201,7 +201,7 @@ describe("profile header", () => {
     // The icon layout never shows the full-width crop.
     const icon = byClass(page(snapshot({ profilePictureStyle: "icon", profilePictureFullwidthUrl: "/media/wide.jpg" })).doc, "pic")[0]!;
     expect(icon.attrs.src).toBe("/media/alice.webp");
-    // Spec section 9: portrait tall, square medium, landscape short.
+    // docs/product.md section 9: portrait tall, square medium, landscape short.
     expect(heights.portrait).toBeGreaterThan(heights.square!);
     expect(heights.square).toBeGreaterThan(heights.landscape!);
     const ini = page(snapshot({ profilePictureStyle: "initials", initialsText: "ab", initialsBgColor: "#0f766e" }));
@@ -347,7 +347,7 @@ describe("footer", () => {
     expect(qr.attrs.loading).toBe("lazy");
   });
 
-  it("asks for a report reason from the spec's list", () => {
+  it("asks for a report reason from docs/product.md's list", () => {
     const select = byId(byTag(parseHtml(render(snapshot()).html), "body")[0]!, "rp-reason")!;
     expect(byTag(select, "option").map((o) => o.attrs.value)).toEqual(["", "spam", "harassment", "inappropriate", "copyright", "impersonation", "other"]);
   });
@@ -380,7 +380,7 @@ describe("Lite without an active trial", () => {
     expect(FREE_THEME_IDS).toContain("minimalist-light");
   });
 
-  it("keeps donation links, a Lite link type (spec section 6)", () => {
+  it("keeps donation links, a Lite link type (docs/product.md section 6)", () => {
     const { doc } = page(snapshot({}, [link({ linkType: "donation", title: "Donate", url: "https://example.com/d" })]), LITE);
     expect(titles(doc)).toEqual(["Donate"]);
   });

@@ -1,5 +1,5 @@
 /**
- * Billing tab (spec section 2; decisions.md: real invoices from the billing provider): every invoice
+ * Billing tab (docs/product.md section 2; docs/product.md section 10: real invoices from the billing provider): every invoice
  * with its number, date, description, amount, status, a link to the printable invoice and its PDF
  * download (ADR 103). Locked for
  * Lite (billing_history) behind the PLUS gate.

@@ -17,7 +17,7 @@ import { api, ApiFailure, clientErrorMessage, unwrap } from "../../api.ts";
 import { Button, Modal } from "../../components/ui.tsx";
 import { useUnsavedChanges } from "../../shell/unsaved.tsx";
 
-/** Spec section 8, "server message or fallback": a 4xx's message; the action's own text when the request failed or the server did. */
+/** docs/product.md section 8, "server message or fallback": a 4xx's message; the action's own text when the request failed or the server did. */
 const messageOf = (err: unknown, fallback: string) => clientErrorMessage(err) ?? fallback;
 const when = (iso: string) => dateAtTime(new Date(iso));
 

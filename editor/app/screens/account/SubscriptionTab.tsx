@@ -1,5 +1,5 @@
 /**
- * Subscription tab (spec sections 2, 4 and 8): the status badge (Active, Past Due, Cancelled, Lite),
+ * Subscription tab (docs/product.md sections 2, 4 and 8): the status badge (Active, Past Due, Cancelled, Lite),
  * the next billing date, the card on file, a past-due warning with Update Payment Method, the
  * two-step cancel flow (confirm, then an optional reason) and Resume, switching between monthly and
  * yearly billing at the next renewal (ADR 103), or Upgrade (monthly or yearly) for Lite. The

@@ -1,5 +1,5 @@
 /**
- * Affiliate Program (/dashboard/affiliate; spec sections 1, 2, 3 and 9). Lite owners see an upgrade
+ * Affiliate Program (/dashboard/affiliate; docs/product.md sections 1, 2, 3 and 9). Lite owners see an upgrade
  * panel. Plus owners (and the trial) get four tabs: Overview (balance, active referrals, the referral
  * link, this month's and total earnings, Promote & Earn), Detailed Earnings (one row per month),
  * Balance & Payouts (eligibility with each condition, cash payout, renew with balance, history) and

@@ -1,5 +1,5 @@
 /**
- * The cash payout request and renew-with-balance dialogs (spec sections 2, 5, 8 and 9). Both check
+ * The cash payout request and renew-with-balance dialogs (docs/product.md sections 2, 5, 8 and 9). Both check
  * the form with core's schemas as the owner types, show the money (fee and net; months and total),
  * and send a request key made when the dialog opens, so a double submit is one request.
  */

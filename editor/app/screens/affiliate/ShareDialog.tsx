@@ -1,5 +1,5 @@
 /**
- * Share referral link dialog (spec section 2): Copy Text, Social Media, and Visuals (Coming Soon).
+ * Share referral link dialog (docs/product.md section 2): Copy Text, Social Media, and Visuals (Coming Soon).
  */
 import { Tabs } from "radix-ui";
 import { Copy, Mail } from "lucide-react";

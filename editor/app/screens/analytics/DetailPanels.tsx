@@ -30,7 +30,7 @@ export function countryName(code: string): string {
   return name && name !== code ? `${name} (${code})` : code;
 }
 
-/** The spec's Plus Feature prompt in place of a part Lite does not include. */
+/** docs/product.md's Plus Feature prompt in place of a part Lite does not include. */
 export function PlusPrompt({ part, feature = "detailed_analytics" }: { part: string; feature?: string }) {
   const openUpgrade = useDashboard((s) => s.openUpgrade);
   return (

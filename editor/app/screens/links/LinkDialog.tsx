@@ -1,5 +1,5 @@
 /**
- * Add New Link / Edit Link: the type's fields (spec section 5) and the Plus-only settings (thumbnail,
+ * Add New Link / Edit Link: the type's fields (docs/product.md section 5) and the Plus-only settings (thumbnail,
  * schedule, main button), checked with core's LinkInputSchema and LinkExtrasSchema as the server does.
  * An edit is based on the link as the dialog opened it; if another tab saved the link meanwhile, the
  * dialog says so and its Reload brings in what changed there, keeping the owner's other typing (ADR 069).

@@ -2,7 +2,7 @@
  * Profile Picture (/dashboard/profile-picture): the current picture (click to enlarge), choose a file
  * (checked here, then cropped, then checked again by the server), delete, the style (Picture,
  * Initials, Hidden), the picture's shape or full-width height, and the initials with their colour.
- * Style and shape changes save at once (spec section 4), each based on the picture revision on screen;
+ * Style and shape changes save at once (docs/product.md section 4), each based on the picture revision on screen;
  * one refused because another tab changed the picture meanwhile brings the Reload offer (ADR 069).
  */
 import { ImagePlus, Trash2 } from "lucide-react";

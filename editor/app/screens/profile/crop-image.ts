@@ -1,6 +1,6 @@
 /**
- * The crop dialog's output: the chosen area drawn onto a canvas of the spec's size and encoded as a
- * JPEG (spec section 9: 400 px square, or 800 px wide at the full-width height's aspect; quality 0.95).
+ * The crop dialog's output: the chosen area drawn onto a canvas of docs/product.md's size and encoded as a
+ * JPEG (docs/product.md section 9: 400 px square, or 800 px wide at the full-width height's aspect; quality 0.95).
  */
 import type { Area } from "react-easy-crop";
 import { LIMITS } from "#core/limits.ts";

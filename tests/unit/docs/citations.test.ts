@@ -1,0 +1,45 @@
+/**
+ * The repository explains itself: code, tests and docs cite only files of this repository
+ * (docs/product.md, docs/architecture.md, docs/decisions/), and every source path a comment or a doc
+ * names exists. ADRs are a record of their day: a superseded one may name a file that has since gone,
+ * so docs/decisions/ is checked for outside citations only.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = resolve(import.meta.dirname, "../../..");
+const TRACKED = execFileSync("git", ["ls-files", "core", "db", "api", "renderer", "editor", "scripts", "tests", "docs", "README.md"], { cwd: ROOT, encoding: "utf8" })
+  .split("\n")
+  .filter((f) => /\.(ts|tsx|mjs|astro|sh|css|md)$/.test(f));
+const read = (f: string) => readFileSync(resolve(ROOT, f), "utf8");
+
+/** Files that live outside the repository, and the "spec section N" way of citing one. */
+const OUTSIDE = /\bDESIGN\.md\b|(?<![\w/-])decisions\.md\b|\bproduct-spec\.md\b|\bSTYLE\.md\b|\bspec(ification)? sections?\s+\d/i;
+/** A path from the repository's root, as comments and docs write them: `api/services/visitor.ts`. */
+const PATH = /(?<![\w./@#-])((?:core|db|api|renderer|editor|scripts|tests|docs)\/[\w./[\]-]*\.(?:tsx|ts|mjs|json|md|astro|sh|css|conf|yml|sql))(?![\w])/g;
+
+describe("citations", () => {
+  it("nothing cites a file outside the repository", () => {
+    const found = TRACKED.filter((f) => f !== "tests/unit/docs/citations.test.ts").flatMap((f) =>
+      read(f)
+        .split("\n")
+        .flatMap((line, i) => (OUTSIDE.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it("every source path named in code, tests and docs exists (ADRs excepted)", () => {
+    const missing = TRACKED.filter((f) => !f.startsWith("docs/decisions/")).flatMap((f) =>
+      [...read(f).matchAll(PATH)].map((m) => m[1]!.replace(/\.$/, "")).filter((p) => !existsSync(resolve(ROOT, p))).map((p) => `${f} names ${p}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it("the checks see a missing path and an outside citation", () => {
+    expect([..."see api/no-such-file.ts here".matchAll(PATH)].map((m) => m[1])).toEqual(["api/no-such-file.ts"]);
+    expect(OUTSIDE.test("(spec section 5)")).toBe(true);
+    expect(OUTSIDE.test("docs/decisions/README.md")).toBe(false);
+  });
+});
