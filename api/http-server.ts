@@ -15,11 +15,27 @@ import { createServerApp } from "./site.ts";
  */
 export const HTTP_TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, checkEveryMs: 1_000 };
 
+/** Servers told to stop: what they still answer closes its connection behind it. */
+const draining = new WeakSet<Server>();
+
 export function createHttpServer(deps: AppDeps, timeouts: typeof HTTP_TIMEOUTS = HTTP_TIMEOUTS): Server {
   const handle = getRequestListener(createServerApp(deps).fetch);
   const beacon = beaconListener(deps);
   const options = { headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, connectionsCheckingInterval: timeouts.checkEveryMs };
-  return createServer(options, (req, res) => {
+  const server = createServer(options, (req, res) => {
+    if (draining.has(server)) res.setHeader("Connection", "close");
     if (!beacon(req, res)) void handle(req, res);
   });
+  return server;
+}
+
+/**
+ * The first step of a graceful stop (a rolling restart, ADR 180): no new connections; idle kept-alive
+ * ones close now (a proxy that was about to reuse one retries on the other server), and each request
+ * under way is answered, then its connection closes. `done` runs once the last connection is gone.
+ */
+export function stopAccepting(server: Server, done: () => void): void {
+  draining.add(server);
+  server.close(() => done());
+  server.closeIdleConnections();
 }

@@ -18,7 +18,7 @@ import { ensureSharedAssets } from "#renderer/assets.ts";
 import { renderPage } from "#renderer/render.tsx";
 import { isSecureOrigin } from "./auth/cookies.ts";
 import { OWNER_WRITE_LIMITS, TOO_MANY_PREVIEWS } from "./auth/owner-write-limit.ts";
-import { createRateLimiter } from "./services/rate-limit.ts";
+import { createRateLimiter, limitStoreFor } from "./services/rate-limit.ts";
 import { readSessionCookie, validateSessionToken } from "./auth/session.ts";
 import type { AppDeps } from "./context.ts";
 import { pagesOrigin } from "./env.server.ts";
@@ -40,7 +40,7 @@ export function previewTarget(path: string, query: (name: string) => string | un
 }
 
 export function previewHandler({ db, env, now }: AppDeps, notFound: (c: Context) => Response | Promise<Response>) {
-  const previews = createRateLimiter(OWNER_WRITE_LIMITS.previews.burst, OWNER_WRITE_LIMITS.previews.perSecond, { now });
+  const previews = createRateLimiter(OWNER_WRITE_LIMITS.previews.burst, OWNER_WRITE_LIMITS.previews.perSecond, { now, store: limitStoreFor(db), name: "previews" });
   return async (c: Context): Promise<Response | null> => {
     const username = previewTarget(c.req.path, (n) => c.req.query(n));
     if (!username) return null;

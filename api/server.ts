@@ -5,7 +5,7 @@
 import "./runtime-mode.ts";
 import type { AddressInfo } from "node:net";
 import { failBoot } from "./boot-errors.ts";
-import { createHttpServer } from "./http-server.ts";
+import { createHttpServer, HTTP_TIMEOUTS, stopAccepting } from "./http-server.ts";
 import { createDeps } from "./deps.ts";
 import { pagesOrigin, parseEnv, type Env } from "./env.server.ts";
 import { siteIsBuilt } from "./site.ts";
@@ -15,6 +15,9 @@ import { startBackups } from "./jobs/backup.ts";
 import { jobsFor, runJobs } from "./jobs/runner.ts";
 import { billingFor } from "./services/billing.ts";
 import { startAnalyticsRetention } from "./services/analytics-store.ts";
+
+/** The longest a stop waits for requests under way. */
+const SHUTDOWN_WAIT_MS = HTTP_TIMEOUTS.requestMs;
 
 function main(env: Env) {
   const deps = createDeps(env);
@@ -48,10 +51,16 @@ function main(env: Env) {
   if (env.NODE_ENV === "production" && env.BILLING_PROVIDER === "test") {
     console.warn("Billing runs on the test-mode provider: checkout takes test cards only and no money is collected (ADR 080).");
   }
-  const shutdown = () => {
+  // SIGTERM (systemd's stop, a rolling restart) and SIGINT: stop taking connections, answer every
+  // request under way, let a running job finish, write every acknowledged beacon, then exit (ADR 180).
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: finishing the requests under way, then stopping.`);
     stopRetention();
     const jobsStopped = jobs.stop();
-    server.close(() => {
+    stopAccepting(server, () => {
       // A job under way (a renewal, a delivery, a mail) finishes before the database closes.
       void jobsStopped.finally(() => {
         // Every acknowledged beacon is written before the database closes.
@@ -61,9 +70,13 @@ function main(env: Env) {
         process.exit(0);
       });
     });
-    // Connections still open: queued beacons, and any that arrive until the exit, are written now.
+    // Queued beacons are written now; any that arrive on connections still open are written at once.
     deps.events.close();
-    setTimeout(() => process.exit(0), 3000).unref();
+    // A request that takes longer than a client may take to send one (HTTP_TIMEOUTS) is not waited for.
+    setTimeout(() => {
+      console.error(`Stopped with requests still under way after ${SHUTDOWN_WAIT_MS / 1000} s.`);
+      process.exit(1);
+    }, SHUTDOWN_WAIT_MS).unref();
   };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);

@@ -1,8 +1,8 @@
 /**
  * The one function that opens the database: WAL, foreign keys, a busy timeout, migrations applied.
  */
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import { mkdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
@@ -46,7 +46,13 @@ function migrateSafely(db: Db): void {
   sqlite.pragma("foreign_keys = OFF");
   try {
     const before = appliedMigrations(db);
-    migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    try {
+      migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    } catch (err) {
+      // Processes started together on a new database (ADR 180) all find it unmigrated; the first
+      // migrates it, the others then fail on tables that now exist. All migrated is all that matters.
+      if (appliedMigrations(db) < knownMigrations()) throw err;
+    }
     // The check reads every row (seconds on a large analytics table), so only a start that migrated pays for it.
     if (appliedMigrations(db) === before) return;
     const broken = sqlite.pragma("foreign_key_check") as unknown[];
@@ -54,6 +60,11 @@ function migrateSafely(db: Db): void {
   } finally {
     sqlite.pragma("foreign_keys = ON");
   }
+}
+
+/** How many migrations this code ships (db/migrations/meta/_journal.json). */
+function knownMigrations(): number {
+  return (JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as { entries: unknown[] }).entries.length;
 }
 
 /** How many migrations the database has applied (none before its first). */

@@ -765,7 +765,8 @@ export const JOB_STATES = ["pending", "done", "failed"] as const;
 /**
  * The one job queue (api/jobs, ADR 100): work that follows a change (an e-mail, re-rendering a
  * page), written in the same transaction as the change and run after it commits, retried with
- * backoff. A job with a once key is kept when done, so the same key is never enqueued twice.
+ * backoff. A job with a once key is kept when done, so the same key is never enqueued twice. A
+ * worker claims a job before running it, with a lease, so one job runs in one process at a time.
  */
 export const jobs = sqliteTable(
   "jobs",
@@ -778,6 +779,10 @@ export const jobs = sqliteTable(
     attempts: integer("attempts").notNull().default(0),
     runAfter: time("run_after").notNull(),
     lastError: text("last_error"),
+    /** The worker running it (ADR 180): claimed in one statement, held while `lease_until` is ahead. */
+    claimedBy: text("claimed_by"),
+    /** Past this instant the claim is void (its process died): another worker may run the job again. */
+    leaseUntil: time("lease_until"),
     createdAt: createdAt(),
   },
   (t) => [

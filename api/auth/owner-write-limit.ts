@@ -8,7 +8,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { createRateLimiter } from "../services/rate-limit.ts";
+import { createRateLimiter, limitStoreFor } from "../services/rate-limit.ts";
 
 export const OWNER_WRITE_LIMITS = {
   /** Any change to the draft or the page: 120 at once, then two a second. */
@@ -28,9 +28,9 @@ const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
 
-export function ownerWriteLimit({ now }: AppDeps): MiddlewareHandler<AppEnv> {
-  const writes = createRateLimiter(OWNER_WRITE_LIMITS.writes.burst, OWNER_WRITE_LIMITS.writes.perSecond, { now });
-  const publishes = createRateLimiter(OWNER_WRITE_LIMITS.publishes.burst, OWNER_WRITE_LIMITS.publishes.perSecond, { now });
+export function ownerWriteLimit({ db, now }: AppDeps): MiddlewareHandler<AppEnv> {
+  const writes = createRateLimiter(OWNER_WRITE_LIMITS.writes.burst, OWNER_WRITE_LIMITS.writes.perSecond, { now, store: limitStoreFor(db), name: "owner-writes" });
+  const publishes = createRateLimiter(OWNER_WRITE_LIMITS.publishes.burst, OWNER_WRITE_LIMITS.publishes.perSecond, { now, store: limitStoreFor(db), name: "owner-publishes" });
   return async (c, next) => {
     const user = c.get("user");
     const path = c.req.path;

@@ -5,10 +5,17 @@
  * with a once key is kept when done, so enqueueing the same key again does nothing: once-only work
  * (an e-mail that must never go twice) carries one.
  *
+ * Any number of processes may run a worker on one database (ADR 180): a worker claims a job before
+ * running it (`claimed_by`, and a lease in `lease_until`, set in one UPDATE that only a free job
+ * matches), so each job runs in one process; a job whose process died is free again once its lease
+ * has passed, and runs again. Its side effect therefore happens once, unless a process dies between
+ * doing it and recording it: then it happens again, as after a crash with one process.
+ *
  * The worker reads the time only through its injected `now`; `tick()` runs what is due and is what
  * tests call. `start()` adds a real interval for the server.
  */
-import { and, asc, eq, lte, min, sql } from "drizzle-orm";
+import { hostname } from "node:os";
+import { and, asc, eq, inArray, isNull, lte, notInArray, or, sql } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { jobs, type JOB_KINDS } from "#db/schema.ts";
@@ -32,6 +39,8 @@ export function enqueueJob(tx: Db, job: NewJob, at: Date, runAfter: Date = at): 
   return inserted.changes === 1;
 }
 
+type Job = typeof jobs.$inferSelect;
+
 export type JobHandlers = Record<JobKind, (payload: unknown) => unknown>;
 
 export interface JobWorkerOptions {
@@ -41,6 +50,10 @@ export interface JobWorkerOptions {
   backoffMs?: number;
   maxBackoffMs?: number;
   maxAttempts?: number;
+  /** How long a claim holds unless renewed (default JOB_LEASE_MS). */
+  leaseMs?: number;
+  /** Names the worker in `claimed_by` (default: host, process id and a random part). */
+  workerId?: string;
 }
 
 export interface TickResult {
@@ -64,59 +77,89 @@ export interface JobWorker {
 export const JOB_BACKOFF_MS = 5000;
 export const JOB_BACKOFF_MAX_MS = 60 * 60 * 1000;
 export const JOB_MAX_ATTEMPTS = 12;
+/**
+ * A claim's length (ADR 180). The worker renews it every quarter of it while the job runs, so it
+ * bounds only how long a job whose process died waits before another process runs it again.
+ */
+export const JOB_LEASE_MS = 2 * 60_000;
 
 export function createJobWorker(opts: JobWorkerOptions): JobWorker {
   const { db, now, handlers } = opts;
   const backoff = opts.backoffMs ?? JOB_BACKOFF_MS;
   const maxBackoff = opts.maxBackoffMs ?? JOB_BACKOFF_MAX_MS;
   const maxAttempts = opts.maxAttempts ?? JOB_MAX_ATTEMPTS;
+  const leaseMs = opts.leaseMs ?? JOB_LEASE_MS;
+  const workerId = opts.workerId ?? `${hostname()}:${process.pid}:${newId().slice(0, 8)}`;
   let last: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   let sleepMs: number | undefined;
 
   const runDue = async (): Promise<TickResult> => {
     const result: TickResult = { done: 0, retried: 0, failed: 0 };
-    const seen = new Set<string>();
     // Work a job enqueues that is due at once (a mail after a re-render, an event delivery after a
-    // renewal) runs in the same tick; a job runs at most once per tick.
+    // renewal) runs in the same tick; a job that failed runs again in a later tick, never this one.
+    const retried: string[] = [];
     for (;;) {
-      const due = db
-        .select()
-        .from(jobs)
-        .where(and(eq(jobs.state, "pending"), lte(jobs.runAfter, now())))
-        .orderBy(asc(jobs.runAfter), asc(jobs.createdAt), asc(sql`rowid`))
-        .all()
-        .filter((job) => !seen.has(job.id));
-      if (due.length === 0) return result;
-      for (const job of due) seen.add(job.id);
-      await runBatch(due, result);
+      const job = claimNext(retried);
+      if (!job) return result;
+      await runOne(job, result, retried);
     }
   };
 
-  const runBatch = async (due: (typeof jobs.$inferSelect)[], result: TickResult): Promise<void> => {
-    for (const job of due) {
-      try {
-        await handlers[job.kind](job.payload);
-        // Keyed work stays as the record that it happened; the rest leaves no trace.
-        if (job.onceKey) db.update(jobs).set({ state: "done", attempts: job.attempts + 1, lastError: null }).where(eq(jobs.id, job.id)).run();
-        else db.delete(jobs).where(eq(jobs.id, job.id)).run();
-        result.done++;
-      } catch (err) {
-        const attempts = job.attempts + 1;
-        const lastError = String(err instanceof Error ? err.message : err).slice(0, 500);
-        console.error("Job failed", job.kind, job.id, `attempt ${attempts}`, err);
-        if (attempts >= maxAttempts) {
-          db.update(jobs).set({ state: "failed", attempts, lastError }).where(eq(jobs.id, job.id)).run();
-          result.failed++;
-          continue;
-        }
-        const wait = Math.min(backoff * 2 ** job.attempts, maxBackoff);
-        db.update(jobs)
-          .set({ attempts, runAfter: new Date(now().getTime() + wait), lastError })
-          .where(eq(jobs.id, job.id))
-          .run();
-        result.retried++;
+  /**
+   * Takes the oldest due job no live worker holds, in one statement (so two processes never take the
+   * same one): pending, due, and never claimed or its lease past (its process died or hung).
+   */
+  const claimNext = (skip: string[]): Job | undefined => {
+    const at = now();
+    const free = or(isNull(jobs.leaseUntil), lte(jobs.leaseUntil, at));
+    const next = db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(eq(jobs.state, "pending"), lte(jobs.runAfter, at), free, skip.length ? notInArray(jobs.id, skip) : undefined))
+      .orderBy(asc(jobs.runAfter), asc(jobs.createdAt), asc(sql`rowid`))
+      .limit(1);
+    return db
+      .update(jobs)
+      .set({ claimedBy: workerId, leaseUntil: new Date(at.getTime() + leaseMs) })
+      .where(and(inArray(jobs.id, next), eq(jobs.state, "pending"), free))
+      .returning()
+      .get();
+  };
+
+  /** Changes only a job this worker still holds: one whose lease was taken over is the new holder's. */
+  const mine = (job: Job) => and(eq(jobs.id, job.id), eq(jobs.claimedBy, workerId));
+
+  const runOne = async (job: Job, result: TickResult, retried: string[]): Promise<void> => {
+    // A long job (a backup, a slow SMTP server) keeps its lease while it runs.
+    const renew = setInterval(() => {
+      db.update(jobs).set({ leaseUntil: new Date(now().getTime() + leaseMs) }).where(mine(job)).run();
+    }, Math.max(1000, Math.floor(leaseMs / 4)));
+    renew.unref?.();
+    try {
+      await handlers[job.kind](job.payload);
+      // Keyed work stays as the record that it happened; the rest leaves no trace.
+      if (job.onceKey) db.update(jobs).set({ state: "done", attempts: job.attempts + 1, lastError: null, leaseUntil: null }).where(mine(job)).run();
+      else db.delete(jobs).where(mine(job)).run();
+      result.done++;
+    } catch (err) {
+      const attempts = job.attempts + 1;
+      const lastError = String(err instanceof Error ? err.message : err).slice(0, 500);
+      console.error("Job failed", job.kind, job.id, `attempt ${attempts}`, err);
+      if (attempts >= maxAttempts) {
+        db.update(jobs).set({ state: "failed", attempts, lastError, claimedBy: null, leaseUntil: null }).where(mine(job)).run();
+        result.failed++;
+        return;
       }
+      const wait = Math.min(backoff * 2 ** job.attempts, maxBackoff);
+      db.update(jobs)
+        .set({ attempts, runAfter: new Date(now().getTime() + wait), lastError, claimedBy: null, leaseUntil: null })
+        .where(mine(job))
+        .run();
+      retried.push(job.id);
+      result.retried++;
+    } finally {
+      clearInterval(renew);
     }
   };
 
@@ -124,9 +167,14 @@ export function createJobWorker(opts: JobWorkerOptions): JobWorker {
   const arm = () => {
     if (sleepMs === undefined) return;
     if (timer) clearTimeout(timer);
-    const next = db.select({ at: min(jobs.runAfter) }).from(jobs).where(eq(jobs.state, "pending")).get()?.at;
+    // A job another process holds is due again when its lease runs out, not before.
+    const next = db
+      .select({ at: sql<number | null>`min(max(${jobs.runAfter}, coalesce(${jobs.leaseUntil}, 0)))` })
+      .from(jobs)
+      .where(eq(jobs.state, "pending"))
+      .get()?.at;
     // A few ms past the instant, so the instant itself counts as passed.
-    const wait = next ? Math.min(Math.max(0, next.getTime() - now().getTime()) + 5, sleepMs) : sleepMs;
+    const wait = next != null ? Math.min(Math.max(0, next - now().getTime()) + 5, sleepMs) : sleepMs;
     timer = setTimeout(() => void tick().catch(() => undefined), wait);
     timer.unref?.();
   };

@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import { UsernameQuerySchema } from "#core/schemas/username.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
-import { createRateLimiter } from "../services/rate-limit.ts";
+import { createRateLimiter, limitStoreFor } from "../services/rate-limit.ts";
 import { clientKey } from "../services/client-key.ts";
 import { ApiError } from "../errors.ts";
 import { usernameAvailability } from "../services/usernames.ts";
@@ -23,8 +23,8 @@ export function authRoutes(deps: AppDeps) {
   const { db, env, now } = deps;
   // Availability is asked 500 ms after typing stops: 30 a minute per client is generous for a person
   // and slow for someone enumerating names.
-  const checks = createRateLimiter(30, 0.5, { now });
-  const limiters = createAuthLimiters(now);
+  const checks = createRateLimiter(30, 0.5, { now, store: limitStoreFor(db), name: "username-checks" });
+  const limiters = createAuthLimiters(deps);
   return (
     new Hono<AppEnv>()
       // GET /api/auth/username-availability?username= - {available: true, username} or {available: false, message}

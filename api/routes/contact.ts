@@ -6,7 +6,7 @@ import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { jsonBody } from "../validate.ts";
 import { clientKey } from "../services/client-key.ts";
-import { createRateLimiter } from "../services/rate-limit.ts";
+import { createRateLimiter, limitStoreFor } from "../services/rate-limit.ts";
 
 /** Messages one client may send in a burst, and the window in which that allowance comes back. */
 export const CONTACT_RATE_MAX = 5;
@@ -15,7 +15,7 @@ export const CONTACT_RATE_LIMITED_MESSAGE = "Too many messages. Please try again
 
 /** The public contact form: stored in contact_messages and e-mailed to CONTACT_TO, rate-limited per client. */
 export function contactRoutes({ db, env, mailer, now }: AppDeps) {
-  const limiter = createRateLimiter(CONTACT_RATE_MAX, CONTACT_RATE_MAX / (CONTACT_RATE_WINDOW_MS / 1000), { now });
+  const limiter = createRateLimiter(CONTACT_RATE_MAX, CONTACT_RATE_MAX / (CONTACT_RATE_WINDOW_MS / 1000), { now, store: limitStoreFor(db), name: "contact" });
   return (
     new Hono<AppEnv>()
       // POST /api/contact {name, email, message} -> 201 {ok: true}; 400 field messages; 429 too many

@@ -28,7 +28,7 @@ import { ApiError, plusRequired, validationError } from "../errors.ts";
 import { linksOrderRevision, listLinks, listLists, makeMainButton, ownedLink, ownedList, type LinkRow } from "../services/links.ts";
 import { typedJson } from "../services/json-input.ts";
 import { invalidLinkFile, linkFileTooLarge, processLinkFile, saveLinkFile } from "../services/link-files.ts";
-import { createRateLimiter } from "../services/rate-limit.ts";
+import { createRateLimiter, limitStoreFor } from "../services/rate-limit.ts";
 import { sweepUnusedMedia } from "../services/uploads.ts";
 import { mediaStorageFor } from "../storage/media.ts";
 import { withPageLock } from "#renderer/publish.ts";
@@ -117,7 +117,7 @@ function enforceOwnMedia(db: Db, userId: string, input: LinkInput, extras: LinkE
 
 export function linkRoutes({ db, env, now, target }: AppDeps) {
   const storage = mediaStorageFor(env, target);
-  const uploadLimiter = createRateLimiter(UPLOAD_BURST, 1 / 60, { now });
+  const uploadLimiter = createRateLimiter(UPLOAD_BURST, 1 / 60, { now, store: limitStoreFor(db), name: "uploads" });
   const referralUrlOf = (referralId: string) => referralUrl(env.PUBLIC_ORIGIN, referralId);
 
   return (

@@ -18,7 +18,7 @@ import { transaction } from "#db/client.ts";
 import { bodyTooLarge, JSON_BODY_LIMIT } from "../body-limit.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError, validationError } from "../errors.ts";
-import { createRateLimiter, type RateLimiter } from "../services/rate-limit.ts";
+import { createRateLimiter, limitStoreFor, type RateLimiter } from "../services/rate-limit.ts";
 import { clientKey, requestHeader } from "../services/client-key.ts";
 import { reportPinnedVersion, reporterId } from "../services/admin-reports.ts";
 import { createLiveLinks } from "../services/live-links.ts";
@@ -158,9 +158,9 @@ function openDesk(deps: AppDeps): VisitorDesk {
   };
   const isLive = createLiveLinks(deps.db);
   return {
-    limiter: createRateLimiter(30, 1, { now: deps.now }),
+    limiter: createRateLimiter(30, 1, { now: deps.now, store: limitStoreFor(deps.db), name: "visitor" }),
     // Each lead or report sends an e-mail: a client gets 10 at once, then one every 6 seconds.
-    mailLimiter: createRateLimiter(10, 1 / 6, { now: deps.now }),
+    mailLimiter: createRateLimiter(10, 1 / 6, { now: deps.now, store: limitStoreFor(deps.db), name: "visitor-mail" }),
     ownerOf,
     track(beacon) {
       const body = parse(TrackEventSchema, jsonOf(beacon.body));

@@ -1,9 +1,10 @@
 /**
  * The sign-in, sign-up and reset throttle (docs/product.md section 9): per action and subject (an e-mail, a user
  * or a client address), blocked after N failed attempts until 15 minutes have passed since the last
- * one; then the count starts again. Kept in the database so a restart does not reset it.
+ * one; then the count starts again. Kept in the database so a restart does not reset it, and every
+ * server process on one DATA_DIR counts against the same rows.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, lte, sql } from "drizzle-orm";
 import { LIMITS } from "#core/limits.ts";
 import { AUTH_TEXT } from "#core/schemas/auth.ts";
 import type { Db } from "#db/client.ts";
@@ -43,18 +44,21 @@ export function assertNotThrottled(db: Db, keys: ThrottleKey[], now: Date): void
   if (minutes > 0) throw new ApiError("rate_limited", AUTH_TEXT.throttled(minutes), { headers: { "Retry-After": String(minutes * 60) } });
 }
 
-/** One more failure; a quiet window of 15 minutes since the last attempt starts the count again. */
+/**
+ * One more failure; a quiet window of 15 minutes since the last attempt starts the count again. One
+ * upsert, so failures counted by several server processes at once all count (ADR 180).
+ */
 export function recordFailure(db: Db, key: ThrottleKey, now: Date): void {
-  const where = and(eq(authThrottle.action, key.action), eq(authThrottle.subject, key.subject));
-  const row = db.select().from(authThrottle).where(where).get();
-  if (!row) {
-    db.insert(authThrottle).values({ action: key.action, subject: key.subject, failures: 1, lastAttemptAt: now }).run();
-    return;
-  }
-  const lapsed = now.getTime() - row.lastAttemptAt.getTime() >= LIMITS.THROTTLE_WINDOW_MS;
-  db.update(authThrottle)
-    .set({ failures: lapsed ? 1 : row.failures + 1, lastAttemptAt: now })
-    .where(where)
+  const lapsedBefore = new Date(now.getTime() - LIMITS.THROTTLE_WINDOW_MS);
+  db.insert(authThrottle)
+    .values({ action: key.action, subject: key.subject, failures: 1, lastAttemptAt: now })
+    .onConflictDoUpdate({
+      target: [authThrottle.action, authThrottle.subject],
+      set: {
+        failures: sql`CASE WHEN ${authThrottle.lastAttemptAt} <= ${lapsedBefore.getTime()} THEN 1 ELSE ${authThrottle.failures} + 1 END`,
+        lastAttemptAt: now,
+      },
+    })
     .run();
 }
 
@@ -64,11 +68,9 @@ export function clearFailures(db: Db, key: ThrottleKey): void {
     .run();
 }
 
-/** Takes back one counted attempt (it turned out to succeed), keeping the others. */
+/** Takes back one counted attempt (it turned out to succeed), keeping the others; atomic like recordFailure. */
 export function forgiveOne(db: Db, key: ThrottleKey): void {
   const where = and(eq(authThrottle.action, key.action), eq(authThrottle.subject, key.subject));
-  const row = db.select().from(authThrottle).where(where).get();
-  if (!row) return;
-  if (row.failures <= 1) db.delete(authThrottle).where(where).run();
-  else db.update(authThrottle).set({ failures: row.failures - 1 }).where(where).run();
+  db.update(authThrottle).set({ failures: sql`${authThrottle.failures} - 1` }).where(where).run();
+  db.delete(authThrottle).where(and(where, lte(authThrottle.failures, 0))).run();
 }

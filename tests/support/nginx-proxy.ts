@@ -18,6 +18,8 @@ import { freePort, NGINX } from "./nginx.ts";
 export interface Proxied {
   /** nginx's address; requests reach Plinth only through it. */
   origin: string;
+  /** What nginx wrote to its error log so far (startNginxProxy). */
+  log?: () => string;
   stop(): Promise<void>;
 }
 
@@ -79,6 +81,36 @@ async function waitFor(url: string): Promise<void> {
   }
 }
 
+/** Debian's nginx with docs/nginx-proxy.conf as shipped, in front of the two given app ports. */
+export async function startNginxProxy(upstreams: [number, number]): Promise<Proxied> {
+  const dir = mkdtempSync(join(tmpdir(), "plinth-proxy-"));
+  const prefix = join(dir, "nginx");
+  mkdirSync(join(prefix, "tmp"), { recursive: true });
+  const port = await freePort();
+  const conf = readFileSync(new URL("../../docs/nginx-proxy.conf", import.meta.url), "utf8")
+    .replace(/__PORT__/g, `127.0.0.1:${port}`)
+    .replace(/__UPSTREAM__/g, `127.0.0.1:${upstreams[0]}`)
+    .replace(/__UPSTREAM_2__/g, `127.0.0.1:${upstreams[1]}`)
+    .replace("http {", `http {\n  access_log off;\n  client_body_temp_path ${prefix}/tmp;\n  proxy_temp_path ${prefix}/tmp;\n  fastcgi_temp_path ${prefix}/tmp;\n  uwsgi_temp_path ${prefix}/tmp;\n  scgi_temp_path ${prefix}/tmp;`);
+  writeFileSync(join(prefix, "nginx.conf"), `pid ${prefix}/nginx.pid;\nerror_log stderr;\ndaemon off;\n${conf}`);
+  const nginx: ChildProcess = spawn(NGINX, ["-p", prefix, "-c", join(prefix, "nginx.conf"), "-e", "stderr"], { stdio: ["ignore", "ignore", "pipe"] });
+  const exited = new Promise<void>((resolve) => nginx.once("exit", () => resolve()));
+  // Read, or nginx blocks once the pipe is full: every refused upstream connection is a line.
+  let log = "";
+  nginx.stderr!.on("data", (d) => (log += String(d)));
+  const origin = `http://127.0.0.1:${port}`;
+  await waitFor(`${origin}/api/health`);
+  return {
+    origin,
+    log: () => log,
+    async stop() {
+      if (nginx.exitCode === null) nginx.kill("SIGTERM");
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** Serve the app with these deps (TRUST_PROXY=1 for one nginx) and put nginx in front of it. */
 export async function startBehindNginx(deps: AppDeps): Promise<Proxied> {
   const { server, port: appPort } = await listen(deps);
@@ -89,6 +121,8 @@ export async function startBehindNginx(deps: AppDeps): Promise<Proxied> {
   const conf = readFileSync(new URL("../../docs/nginx-proxy.conf", import.meta.url), "utf8")
     .replace(/__PORT__/g, `127.0.0.1:${port}`)
     .replace(/__UPSTREAM__/g, `127.0.0.1:${appPort}`)
+    // One app here: the second upstream line names it too.
+    .replace(/__UPSTREAM_2__/g, `127.0.0.1:${appPort}`)
     .replace("http {", `http {\n  access_log off;\n  client_body_temp_path ${prefix}/tmp;\n  proxy_temp_path ${prefix}/tmp;\n  fastcgi_temp_path ${prefix}/tmp;\n  uwsgi_temp_path ${prefix}/tmp;\n  scgi_temp_path ${prefix}/tmp;`);
   writeFileSync(join(prefix, "nginx.conf"), `pid ${prefix}/nginx.pid;\nerror_log stderr;\ndaemon off;\n${conf}`);
   const nginx: ChildProcess = spawn(NGINX, ["-p", prefix, "-c", join(prefix, "nginx.conf"), "-e", "stderr"], { stdio: ["ignore", "ignore", "pipe"] });

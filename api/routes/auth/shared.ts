@@ -9,7 +9,7 @@ import { beginSession, beginTwoFactorChallenge } from "../../auth/sign-in.ts";
 import type { AppDeps } from "../../context.ts";
 import { ApiError } from "../../errors.ts";
 import { clientKey } from "../../services/client-key.ts";
-import { createRateLimiter, type RateLimiter } from "../../services/rate-limit.ts";
+import { createRateLimiter, limitStoreFor, type RateLimiter } from "../../services/rate-limit.ts";
 import { SIGNUP_COOKIE } from "../../services/signup.ts";
 import { isTwoFactorEnabled } from "../../services/two-factor.ts";
 
@@ -20,8 +20,9 @@ export interface AuthLimiters {
   work: RateLimiter;
 }
 
-export function createAuthLimiters(now: AppDeps["now"]): AuthLimiters {
-  return { mail: createRateLimiter(20, 1 / 30, { now }), work: createRateLimiter(60, 1, { now }) };
+export function createAuthLimiters({ db, now }: Pick<AppDeps, "db" | "now">): AuthLimiters {
+  const store = limitStoreFor(db);
+  return { mail: createRateLimiter(20, 1 / 30, { now, store, name: "auth-mail" }), work: createRateLimiter(60, 1, { now, store, name: "auth-work" }) };
 }
 
 export function take(c: Context, limiter: RateLimiter, trustProxy: number): void {

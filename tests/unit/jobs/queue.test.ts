@@ -139,4 +139,46 @@ describe("job queue", () => {
     expect(runs).toEqual(["renewal", "event 1", "event 2"]);
     expect(logged).toHaveLength(1);
   });
+
+  it("two workers on one database run a job once: the first claims it with a lease, the second leaves it alone while the lease holds", async () => {
+    const runs: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const a = createJobWorker({ db, now, workerId: "a", leaseMs: 60_000, handlers: every(async (p) => {
+        runs.push(`a:${p}`);
+        await held;
+      }) });
+    const b = createJobWorker({ db, now, workerId: "b", leaseMs: 60_000, handlers: every((p) => void runs.push(`b:${p}`)) });
+    enqueueJob(db, { kind: "mail", payload: "m1" }, now());
+    const aTick = a.tick();
+    await new Promise((r) => setImmediate(r));
+    expect(db.select().from(jobs).get()).toMatchObject({ claimedBy: "a", leaseUntil: new Date(clock + 60_000) });
+    clock += 59_999;
+    expect(await b.tick()).toEqual({ done: 0, retried: 0, failed: 0 });
+    release();
+    expect(await aTick).toEqual({ done: 1, retried: 0, failed: 0 });
+    expect(await b.tick()).toEqual({ done: 0, retried: 0, failed: 0 });
+    expect(runs).toEqual(["a:m1"]);
+    expect(db.select().from(jobs).all()).toEqual([]);
+  });
+
+  it("a job whose worker died (its lease ran out) is taken over and runs again; the dead worker's late finish changes nothing", async () => {
+    const runs: string[] = [];
+    // Worker a takes the job and never finishes it: its process died mid-way.
+    const dead = createJobWorker({ db, now, workerId: "dead", leaseMs: 60_000, handlers: every((p) => runs.push(`dead:${p}`) && new Promise<never>(() => undefined)) });
+    const alive = createJobWorker({ db, now, workerId: "alive", leaseMs: 60_000, handlers: every((p) => void runs.push(`alive:${p}`)) });
+    enqueueJob(db, { kind: "mail", payload: "m1", onceKey: "welcome:u1" }, now());
+    void dead.tick();
+    await new Promise((r) => setImmediate(r));
+    expect(runs).toEqual(["dead:m1"]);
+    clock += 59_999;
+    expect(await alive.tick()).toEqual({ done: 0, retried: 0, failed: 0 });
+    clock += 1;
+    expect(await alive.tick()).toEqual({ done: 1, retried: 0, failed: 0 });
+    expect(runs).toEqual(["dead:m1", "alive:m1"]);
+    expect(db.select().from(jobs).get()).toMatchObject({ state: "done", claimedBy: "alive", attempts: 1 });
+    clock += 3_600_000;
+    expect(await alive.tick()).toEqual({ done: 0, retried: 0, failed: 0 });
+    expect(runs).toEqual(["dead:m1", "alive:m1"]);
+  });
 });

@@ -1,9 +1,9 @@
 /**
- * The in-memory token bucket (ADR 091): a bucket refills with the injected clock, and a full table
- * pushes out its least recently used bucket, never every bucket at once.
+ * The token bucket (ADR 091, kept in SQLite by ADR 180): a bucket refills with the injected clock,
+ * limiters on one store share their buckets, and a bucket is forgotten only once it is full again.
  */
 import { describe, expect, it } from "vitest";
-import { createRateLimiter } from "#api/services/rate-limit.ts";
+import { createRateLimiter, openLimitStore } from "#api/services/rate-limit.ts";
 
 function clock(start = Date.UTC(2030, 0, 1)) {
   let t = start;
@@ -34,16 +34,31 @@ describe("createRateLimiter", () => {
     expect(limiter.take("198.51.100.1")).toBe(false);
   });
 
-  it("evicts the least recently used key first", () => {
+  it("forgets a bucket once it has had time to fill up again, and only then", () => {
     const c = clock();
-    const limiter = createRateLimiter(1, 1 / 3600, { now: c.now, maxKeys: 3 });
-    for (const k of ["a", "b", "c"]) expect(limiter.take(k)).toBe(true);
-    expect(limiter.take("a")).toBe(false); // a is now the most recent
-    expect(limiter.take("d")).toBe(true); // pushes out b, the least recently used
-    expect(limiter.take("a")).toBe(false);
-    expect(limiter.take("c")).toBe(false);
-    expect(limiter.take("b")).toBe(true); // b was forgotten, and pushes out d
-    expect(limiter.take("a")).toBe(false);
+    const store = openLimitStore(":memory:");
+    const limiter = createRateLimiter(2, 1 / 60, { now: c.now, store, name: "test" });
+    expect([limiter.take("a"), limiter.take("a"), limiter.take("a")]).toEqual([true, true, false]);
+    limiter.take("b");
+    const rows = () => (store.prepare("SELECT key FROM buckets ORDER BY key").pluck().all() as string[]);
+    expect(rows()).toEqual(["a", "b"]);
+    c.advance(119_999);
+    limiter.take("c");
+    expect(rows()).toEqual(["a", "b", "c"]);
+    c.advance(60_001);
+    limiter.take("c");
+    expect(rows()).toEqual(["c"]);
+    expect([limiter.take("a"), limiter.take("a"), limiter.take("a")]).toEqual([true, true, false]);
+  });
+
+  it("two limiters on one store share each key's bucket, as two server processes do; limits of other names are apart", () => {
+    const c = clock();
+    const store = openLimitStore(":memory:");
+    const one = createRateLimiter(3, 0.5, { now: c.now, store, name: "visitor" });
+    const two = createRateLimiter(3, 0.5, { now: c.now, store, name: "visitor" });
+    const other = createRateLimiter(3, 0.5, { now: c.now, store, name: "contact" });
+    expect([one.take("a"), two.take("a"), one.take("a"), two.take("a")]).toEqual([true, true, true, false]);
+    expect(other.take("a")).toBe(true);
   });
 
   it("gives nothing back when the clock goes backwards", () => {
