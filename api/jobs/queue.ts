@@ -41,7 +41,25 @@ export interface JobWorkerOptions {
   backoffMs?: number;
   maxBackoffMs?: number;
   maxAttempts?: number;
+  /** Told of each run and each job (the server's logs and metrics, api/jobs/runner.ts); plain console lines without one. */
+  observer?: JobObserver;
 }
+
+/** What the worker tells its observer; the queue itself knows nothing of logs or metrics. */
+export interface JobObserver {
+  /** Calls one job's handler: the server calls it inside the job's log context. */
+  run<T>(job: { id: string; kind: JobKind; attempts: number }, handler: () => T): T;
+  /** A job's attempt threw (`job` given), or a run of the due jobs did (no `job`). */
+  failed(err: unknown, job?: { id: string; kind: JobKind }, attempts?: number): void;
+  /** A run of the due jobs starts or ends now. */
+  ran(at: Date): void;
+}
+
+const consoleObserver: JobObserver = {
+  run: (_job, handler) => handler(),
+  failed: (err, job, attempts) => (job ? console.error("Job failed", job.kind, job.id, `attempt ${attempts}`, err) : console.error("Jobs failed", err)),
+  ran: () => undefined,
+};
 
 export interface TickResult {
   done: number;
@@ -70,12 +88,14 @@ export function createJobWorker(opts: JobWorkerOptions): JobWorker {
   const backoff = opts.backoffMs ?? JOB_BACKOFF_MS;
   const maxBackoff = opts.maxBackoffMs ?? JOB_BACKOFF_MAX_MS;
   const maxAttempts = opts.maxAttempts ?? JOB_MAX_ATTEMPTS;
+  const observer = opts.observer ?? consoleObserver;
   let last: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   let sleepMs: number | undefined;
 
   const runDue = async (): Promise<TickResult> => {
     const result: TickResult = { done: 0, retried: 0, failed: 0 };
+    observer.ran(now());
     const seen = new Set<string>();
     // Work a job enqueues that is due at once (a mail after a re-render, an event delivery after a
     // renewal) runs in the same tick; a job runs at most once per tick.
@@ -87,7 +107,10 @@ export function createJobWorker(opts: JobWorkerOptions): JobWorker {
         .orderBy(asc(jobs.runAfter), asc(jobs.createdAt), asc(sql`rowid`))
         .all()
         .filter((job) => !seen.has(job.id));
-      if (due.length === 0) return result;
+      if (due.length === 0) {
+        observer.ran(now());
+        return result;
+      }
       for (const job of due) seen.add(job.id);
       await runBatch(due, result);
     }
@@ -96,7 +119,7 @@ export function createJobWorker(opts: JobWorkerOptions): JobWorker {
   const runBatch = async (due: (typeof jobs.$inferSelect)[], result: TickResult): Promise<void> => {
     for (const job of due) {
       try {
-        await handlers[job.kind](job.payload);
+        await observer.run(job, () => handlers[job.kind](job.payload));
         // Keyed work stays as the record that it happened; the rest leaves no trace.
         if (job.onceKey) db.update(jobs).set({ state: "done", attempts: job.attempts + 1, lastError: null }).where(eq(jobs.id, job.id)).run();
         else db.delete(jobs).where(eq(jobs.id, job.id)).run();
@@ -104,7 +127,7 @@ export function createJobWorker(opts: JobWorkerOptions): JobWorker {
       } catch (err) {
         const attempts = job.attempts + 1;
         const lastError = String(err instanceof Error ? err.message : err).slice(0, 500);
-        console.error("Job failed", job.kind, job.id, `attempt ${attempts}`, err);
+        observer.failed(err, job, attempts);
         if (attempts >= maxAttempts) {
           db.update(jobs).set({ state: "failed", attempts, lastError }).where(eq(jobs.id, job.id)).run();
           result.failed++;
@@ -133,7 +156,7 @@ export function createJobWorker(opts: JobWorkerOptions): JobWorker {
 
   const tick = (): Promise<TickResult> => {
     const run = last.then(runDue).finally(arm);
-    last = run.catch((err) => console.error("Jobs failed", err));
+    last = run.catch((err) => observer.failed(err));
     return run;
   };
 
