@@ -44,9 +44,10 @@ export function readyRoutes(deps: AppDeps) {
       await bucket.client.send(new HeadBucketCommand({ Bucket: bucket.bucket }), { abortSignal: AbortSignal.timeout(BUCKET_CHECK_TIMEOUT_MS) });
       return { ok: true };
     } catch (err) {
-      const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+      const e = err as { name?: string; code?: string; $metadata?: { httpStatusCode?: number } };
       const status = e.$metadata?.httpStatusCode;
-      return { ok: false, reason: `the bucket ${bucket.bucket} did not answer${status ? ` (HTTP ${status})` : e.name ? ` (${e.name})` : ""}` };
+      const why = status ? `HTTP ${status}` : e.name === "TimeoutError" || e.name === "AbortError" ? `no answer within ${BUCKET_CHECK_TIMEOUT_MS} ms` : (e.code ?? e.name);
+      return { ok: false, reason: `the bucket ${bucket.bucket} did not answer${why ? ` (${why})` : ""}` };
     }
   };
 
@@ -62,7 +63,7 @@ export function readyRoutes(deps: AppDeps) {
           checks: Object.fromEntries(Object.entries(checks).map(([name, check]) => [name, check.ok ? "ok" : check.reason])),
           ...(failed.length ? { failed: failed.map(([name]) => name) } : {}),
         };
-        if (failed.length) log().warn({ failed: body.checks }, "not ready");
+        if (failed.length) log().warn({ checks: body.checks }, "not ready");
         return c.json(body, failed.length ? 503 : 200);
       })
   );
