@@ -5,10 +5,10 @@
  */
 import { timingSafeEqual, createHash } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import { and, count, eq, lte, min } from "drizzle-orm";
+import { and, count, eq, lte, max, min } from "drizzle-orm";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Db } from "#db/client.ts";
-import { JOB_KINDS, jobs } from "#db/schema.ts";
+import { backupRuns, JOB_KINDS, jobs } from "#db/schema.ts";
 import type { PublishTarget, TargetWriter } from "#renderer/publish-target.ts";
 import { log } from "./log.ts";
 import type { Mailer } from "./mail/mailer.ts";
@@ -68,9 +68,14 @@ const jobsOldestDue = new Gauge({
   registers: [registry],
 });
 const jobsFailedRows = new Gauge({ name: "plinth_jobs_failed", help: "Jobs that used all their attempts and stopped, by kind.", labelNames: ["kind"] as const, registers: [registry] });
+const backupAge = new Gauge({
+  name: "plinth_backup_last_verified_age_seconds",
+  help: "Seconds since the newest scheduled backup was stored and verified (absent until one is).",
+  registers: [registry],
+});
 const workerLastRun = new Gauge({ name: "plinth_job_worker_last_run_age_seconds", help: "Seconds since this process's job worker last ran.", registers: [registry] });
 
-/** The job queue as it is now, read from SQLite at each scrape. */
+/** The job queue and the newest verified backup as they are now, read from SQLite at each scrape. */
 export function collectQueue(db: Db, now: Date, lastWorkerRun: Date | null): void {
   const at = now.getTime();
   const pending = db.select({ kind: jobs.kind, n: count() }).from(jobs).where(eq(jobs.state, "pending")).groupBy(jobs.kind).all();
@@ -88,6 +93,9 @@ export function collectQueue(db: Db, now: Date, lastWorkerRun: Date | null): voi
     jobsOldestDue.set({ kind }, d?.oldest ? Math.max(0, (at - d.oldest.getTime()) / 1000) : 0);
     jobsFailedRows.set({ kind }, failed.find((r) => r.kind === kind)?.n ?? 0);
   }
+  const verified = db.select({ at: max(backupRuns.finishedAt) }).from(backupRuns).where(eq(backupRuns.state, "verified")).get()?.at;
+  if (verified) backupAge.set(Math.max(0, (at - verified.getTime()) / 1000));
+  else backupAge.reset();
   if (lastWorkerRun) workerLastRun.set(Math.max(0, (at - lastWorkerRun.getTime()) / 1000));
 }
 

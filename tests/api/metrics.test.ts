@@ -14,6 +14,7 @@ import { createHttpServer } from "#api/http-server.ts";
 import { enqueueJob } from "#api/jobs/queue.ts";
 import { runJobs } from "#api/jobs/runner.ts";
 import { countingMailer } from "#api/metrics.ts";
+import { backupRuns } from "#db/schema.ts";
 import { createTestApp, sameOrigin, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
 import { createApiOwner } from "#tests/support/owner.ts";
 import { freePort } from "#tests/support/nginx.ts";
@@ -82,6 +83,9 @@ describe("/metrics on the server's port", () => {
     enqueueJob(t.deps.db, { kind: "mail", payload: { to: "a@example.com", subject: "s", text: "t" } }, new Date(now.getTime() - 120_000));
     enqueueJob(t.deps.db, { kind: "mail", payload: { to: "b@example.com", subject: "s", text: "t" } }, new Date(now.getTime() - 30_000));
     enqueueJob(t.deps.db, { kind: "rerender", payload: { userId: owner.userId } }, now, new Date(now.getTime() + 86_400_000));
+    // The newest verified scheduled backup, stored an hour before that clock.
+    const hourAgo = new Date(now.getTime() - 3_600_000);
+    t.deps.db.insert(backupRuns).values({ at: hourAgo, state: "verified", leaseUntil: hourAgo, name: "plinth-x.tar.gz", startedAt: hourAgo, finishedAt: hourAgo }).run();
     t.deps.now = () => now;
 
     const res = await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } });
@@ -98,6 +102,7 @@ describe("/metrics on the server's port", () => {
     expect(sample(text, 'plinth_jobs_pending{kind="rerender"}')).toBe(1);
     expect(sample(text, 'plinth_jobs_due{kind="rerender"}')).toBe(0);
     expect(sample(text, 'plinth_jobs_oldest_due_age_seconds{kind="rerender"}')).toBe(0);
+    expect(sample(text, "plinth_backup_last_verified_age_seconds")).toBe(3600);
     expect(sample(text, 'plinth_publish_duration_seconds_count{target="folder",outcome="ok"}')).toBeGreaterThanOrEqual(1);
     expect(sample(text, "plinth_mail_sent_total")).toBeGreaterThanOrEqual(1);
     expect(sample(text, "plinth_mail_failed_total")).toBe(0);
