@@ -36,14 +36,15 @@ async function startServer(env: Record<string, string>, port: number): Promise<S
     env: { ...process.env, ...env, HOST: "127.0.0.1", PORT: String(port), LOG_REQUESTS: "0", LOG_LEVEL: "info" },
     stdio: ["ignore", "pipe", "inherit"],
   });
-  const exited = new Promise<void>((r) => child.once("exit", () => r()));
+  let how = "";
+  const exited = new Promise<void>((r) => child.once("exit", (code, signal) => r(void (how = signal ?? `code ${code}`))));
   await new Promise<void>((ok, fail) => {
     let out = "";
     child.stdout!.on("data", (d) => {
       out += String(d);
       if (out.includes("Plinth is listening")) ok();
     });
-    void exited.then(() => fail(new Error(`the bench server on ${port} exited:\n${out}`)));
+    void exited.then(() => fail(new Error(`the bench server on ${port} exited (${how}):\n${out}`)));
   });
   return { origin, child, exited };
 }
