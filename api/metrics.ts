@@ -142,18 +142,27 @@ export function observedTarget(target: PublishTarget): PublishTarget {
     writer(): TargetWriter {
       const inner = target.writer();
       const started = performance.now();
-      const writer: TargetWriter = Object.create(inner) as TargetWriter;
-      writer.finish = async () => {
-        let outcome = "ok";
-        try {
-          await inner.finish();
-        } catch (err) {
-          outcome = "failed";
-          if (target.kind === "bucket") bucketErrors.inc();
-          throw err;
-        } finally {
-          publishDuration.observe({ target: kind, outcome }, (performance.now() - started) / 1000);
-        }
+      // Each of the writer's steps goes to the target's own writer; finish is timed.
+      const writer: TargetWriter = {
+        hasPage: (username) => inner.hasPage(username),
+        writePage: (username, writes) => inner.writePage(username, writes),
+        writeUnavailablePage: (username, html, now) => inner.writeUnavailablePage(username, html, now),
+        removePage: (username) => inner.removePage(username),
+        removeAllOf: (username) => inner.removeAllOf(username),
+        putFiles: (paths) => inner.putFiles(paths),
+        removeFiles: (paths) => inner.removeFiles(paths),
+        async finish() {
+          let outcome = "ok";
+          try {
+            await inner.finish();
+          } catch (err) {
+            outcome = "failed";
+            if (target.kind === "bucket") bucketErrors.inc();
+            throw err;
+          } finally {
+            publishDuration.observe({ target: kind, outcome }, (performance.now() - started) / 1000);
+          }
+        },
       };
       return writer;
     },
