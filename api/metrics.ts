@@ -160,7 +160,9 @@ export function observedTarget(target: PublishTarget): PublishTarget {
             if (target.kind === "bucket") bucketErrors.inc();
             throw err;
           } finally {
-            publishDuration.observe({ target: kind, outcome }, (performance.now() - started) / 1000);
+            const seconds = (performance.now() - started) / 1000;
+            publishDuration.observe({ target: kind, outcome }, seconds);
+            log().debug({ target: kind, outcome, durationMs: Math.round(seconds * 1000) }, "publish step");
           }
         },
       };

@@ -101,6 +101,9 @@ beforeAll(async () => {
   expect((await b.json("POST", "/api/auth/signup/complete", { password: PASSWORD, confirmPassword: PASSWORD, plan: "lite", agreedToTerms: true })).status).toBe(201);
   expect((await b.json("GET", "/api/me")).status).toBe(200);
 
+  // A publish of the page signup published.
+  expect((await b.json("POST", "/api/publish")).status).toBe(200);
+
   // Two-factor on: its secret, a code from it and the backup codes.
   const setup = await b.json("POST", "/api/auth/two-factor/setup", { password: PASSWORD });
   expect(setup.status).toBe(200);
@@ -210,6 +213,14 @@ describe("the server's logs", () => {
     expect(requestLines().some((l) => l.reqId === "nginx-req-0123456789" && l.route === "/api/health")).toBe(true);
     expect(ids.hostile).toMatch(/^[0-9a-f-]{36}$/);
     expect(output).not.toContain("<script>");
+  });
+
+  it("tie a publish and a webhook to their requests", () => {
+    const publish = ids["POST /api/publish"];
+    // The page was published at signup, so this publish of the same draft changes nothing.
+    expect(lines.find((l) => l.msg === "published" && l.reqId === publish)).toMatchObject({ changed: false, version: 1 });
+    expect(lines.some((l) => l.msg === "publish step" && l.reqId === publish && typeof l.durationMs === "number")).toBe(true);
+    expect(lines.find((l) => l.msg === "stripe webhook" && l.reqId === ids.webhook)).toMatchObject({ type: "customer.created", ignored: true });
   });
 
   it("tie a mail to the request that sent it, and a job's lines to its id", () => {
