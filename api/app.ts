@@ -20,6 +20,7 @@ import { ApiError, errorResponse, unexpectedError } from "./errors.ts";
 import { analyticsRoutes } from "./routes/analytics.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { readyRoutes } from "./routes/ready.ts";
 import { statusRoutes } from "./routes/status.ts";
 import { contactRoutes } from "./routes/contact.ts";
 import { isLinkFileUpload, linkRoutes } from "./routes/links.ts";
@@ -34,6 +35,7 @@ import { billingRoutes } from "./routes/billing.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { affiliateRoutes } from "./routes/affiliate.ts";
 import { exceptVisitorRoutes, visitorRoutes } from "./routes/visitor.ts";
+import { log } from "./log.ts";
 
 /**
  * Every API answer's headers: the defaults of Hono's secureHeaders with resources same-origin, and no
@@ -84,6 +86,7 @@ export function createApi(deps: AppDeps) {
   // One line per resource; each module documents its routes.
   const routes = api
     .route("/health", healthRoutes(deps))
+    .route("/ready", readyRoutes(deps))
     .route("/auth", authRoutes(deps))
     .route("/status", statusRoutes(deps))
     .route("/contact", contactRoutes(deps))
@@ -111,7 +114,7 @@ export function createApi(deps: AppDeps) {
     // The database has recorded the change; the bucket lags until the next publish (ADR 129). An
     // upload the bucket refused was stored nowhere, and says so in its screen's words.
     if (err instanceof TargetWriteError) {
-      console.error("Publish target", c.req.method, c.req.path, err.message);
+      log().error({ method: c.req.method, reason: err.message }, "Publish target refused the writes");
       const upload = isPictureUpload(c.req.method, c.req.path) ? PICTURE_MESSAGES.uploadFailed : isLinkFileUpload(c.req.method, c.req.path) ? LINK_FILE_MESSAGES.uploadFailed : null;
       const refused = upload ? new ApiError("unavailable", upload) : new ApiError("unavailable", DASH.publishFailed, { details: { description: DASH.publishFailedText } });
       return errorResponse(c, refused);
@@ -120,7 +123,7 @@ export function createApi(deps: AppDeps) {
       const code = err.status === 413 ? "payload_too_large" : err.status === 401 ? "unauthorized" : "bad_request";
       return errorResponse(c, new ApiError(code, err.message || "Bad request"));
     }
-    console.error("Unhandled error", c.req.method, c.req.path, err);
+    log().error({ err, method: c.req.method }, "Unhandled error");
     return errorResponse(c, unexpectedError());
   });
 

@@ -11,6 +11,8 @@ import type { AppDeps } from "./context.ts";
 import { ApiError, errorBody, unexpectedError } from "./errors.ts";
 import { clientAddress, incomingHeader } from "./services/client-key.ts";
 import { rateLimited, readIncoming, VISITOR_HEADERS, visitorDesk } from "./routes/visitor.ts";
+import { log } from "./log.ts";
+import { beaconsRefused } from "./metrics.ts";
 
 export const TRACK_PATH = "/api/visitor/track";
 
@@ -26,7 +28,9 @@ export function beaconListener(deps: AppDeps): (req: IncomingMessage, res: Serve
       desk.track({ body: await readIncoming(req), userAgent: incomingHeader(req, "user-agent") ?? "", referer: incomingHeader(req, "referer"), address });
       res.writeHead(204, headers).end();
     } catch (err) {
-      if (!(err instanceof ApiError)) console.error("Unhandled error", req.method, TRACK_PATH, err);
+      // A full write queue is counted by the writer (event-writer.ts); the rest here.
+      if (err instanceof ApiError && err.status !== 503) beaconsRefused.inc({ reason: err.status === 429 ? "limited" : "invalid" });
+      if (!(err instanceof ApiError)) log().error({ err, method: req.method, route: TRACK_PATH }, "Unhandled error");
       const failure = err instanceof ApiError ? err : unexpectedError();
       const body = JSON.stringify(errorBody(failure));
       res.writeHead(failure.status, { ...headers, ...failure.headers, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) }).end(body);

@@ -7,6 +7,7 @@ import type { AppDeps } from "./context.ts";
 import { parseEnv, type Env } from "./env.server.ts";
 import { createMailer } from "./mail/mailer.ts";
 import { withCdnPurge } from "./jobs/runner.ts";
+import { countingMailer, observedTarget } from "./metrics.ts";
 
 /** The bucket the environment names (PUBLISH_TARGET=s3 and the S3_* values), or null for the folder. */
 export function bucketOf(env: Env): BucketConfig | null {
@@ -18,12 +19,13 @@ export function bucketOf(env: Env): BucketConfig | null {
 /** The publish target the environment names (ADR 129): PUBLISHED_DIR, or the bucket. */
 export function createPublishTarget(env: Env): PublishTarget {
   const bucket = bucketOf(env);
-  return bucket ? bucketTarget(bucket) : folderTarget(env.PUBLISHED_DIR);
+  // Timed, and a bucket's refusals counted, for /metrics (ADR 191).
+  return observedTarget(bucket ? bucketTarget(bucket) : folderTarget(env.PUBLISHED_DIR));
 }
 
 /** The real parts, chosen by the environment: the server and the scripts share this. */
 export function createDeps(env: Env = parseEnv()): AppDeps {
   const db = openDatabase({ path: env.DATABASE_PATH });
-  const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, outboxDir: env.OUTBOX_DIR });
+  const mailer = countingMailer(createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, outboxDir: env.OUTBOX_DIR }));
   return withCdnPurge({ db, env, mailer, now: () => new Date(), events: createEventWriter(db), reports: createReportThread(db), target: createPublishTarget(env) });
 }

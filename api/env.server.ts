@@ -8,6 +8,7 @@ import { Encrypter } from "age-encryption";
 import { z } from "zod";
 import { parseTaxRatePercent } from "#core/invoice.ts";
 import { hasInvisible } from "#core/text-rule.ts";
+import { LOG_LEVELS } from "./log.ts";
 
 /** Printed as the seller in test mode when SELLER_NAME is unset (ADR 103). */
 export const TEST_MODE_SELLER_NAME = "Plinth (test mode)";
@@ -376,6 +377,18 @@ const EnvSchema = z
       .enum(["0", "1", "true", "false"])
       .default("1")
       .transform((v) => v === "1" || v === "true"),
+    /** The lowest level logged (ADR 190): fatal, error, warn, info (the default), debug, trace or silent. */
+    LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+    /** Human-readable log lines (pino-pretty, a development dependency); on by default with NODE_ENV=development only. */
+    LOG_PRETTY: z.enum(["0", "1", "true", "false"]).optional(),
+    /** The bearer token /metrics answers to (ADR 191); without it (and without METRICS_PORT) /metrics is 404. */
+    METRICS_TOKEN: z
+      .string()
+      .optional()
+      .transform((v) => v || undefined)
+      .refine((v) => v === undefined || /^[\x21-\x7e]{24,200}$/.test(v), "must be 24 to 200 visible characters, no spaces (e.g. openssl rand -hex 32)"),
+    /** A port on 127.0.0.1 that serves /metrics to anyone who can reach it, without a token. */
+    METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   })
   .superRefine((env, ctx) => {
     const problem = (name: string, message: string) => ctx.addIssue({ code: "custom", path: [name], message });
@@ -386,6 +399,7 @@ const EnvSchema = z
       const older = env[`GOOGLE_${name}`];
       if (current !== undefined && older !== undefined && current !== older) problem(`GOOGLE_${name}`, `is the older name of OIDC_${name}, which is set to something else: keep only OIDC_${name}`);
     }
+    if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT) problem("METRICS_PORT", "must differ from PORT: it is a second listener, on 127.0.0.1, that serves /metrics only");
     checkPublishTarget(env, problem);
     checkPurge(env, problem);
     checkBackups(env, problem);
@@ -406,6 +420,7 @@ const EnvSchema = z
       OIDC_CLIENT_SECRET: env.OIDC_CLIENT_SECRET ?? GOOGLE_CLIENT_SECRET,
       OIDC_BUTTON_LABEL: env.OIDC_BUTTON_LABEL ?? (isGoogleIssuer(issuer) ? "Continue with Google" : "Continue with single sign-on"),
       PUBLIC_ORIGIN: publicOrigin,
+      LOG_PRETTY: env.LOG_PRETTY === undefined ? env.NODE_ENV === "development" : env.LOG_PRETTY === "1" || env.LOG_PRETTY === "true",
       DATA_DIR: resolve(env.DATA_DIR),
       PUBLISHED_DIR: resolve(env.PUBLISHED_DIR),
       S3_PREFIX: keyPrefix(env.S3_PREFIX),

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import { proxy } from "hono/proxy";
+import { matchedRoutes } from "hono/route";
 import { isReservedUsername } from "#core/reserved.ts";
 import { userProfiles } from "#db/schema.ts";
 import { IMMUTABLE, REVALIDATE } from "#renderer/content-types.ts";
@@ -19,6 +20,8 @@ import { fileInside, fileResponse, type ServeOptions } from "./static-files.ts";
 import { previewHandler } from "./preview.ts";
 import { signedInHint } from "./signed-in-hint.ts";
 import { captureReferral } from "./services/affiliate-referral.ts";
+import { logContext } from "./log.ts";
+import { metricsHandler } from "./metrics-endpoint.ts";
 
 const USERNAME_PATH = /^\/([A-Za-z0-9_-]{3,30})\/?$/;
 /** A published page's own files (QR code, contact cards); never a dot file such as an unfinished swap. */
@@ -41,6 +44,18 @@ export function createServerApp(deps: AppDeps) {
   const { env } = deps;
   const app = new Hono();
   const devSite = env.ASTRO_DEV_URL;
+  // The access line and the request metrics name the route pattern that answered and the signed-in
+  // user (api/http-server.ts), never the raw path.
+  app.use("*", async (c, next) => {
+    await next();
+    const ctx = logContext();
+    if (!ctx) return;
+    ctx.route = matchedRoutes(c)[c.req.routeIndex]?.path ?? "unmatched";
+    const user = (c.get as (key: string) => { id: string } | null | undefined)("user");
+    if (user) ctx.userId = user.id;
+  });
+  // Prometheus metrics (ADR 191): only to the bearer token; 404 without one.
+  app.get("/metrics", metricsHandler(deps));
   // Every HTML answer has a policy and may not be framed; in development Astro's dev server injects
   // scripts of its own, so its pages are passed on as they are.
   if (!devSite) app.use("*", htmlSecurityHeaders);

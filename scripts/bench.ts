@@ -28,7 +28,10 @@
  *  - analytics (scripts/lib/bench-analytics.ts): ingest over HTTP as a ratio to /api/health, a 90-day
  *    report of a page with 10,000,000 events, /api/health and a beacon while such reports run, sent
  *    vs stored.
- * BENCH_ROWS=pipeline measures only the publish pipeline's rows; BENCH_ROWS=weight only the weight rows.
+ *  - publishes per second with 2 server processes on one data folder against 1, same run
+ *    (scripts/lib/bench-processes.ts, docs/capacity.md).
+ * BENCH_ROWS=pipeline measures only the publish pipeline's rows; BENCH_ROWS=weight only the weight
+ * rows; BENCH_ROWS=processes only the 2-process publish row.
  */
 import "./lib/production-mode.ts";
 import { createEventWriter } from "#api/services/event-writer.ts";
@@ -60,6 +63,8 @@ import { publishedUserIds } from "#renderer/published-pages.ts";
 import { followTemplate } from "#renderer/follow-template.ts";
 import { republishAll } from "#renderer/republish.ts";
 import { benchAnalytics } from "./lib/bench-analytics.ts";
+import { benchProcesses } from "./lib/bench-processes.ts";
+import { freePort } from "#tests/support/nginx.ts";
 import { CATEGORIES, scorePages } from "./lib/lighthouse.ts";
 import { AUTH_JS_BUDGET_BYTES, AUTH_PAGES, DASHBOARD_SCREENS, SCREEN_JS_BUDGET_BYTES, scriptWeight } from "./lib/page-weight.ts";
 import { DEMO_USERNAME, seedDemo } from "./lib/seed-demo.ts";
@@ -129,6 +134,23 @@ function seedPage(db: Db, username: string, now: Date): string {
     db.insert(socialLinks).values({ id: newId(), userId, platform, url: `https://example.com/${platform}/bench`, displayOrder: i + 1 }).run(),
   );
   return userId;
+}
+
+/** The table of every row measured, and the exit status: 1 when a target is missed or a row is missing. */
+function printTable(expected: number): never {
+  const w = Math.max(6, ...rows.map((r) => r.target.length));
+  const m = Math.max(8, ...rows.map((r) => r.measured.length));
+  console.log(`${"Target".padEnd(w)}  ${"Measured".padEnd(m)}  Result`);
+  console.log(`${"-".repeat(w)}  ${"-".repeat(m)}  ------`);
+  for (const r of rows) console.log(`${r.target.padEnd(w)}  ${r.measured.padEnd(m)}  ${r.pass ? "pass" : "FAIL"}`);
+  // A message port some library leaves open would hold the process after its table.
+  process.exit(rows.every((r) => r.pass) && rows.length === expected ? 0 : 1);
+}
+
+// BENCH_ROWS=processes: only the 2-process publish row, on server processes of its own.
+if (process.env.BENCH_ROWS === "processes") {
+  await benchProcesses(row, log, freePort);
+  printTable(1);
 }
 
 const dir = mkdtempSync(join(tmpdir(), "plinth-bench-"));
@@ -370,12 +392,8 @@ try {
 // Analytics at scale, on its own server process and database.
 if (process.env.BENCH_ROWS !== "pipeline" && process.env.BENCH_ROWS !== "weight") await benchAnalytics(row, log);
 
-const w = Math.max(6, ...rows.map((r) => r.target.length));
-const m = Math.max(8, ...rows.map((r) => r.measured.length));
-console.log(`${"Target".padEnd(w)}  ${"Measured".padEnd(m)}  Result`);
-console.log(`${"-".repeat(w)}  ${"-".repeat(m)}  ------`);
-for (const r of rows) console.log(`${r.target.padEnd(w)}  ${r.measured.padEnd(m)}  ${r.pass ? "pass" : "FAIL"}`);
+// Publishes with 2 processes against 1 (issue 36), on server processes of their own.
+if (process.env.BENCH_ROWS !== "pipeline" && process.env.BENCH_ROWS !== "weight") await benchProcesses(row, log, freePort);
+
 const weightRows = DASHBOARD_SCREENS.length + AUTH_PAGES.length;
-const expected = { pipeline: 6, weight: 2 + weightRows }[process.env.BENCH_ROWS ?? ""] ?? 16 + weightRows;
-// A message port some library leaves open would hold the process after its table.
-process.exit(rows.every((r) => r.pass) && rows.length === expected ? 0 : 1);
+printTable({ pipeline: 6, weight: 2 + weightRows }[process.env.BENCH_ROWS ?? ""] ?? 17 + weightRows);

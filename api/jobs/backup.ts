@@ -24,6 +24,7 @@ import type { AppDeps } from "../context.ts";
 import { pagesOrigin, type BackupSchedule, type Env } from "../env.server.ts";
 import { enqueueJob } from "./queue.ts";
 import { runJobs } from "./runner.ts";
+import { log } from "../log.ts";
 
 export interface BackupJob {
   /** The period's start (ISO 8601). */
@@ -70,8 +71,8 @@ export function startBackups(deps: AppDeps): void {
   if (!schedule) return;
   const store = backupStore(deps.env, schedule);
   const hours = schedule.everyMs / 3_600_000;
-  console.log(`Backups every ${hours >= 1 ? `${hours} h` : `${schedule.everyMs / 60_000} min`} to ${store.where}, keeping ${schedule.keep}${schedule.encryption ? ", encrypted" : ""}.`);
-  if (!schedule.encryption) console.warn("Backups are not encrypted and hold password hashes and two-factor secrets: set BACKUP_PASSPHRASE or BACKUP_AGE_RECIPIENT (ADR 160).");
+  log().info(`Backups every ${hours >= 1 ? `${hours} h` : `${schedule.everyMs / 60_000} min`} to ${store.where}, keeping ${schedule.keep}${schedule.encryption ? ", encrypted" : ""}.`);
+  if (!schedule.encryption) log().warn("Backups are not encrypted and hold password hashes and two-factor secrets: set BACKUP_PASSPHRASE or BACKUP_AGE_RECIPIENT (ADR 160).");
   scheduleBackups(deps);
   void runJobs(deps);
 }
@@ -134,13 +135,12 @@ export async function runBackupJob(deps: AppDeps, job: BackupJob, take: TakeBack
       .where(eq(backupRuns.at, at))
       .run();
     if (failed) {
-      console.error(`Scheduled backup ${name} FAILED its verification; no older backup was deleted.`);
-      for (const line of lines) console.error(line);
+      log().error({ found: lines }, `Scheduled backup ${name} FAILED its verification; no older backup was deleted.`);
       return;
     }
     const deleted = await keepNewest(store, schedule.keep);
     pruneRuns(deps.db, deleted.oldestKept);
-    console.log(`Scheduled backup ${name} stored in ${store.where} and verified${deleted.names.length ? `; deleted ${deleted.names.join(", ")}` : ""}.`);
+    log().info(`Scheduled backup ${name} stored in ${store.where} and verified${deleted.names.length ? `; deleted ${deleted.names.join(", ")}` : ""}.`);
   } catch (err) {
     // Not taken or not stored: the period is freed for the queue's retry.
     deps.db.delete(backupRuns).where(eq(backupRuns.at, at)).run();

@@ -13,6 +13,7 @@ import type { PublishTarget, TargetWriter } from "#renderer/publish-target.ts";
 import type { AppDeps } from "../context.ts";
 import { pagesOrigin, type Env } from "../env.server.ts";
 import { enqueueJob } from "./queue.ts";
+import { log } from "../log.ts";
 
 export interface CdnPurgeJob {
   username: string;
@@ -88,7 +89,7 @@ export function purgingTarget(target: PublishTarget, deps: Pick<AppDeps, "db" | 
     try {
       queueCdnPurges(deps, usernames);
     } catch (err) {
-      console.error("CDN purge", "could not be queued for", usernames.join(", "), err);
+      log().error({ err, usernames }, "CDN purge could not be queued");
       return;
     }
     queued(usernames);

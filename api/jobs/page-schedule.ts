@@ -21,6 +21,7 @@ import type { AppDeps } from "../context.ts";
 import { pagesOrigin } from "../env.server.ts";
 import { queueTrialEndedMail } from "../services/trial-end.ts";
 import { enqueueJob } from "./queue.ts";
+import { log } from "../log.ts";
 
 /** Pages the start-up pass reads per query; the server answers requests between batches. */
 const PASS_BATCH = 500;
@@ -86,7 +87,7 @@ export async function requeuePageBoundaries(db: Db, now: () => Date): Promise<nu
         const parsed = PageSnapshotSchema.safeParse(safeDecode(page.snapshotJson));
         if (!parsed.success) {
           // One unreadable snapshot must not stop every other page's schedule.
-          console.warn("Scheduled re-renders: unreadable published snapshot", page.userId);
+          log().warn({ userId: page.userId }, "Scheduled re-renders: unreadable published snapshot");
           continue;
         }
         queuePageBoundaries(tx, { userId: page.userId, snapshot: parsed.data, plan: page.plan }, now());

@@ -54,7 +54,25 @@ export interface JobWorkerOptions {
   leaseMs?: number;
   /** Names the worker in `claimed_by` (default: host, process id and a random part). */
   workerId?: string;
+  /** Told of each run and each job (the server's logs and metrics, api/jobs/runner.ts); plain console lines without one. */
+  observer?: JobObserver;
 }
+
+/** What the worker tells its observer; the queue itself knows nothing of logs or metrics. */
+export interface JobObserver {
+  /** Calls one job's handler: the server calls it inside the job's log context. */
+  run<T>(job: { id: string; kind: JobKind; attempts: number }, handler: () => T): T;
+  /** A job's attempt threw (`job` given), or a run of the due jobs did (no `job`). */
+  failed(err: unknown, job?: { id: string; kind: JobKind }, attempts?: number): void;
+  /** A run of the due jobs starts or ends now. */
+  ran(at: Date): void;
+}
+
+const consoleObserver: JobObserver = {
+  run: (_job, handler) => handler(),
+  failed: (err, job, attempts) => (job ? console.error("Job failed", job.kind, job.id, `attempt ${attempts}`, err) : console.error("Jobs failed", err)),
+  ran: () => undefined,
+};
 
 export interface TickResult {
   done: number;
@@ -90,18 +108,23 @@ export function createJobWorker(opts: JobWorkerOptions): JobWorker {
   const maxAttempts = opts.maxAttempts ?? JOB_MAX_ATTEMPTS;
   const leaseMs = opts.leaseMs ?? JOB_LEASE_MS;
   const workerId = opts.workerId ?? `${hostname()}:${process.pid}:${newId().slice(0, 8)}`;
+  const observer = opts.observer ?? consoleObserver;
   let last: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   let sleepMs: number | undefined;
 
   const runDue = async (): Promise<TickResult> => {
     const result: TickResult = { done: 0, retried: 0, failed: 0 };
+    observer.ran(now());
     // Work a job enqueues that is due at once (a mail after a re-render, an event delivery after a
     // renewal) runs in the same tick; a job that failed runs again in a later tick, never this one.
     const retried: string[] = [];
     for (;;) {
       const job = claimNext(retried);
-      if (!job) return result;
+      if (!job) {
+        observer.ran(now());
+        return result;
+      }
       await runOne(job, result, retried);
     }
   };
@@ -137,7 +160,7 @@ export function createJobWorker(opts: JobWorkerOptions): JobWorker {
     }, Math.max(1000, Math.floor(leaseMs / 4)));
     renew.unref?.();
     try {
-      await handlers[job.kind](job.payload);
+      await observer.run(job, () => handlers[job.kind](job.payload));
       // Keyed work stays as the record that it happened; the rest leaves no trace.
       if (job.onceKey) db.update(jobs).set({ state: "done", attempts: job.attempts + 1, lastError: null, leaseUntil: null }).where(mine(job)).run();
       else db.delete(jobs).where(mine(job)).run();
@@ -145,7 +168,7 @@ export function createJobWorker(opts: JobWorkerOptions): JobWorker {
     } catch (err) {
       const attempts = job.attempts + 1;
       const lastError = String(err instanceof Error ? err.message : err).slice(0, 500);
-      console.error("Job failed", job.kind, job.id, `attempt ${attempts}`, err);
+      observer.failed(err, job, attempts);
       if (attempts >= maxAttempts) {
         db.update(jobs).set({ state: "failed", attempts, lastError, claimedBy: null, leaseUntil: null }).where(mine(job)).run();
         result.failed++;
@@ -181,7 +204,7 @@ export function createJobWorker(opts: JobWorkerOptions): JobWorker {
 
   const tick = (): Promise<TickResult> => {
     const run = last.then(runDue).finally(arm);
-    last = run.catch((err) => console.error("Jobs failed", err));
+    last = run.catch((err) => observer.failed(err));
     return run;
   };
 

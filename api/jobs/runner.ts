@@ -13,9 +13,46 @@ import { runTargetCleanup, type TargetCleanupJob } from "./target-cleanup.ts";
 import { runBackupJob, type BackupJob } from "./backup.ts";
 import { runPageBoundary, type PageBoundaryJob } from "./page-schedule.ts";
 import { billingFor } from "../services/billing.ts";
-import { createJobWorker, type JobWorker, type TickResult } from "./queue.ts";
+import { performance } from "node:perf_hooks";
+import { log, withLogContext } from "../log.ts";
+import { cdnErrors, jobsFailed } from "../metrics.ts";
+import { createJobWorker, type JobObserver, type JobWorker, type TickResult } from "./queue.ts";
 
 const workers = new WeakMap<AppDeps, JobWorker>();
+const lastRuns = new WeakMap<AppDeps, Date>();
+
+/** When this process's worker for `deps` last started or ended a run of the due jobs (/api/ready). */
+export function lastJobRun(deps: AppDeps): Date | null {
+  return lastRuns.get(deps) ?? null;
+}
+
+/**
+ * Each job runs inside its own log context (ADR 190): the mail it sends, the page it renders and
+ * any error carry its `jobId`, and one line says how it ended.
+ */
+function observerFor(deps: AppDeps): JobObserver {
+  return {
+    run(job, handler) {
+      return withLogContext({ jobId: job.id, jobKind: job.kind }, () => {
+        const started = performance.now();
+        const result = handler();
+        void Promise.resolve(result).then(
+          () => log().info({ attempt: job.attempts + 1, durationMs: Math.round(performance.now() - started) }, "job done"),
+          () => undefined,
+        );
+        return result;
+      });
+    },
+    failed(err, job, attempts) {
+      if (!job) return log().error({ err }, "Jobs failed");
+      jobsFailed.inc({ kind: job.kind });
+      withLogContext({ jobId: job.id, jobKind: job.kind }, () => log().error({ err, attempt: attempts }, "Job failed"));
+    },
+    ran(at) {
+      lastRuns.set(deps, at);
+    },
+  };
+}
 
 export function jobsFor(deps: AppDeps): JobWorker {
   let worker = workers.get(deps);
@@ -23,6 +60,7 @@ export function jobsFor(deps: AppDeps): JobWorker {
     worker = createJobWorker({
       db: deps.db,
       now: deps.now,
+      observer: observerFor(deps),
       handlers: {
         mail: (payload) => deps.mailer.send(payload as MailMessage),
         rerender: (payload) =>
@@ -36,7 +74,11 @@ export function jobsFor(deps: AppDeps): JobWorker {
         // The test-mode billing provider's timed work (api/billing/test-mode/provider.ts).
         "provider-due": (payload) => billingFor(deps).testMode?.runDue((payload as ProviderDueJob).subscriptionId),
         "provider-events": () => billingFor(deps).testMode?.deliverPending(),
-        "cdn-purge": (payload) => runCdnPurge(deps.env, payload as CdnPurgeJob),
+        "cdn-purge": (payload) =>
+          runCdnPurge(deps.env, payload as CdnPurgeJob).catch((err: unknown) => {
+            cdnErrors.inc();
+            throw err;
+          }),
         "target-cleanup": (payload) => runTargetCleanup(deps, payload as TargetCleanupJob),
         // A scheduled backup, once per period of BACKUP_EVERY across processes (ADR 160).
         backup: (payload) => runBackupJob(deps, payload as BackupJob),
@@ -52,7 +94,7 @@ export function runJobs(deps: AppDeps): Promise<TickResult | undefined> {
   return jobsFor(deps)
     .tick()
     .catch((err) => {
-      console.error("Jobs failed", err);
+      log().error({ err }, "Jobs failed");
       return undefined;
     });
 }

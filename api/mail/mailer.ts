@@ -1,12 +1,13 @@
 /**
  * Outgoing mail through nodemailer. With SMTP_URL it sends; without it every message is written as an
- * .eml file under DATA_DIR/outbox (the embedded default the product and its tests run on) and one
- * console line names the recipient and subject.
+ * .eml file under DATA_DIR/outbox (the embedded default the product and its tests run on) and a
+ * debug line names the file. Neither the address nor the subject is logged: a subject may hold a code.
  */
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import nodemailer from "nodemailer";
 import { newId } from "#db/ids.ts";
+import { log as logger } from "../log.ts";
 
 export interface MailMessage {
   to: string;
@@ -25,7 +26,7 @@ export interface MailerOptions {
   smtpUrl?: string;
   from: string;
   outboxDir: string;
-  /** Print a line per message written to the outbox (default true). */
+  /** Log a debug line per message written to the outbox (default true). */
   log?: boolean;
 }
 
@@ -48,7 +49,7 @@ export function createMailer({ smtpUrl, from, outboxDir, log = true }: MailerOpt
       const tmp = join(outboxDir, `.${name}.tmp`);
       writeFileSync(tmp, info.message as Buffer);
       renameSync(tmp, join(outboxDir, name));
-      if (log) console.log(`mail: to=${message.to} subject=${JSON.stringify(message.subject)} file=${name}`);
+      if (log) logger().debug({ file: name }, "mail written to the outbox");
     },
   };
 }

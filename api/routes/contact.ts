@@ -7,6 +7,7 @@ import { ApiError } from "../errors.ts";
 import { jsonBody } from "../validate.ts";
 import { clientKey } from "../services/client-key.ts";
 import { createRateLimiter, limitStoreFor } from "../services/rate-limit.ts";
+import { log } from "../log.ts";
 
 /** Messages one client may send in a burst, and the window in which that allowance comes back. */
 export const CONTACT_RATE_MAX = 5;
@@ -36,7 +37,7 @@ export function contactRoutes({ db, env, mailer, now }: AppDeps) {
           });
         } catch (err) {
           // The message is stored, so the visitor's part is done; the operator finds it by this id.
-          console.error(`contact: message ${id} stored but not e-mailed:`, err);
+          log().error({ err, messageId: id }, "Contact message stored but not e-mailed");
         }
         return c.json({ ok: true }, 201);
       })

@@ -28,6 +28,7 @@ import type { AppDeps, AppEnv } from "../context.ts";
 import { pagesOrigin } from "../env.server.ts";
 import { ApiError } from "../errors.ts";
 import { suspensionOf } from "../services/admin-reports.ts";
+import { log } from "../log.ts";
 import { jsonBody } from "../validate.ts";
 
 const VersionSchema = z.object({ version: z.number().int().min(1).max(1_000_000_000) }).strict();
@@ -55,6 +56,9 @@ export function publishRoutes(deps: AppDeps) {
     withPageLock(userId, () => throughTarget(deps.target, (writer) => step({ ...opts(), writer })));
   /** A publish queued the page's scheduled re-renders: the worker wakes for the first of them. */
   const answered = (result: Parameters<typeof answer>[0]) => {
+    // One line per publish, under the request's id (ADR 190).
+    if (result.ok) log().info({ version: result.version, changed: result.changed }, "published");
+    else log().info({ refused: result.reason }, "publish refused");
     if (result.ok && result.changed) void runJobs(deps);
     return answer(result);
   };

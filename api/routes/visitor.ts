@@ -23,6 +23,7 @@ import { clientKey, requestHeader } from "../services/client-key.ts";
 import { reportPinnedVersion, reporterId } from "../services/admin-reports.ts";
 import { createLiveLinks } from "../services/live-links.ts";
 import { leadMailMessage, publishedLeadMagnet, releaseLeadMail, reserveLeadMail } from "../services/lead-mail.ts";
+import { log } from "../log.ts";
 
 export const VISITOR_PREFIX = "/api/visitor/";
 
@@ -265,7 +266,7 @@ export function visitorRoutes(deps: AppDeps) {
           text: `A visitor reported ${reportUrl}\n\nReason: ${body.reason}\nDetails: ${body.details || "(none)"}\n`,
         });
       } catch (err) {
-        console.warn("Report notification failed", body.username, err);
+        log().warn({ err }, "Report notification failed");
       }
       return c.body(null, 204);
     });

@@ -15,6 +15,7 @@ import { publishPage } from "#renderer/publish.ts";
 import type { TargetWriter } from "#renderer/publish-target.ts";
 import { ApiError } from "../errors.ts";
 import { withSchedule } from "../jobs/page-schedule.ts";
+import { log } from "../log.ts";
 
 export interface NewAccount {
   email: string;
@@ -86,8 +87,8 @@ export function accountConflict(err: unknown): ApiError | null {
 export function publishInitialPage(db: Db, userId: string, opts: { publishedDir: string; origin: string; pagesOrigin?: string; now: Date; writer?: TargetWriter }): void {
   try {
     const result = publishPage(db, userId, withSchedule(opts));
-    if (!result.ok) console.error("Error in initial page generation", userId, result.reason);
+    if (!result.ok) log().error({ userId, reason: result.reason }, "Error in initial page generation");
   } catch (err) {
-    console.error("Error in initial page generation", userId, err);
+    log().error({ err, userId }, "Error in initial page generation");
   }
 }

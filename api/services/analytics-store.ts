@@ -7,6 +7,7 @@ import { hash, randomBytes } from "node:crypto";
 import { referrerSite } from "#core/referrer-sites.ts";
 import type { Db } from "#db/client.ts";
 import type { analyticsEvents, ROLLUP_DIMENSIONS } from "#db/schema.ts";
+import { log } from "../log.ts";
 
 export type AnalyticsEventInput = Pick<
   typeof analyticsEvents.$inferInsert,
@@ -144,7 +145,7 @@ export function startAnalyticsRetention(db: Db, rawDays: number, now: () => Date
     try {
       pruneAnalytics(db, now(), rawDays);
     } catch (err) {
-      console.error("Analytics retention failed", err);
+      log().error({ err }, "Analytics retention failed");
     }
   };
   const first = setTimeout(run, 1_000);

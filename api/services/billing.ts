@@ -28,6 +28,7 @@ import { cancelledMail, commissionMail, paymentFailedMail, receiptMail, subscrip
 import { invoiceParties, issueInvoice } from "./invoices.ts";
 import { getProfile, planStateOf, type ProfileRow } from "./profile.ts";
 import { creditCommission } from "./rewards-balance.ts";
+import { log } from "../log.ts";
 
 export interface Billing {
   provider: BillingProvider;
@@ -198,7 +199,7 @@ export async function signupCheckoutUrl(deps: AppDeps, userId: string): Promise<
   try {
     return (await startCheckout(deps, userId, { successPath: `${AFTER_SIGN_IN}?checkout=success`, cancelPath: AFTER_SIGN_IN })).url;
   } catch (err) {
-    console.error("Checkout after signup could not start", userId, err);
+    log().error({ err, userId }, "Checkout after signup could not start");
     return AFTER_SIGN_IN;
   }
 }
@@ -285,7 +286,7 @@ export async function endSubscriptionForDeletion(deps: AppDeps, userId: string):
     await billingFor(deps).provider.cancelNow(live.subscriptionId);
   } catch (err) {
     db.update(billingCustomers).set({ subscriptionId: live.subscriptionId }).where(and(mine, isNull(billingCustomers.subscriptionId))).run();
-    console.error("Ending a subscription before deleting its account failed", userId, err);
+    log().error({ err, userId }, "Ending a subscription before deleting its account failed");
     throw new ApiError("bad_gateway", BILLING_MESSAGES.deleteSubscriptionEndFailed);
   }
   // Should the deletion itself fail now, the account is left as the provider has it: on Lite.

@@ -9,6 +9,7 @@ import { openDatabase } from "#db/client.ts";
 import type { Beacon } from "./beacon-events.ts";
 import { recordBeacons } from "./beacon-events.ts";
 import { FAILURES, WRITTEN, type ToWriterThread } from "./event-writer.ts";
+import { log } from "../log.ts";
 
 const { path, shared } = workerData as { path: string; shared: Int32Array };
 const db = openDatabase({ path, migrate: false });
@@ -25,7 +26,7 @@ function writeWaiting(): void {
       try {
         recordBeacons(db, beacons);
       } catch (err) {
-        console.error("Analytics write failed; retrying", err);
+        log().error({ err }, "Analytics write failed; retrying");
         Atomics.add(shared, FAILURES, 1);
         Atomics.notify(shared, WRITTEN);
         retry = setTimeout(writeWaiting, 100);

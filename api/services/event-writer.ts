@@ -12,6 +12,8 @@
 import { Worker } from "node:worker_threads";
 import { databaseFile, type Db } from "#db/client.ts";
 import { recordBeacons, type Beacon } from "./beacon-events.ts";
+import { log } from "../log.ts";
+import { beaconsQueued, beaconsRefused, beaconsWritten } from "../metrics.ts";
 
 export interface EventWriterOptions {
   /** Beacons per transaction, and the queue length that starts a write without waiting. */
@@ -67,6 +69,7 @@ export function createEventWriter(db: Db, opts: EventWriterOptions = {}): EventW
       if (n > written) break;
       inFlight.delete(n);
       inFlightBeacons -= batch.length;
+      beaconsWritten.inc(batch.length);
     }
   };
   const thread = () => {
@@ -75,7 +78,7 @@ export function createEventWriter(db: Db, opts: EventWriterOptions = {}): EventW
     w.unref();
     const lost = (err: unknown) => {
       if (worker !== w) return;
-      console.error("The analytics writer thread stopped; starting another", err);
+      log().error({ err }, "The analytics writer thread stopped; starting another");
       worker = null;
       // What it had not written goes to the next thread, in order.
       forgetWritten();
@@ -123,11 +126,17 @@ export function createEventWriter(db: Db, opts: EventWriterOptions = {}): EventW
     enqueue(b) {
       if (closed) {
         recordBeacons(db, [b]);
+        beaconsQueued.inc();
+        beaconsWritten.inc();
         return true;
       }
       forgetWritten();
-      if (queue.length + inFlightBeacons >= maxQueue) return false;
+      if (queue.length + inFlightBeacons >= maxQueue) {
+        beaconsRefused.inc({ reason: "full" });
+        return false;
+      }
       queue.push(b);
+      beaconsQueued.inc();
       if (queue.length >= batchSize) soon ??= setImmediate(handOver);
       else timer ??= setTimeout(handOver, flushMs);
       return true;
@@ -142,7 +151,7 @@ export function createEventWriter(db: Db, opts: EventWriterOptions = {}): EventW
       void w?.terminate();
       // Only when the disk refuses every write: the thread may still be retrying, so say what is lost
       // rather than write it twice.
-      if (inFlightBeacons > 0) console.error(`Analytics: ${inFlightBeacons} events could not be written before shutdown`);
+      if (inFlightBeacons > 0) log().error({ lost: inFlightBeacons }, `Analytics: ${inFlightBeacons} events could not be written before shutdown`);
     },
     get queued() {
       forgetWritten();

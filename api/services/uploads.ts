@@ -26,6 +26,7 @@ import { MAX_VERSIONS_LISTED } from "#renderer/publish.ts";
 import { ApiError } from "../errors.ts";
 import type { MediaStorage } from "../storage/media.ts";
 import { claimSection } from "./revisions.ts";
+import { log } from "../log.ts";
 
 /** sharp's names for the formats an owner may upload (SVG, TIFF, HEIF and the rest are refused). */
 const DECODABLE = new Set(["jpeg", "png", "gif", "webp"]);
@@ -203,7 +204,7 @@ export async function sweepUnusedMedia(db: Db, storage: MediaStorage, userId: st
     try {
       await storage.remove(r.key);
     } catch (err) {
-      console.warn("Could not remove unused media", r.key, err);
+      log().warn({ err, key: r.key }, "Could not remove unused media");
     }
   }
   return unused.length;

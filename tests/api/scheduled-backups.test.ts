@@ -25,6 +25,7 @@ import { freePort } from "#tests/support/nginx.ts";
 import { npmRun } from "#tests/support/npm-run.ts";
 import { createApiOwner } from "#tests/support/owner.ts";
 import { startTestBucket, type TestBucket } from "#tests/support/s3.ts";
+import { logLines } from "#tests/support/logs.ts";
 import { startServerProcess, type ServerProcess } from "#tests/support/server-process.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -239,7 +240,7 @@ describe("two server processes on one data folder", () => {
       const runs = backupHistory(t.deps.db);
       // One archive per period (a test that runs across midnight UTC sees two periods), each taken by one server.
       expect(archivesIn(backups)).toEqual(runs.map((r) => r.name).sort());
-      const stored = servers.flatMap((s) => s.output().split("\n")).filter((l) => l.startsWith("Scheduled backup "));
+      const stored = servers.flatMap((s) => logLines(s.output())).filter((l) => l.msg.startsWith("Scheduled backup "));
       expect(stored).toHaveLength(runs.length);
     } finally {
       await Promise.all(servers.map((s) => s.stop()));

@@ -231,9 +231,9 @@ async function listening(deps: AppDeps) {
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-/** Status, body and headers, without the ones a socket adds (date, connection, length). */
+/** Status, body and headers, without the ones a socket adds (date, connection, length, and the request's id). */
 async function answerOf(res: Response) {
-  const headers = [...res.headers].filter(([name]) => !["date", "connection", "keep-alive", "content-length", "transfer-encoding"].includes(name));
+  const headers = [...res.headers].filter(([name]) => !["date", "connection", "keep-alive", "content-length", "transfer-encoding", "x-request-id"].includes(name));
   return { status: res.status, body: await res.text(), headers: Object.fromEntries(headers.sort()) };
 }
 

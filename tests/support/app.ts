@@ -12,6 +12,7 @@ import { createPublishTarget } from "#api/deps.ts";
 import { parseEnv } from "#api/env.server.ts";
 import { withCdnPurge } from "#api/jobs/runner.ts";
 import { createMailer } from "#api/mail/mailer.ts";
+import { countingMailer } from "#api/metrics.ts";
 import { createEventWriter } from "#api/services/event-writer.ts";
 import { createReportThread } from "#api/services/report-thread.ts";
 
@@ -56,7 +57,7 @@ export function createTestApp(overrides: Record<string, string> = {}): TestApp {
   mkdirSync(dataDir, { recursive: true });
   copyFileSync(templateDb(), dbPath);
   const db = openDatabase({ path: dbPath });
-  const mailer = createMailer({ from: env.MAIL_FROM, outboxDir: env.OUTBOX_DIR, log: false });
+  const mailer = countingMailer(createMailer({ from: env.MAIL_FROM, outboxDir: env.OUTBOX_DIR, log: false }));
   const deps: AppDeps = withCdnPurge({ db, env, mailer, now: () => new Date(), events: createEventWriter(db), reports: createReportThread(db), target: createPublishTarget(env) });
   const app = createServerApp(deps);
   return {

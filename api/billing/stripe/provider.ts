@@ -10,6 +10,7 @@ import { BILLING_MESSAGES } from "#core/schemas/billing.ts";
 import { ApiError } from "../../errors.ts";
 import type { BalancePayment, BillingProvider, CheckoutInput, SubscriptionObject } from "../provider.ts";
 import { idOf, subscriptionObject } from "./map.ts";
+import { log } from "../../log.ts";
 
 export interface StripeSettings {
   secretKey: string;
@@ -48,7 +49,7 @@ async function asked<T>(what: string, message: string, call: () => Promise<T>): 
     return await call();
   } catch (err) {
     if (!(err instanceof Stripe.errors.StripeError)) throw err;
-    console.warn(`Stripe refused ${what}: ${err.type} ${err.code ?? "-"} ${err.statusCode ?? "-"} ${err.requestId ?? "-"} ${err.message}`);
+    log().warn(`Stripe refused ${what}: ${err.type} ${err.code ?? "-"} ${err.statusCode ?? "-"} ${err.requestId ?? "-"} ${err.message}`);
     throw new ApiError("bad_gateway", message);
   }
 }

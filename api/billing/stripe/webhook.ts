@@ -13,6 +13,7 @@ import { applyBillingEvent, billingFor } from "../../services/billing.ts";
 import { runJobs } from "../../jobs/runner.ts";
 import { SIGNATURE_TOLERANCE_MS } from "../signature.ts";
 import { billingEvent } from "./map.ts";
+import { log } from "../../log.ts";
 
 export const STRIPE_SIGNATURE_HEADER = "stripe-signature";
 
@@ -63,8 +64,12 @@ export async function receiveStripeWebhook(deps: AppDeps, body: string, signatur
   } catch {
     throw new ApiError("bad_request", BILLING_MESSAGES.webhookPayload);
   }
-  if (!mapped) return { duplicate: false, ignored: true };
+  if (!mapped) {
+    log().info({ eventId: event.id, type: event.type, ignored: true }, "stripe webhook");
+    return { duplicate: false, ignored: true };
+  }
   const { duplicate } = applyBillingEvent(deps, mapped);
+  log().info({ eventId: event.id, type: event.type, duplicate }, "stripe webhook");
   if (!duplicate) await runJobs(deps);
   return { duplicate, ignored: false };
 }

@@ -24,6 +24,7 @@ import { authorizationUrl, finishAuthorization, oidcSettings, type ProviderIdent
 import { createProviderAttempt } from "../../services/signup.ts";
 import { jsonBody, query } from "../../validate.ts";
 import { finishFirstFactor, setSignupCookie, take, type AuthLimiters } from "./shared.ts";
+import { log } from "../../log.ts";
 
 const FLOW_COOKIE = "plinth_oidc";
 
@@ -93,7 +94,7 @@ export function googleRoutes(deps: AppDeps, limiters: AuthLimiters) {
         try {
           started = await authorizationUrl(settings);
         } catch (err) {
-          console.error("Google sign-in could not start", err);
+          log().error({ err }, "Google sign-in could not start");
           return c.redirect(`/auth/login?error=provider`, 302);
         }
         const flow: Flow = { ...started.checks, next: safeNextPath(q.next), remember: q.remember === "1", username };
@@ -127,7 +128,7 @@ export function googleRoutes(deps: AppDeps, limiters: AuthLimiters) {
           if (resolved.linkedEmail) {
             await mailer
               .send(googleLinkedMail(resolved.linkedEmail, env.PUBLIC_ORIGIN, now(), env.CONTACT_TO))
-              .catch((err) => console.error("Sending the Google link notice failed", err));
+              .catch((err) => log().error({ err }, "Sending the Google link notice failed"));
           }
           const outcome = finishFirstFactor(c, deps, resolved.userId, flow.remember);
           // Checked again where it is used: only a dashboard path of this site leaves here, whatever the cookie held.

@@ -27,6 +27,7 @@ import { oidcSettings } from "../../services/oidc.ts";
 import { useSecondFactor } from "../../services/two-factor.ts";
 import { jsonBody } from "../../validate.ts";
 import { finishFirstFactor, take, type AuthLimiters } from "./shared.ts";
+import { log } from "../../log.ts";
 
 export function loginRoutes(deps: AppDeps, limiters: AuthLimiters) {
   const { db, env, mailer, now } = deps;
@@ -104,7 +105,7 @@ export function loginRoutes(deps: AppDeps, limiters: AuthLimiters) {
           try {
             await mailer.send(verifyEmailMail(user.email, `${env.PUBLIC_ORIGIN}/auth/verify-email?token=${token}`));
           } catch (err) {
-            console.error("Sending a verification link failed", err);
+            log().error({ err }, "Sending a verification link failed");
             throw new ApiError("internal", AUTH_TEXT.verificationFailed);
           }
         }

@@ -20,13 +20,14 @@ import { assertNotThrottled, clearFailures, emailSubject, recordFailure, type Th
 import { completeReset, issueResetToken, resetTokenOwner } from "../../services/password-reset.ts";
 import { jsonBody, query } from "../../validate.ts";
 import { take, type AuthLimiters } from "./shared.ts";
+import { log } from "../../log.ts";
 
 export function passwordRoutes(deps: AppDeps, limiters: AuthLimiters) {
   const { db, env, mailer, now } = deps;
 
   /** Mail that need not hold up the answer: sent after it, failures logged. */
   const sendLater = (message: Parameters<typeof mailer.send>[0], what: string) => {
-    void mailer.send(message).catch((err) => console.error(`Sending ${what} failed`, err));
+    void mailer.send(message).catch((err) => log().error({ err }, `Sending ${what} failed`));
   };
 
   return (
@@ -94,7 +95,7 @@ export function passwordRoutes(deps: AppDeps, limiters: AuthLimiters) {
         invalidateUserSessions(db, user.id);
         c.set("session", null);
         beginSession(c, deps, user.id, persistent, { secondFactor });
-        await mailer.send(passwordChangedMail(user.email, env.PUBLIC_ORIGIN)).catch((err) => console.error("Sending a password-change notice failed", err));
+        await mailer.send(passwordChangedMail(user.email, env.PUBLIC_ORIGIN)).catch((err) => log().error({ err }, "Sending a password-change notice failed"));
         return c.json({ message: AUTH_TEXT.passwordChanged });
       })
   );

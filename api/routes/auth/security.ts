@@ -24,12 +24,13 @@ import { assertNotThrottled, clearFailures, recordFailure, userSubject, type Thr
 import { beginSetup, confirmSetup, disableTwoFactor, renewBackupCodes, twoFactorStatus, useSecondFactor } from "../../services/two-factor.ts";
 import { jsonBody, params } from "../../validate.ts";
 import { take, type AuthLimiters } from "./shared.ts";
+import { log } from "../../log.ts";
 
 export function securityRoutes(deps: AppDeps, limiters: AuthLimiters) {
   const { db, env, mailer, now } = deps;
 
   const notify = (message: Parameters<typeof mailer.send>[0]) =>
-    mailer.send(message).catch((err) => console.error("Sending a security notice failed", err));
+    mailer.send(message).catch((err) => log().error({ err }, "Sending a security notice failed"));
 
   /** Wrong codes count against the owner like wrong passwords: 5, then 15 minutes. */
   const twoFactorKey = (userId: string): ThrottleKey => ({ action: "two_factor", subject: userSubject(userId) });

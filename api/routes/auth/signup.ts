@@ -35,6 +35,7 @@ import { referrerFromCookie } from "../../services/affiliate-referral.ts";
 import { signupCheckoutUrl } from "../../services/billing.ts";
 import { jsonBody } from "../../validate.ts";
 import { clearSignupCookie, readSignupCookie, setSignupCookie, take, type AuthLimiters } from "./shared.ts";
+import { log } from "../../log.ts";
 
 export function signupRoutes(deps: AppDeps, limiters: AuthLimiters) {
   const { db, env, mailer, now } = deps;
@@ -54,7 +55,7 @@ export function signupRoutes(deps: AppDeps, limiters: AuthLimiters) {
     } catch (err) {
       // Not sent, so not counted: the owner may ask again at once.
       db.delete(emailVerificationCodes).where(eq(emailVerificationCodes.signupAttemptId, attempt.id)).run();
-      console.error("Sending a signup code failed", err);
+      log().error({ err }, "Sending a signup code failed");
       throw new ApiError("internal", AUTH_TEXT.codeSendFailed);
     }
   }
@@ -170,7 +171,7 @@ export function signupRoutes(deps: AppDeps, limiters: AuthLimiters) {
         }
         // Through the publish target (ADR 129); a bucket that refuses it is logged like any failure here.
         await throughTarget(deps.target, (writer) => publishInitialPage(db, userId, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, pagesOrigin: pagesOrigin(env), now: at, writer })).catch((err: unknown) =>
-          console.error("Error in initial page generation", userId, err),
+          log().error({ err, userId }, "Error in initial page generation"),
         );
         clearSignupCookie(c, env);
         beginSession(c, deps, userId, body.rememberMe);
