@@ -55,7 +55,7 @@ describe("four server processes on one DATA_DIR", () => {
     expect(new Set(recipients).size).toBe(1000);
     expect(new Set(recipients)).toEqual(new Set(Array.from({ length: 1000 }, (_, i) => `reader${i}@example.com`)));
     // Every process saw the same queue; the work went to more than one of them.
-    const sent = servers.map((s) => (s.output().match(/^mail: to=/gm) ?? []).length);
+    const sent = servers.map((s) => (s.output().match(/"msg":"mail sent"/g) ?? []).length);
     expect(sent.reduce((a, b) => a + b, 0)).toBe(1000);
     expect(sent.filter((n) => n > 0).length).toBeGreaterThan(1);
     for (const s of servers) expect(s.output()).not.toMatch(/Job failed|Jobs failed|SQLITE_BUSY/);
