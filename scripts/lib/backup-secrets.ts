@@ -38,8 +38,9 @@ export async function secretsFor(archive: string, env: NodeJS.ProcessEnv = proce
 function askHidden(question: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const input = process.stdin;
-    process.stderr.write(question);
+    // The terminal stops echoing before the question shows, so nothing typed after it is echoed.
     input.setRawMode(true);
+    process.stderr.write(question);
     input.resume();
     input.setEncoding("utf8");
     let typed = "";
