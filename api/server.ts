@@ -46,19 +46,18 @@ function main() {
   const shutdown = () => {
     stopRetention();
     const jobsStopped = jobs.stop();
+    // The writer thread writes what it was handed; from now on each beacon that still arrives is
+    // written at once. Every acknowledged beacon is stored before the process exits.
+    const eventsWritten = deps.events.close();
     server.close(() => {
       // A job under way (a renewal, a delivery, a mail) finishes before the database closes.
-      void jobsStopped.finally(() => {
-        // Every acknowledged beacon is written before the database closes.
-        deps.events.close();
+      void Promise.allSettled([jobsStopped, eventsWritten]).then(() => {
         deps.reports.close();
         deps.db.$client.close();
         process.exit(0);
       });
     });
-    // Connections still open: queued beacons, and any that arrive until the exit, are written now.
-    deps.events.close();
-    setTimeout(() => process.exit(0), 3000).unref();
+    setTimeout(() => void eventsWritten.finally(() => process.exit(0)), 3000).unref();
   };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);

@@ -28,7 +28,8 @@
  *  - analytics (scripts/lib/bench-analytics.ts): ingest over HTTP as a ratio to /api/health, a 90-day
  *    report of a page with 10,000,000 events, /api/health and a beacon while such reports run, sent
  *    vs stored.
- * BENCH_ROWS=pipeline measures only the publish pipeline's rows; BENCH_ROWS=weight only the weight rows.
+ * BENCH_ROWS=pipeline measures only the publish pipeline's rows; BENCH_ROWS=weight only the weight
+ * rows; BENCH_ROWS=analytics only the analytics rows.
  */
 import "./lib/production-mode.ts";
 import { createEventWriter } from "#api/services/event-writer.ts";
@@ -80,6 +81,13 @@ const row = (target: string, measured: string, pass: boolean) => rows.push({ tar
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 const log = (s: string) => process.stderr.write(`${s}\n`);
+/** The rows of scripts/lib/bench-analytics.ts. */
+const ANALYTICS_ROWS = 5;
+
+if (process.env.BENCH_ROWS === "analytics") {
+  await benchAnalytics(row, log);
+  printAndExit(ANALYTICS_ROWS);
+}
 
 /**
  * The bytes Chromium receives, headers and bodies as they come over the connection, for the
@@ -370,12 +378,16 @@ try {
 // Analytics at scale, on its own server process and database.
 if (process.env.BENCH_ROWS !== "pipeline" && process.env.BENCH_ROWS !== "weight") await benchAnalytics(row, log);
 
-const w = Math.max(6, ...rows.map((r) => r.target.length));
-const m = Math.max(8, ...rows.map((r) => r.measured.length));
-console.log(`${"Target".padEnd(w)}  ${"Measured".padEnd(m)}  Result`);
-console.log(`${"-".repeat(w)}  ${"-".repeat(m)}  ------`);
-for (const r of rows) console.log(`${r.target.padEnd(w)}  ${r.measured.padEnd(m)}  ${r.pass ? "pass" : "FAIL"}`);
 const weightRows = DASHBOARD_SCREENS.length + AUTH_PAGES.length;
-const expected = { pipeline: 6, weight: 2 + weightRows }[process.env.BENCH_ROWS ?? ""] ?? 16 + weightRows;
-// A message port some library leaves open would hold the process after its table.
-process.exit(rows.every((r) => r.pass) && rows.length === expected ? 0 : 1);
+printAndExit({ pipeline: 6, weight: 2 + weightRows }[process.env.BENCH_ROWS ?? ""] ?? 11 + ANALYTICS_ROWS + weightRows);
+
+/** The table, and exit 1 unless every row passed and all `expected` rows were measured. */
+function printAndExit(expected: number): never {
+  const w = Math.max(6, ...rows.map((r) => r.target.length));
+  const m = Math.max(8, ...rows.map((r) => r.measured.length));
+  console.log(`${"Target".padEnd(w)}  ${"Measured".padEnd(m)}  Result`);
+  console.log(`${"-".repeat(w)}  ${"-".repeat(m)}  ------`);
+  for (const r of rows) console.log(`${r.target.padEnd(w)}  ${r.measured.padEnd(m)}  ${r.pass ? "pass" : "FAIL"}`);
+  // A message port some library leaves open would hold the process after its table.
+  process.exit(rows.every((r) => r.pass) && rows.length === expected ? 0 : 1);
+}
