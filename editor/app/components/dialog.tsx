@@ -6,7 +6,9 @@
 import { AlertDialog, Dialog } from "radix-ui";
 import { X } from "lucide-react";
 import { useRef, type ReactNode } from "react";
-import { Button, lastFocusedElement, type ConfirmProps, type FocusOnClose, type ModalProps } from "./ui.tsx";
+import { Button } from "./button.tsx";
+import { lastFocusedElement, type FocusOnClose } from "./focus.ts";
+import { type ConfirmProps, type ModalProps } from "./modal.tsx";
 
 /**
  * The element that opens a dialog: the focused one, or, when that is an item of a dropdown menu
