@@ -2,7 +2,9 @@
  * Configuration, parsed once at boot from the environment with embedded defaults: with nothing set,
  * the product runs on one machine (SQLite in DATA_DIR, pages in PUBLISHED_DIR, mail in an outbox).
  */
-import { resolve } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { basename, dirname, join, resolve, sep } from "node:path";
+import { Encrypter } from "age-encryption";
 import { z } from "zod";
 import { parseTaxRatePercent } from "#core/invoice.ts";
 import { hasInvisible } from "#core/text-rule.ts";
@@ -108,6 +110,88 @@ function checkPurge(env: { CDN_PURGE_URL?: string; CDN_PURGE_HEADER?: string }, 
   if (url.username || url.password) problem("CDN_PURGE_URL", PURGE_MESSAGES.credentials);
 }
 
+const BACKUP_MESSAGES = {
+  every: "must be how often a backup is taken: a number and m, h or d, from 15m to 30d, e.g. 6h",
+  keep: "must be how many scheduled backups are kept, 1 to 1000",
+  target: "must be folder (backups in BACKUP_DIR, the default) or s3 (the bucket of the S3_* values)",
+  dirRequired: "is required with BACKUP_EVERY and BACKUP_TARGET=folder: the folder scheduled backups are written to, off the machine's disk if it can be (a mounted share)",
+  bucketRequired: "is required with BACKUP_TARGET=s3: the bucket backups go to (S3_BUCKET, or BACKUP_S3_BUCKET for another one)",
+  regionRequired: "is required with BACKUP_TARGET=s3: the bucket's region, e.g. us-east-1 (auto for Cloudflare R2)",
+  prefix: "must be a key prefix such as plinth-backups/: letters, digits, dots, hyphens and underscores, in parts separated by slashes",
+  public: "puts backups among the keys of the published pages, which visitors may read: give them a prefix outside S3_PREFIX (set S3_PREFIX, e.g. pages/) or another bucket (BACKUP_S3_BUCKET)",
+  passphrase: "must be at least 16 characters (the archive is encrypted with it through scrypt; make it long and random)",
+  recipient: "must be an age recipient (age1…, from age-keygen or the identity file's public key line)",
+  both: "and BACKUP_AGE_RECIPIENT are both set: an archive is encrypted with a passphrase or for a recipient, not both; unset one",
+  servedDir: "is inside SITE_DIR or PUBLISHED_DIR, where anyone could download the backups: choose a folder the server does not serve",
+} as const;
+
+/** BACKUP_EVERY as milliseconds: "6h" is 21,600,000; null when malformed or out of range. */
+export function backupInterval(value: string): number | null {
+  const m = /^(\d{1,5})(m|h|d)$/.exec(value.trim());
+  if (!m) return null;
+  const ms = Number(m[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as "m" | "h" | "d"];
+  return ms >= 15 * 60_000 && ms <= 30 * 86_400_000 ? ms : null;
+}
+
+/** Whether `dir` is `parent` or inside it, after every symbolic link of their existing parts is followed. */
+function isInside(dir: string, parent: string): boolean {
+  const real = (path: string) => {
+    let existing = resolve(path);
+    const rest: string[] = [];
+    while (!existsSync(existing) && dirname(existing) !== existing) {
+      rest.unshift(basename(existing));
+      existing = dirname(existing);
+    }
+    return join(realpathSync(existing), ...rest);
+  };
+  const a = real(dir);
+  const b = real(parent);
+  return a === b || a.startsWith(b + sep);
+}
+
+type BackupValues = {
+  BACKUP_EVERY?: string;
+  BACKUP_TARGET: "folder" | "s3";
+  BACKUP_DIR?: string;
+  BACKUP_S3_BUCKET?: string;
+  BACKUP_S3_PREFIX: string;
+  BACKUP_PASSPHRASE?: string;
+  BACKUP_AGE_RECIPIENT?: string;
+  PUBLISH_TARGET: "folder" | "s3";
+  S3_BUCKET?: string;
+  S3_REGION?: string;
+  S3_PREFIX?: string;
+  SITE_DIR: string;
+  PUBLISHED_DIR: string;
+};
+
+/** The scheduled backups' values (ADR 160), each problem named by its variable. */
+function checkBackups(env: BackupValues, problem: (name: string, message: string) => void): void {
+  if (env.BACKUP_EVERY !== undefined && backupInterval(env.BACKUP_EVERY) === null) problem("BACKUP_EVERY", BACKUP_MESSAGES.every);
+  if (env.BACKUP_PASSPHRASE !== undefined && env.BACKUP_PASSPHRASE.length < 16) problem("BACKUP_PASSPHRASE", BACKUP_MESSAGES.passphrase);
+  if (env.BACKUP_AGE_RECIPIENT !== undefined) {
+    try {
+      new Encrypter().addRecipient(env.BACKUP_AGE_RECIPIENT.trim());
+    } catch {
+      problem("BACKUP_AGE_RECIPIENT", BACKUP_MESSAGES.recipient);
+    }
+  }
+  if (env.BACKUP_PASSPHRASE !== undefined && env.BACKUP_AGE_RECIPIENT !== undefined) problem("BACKUP_PASSPHRASE", BACKUP_MESSAGES.both);
+  if (env.BACKUP_DIR !== undefined && [env.SITE_DIR, env.PUBLISHED_DIR].some((served) => isInside(env.BACKUP_DIR!, served))) problem("BACKUP_DIR", BACKUP_MESSAGES.servedDir);
+  if (env.BACKUP_TARGET === "folder") {
+    if (env.BACKUP_EVERY !== undefined && !env.BACKUP_DIR) problem("BACKUP_DIR", BACKUP_MESSAGES.dirRequired);
+    return;
+  }
+  const bucket = env.BACKUP_S3_BUCKET ?? env.S3_BUCKET;
+  if (!bucket) problem("S3_BUCKET", BACKUP_MESSAGES.bucketRequired);
+  else if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) || bucket.includes("..")) problem(env.BACKUP_S3_BUCKET ? "BACKUP_S3_BUCKET" : "S3_BUCKET", TARGET_MESSAGES.bucket);
+  if (!env.S3_REGION) problem("S3_REGION", BACKUP_MESSAGES.regionRequired);
+  const prefix = keyPrefix(env.BACKUP_S3_PREFIX);
+  if (prefix === "" || prefix.length > 200 || !prefix.slice(0, -1).split("/").every((part) => /^[A-Za-z0-9_.-]+$/.test(part) && part !== "." && part !== "..")) problem("BACKUP_S3_PREFIX", BACKUP_MESSAGES.prefix);
+  // Pages in the same bucket are public (the README's bucket policy): backups must not be among them.
+  else if (env.PUBLISH_TARGET === "s3" && bucket === env.S3_BUCKET && prefix.startsWith(keyPrefix(env.S3_PREFIX))) problem("BACKUP_S3_PREFIX", BACKUP_MESSAGES.public);
+}
+
 /** What each Stripe value looks like, for the boot message that names the one that is wrong. */
 const STRIPE_VALUES = {
   STRIPE_SECRET_KEY: { pattern: /^(sk_test_|sk_live_|rk_test_|rk_live_)[A-Za-z0-9_]{8,}$/, what: "a secret key (sk_test_…, sk_live_…) or restricted key (rk_…) from the Stripe dashboard" },
@@ -125,14 +209,16 @@ function isHttpOrigin(value: string): boolean {
   }
 }
 
-type TargetValues = { PUBLISH_TARGET: "folder" | "s3"; AWS_ACCESS_KEY_ID?: string; AWS_SECRET_ACCESS_KEY?: string } & Partial<Record<(typeof BUCKET_VALUES)[number], string>>;
+type TargetValues = { PUBLISH_TARGET: "folder" | "s3"; BACKUP_TARGET?: "folder" | "s3"; AWS_ACCESS_KEY_ID?: string; AWS_SECRET_ACCESS_KEY?: string } & Partial<Record<(typeof BUCKET_VALUES)[number], string>>;
 
 /** The publish target's values, each problem named by its variable. */
 function checkPublishTarget(env: TargetValues, problem: (name: string, message: string) => void): void {
   if (env.AWS_ACCESS_KEY_ID && !env.AWS_SECRET_ACCESS_KEY) problem("AWS_SECRET_ACCESS_KEY", TARGET_MESSAGES.secretRequired);
   if (env.AWS_SECRET_ACCESS_KEY && !env.AWS_ACCESS_KEY_ID) problem("AWS_ACCESS_KEY_ID", TARGET_MESSAGES.keyRequired);
   if (env.PUBLISH_TARGET !== "s3") {
-    const set = BUCKET_VALUES.find((name) => env[name] !== undefined && env[name] !== "");
+    // Backups to a bucket (BACKUP_TARGET=s3) read the bucket's own values, not the pages' ones.
+    const backupBucket = env.BACKUP_TARGET === "s3" ? ["S3_BUCKET", "S3_ENDPOINT", "S3_REGION"] : [];
+    const set = BUCKET_VALUES.find((name) => env[name] !== undefined && env[name] !== "" && !backupBucket.includes(name));
     if (set) problem("PUBLISH_TARGET", `is folder (the default) but ${set} is set: set PUBLISH_TARGET=s3 to publish pages to a bucket, or unset ${set}`);
     return;
   }
@@ -145,6 +231,18 @@ function checkPublishTarget(env: TargetValues, problem: (name: string, message: 
   if (prefix.length > 200 || (prefix !== "" && !prefix.split("/").every((part) => /^[A-Za-z0-9_.-]+$/.test(part) && part !== "." && part !== ".."))) problem("S3_PREFIX", TARGET_MESSAGES.prefix);
   if (!env.PUBLIC_PAGES_ORIGIN) problem("PUBLIC_PAGES_ORIGIN", TARGET_MESSAGES.pagesOriginRequired);
   else if (!isHttpOrigin(env.PUBLIC_PAGES_ORIGIN)) problem("PUBLIC_PAGES_ORIGIN", TARGET_MESSAGES.pagesOrigin);
+}
+
+/** Google's OpenID Connect issuer, the default one. */
+export const GOOGLE_OIDC_ISSUER = "https://accounts.google.com";
+
+/** Whether the issuer is Google's (which takes Google's own `prompt=select_account`). */
+export function isGoogleIssuer(issuer: string): boolean {
+  try {
+    return new URL(issuer).origin === GOOGLE_OIDC_ISSUER;
+  } catch {
+    return false;
+  }
 }
 
 const EnvSchema = z
@@ -184,11 +282,25 @@ const EnvSchema = z
         });
         return z.NEVER;
       }),
-    /** Google sign-in (OpenID Connect). The button shows only when a client id is set. */
+    /**
+     * Sign-in with an OpenID Connect provider (ADR 043, 150): Google unless OIDC_ISSUER names another.
+     * The button shows only when a client id is set. The GOOGLE_* names are the same settings' older
+     * names, still read when the OIDC_* one is unset.
+     */
+    OIDC_ISSUER: z.url().optional(),
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    /** The sign-in button's text; "Continue with Google" with Google, "Continue with single sign-on" otherwise. */
+    OIDC_BUTTON_LABEL: z
+      .string()
+      .trim()
+      .min(1)
+      .max(60, "must be 60 characters or fewer")
+      .refine((v) => !/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(v), "must not hold control or invisible characters")
+      .optional(),
+    GOOGLE_ISSUER: z.url().optional(),
     GOOGLE_CLIENT_ID: z.string().min(1).optional(),
     GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
-    /** The OpenID Connect issuer; Google unless another provider (or a test provider) is named. */
-    GOOGLE_ISSUER: z.url().default("https://accounts.google.com"),
     /** The billing provider (ADR 080): the embedded test mode, or Stripe (ADR 104) with the STRIPE_* values below. */
     BILLING_PROVIDER: z.enum(["test", "stripe"]).default("test"),
     /** Stripe's secret or restricted API key (sk_test_…, sk_live_…, rk_…). Required with BILLING_PROVIDER=stripe. */
@@ -245,6 +357,20 @@ const EnvSchema = z
       .string()
       .optional()
       .transform((v) => v || undefined),
+    /** How often a backup is taken by the job queue, e.g. 6h (ADR 160); none when unset. */
+    BACKUP_EVERY: z.string().optional(),
+    /** How many scheduled backups are kept; older ones go once a new one is verified. */
+    BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(14),
+    /** Where scheduled backups go: BACKUP_DIR, or the bucket of the S3_* values. */
+    BACKUP_TARGET: z.enum(["folder", "s3"], { error: BACKUP_MESSAGES.target }).default("folder"),
+    BACKUP_DIR: z.string().min(1).optional(),
+    /** With BACKUP_TARGET=s3: another bucket than S3_BUCKET, and the key prefix of the backups. */
+    BACKUP_S3_BUCKET: z.string().optional(),
+    BACKUP_S3_PREFIX: z.string().default("plinth-backups/"),
+    /** Encrypts every archive (age's scrypt recipient); restore asks for it. */
+    BACKUP_PASSPHRASE: z.string().optional(),
+    /** Encrypts every archive for this age recipient (age1…); restore asks for its identity. */
+    BACKUP_AGE_RECIPIENT: z.string().optional(),
     /** Log one line per request (off in tests). */
     LOG_REQUESTS: z
       .enum(["0", "1", "true", "false"])
@@ -255,8 +381,14 @@ const EnvSchema = z
     const problem = (name: string, message: string) => ctx.addIssue({ code: "custom", path: [name], message });
     if (sellerNameRequired(env.BILLING_PROVIDER) && env.SELLER_NAME === undefined) problem("SELLER_NAME", SELLER_MESSAGES.nameRequired);
     if (env.STRIPE_API_BASE !== undefined && !isHttpOrigin(env.STRIPE_API_BASE)) problem("STRIPE_API_BASE", "must be an http(s) origin such as https://api.stripe.com, with no path");
+    for (const name of ["ISSUER", "CLIENT_ID", "CLIENT_SECRET"] as const) {
+      const current = env[`OIDC_${name}`];
+      const older = env[`GOOGLE_${name}`];
+      if (current !== undefined && older !== undefined && current !== older) problem(`GOOGLE_${name}`, `is the older name of OIDC_${name}, which is set to something else: keep only OIDC_${name}`);
+    }
     checkPublishTarget(env, problem);
     checkPurge(env, problem);
+    checkBackups(env, problem);
     if (env.BILLING_PROVIDER !== "stripe") return;
     for (const [name, rule] of Object.entries(STRIPE_VALUES)) {
       const value = env[name as keyof typeof STRIPE_VALUES];
@@ -264,10 +396,15 @@ const EnvSchema = z
       else if (!rule.pattern.test(value)) problem(name, `must be ${rule.what}`);
     }
   })
-  .transform((env) => {
+  .transform(({ GOOGLE_ISSUER, GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET, ...env }) => {
     const publicOrigin = (env.PUBLIC_ORIGIN ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
+    const issuer = env.OIDC_ISSUER ?? GOOGLE_ISSUER ?? GOOGLE_OIDC_ISSUER;
     return {
       ...env,
+      OIDC_ISSUER: issuer,
+      OIDC_CLIENT_ID: env.OIDC_CLIENT_ID ?? GOOGLE_CLIENT_ID,
+      OIDC_CLIENT_SECRET: env.OIDC_CLIENT_SECRET ?? GOOGLE_CLIENT_SECRET,
+      OIDC_BUTTON_LABEL: env.OIDC_BUTTON_LABEL ?? (isGoogleIssuer(issuer) ? "Continue with Google" : "Continue with single sign-on"),
       PUBLIC_ORIGIN: publicOrigin,
       DATA_DIR: resolve(env.DATA_DIR),
       PUBLISHED_DIR: resolve(env.PUBLISHED_DIR),
@@ -277,6 +414,7 @@ const EnvSchema = z
       DATABASE_PATH: resolve(env.DATA_DIR, "plinth.db"),
       OUTBOX_DIR: resolve(env.DATA_DIR, "outbox"),
       PAYOUT_REQUESTS_TO: env.PAYOUT_REQUESTS_TO ?? env.CONTACT_TO,
+      BACKUP: scheduledBackups(env),
       SELLER: {
         name: env.SELLER_NAME ?? TEST_MODE_SELLER_NAME,
         address: env.SELLER_ADDRESS ?? [],
@@ -285,6 +423,31 @@ const EnvSchema = z
       } satisfies Seller,
     };
   });
+
+/** The scheduled backups (ADR 160), or null when BACKUP_EVERY is unset. */
+export interface BackupSchedule {
+  everyMs: number;
+  keep: number;
+  target: { kind: "folder"; dir: string } | { kind: "s3"; bucket: string; prefix: string };
+  encryption: { passphrase: string } | { recipient: string } | null;
+}
+
+function scheduledBackups(env: { BACKUP_EVERY?: string; BACKUP_KEEP: number; BACKUP_TARGET: "folder" | "s3"; BACKUP_DIR?: string; BACKUP_S3_BUCKET?: string; BACKUP_S3_PREFIX: string; S3_BUCKET?: string; BACKUP_PASSPHRASE?: string; BACKUP_AGE_RECIPIENT?: string }): BackupSchedule | null {
+  if (env.BACKUP_EVERY === undefined) return null;
+  return {
+    everyMs: backupInterval(env.BACKUP_EVERY)!,
+    keep: env.BACKUP_KEEP,
+    target: env.BACKUP_TARGET === "s3" ? { kind: "s3", bucket: (env.BACKUP_S3_BUCKET ?? env.S3_BUCKET)!, prefix: keyPrefix(env.BACKUP_S3_PREFIX) } : { kind: "folder", dir: resolve(env.BACKUP_DIR!) },
+    encryption: backupEncryption(env),
+  };
+}
+
+/** How archives are encrypted: with BACKUP_PASSPHRASE, for BACKUP_AGE_RECIPIENT, or not at all. */
+export function backupEncryption(env: { BACKUP_PASSPHRASE?: string; BACKUP_AGE_RECIPIENT?: string }): BackupSchedule["encryption"] {
+  if (env.BACKUP_PASSPHRASE !== undefined) return { passphrase: env.BACKUP_PASSPHRASE };
+  if (env.BACKUP_AGE_RECIPIENT !== undefined) return { recipient: env.BACKUP_AGE_RECIPIENT.trim() };
+  return null;
+}
 
 /** The seller as invoices print it. */
 export interface Seller {
@@ -302,11 +465,40 @@ export function pagesOrigin(env: Pick<Env, "PUBLISH_TARGET" | "PUBLIC_PAGES_ORIG
   return env.PUBLISH_TARGET === "s3" && env.PUBLIC_PAGES_ORIGIN ? env.PUBLIC_PAGES_ORIGIN : env.PUBLIC_ORIGIN;
 }
 
-export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
-  const result = EnvSchema.safeParse(source);
-  if (!result.success) {
-    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
-    throw new Error(`Invalid configuration:\n${lines}`);
+/** A configuration the server cannot start with: one problem per variable, each on its own line. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+    this.name = "ConfigError";
   }
-  return result.data;
+}
+
+/** zod's own checks in the words of the other boot messages: what the value must be, never the value (it may be a secret). */
+function plainIssue(issue: z.core.$ZodRawIssue): string | undefined {
+  switch (issue.code) {
+    case "invalid_type":
+      return issue.expected === "number" || issue.expected === "int" ? "must be a whole number" : undefined;
+    case "too_small":
+      return issue.origin === "number" ? `must be ${String(issue.minimum)} or more` : `must be at least ${String(issue.minimum)} characters`;
+    case "too_big":
+      return issue.origin === "number" ? `must be ${String(issue.maximum)} or less` : `must be at most ${String(issue.maximum)} characters`;
+    case "invalid_value":
+      return `must be one of ${issue.values.map(String).join(", ")}`;
+    case "invalid_format":
+      return issue.format === "email" ? "must be an e-mail address, e.g. support@plinth.example" : issue.format === "url" ? "must be a URL such as https://plinth.example" : undefined;
+    default:
+      return undefined;
+  }
+}
+
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = EnvSchema.safeParse(source, { error: plainIssue });
+  if (result.success) return result.data;
+  const issues = [...result.error.issues];
+  // zod skips the checks across variables while one value is malformed: they run again without the
+  // malformed ones, so every problem is named at once rather than one start at a time.
+  const named = new Set(issues.map((i) => String(i.path[0])));
+  const again = EnvSchema.safeParse(Object.fromEntries(Object.entries(source).filter(([name]) => !named.has(name))), { error: plainIssue });
+  if (!again.success) issues.push(...again.error.issues.filter((i) => !named.has(String(i.path[0]))));
+  throw new ConfigError(issues.map((i) => `${i.path.join(".")}: ${i.message}`));
 }

@@ -1,15 +1,24 @@
 /**
  * Preview: /{username}/preview and /{username}?preview=true render the owner's draft on the fly with
- * the page components (noindex, preview banner). Only the signed-in owner sees it; anyone else gets
- * the site's 404 page, so a preview never reveals that a draft exists.
+ * the page components (noindex, preview banner). With `version=N` as well (History, ADR 137:
+ * /{username}/preview?version=N) they render that published version instead, as it was published:
+ * under the plan it was published with, at the instant it was published, with a banner naming it.
+ * Only the signed-in owner sees either; anyone else gets the site's 404 page, so a preview never
+ * reveals that a draft or a version exists. Each owner's previews are limited like their writes
+ * (ADR 093, ADR 148): a render costs the server, however the draft reads.
  */
 import type { Context } from "hono";
+import type { PagePlan, PageSnapshot } from "#core/model.ts";
 import { eq } from "drizzle-orm";
 import { userProfiles } from "#db/schema.ts";
+import { HISTORY_TEXTS } from "#core/history.ts";
 import { loadDraft } from "#renderer/draft.ts";
+import { versionPreview } from "#renderer/publish.ts";
 import { ensureSharedAssets } from "#renderer/assets.ts";
 import { renderPage } from "#renderer/render.tsx";
 import { isSecureOrigin } from "./auth/cookies.ts";
+import { OWNER_WRITE_LIMITS, TOO_MANY_PREVIEWS } from "./auth/owner-write-limit.ts";
+import { createRateLimiter } from "./services/rate-limit.ts";
 import { readSessionCookie, validateSessionToken } from "./auth/session.ts";
 import type { AppDeps } from "./context.ts";
 import { pagesOrigin } from "./env.server.ts";
@@ -17,6 +26,9 @@ import { PAGE_HEADERS } from "./content-security.ts";
 
 const PREVIEW_PATH = /^\/([A-Za-z0-9_-]{3,30})\/preview\/?$/;
 const PAGE_PATH = /^\/([A-Za-z0-9_-]{3,30})\/?$/;
+
+/** A version number as History links to it: digits only, no sign, no leading zero. */
+const VERSION_PARAM = /^[1-9][0-9]{0,9}$/;
 
 /** The username a request asks to preview, or null when it is not a preview request. */
 export function previewTarget(path: string, query: (name: string) => string | undefined): string | null {
@@ -28,6 +40,7 @@ export function previewTarget(path: string, query: (name: string) => string | un
 }
 
 export function previewHandler({ db, env, now }: AppDeps, notFound: (c: Context) => Response | Promise<Response>) {
+  const previews = createRateLimiter(OWNER_WRITE_LIMITS.previews.burst, OWNER_WRITE_LIMITS.previews.perSecond, { now });
   return async (c: Context): Promise<Response | null> => {
     const username = previewTarget(c.req.path, (n) => c.req.query(n));
     if (!username) return null;
@@ -42,16 +55,33 @@ export function previewHandler({ db, env, now }: AppDeps, notFound: (c: Context)
       res.headers.set("Cache-Control", "no-store");
       return res;
     }
-    const draft = loadDraft(db, profile.userId);
-    if (!draft) return notFound(c);
+    if (!previews.take(profile.userId)) {
+      return new Response(TOO_MANY_PREVIEWS, { status: 429, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "1" } });
+    }
+    const asked = c.req.query("version");
+    let shown: { snapshot: PageSnapshot; plan: PagePlan; now: Date; banner?: string } | null = null;
+    if (asked === undefined) {
+      const draft = loadDraft(db, profile.userId);
+      shown = draft && { snapshot: draft.snapshot, plan: draft.plan, now: at };
+    } else if (VERSION_PARAM.test(asked)) {
+      const version = Number(asked);
+      const v = versionPreview(db, profile.userId, version);
+      shown = v && { snapshot: v.snapshot, plan: v.plan, now: v.publishedAt, banner: HISTORY_TEXTS.previewBanner(version, v.publishedAt) };
+    }
+    if (!shown) {
+      const res = await notFound(c);
+      res.headers.set("Cache-Control", "no-store");
+      return res;
+    }
     const page = renderPage({
-      snapshot: draft.snapshot,
-      plan: draft.plan,
-      now: at,
+      snapshot: shown.snapshot,
+      plan: shown.plan,
+      now: shown.now,
       origin: env.PUBLIC_ORIGIN,
       apiOrigin: env.PUBLIC_ORIGIN,
       pagesOrigin: pagesOrigin(env),
       mode: "preview",
+      banner: shown.banner,
       assets: ensureSharedAssets(env.PUBLISHED_DIR),
     });
     return new Response(c.req.method === "HEAD" ? null : page.html, {

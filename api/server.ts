@@ -4,23 +4,26 @@
  */
 import "./runtime-mode.ts";
 import type { AddressInfo } from "node:net";
+import { failBoot } from "./boot-errors.ts";
 import { createHttpServer } from "./http-server.ts";
 import { createDeps } from "./deps.ts";
-import { pagesOrigin } from "./env.server.ts";
+import { pagesOrigin, parseEnv, type Env } from "./env.server.ts";
 import { siteIsBuilt } from "./site.ts";
 import { followTemplate } from "#renderer/follow-template.ts";
 import { requeuePageBoundaries } from "./jobs/page-schedule.ts";
+import { startBackups } from "./jobs/backup.ts";
 import { jobsFor, runJobs } from "./jobs/runner.ts";
 import { billingFor } from "./services/billing.ts";
 import { startAnalyticsRetention } from "./services/analytics-store.ts";
 
-function main() {
-  const deps = createDeps();
-  const { env } = deps;
+function main(env: Env) {
+  const deps = createDeps(env);
   if (!env.ASTRO_DEV_URL && !siteIsBuilt(env.SITE_DIR)) {
     console.warn(`The site is not built in ${env.SITE_DIR}: run \`npm run build\` first. Serving the API and published pages only.`);
   }
   const server = createHttpServer(deps);
+  // A port in use or refused is one line naming PORT or HOST, not a stack trace (api/boot-errors.ts).
+  server.once("error", (err) => failBoot(err, env));
   server.listen(env.PORT, env.HOST, () => {
     console.log(`Plinth is listening on ${env.PUBLIC_ORIGIN} (port ${(server.address() as AddressInfo).port})`);
   });
@@ -39,6 +42,8 @@ function main() {
   requeuePageBoundaries(deps.db, deps.now)
     .then(() => runJobs(deps))
     .catch((err: unknown) => console.error("Queueing scheduled re-renders failed; they are queued again at the next start.", err));
+  // Scheduled backups (BACKUP_EVERY): this period's, if no process took it yet, and the next (ADR 160).
+  startBackups(deps);
   const stopRetention = startAnalyticsRetention(deps.db, env.ANALYTICS_RAW_DAYS);
   if (env.NODE_ENV === "production" && env.BILLING_PROVIDER === "test") {
     console.warn("Billing runs on the test-mode provider: checkout takes test cards only and no money is collected (ADR 080).");
@@ -63,4 +68,11 @@ function main() {
   process.on("SIGTERM", shutdown);
 }
 
-main();
+// A problem at start (the configuration, DATA_DIR, the database) is one line each, then exit 1.
+let env: Env | undefined;
+try {
+  env = parseEnv();
+  main(env);
+} catch (err) {
+  failBoot(err, env);
+}

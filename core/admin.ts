@@ -48,6 +48,10 @@ export const ADMIN_TEXTS = {
   accountAlreadySuspended: "This account is already suspended. Reload to see its state.",
   accountNotSuspended: "This account is not suspended. Reload to see its state.",
   ownAccount: "You cannot suspend your own account.",
+  /** ADR 149: an admin is suspended only once the role is revoked from the shell. */
+  adminAccount: "This account is an admin. Revoke its admin role from the shell first (npm run admin -- revoke <email>), then suspend it.",
+  /** Issue 35: the page of a suspended account comes back with the account, never alone. */
+  accountOfPageSuspended: "This page's account is suspended. Restore the account (People, then the account) to bring its page back.",
 } as const;
 
 /** What the owner reads about a suspension (dashboard banner, sign-in, publish). */

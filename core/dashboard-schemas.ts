@@ -7,7 +7,7 @@ import { z } from "zod";
 import { LIMITS } from "./limits.ts";
 import { LINK_MESSAGES, isMediaPath } from "./link-input.ts";
 import { singleLine } from "./text-rule.ts";
-import { isImageUrl } from "./url-rule.ts";
+import { completeUrl, isImageUrl } from "./url-rule.ts";
 
 const id = z.string().trim().min(1).max(64);
 const isoOrNull = z.iso.datetime({ offset: true }).nullable();
@@ -18,6 +18,8 @@ export const LinkExtrasSchema = z
     thumbnailUrl: z
       .string()
       .trim()
+      // "cdn.example.com/p.jpg" gets https://, as the dialog shows on leaving the field (ADR 145).
+      .overwrite((v) => completeUrl(v))
       .max(LIMITS.URL_MAX, LINK_MESSAGES.urlInvalid)
       .refine((v) => v === "" || isImageUrl(v) || (isMediaPath(v) && /\.(jpg|png|gif|webp)$/.test(v)), LINK_MESSAGES.urlInvalid)
       .nullable()

@@ -19,6 +19,10 @@ export const DASH = {
   publishBlockersIntro: "These Plus items can't go on a Plinth Lite page:",
   upgrade: "Upgrade",
   hidePlusAndPublish: "Hide Plus items and publish",
+  /** ADR 136: hiding is the plan's, at render time; the draft keeps every item. */
+  hidePlusNote: "Your draft keeps every item: your plan hides them on your page, and they come back when you upgrade.",
+  plusItemsBack: "Your Plus items are back on your page",
+  plusItemsBackText: "What Plinth Lite hid is on your live page again.",
   /** Page Layout header (ADR 113): the spec's display-only "(5 limit)" followed by the real Lite rule. */
   layoutVisible: (visible: number, total: number) => `Manage your page components. ${visible} of ${total} components visible (5 limit).`,
   layoutLimitNote: (plan: "lite" | "trial" | "plus", used: number) =>

@@ -95,3 +95,29 @@ export function linkFileError(kind: LinkFileKind, file: { type: string; size: nu
   if (file.size > maxBytesFor(kind)) return tooLargeFor(kind);
   return null;
 }
+
+/** The longest file name kept for naming an upload back to its owner. */
+export const FILE_NAME_MAX = 120;
+
+/**
+ * The name an uploaded file had on the owner's device, fit to show back to them ("guide.pdf"), or
+ * null when nothing usable is left. Only its last path segment is kept (browsers send no folders,
+ * a forged request might); control, invisible and reordering characters go; spaces are collapsed;
+ * leading dots go (no "..", no hidden names); it is cut to FILE_NAME_MAX characters, keeping a
+ * short extension. It only ever names the file: the stored file's path is its content hash.
+ */
+export function cleanFileName(raw: string): string | null {
+  const base = raw.split(/[/\\]/).pop() ?? "";
+  const name = base
+    .normalize("NFC")
+    .replace(/\s+/g, " ")
+    .replace(/[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g, "")
+    .trim()
+    .replace(/^\.+/, "")
+    .trim();
+  if (!name) return null;
+  const chars = [...name];
+  if (chars.length <= FILE_NAME_MAX) return name;
+  const ext = /\.[A-Za-z0-9]{1,8}$/.exec(name)?.[0] ?? "";
+  return chars.slice(0, FILE_NAME_MAX - ext.length - 1).join("").trimEnd() + "…" + ext;
+}

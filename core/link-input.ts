@@ -7,7 +7,7 @@ import { z } from "zod";
 import { LIMITS } from "./limits.ts";
 import { HASH_URL_LINK_TYPES, LINK_TYPES, PROMOTE_LINK_TYPE, URL_REQUIRED_LINK_TYPES, type LinkType } from "./link-types.ts";
 import { multiLine, singleLine } from "./text-rule.ts";
-import { isMediaPath, isWebUrl } from "./url-rule.ts";
+import { CONTACT_LINK_TYPES, completeUrl, contactSchemeOf, isLinkAddress, isMediaPath, isWebUrl } from "./url-rule.ts";
 
 export { isMediaPath } from "./url-rule.ts";
 
@@ -16,6 +16,9 @@ export const LINK_MESSAGES = {
   titleTooLong: `Title must be ${LIMITS.LINK_TITLE_MAX} characters or less`,
   urlRequired: "URL is required",
   urlInvalid: "Please enter a valid URL",
+  emailLinkInvalid: "Please enter one email address, like mailto:you@example.com (a subject is optional)",
+  phoneLinkInvalid: "Please enter the number with its country code, like tel:+14155550123",
+  textLinkInvalid: "Please enter the number with its country code, like sms:+14155550123",
   linkTextRequired: "Link Text is required",
   descriptionRequired: "Description is required",
   fullNameRequired: "Full Name is required",
@@ -25,21 +28,40 @@ export const LINK_MESSAGES = {
 
 const line = (max: number) => singleLine().max(max, LINK_MESSAGES.tooLong).optional().default("");
 const lines = (max: number) => multiLine().max(max, LINK_MESSAGES.tooLong).optional().default("");
-const urlText = z.string().trim().max(LIMITS.URL_MAX, LINK_MESSAGES.urlInvalid).optional().default("");
+/** A URL field, completed as the dialog completes it (core/url-rule.ts completeUrl, ADR 145). */
+const urlText = (contact = false) =>
+  z
+    .string()
+    .trim()
+    .overwrite((v) => completeUrl(v, contact))
+    .max(LIMITS.URL_MAX, LINK_MESSAGES.urlInvalid)
+    .optional()
+    .default("");
+
+/**
+ * Why the page would not link a link of this type to `url`, in words the owner can act on, or null
+ * when it would (core/url-rule.ts isLinkAddress: a web URL, or for a button or text link an e-mail,
+ * phone or text-message link, ADR 144).
+ */
+export function linkUrlProblem(linkType: LinkType, url: string): string | null {
+  if (isLinkAddress(linkType, url)) return null;
+  const scheme = CONTACT_LINK_TYPES.includes(linkType) ? contactSchemeOf(url) : null;
+  return scheme === "mailto" ? LINK_MESSAGES.emailLinkInvalid : scheme === "tel" ? LINK_MESSAGES.phoneLinkInvalid : scheme === "sms" ? LINK_MESSAGES.textLinkInvalid : LINK_MESSAGES.urlInvalid;
+}
 
 export const LinkInputSchema = z
   .object({
     linkType: z.enum(LINK_TYPES, "Please choose a link type"),
     title: singleLine(LINK_MESSAGES.titleRequired).min(1, LINK_MESSAGES.titleRequired).max(LIMITS.LINK_TITLE_MAX, LINK_MESSAGES.titleTooLong),
-    url: urlText,
+    url: urlText(true),
     data: z
       .object({
         // The link dialog offers text areas for the text, the message and the description.
         text: lines(LIMITS.TEXT_LINK_TEXT_MAX),
-        url: urlText,
+        url: urlText(true),
         message: lines(LIMITS.DONATION_MESSAGE_MAX),
         description: lines(LIMITS.LEAD_DESCRIPTION_MAX),
-        fileUrl: urlText,
+        fileUrl: urlText(),
         name: line(LIMITS.VCF_FIELD_MAX),
         phone: line(LIMITS.VCF_FIELD_MAX),
         email: line(LIMITS.VCF_FIELD_MAX),
@@ -54,16 +76,20 @@ export const LinkInputSchema = z
     const need = (ok: boolean, path: (string | number)[], message: string) => {
       if (!ok) ctx.addIssue({ code: "custom", path, message });
     };
+    const address = (path: string[], url: string) => {
+      const problem = linkUrlProblem(v.linkType, url);
+      need(!problem, path, problem ?? "");
+    };
     if (URL_REQUIRED_LINK_TYPES.includes(v.linkType)) {
       need(v.url !== "", ["url"], LINK_MESSAGES.urlRequired);
-      if (v.url) need(isWebUrl(v.url), ["url"], LINK_MESSAGES.urlInvalid);
+      if (v.url) address(["url"], v.url);
     } else if (v.url && v.url !== "#") {
-      need(isWebUrl(v.url), ["url"], LINK_MESSAGES.urlInvalid);
+      address(["url"], v.url);
     }
     if (v.linkType === "text_link") {
       // Its text links to its own url, else the main one; "#" would leave the text linking nowhere.
       need(d.url !== "" || (v.url !== "" && v.url !== "#"), ["data", "url"], LINK_MESSAGES.urlRequired);
-      if (d.url) need(isWebUrl(d.url), ["data", "url"], LINK_MESSAGES.urlInvalid);
+      if (d.url) address(["data", "url"], d.url);
       need(d.text !== "", ["data", "text"], LINK_MESSAGES.linkTextRequired);
     }
     if (v.linkType === "lead_magnet") {

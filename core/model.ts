@@ -71,6 +71,8 @@ export const PageProfileFieldsSchema = z.object({
   seoTitle: z.string(),
   seoDescription: z.string(),
   longFormText: z.string(),
+  /** The long-form text's own switch (ADR 136): off keeps the text and leaves it off the page. */
+  longFormTextVisible: z.boolean(),
   profilePictureUrl: z.string().nullable(),
   profilePictureStyle: z.enum(PICTURE_STYLES),
   profilePictureIconSubtype: z.enum(ICON_SUBTYPES),
@@ -93,14 +95,17 @@ export const PageProfileFieldsSchema = z.object({
 });
 /**
  * A snapshot stored before full-width pictures had their own crop held one picture, cut for the
- * layout it was uploaded in: a full-width page's picture is its full-width crop.
+ * layout it was uploaded in: a full-width page's picture is its full-width crop. One stored before the
+ * long-form text had its switch showed the text (ADR 136).
  */
 export const PageProfileSchema = z.preprocess((v) => {
-  if (v && typeof v === "object" && !("profilePictureFullwidthUrl" in v)) {
-    const p = v as { profilePictureStyle?: unknown; profilePictureUrl?: unknown };
-    return { ...v, profilePictureFullwidthUrl: p.profilePictureStyle === "full_width" ? (p.profilePictureUrl ?? null) : null };
+  if (!v || typeof v !== "object") return v;
+  let out = v as Record<string, unknown>;
+  if (!("profilePictureFullwidthUrl" in out)) {
+    out = { ...out, profilePictureFullwidthUrl: out.profilePictureStyle === "full_width" ? (out.profilePictureUrl ?? null) : null };
   }
-  return v;
+  if (!("longFormTextVisible" in out)) out = { ...out, longFormTextVisible: true };
+  return out;
 }, PageProfileFieldsSchema);
 export type PageProfile = z.infer<typeof PageProfileFieldsSchema>;
 

@@ -3,6 +3,7 @@
  */
 import { LIMITS } from "./limits.ts";
 import { PROMOTE_LINK_TYPE } from "./link-types.ts";
+import type { PagePlan } from "./model.ts";
 
 export const PLAN_TYPES = ["lite", "plus"] as const;
 export type PlanType = (typeof PLAN_TYPES)[number];
@@ -57,6 +58,20 @@ export interface PlanState {
   currentPeriodEndDate: Date | null;
   trialEndsAt: Date | null;
 }
+
+/** A page's plan (core/model.ts) with its times as dates, for the rules below. */
+export function planStateOf(plan: PagePlan): PlanState {
+  const d = (s: string | null) => (s ? new Date(s) : null);
+  return {
+    planType: plan.planType,
+    subscriptionStatus: plan.subscriptionStatus,
+    currentPeriodEndDate: d(plan.currentPeriodEndDate),
+    trialEndsAt: d(plan.trialEndsAt),
+  };
+}
+
+/** A plan under which every Plus rule applies, whatever the time: what a page shows with Plus. */
+export const ALWAYS_PLUS: PagePlan = { planType: "plus", subscriptionStatus: "active_plus", currentPeriodEndDate: null, trialEndsAt: null };
 
 const DAY_MS = 86_400_000;
 

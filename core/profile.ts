@@ -9,12 +9,36 @@ import type { FeatureKey } from "./plans.ts";
 import { FREE_THEME_IDS, type FullwidthSubtype } from "./themes.ts";
 import type { ProfileEdit } from "./schemas/profile.ts";
 
+/** How deep lists and quotes of long-form text may nest (ADR 148); the page draws 8 levels, deeper ones as text. */
+export const LONG_FORM_NESTING_MAX = 30;
+/** How many list items long-form text may hold in all (ADR 148): the parser's cost grows faster than their number. */
+export const LONG_FORM_LIST_ITEMS_MAX = 200;
+
+/** A list marker (or a quote's `>`) at the start of a line or after another one, with the spaces before it. */
+const CONTAINER_MARKER = /[ \t]*(?:(>)|(?:[-*+]|[0-9]{1,9}[.)])(?=[ \t]|$))/y;
+
+/**
+ * At least how many list items the text holds: every list marker that starts a line, or follows
+ * another marker or a quote's `>` there. A marker the parser would read as something else (a
+ * thematic break `* * *`) counts too, so this is an upper bound; one pass, no parse.
+ */
+export function longFormListItems(text: string): number {
+  let items = 0;
+  for (const line of text.split("\n")) {
+    CONTAINER_MARKER.lastIndex = 0;
+    for (let m = CONTAINER_MARKER.exec(line); m && m[0] !== ""; m = CONTAINER_MARKER.exec(line)) if (!m[1]) items++;
+  }
+  return items;
+}
+
 export const PROFILE_MESSAGES = {
   displayNameTooLong: `Display name must be ${LIMITS.DISPLAY_NAME_MAX} characters or less`,
   bioTooLong: `Bio must be ${LIMITS.BIO_MAX} characters or less`,
   seoTitleTooLong: `SEO title must be ${LIMITS.SEO_TITLE_MAX} characters or less`,
   seoDescriptionTooLong: `Meta description must be ${LIMITS.SEO_DESCRIPTION_MAX} characters or less`,
   longFormTextTooLong: `Text must be ${LIMITS.LONG_FORM_TEXT_MAX} characters or less`,
+  longFormTooDeep: `Lists and quotes can be nested at most ${LONG_FORM_NESTING_MAX} levels deep`,
+  longFormTooManyItems: `Lists can hold at most ${LONG_FORM_LIST_ITEMS_MAX} items in all`,
   initialsInvalid: `Initials can be at most ${LIMITS.INITIALS_MAX} letters`,
   colorInvalid: "Please enter a valid hex colour, like #3b82f6",
   themeInvalid: "Please choose a theme",

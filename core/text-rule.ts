@@ -23,6 +23,10 @@ const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u
 /** Whether a value has a character no text field accepts. */
 export const hasInvisible = (value: string): boolean => INVISIBLE.test(value);
 
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, "gu");
+/** The value without the characters no text field accepts (for text decoded from what was accepted, ADR 148). */
+export const withoutInvisible = (value: string): string => value.replace(INVISIBLE_ALL, "");
+
 /** A one-line text field, trimmed. `error` is the message when the value is missing or not a string. */
 export function singleLine(error?: string) {
   return z

@@ -81,6 +81,80 @@ export function isImageUrl(value: string): boolean {
   return /^[a-z0-9.-]+$/.test(new URL(value).hostname);
 }
 
+/**
+ * E-mail, phone and text-message links (ADR 144): one address with an optional subject, or one
+ * international (E.164) number. Nothing a mail or phone app would read as a second recipient, another
+ * header (cc, bcc, body), a line break or a script. The scheme may be written in any case.
+ */
+const MAILTO = /^mailto:([A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*)@((?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63})(?:\?subject=((?:[A-Za-z0-9\-._~!$()*+,;:@/?]|%[0-9A-Fa-f]{2})+))?$/i;
+const PHONE = /^(?:tel|sms):\+[1-9][0-9]{6,14}$/i;
+/** What a decoded subject may not carry: controls (CR, LF), invisible format and reordering characters. */
+const REFUSED_IN_SUBJECT = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/;
+const EMAIL_MAX = 254;
+const SUBJECT_MAX = 200;
+
+/** A `mailto:` link to one address with an optional subject, or a `tel:` or `sms:` link to one E.164 number. */
+export function isContactUrl(value: string): boolean {
+  if (value.length > LIMITS.URL_MAX) return false;
+  if (PHONE.test(value)) return true;
+  const m = MAILTO.exec(value);
+  if (!m) return false;
+  const [, local, domain, subject] = m as unknown as [string, string, string, string | undefined];
+  if (local.length > 64 || local.length + 1 + domain.length > EMAIL_MAX) return false;
+  if (subject === undefined) return true;
+  let text: string;
+  try {
+    text = decodeURIComponent(subject);
+  } catch {
+    return false;
+  }
+  return text.trim() !== "" && text.length <= SUBJECT_MAX && !REFUSED_IN_SUBJECT.test(text);
+}
+
+/** The kind of a contact link, by its scheme (whether or not it is well formed), for the editor's messages. */
+export function contactSchemeOf(value: string): "mailto" | "tel" | "sms" | null {
+  const m = /^(mailto|tel|sms):/i.exec(value.trim());
+  return m ? (m[1]!.toLowerCase() as "mailto" | "tel" | "sms") : null;
+}
+
+/** Link types whose address may also be an e-mail, a phone number or a text message (ADR 144). */
+export const CONTACT_LINK_TYPES: readonly string[] = ["standard_url", "text_link"];
+
+/** Whether the page links a link of this type to `address`: a web URL, or for a button or text link a contact URL. */
+export function isLinkAddress(linkType: string, address: string): boolean {
+  return isWebUrl(address) || (CONTACT_LINK_TYPES.includes(linkType) && isContactUrl(address));
+}
+
+/**
+ * What the owner meant by what they typed in a URL field (ADR 145), shown in the field before it is
+ * saved and applied again by the API: a web address without its scheme gets https://
+ * ("shop.example.com"); with `contact`, a bare e-mail address becomes a mailto: link and a number
+ * starting with "+" a tel: link; a contact link loses the spaces, dashes, dots and brackets of its
+ * number and the spaces of its subject (as %20). Anything else comes back trimmed, for the rule to
+ * judge: nothing with another scheme (javascript:, https:example.com) is ever repaired.
+ */
+export function completeUrl(raw: string, contact = false): string {
+  const value = raw.trim();
+  if (!value) return value;
+  const scheme = /^([a-z][a-z0-9+-]*):/i.exec(value)?.[1]?.toLowerCase();
+  if (scheme === "tel" || scheme === "sms") {
+    const rest = value.slice(scheme.length + 1);
+    return /^\+?[0-9 ().-]+$/.test(rest) ? `${scheme}:${rest.replace(/[ ().-]/g, "")}` : `${scheme}:${rest}`;
+  }
+  if (scheme === "mailto") {
+    const rest = value.slice(7);
+    const q = rest.indexOf("?");
+    return q < 0 ? `mailto:${rest}` : `mailto:${rest.slice(0, q)}?${rest.slice(q + 1).replace(/ /g, "%20")}`;
+  }
+  // "localhost:3000" and "example.com:8080/x" read as a scheme: a host with a port is completed too.
+  if (scheme && !/^[0-9]+(?:[/?#]|$)/.test(value.slice(scheme.length + 1))) return value;
+  if (contact && /^[^\s@/?#:]+@[^\s@/?#:]+\.[^\s@/?#:]+$/.test(value)) return `mailto:${value}`;
+  if (contact && /^\+[0-9 ().-]+$/.test(value)) return `tel:${value.replace(/[ ().-]/g, "")}`;
+  // A host name (with a dot, or localhost) first, then perhaps a port, path, query or fragment.
+  if (/^(?:[^\s/?#@:.\\]+\.)+[^\s/?#@:.\\]+\.?(?::[0-9]+)?(?:[/?#]|$)/.test(value) || /^localhost(?::[0-9]+)?(?:[/?#]|$)/i.test(value)) return `https://${value}`;
+  return value;
+}
+
 const ADDRESSLESS_TYPES: readonly string[] = ["label", "vcf", "lead_magnet", "qr_code"];
 
 /**

@@ -2,11 +2,13 @@
  * What a public page shows at a given moment under the owner's plan (spec sections 4 and 6): the one
  * place the renderer, the preview and the visitor API learn which links are on the page and which
  * Plus features apply. Pure: the same answer for the same snapshot, plan and instant.
+ *
+ * Under Lite the plan hides, and never changes, what it refuses (ADR 136): exactly the items
+ * core/plan-hides.ts lists, which tests/unit/core/plan-hides.test.ts checks over generated pages.
  */
 import { LIMITS } from "./limits.ts";
 import type { PageLink, PageLinkList, PagePlan, PageSnapshot, PageSocialLink } from "./model.ts";
-import { effectivePlan } from "./plans.ts";
-import { planStateOf } from "./publish-gate.ts";
+import { effectivePlan, planStateOf } from "./plans.ts";
 import { LITE_LINK_TYPES } from "./link-types.ts";
 import { APPEARANCE_DEFAULTS, getTheme, type FontPairingId, type ThemeId } from "./themes.ts";
 
@@ -68,13 +70,15 @@ export function visibleContentOf(s: PageSnapshot, plan: PagePlan, now: Date): Vi
   const listIds = new Set<string>();
   for (let i = 0; i < lists.length; i++) listIds.add(lists[i]!.id);
 
-  // Live links in snapshot order. Lite: only Lite link types, no emphasis, no thumbnails (spec section 6).
+  // Live links in snapshot order. Lite: only Lite link types, no emphasis, no thumbnails (spec section
+  // 6), and no scheduled link at all: showing it outside its window would go against the owner's wish,
+  // and honouring the window would be the Plus feature itself (ADR 136).
   const live: PageLink[] = [];
   for (let i = 0; i < s.links.length; i++) {
     const l = s.links[i]!;
     if (!isLive(l, now)) continue;
     if (plus) live.push(l);
-    else if (LITE_LINK_TYPES.includes(l.linkType)) live.push({ ...l, isMainButton: false, thumbnailUrl: null });
+    else if (LITE_LINK_TYPES.includes(l.linkType) && !l.scheduleStartTime && !l.scheduleEndTime) live.push({ ...l, isMainButton: false, thumbnailUrl: null });
   }
   // The main button: the first in display order that asks to be it (Plus only).
   let mainLink: PageLink | null = null;
@@ -129,7 +133,7 @@ export function visibleContentOf(s: PageSnapshot, plan: PagePlan, now: Date): Vi
     links,
     socialLinks,
     showBranding: !(plus && (p.removeBranding || p.hidePlatformBranding)),
-    longFormText: plus ? p.longFormText.trim() : "",
+    longFormText: plus && p.longFormTextVisible ? p.longFormText.trim() : "",
     // Premium themes, fonts and SEO fields are Plus features: under Lite they fall back to defaults.
     themeId: plus || theme.free ? (theme.id as ThemeId) : APPEARANCE_DEFAULTS.theme,
     fontPairing: plus ? p.customFontPairingName : null,

@@ -76,6 +76,8 @@ export const sessions = sqliteTable(
     userAgent: text("user_agent"),
     createdAt: createdAt(),
     lastSeenAt: time("last_seen_at"),
+    /** This sign-in passed the second factor (a code at sign-in, or the code that turned it on): the console requires it (ADR 105). */
+    secondFactor: bool("second_factor").notNull().default(false),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
@@ -201,6 +203,9 @@ export const user2faSettings = sqliteTable("user_2fa_settings", {
 // ---------------------------------------------------------------------------------------------
 // The page
 
+/** user_profiles.plus_items_state (ADR 136). */
+export const PLUS_ITEMS_STATES = ["none", "hidden", "back"] as const;
+
 export const userProfiles = sqliteTable(
   "user_profiles",
   {
@@ -214,6 +219,8 @@ export const userProfiles = sqliteTable(
     seoTitle: text("seo_title").notNull().default(""),
     seoDescription: text("seo_description").notNull().default(""),
     longFormText: text("long_form_text").notNull().default(""),
+    /** The long-form text's own switch (ADR 136): off keeps the text and leaves it off the page. */
+    longFormTextVisible: bool("long_form_text_visible").notNull().default(true),
 
     planType: text("plan_type", { enum: PLAN_TYPES }).notNull().default("lite"),
     subscriptionStatus: text("subscription_status", { enum: SUBSCRIPTION_STATUSES }),
@@ -226,6 +233,12 @@ export const userProfiles = sqliteTable(
     hasPublishedPage: bool("has_published_page").notNull().default(false),
     lastPublishedAt: time("last_published_at"),
     pageVisibility: bool("page_visibility").notNull().default(true),
+    /**
+     * The Plus items the live page shows (ADR 136): "hidden" while its last render hid some because
+     * the plan is Lite; "back" once a render under Plus shows them again, until the dashboard has told
+     * the owner ("Your Plus items are back on your page"); "none" otherwise.
+     */
+    plusItemsState: text("plus_items_state", { enum: PLUS_ITEMS_STATES }).notNull().default("none"),
     /** Set while the page is suspended (ADR 108): the public URL answers 410, nothing re-renders it. */
     pageSuspendedAt: time("page_suspended_at"),
     /** Why, as the owner reads it. */
@@ -378,6 +391,16 @@ export const pageVersions = sqliteTable(
     /** The template fingerprint the page was last rendered with, for the latest version (ADR 097); null when unknown. */
     templateFingerprint: text("template_fingerprint"),
     publishedAt: time("published_at").notNull(),
+    /**
+     * PagePlan (core/model.ts) the version was published under, so History previews it as it was
+     * published (ADR 137); null for versions published before it was kept.
+     */
+    plan: text("plan", { mode: "json" }).$type<unknown>(),
+    /**
+     * The features the owner agreed the plan hides, when the version was published with "Hide Plus
+     * items and publish" (ADR 136): their consent for that publish. Null for an ordinary publish.
+     */
+    hiddenByPlan: text("hidden_by_plan", { mode: "json" }).$type<string[]>(),
   },
   (t) => [uniqueIndex("page_versions_user_version_unique").on(t.userId, t.version)],
 );
@@ -394,6 +417,12 @@ export const uploads = sqliteTable(
     storageKey: text("storage_key").notNull(),
     contentType: text("content_type").notNull(),
     bytes: integer("bytes").notNull(),
+    /**
+     * The name the file had on the owner's device, cleaned (core/link-files.ts cleanFileName), to
+     * name it back to the owner (analytics: "Lead Magnet: guide.pdf"). Never a path: the file lives
+     * under storageKey. Null for uploads made before it was kept.
+     */
+    originalName: text("original_name"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("uploads_key_unique").on(t.storageKey), check("uploads_kind", oneOf(t.kind, UPLOAD_KINDS))],
@@ -730,7 +759,7 @@ export const balanceRenewals = sqliteTable(
   (t) => [uniqueIndex("balance_renewals_request_key_unique").on(t.userId, t.requestKey), check("balance_renewals_months", sql`${t.months} >= 1`)],
 );
 
-export const JOB_KINDS = ["mail", "rerender", "page-boundary", "provider-due", "provider-events", "cdn-purge", "target-cleanup"] as const;
+export const JOB_KINDS = ["mail", "rerender", "page-boundary", "provider-due", "provider-events", "cdn-purge", "target-cleanup", "backup"] as const;
 export const JOB_STATES = ["pending", "done", "failed"] as const;
 
 /**
@@ -757,6 +786,32 @@ export const jobs = sqliteTable(
     check("jobs_kind", oneOf(t.kind, JOB_KINDS)),
     check("jobs_state", oneOf(t.state, JOB_STATES)),
   ],
+);
+
+export const BACKUP_RUN_STATES = ["running", "verified", "failed"] as const;
+
+/**
+ * Scheduled backups (ADR 160): one row per period of BACKUP_EVERY, written by the process that takes
+ * the period's `backup` job. The row is the claim (another process finding it leaves the period
+ * alone while `lease_until` is ahead; the runner renews it as it works) and then the record an
+ * operator reads: the archive's name, its size and what its verification found.
+ */
+export const backupRuns = sqliteTable(
+  "backup_runs",
+  {
+    /** The period's start: the instant the backup was due. */
+    at: time("at").primaryKey(),
+    state: text("state", { enum: BACKUP_RUN_STATES }).notNull(),
+    leaseUntil: time("lease_until").notNull(),
+    /** The archive's name in BACKUP_DIR or under the bucket's prefix, once it is stored. */
+    name: text("name"),
+    bytes: integer("bytes"),
+    /** What the verification found, or why the backup failed. */
+    detail: text("detail").notNull().default(""),
+    startedAt: time("started_at").notNull(),
+    finishedAt: time("finished_at"),
+  },
+  (t) => [check("backup_runs_state", oneOf(t.state, BACKUP_RUN_STATES))],
 );
 
 // ---------------------------------------------------------------------------------------------

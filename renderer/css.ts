@@ -7,7 +7,7 @@
 import type { PageProfile } from "#core/model.ts";
 import { FONT_PAIRINGS, getTheme, type FontPairingId, type ThemeId } from "#core/themes.ts";
 import type { VisibleContent } from "#core/visible-content.ts";
-import { isHexColor, mutedOn, readableOn } from "./colors.ts";
+import { drawnColorsOf, isHexColor, MIN_LARGE_TEXT_CONTRAST, readableOn } from "#core/color.ts";
 
 /** Everything the stylesheet depends on; pages that share it share one cached stylesheet. */
 export interface PageStyle {
@@ -64,16 +64,10 @@ export function pageCss(style: PageStyle, fonts: Record<string, string[]>): Page
   if (hit) return hit;
   const t = getTheme(style.themeId);
   const pairing = style.fontPairing ? FONT_PAIRINGS.find((f) => f.id === style.fontPairing) : undefined;
-  const bg = style.pageBackground ?? t.background;
-  const base = style.pageBackground ?? t.backgroundBase;
-  const text = style.pageBackground ? readableOn(bg, [t.text]) : t.text;
-  const muted = style.pageBackground ? mutedOn(bg, [t.mutedText]) : t.mutedText;
-  const btnBg = style.buttonBackground ?? t.buttonBackground;
-  // Button labels are large text (19px bold), which WCAG AA reads at 3:1; the theme's own label
-  // colour is kept whenever it reaches that on the owner's button colour.
-  const btnText = readableOn(btnBg, [t.buttonText], 3);
-  const btnBd = style.buttonBorder ?? (style.buttonBackground ? btnBg : t.buttonBorder);
-  const iniText = readableOn(style.initialsBackground, ["#ffffff"], 3);
+  // The colours the Theme screen's contrast warnings judge too (core/color.ts, ADR 146).
+  const drawn = drawnColorsOf(t, style);
+  const { background: bg, base, text, muted, buttonBackground: btnBg, buttonText: btnText, buttonBorder: btnBd } = drawn;
+  const iniText = readableOn(style.initialsBackground, ["#ffffff"], MIN_LARGE_TEXT_CONTRAST);
   const radius = RADIUS[style.buttonShape];
   const head = pairing ? `"${pairing.heading}",${SYSTEM}` : SYSTEM;
   const body = pairing ? `"${pairing.body}",${SYSTEM}` : SYSTEM;
@@ -125,9 +119,12 @@ export function pageCss(style: PageStyle, fonts: Record<string, string[]>): Page
     `.net{list-style:none;margin:16px 0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(110px,1fr));gap:8px}.net a{width:100%}` +
     `.sh img{display:block;width:160px;height:auto;margin:0 auto;image-rendering:pixelated}` +
     `.card{margin:0;display:grid;grid-template-columns:auto 1fr;gap:6px 16px}.card dt{font-weight:600}.card dd{margin:0;overflow-wrap:anywhere}` +
-    `.ck{display:none;position:fixed;left:8px;right:8px;bottom:8px;max-width:560px;max-height:calc(100vh - 16px);overflow:auto;margin:0 auto;padding:12px 14px;border-radius:14px;background:#fff;color:#111827;box-shadow:0 10px 40px rgba(0,0,0,.3);z-index:10;font:14px/1.4 ${SYSTEM}}` +
-    // Compact (a quarter of a phone's screen at most), so little of the page hides under it.
-    `.ck-open .ck{display:block}.ck h2{display:inline;font-size:1em;margin:0 4px 0 0}.ck p{display:inline;margin:0}.ck .acts{justify-content:flex-start;gap:6px;margin-top:10px}.ck .b1,.ck .b2{min-height:40px;padding:8px 12px}` +
+    `.ck{display:none;position:fixed;left:8px;right:8px;bottom:8px;max-width:560px;max-height:calc(100vh - 16px);overflow:auto;margin:0 auto;padding:10px 12px;border-radius:14px;background:#fff;color:#111827;box-shadow:0 10px 40px rgba(0,0,0,.3);z-index:10;font:13px/1.35 ${SYSTEM}}` +
+    // Compact (at most 15% of a phone's screen, its three choices on one row from 360 px: ADR 147),
+    // so little of the page hides under it; on a phone a sheet along the bottom edge. At 390x844 it is
+    // about 121 px: three lines of text and one row of 40 px buttons.
+    `@media (max-width:575.98px){.ck{left:0;right:0;bottom:0;max-height:100vh;border-radius:14px 14px 0 0}}` +
+    `.ck-open .ck{display:block}.ck h2{display:inline;font-size:1em;margin:0 4px 0 0}.ck p{display:inline;margin:0}.ck .acts{justify-content:flex-start;gap:6px;margin-top:8px}.ck .b1,.ck .b2{flex:1 1 auto;min-height:40px;padding:6px 8px;font-size:12px;white-space:nowrap}` +
     `.pg:focus{outline:0}` +
     `.ck fieldset{border:1px solid #d1d5db;border-radius:12px;margin:14px 0 0;padding:8px 14px}.ck legend{font-weight:600;padding:0 4px}` +
     `.ck label{display:flex;gap:10px;align-items:flex-start;padding:8px 0}.ck input{width:20px;height:20px;margin:2px 0 0;flex:none}.ck small{display:block;color:#4b5563}` +

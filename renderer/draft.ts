@@ -49,6 +49,7 @@ export function loadDraft(db: Db, userId: string): Draft | null {
       seoTitle: p.seoTitle,
       seoDescription: p.seoDescription,
       longFormText: p.longFormText,
+      longFormTextVisible: p.longFormTextVisible,
       profilePictureUrl: p.profilePictureUrl,
       profilePictureFullwidthUrl: p.profilePictureFullwidthUrl,
       profilePictureStyle: p.profilePictureStyle,

@@ -60,6 +60,14 @@ export class TargetWriteError extends Error {
 /** A page's own files beside index.html (QR code, contact cards) and their compressed copies. */
 export const PAGE_OWN_FILE = /^(qr-[0-9a-z]+\.svg|contact-[0-9a-z]+\.vcf)(\.br|\.gz)?$/;
 
+/**
+ * Beside a suspended page's unavailable page in the folder: while it is there, a static host can
+ * answer 410 as the server does (docs/nginx.conf tests for it at each request; ADR 161). It is not
+ * a dot file, so it travels with the page to whatever host the folder is synced to.
+ */
+export const SUSPENDED_MARKER = "suspended";
+const SUSPENDED_MARKER_TEXT = "This page is suspended (ADR 108): a static host answers 410 while this file is here.\n";
+
 /** The local folder, written as it always was: each file atomically and durably, at once. */
 export function folderTarget(publishedDir: string): PublishTarget {
   const writer: TargetWriter = {
@@ -68,18 +76,24 @@ export function folderTarget(publishedDir: string): PublishTarget {
       // A page has no compressed copies (ADR 121); copies an older version left are removed before
       // the swap, so a static host that sends them without comparing times never sends an older page.
       removeCompressedCopies(join(publishedDir, username, "index.html"));
+      // A page written is a page not suspended (a lifted suspension re-renders it through here).
+      rmSync(join(publishedDir, username, SUSPENDED_MARKER), { force: true });
       replaceFilesSync(writes);
     },
     writeUnavailablePage(username, html, now) {
       const dir = join(publishedDir, username);
       const page = join(dir, "index.html");
       removeCompressedCopies(page);
-      replaceFilesSync([{ path: page, content: html, mtime: now }]);
+      // The unavailable page first: in between, a static host shows it with 200, never the page with 410.
+      replaceFilesSync([
+        { path: page, content: html, mtime: now },
+        { path: join(dir, SUSPENDED_MARKER), content: SUSPENDED_MARKER_TEXT, mtime: now },
+      ]);
       for (const name of readdirSync(dir)) if (PAGE_OWN_FILE.test(name)) unlinkSync(join(dir, name));
     },
     removePage(username) {
       const page = join(publishedDir, username, "index.html");
-      for (const path of [page, ...ENCODINGS.map((e) => page + e.suffix)]) if (existsSync(path)) unlinkSync(path);
+      for (const path of [join(publishedDir, username, SUSPENDED_MARKER), page, ...ENCODINGS.map((e) => page + e.suffix)]) if (existsSync(path)) unlinkSync(path);
     },
     removeAllOf(username) {
       rmSync(join(publishedDir, username), { recursive: true, force: true });

@@ -1,16 +1,18 @@
 /**
  * Publish: load the draft, check the plan gate, render, write the per-page files, swap the page's
- * index.html atomically, and record the version's snapshot. Also discard, rollback and draft state.
+ * index.html atomically, and record the version's snapshot. Also discard, rollback, restoring a
+ * version into the draft, the version history and draft state.
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { and, desc, eq, isNotNull, lt, notInArray } from "drizzle-orm";
 import { LIMITS } from "#core/limits.ts";
-import { PageSnapshotSchema, type PagePlan, type PageSnapshot } from "#core/model.ts";
-import { hidePlusItems, type PlusChange } from "#core/hide-plus-items.ts";
+import { PagePlanSchema, PageSnapshotSchema, type PagePlan, type PageSnapshot } from "#core/model.ts";
+import { planHiddenItems, type PlanFeature, type PlanHiddenItem } from "#core/plan-hides.ts";
 import { publishGate } from "#core/publish-gate.ts";
-import type { FeatureKey } from "#core/plans.ts";
+import { ALWAYS_PLUS, effectivePlan, planStateOf } from "#core/plans.ts";
+import { versionSummary } from "#core/history.ts";
 import { durably, transaction, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { pageReports, pageVersions, userProfiles } from "#db/schema.ts";
@@ -47,7 +49,9 @@ export type PublishResult =
   | { ok: true; version: number; changed: boolean }
   | { ok: false; reason: "not_found" }
   | { ok: false; reason: "suspended" }
-  | { ok: false; reason: "blocked"; features: FeatureKey[] };
+  | { ok: false; reason: "blocked"; features: PlanFeature[] }
+  /** "Hide Plus items and publish" was agreed to fewer hides than the draft now needs (ADR 136). */
+  | { ok: false; reason: "consent_outdated"; features: PlanFeature[] };
 
 export const MAX_VERSIONS_LISTED = LIMITS.ROLLBACK_VERSIONS;
 
@@ -132,11 +136,22 @@ export function writePage(snapshot: PageSnapshot, plan: PagePlan, opts: PublishO
   writerOf(opts).writePage(snapshot.profile.username, pageWrites(snapshot, plan, { ...opts, assets }));
 }
 
-export function publishPage(db: Db, userId: string, opts: PublishOptions): PublishResult {
+/**
+ * Publish the owner's draft as it is. When the plan gate refuses it, `consent` (the features the owner
+ * agreed the plan hides, from "Hide Plus items and publish") lets it through if it covers every
+ * refused feature: the page is rendered under the plan, which hides those items, the draft keeps
+ * them, and the version records the consent (ADR 136).
+ */
+export function publishPage(db: Db, userId: string, opts: PublishOptions, consent?: readonly PlanFeature[]): PublishResult {
   const draft = loadDraft(db, userId);
   if (!draft) return { ok: false, reason: "not_found" };
   const gate = publishGate(draft.snapshot, draft.plan, opts.now);
-  if (!gate.ok) return { ok: false, reason: "blocked", features: gate.features };
+  let hiddenByPlan: PlanFeature[] | null = null;
+  if (!gate.ok) {
+    if (!consent) return { ok: false, reason: "blocked", features: gate.features };
+    if (gate.features.some((f) => !consent.includes(f))) return { ok: false, reason: "consent_outdated", features: gate.features };
+    hiddenByPlan = gate.features;
+  }
   const hash = versionHash(draft.snapshot, draft.plan);
   const writer = writerOf(opts);
   const assets = opts.assets ?? ensureSharedAssets(opts.publishedDir);
@@ -149,6 +164,7 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions): Publi
     // Unchanged, and the page is on disk: nothing to do (a page folder lost or moved is rewritten).
     if (last && last.contentHash === hash && writer.hasPage(draft.snapshot.profile.username)) return { version: last.version, changed: false, first: false };
     writePage(draft.snapshot, draft.plan, { ...opts, assets, writer });
+    notePlusItems(tx, userId, draft.snapshot, draft.plan, opts.now);
     if (last && last.contentHash === hash) {
       markRendered(tx, userId, last.version, assets);
       return { version: last.version, changed: false, first: false };
@@ -164,6 +180,8 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions): Publi
         htmlFile: `${draft.snapshot.profile.username}/index.html`,
         templateFingerprint: templateFingerprint(assets),
         publishedAt: opts.now,
+        plan: draft.plan,
+        hiddenByPlan,
       })
       .run();
     tx.update(userProfiles).set({ hasPublishedPage: true, lastPublishedAt: opts.now }).where(eq(userProfiles.userId, userId)).run();
@@ -180,6 +198,30 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions): Publi
 }
 
 /**
+ * Record, with a render of `snapshot` under `plan`, whether the live page hides Plus items (ADR 136):
+ * "hidden" while a Lite render leaves some out; "back" when a render under Plus shows them again,
+ * which the dashboard announces once (acknowledgePlusItemsBack); "none" when there is nothing to hide.
+ */
+function notePlusItems(tx: Db, userId: string, snapshot: PageSnapshot, plan: PagePlan, now: Date): void {
+  const row = tx.select({ state: userProfiles.plusItemsState }).from(userProfiles).where(eq(userProfiles.userId, userId)).get();
+  if (!row) return;
+  const lite = effectivePlan(planStateOf(plan), now) === "lite";
+  const plusItems = planHiddenItems(snapshot, now).length > 0;
+  let next = row.state;
+  if (lite) next = plusItems ? "hidden" : "none";
+  else if (row.state === "hidden") next = plusItems ? "back" : "none";
+  if (next !== row.state) tx.update(userProfiles).set({ plusItemsState: next }).where(eq(userProfiles.userId, userId)).run();
+}
+
+/** The dashboard has told the owner their Plus items are back: it says so once. */
+export function acknowledgePlusItemsBack(db: Db, userId: string): void {
+  db.update(userProfiles)
+    .set({ plusItemsState: "none" })
+    .where(and(eq(userProfiles.userId, userId), eq(userProfiles.plusItemsState, "back")))
+    .run();
+}
+
+/**
  * Re-render the owner's last published version under the plan as it is now, reading the version and
  * swapping the file under the page lock, so a newer publish in another process is never replaced by
  * an older render (ADR 097). False when the owner has never published or the page is suspended.
@@ -192,6 +234,7 @@ export function rerenderLastVersion(db: Db, userId: string, opts: PublishOptions
     if (!last || !draft) return false;
     const assets = opts.assets ?? ensureSharedAssets(opts.publishedDir);
     writePage(last.snapshot, draft.plan, { ...opts, assets });
+    notePlusItems(tx, userId, last.snapshot, draft.plan, opts.now);
     markRendered(tx, userId, last.version, assets);
     return true;
   });
@@ -216,9 +259,11 @@ export interface DraftState {
   hasPublishedPage: boolean;
   lastPublishedAt: string | null;
   version: number | null;
-  blockedFeatures: FeatureKey[];
-  /** What "Hide Plus items and publish" would change, item by item; empty when nothing blocks. */
-  plusChanges: PlusChange[];
+  blockedFeatures: PlanFeature[];
+  /** What the plan would hide, item by item, if the draft were published now; empty when nothing blocks (ADR 136). */
+  plusChanges: PlanHiddenItem[];
+  /** A render under Plus has shown the page's Plus items again, and the dashboard has not said so yet. */
+  plusItemsBack: boolean;
 }
 
 /**
@@ -231,6 +276,7 @@ export function draftState(db: Db, userId: string, now: Date): DraftState | null
   if (!draft) return null;
   const last = lastPublishedSnapshot(db, userId);
   const gate = publishGate(draft.snapshot, draft.plan, now);
+  const state = db.select({ plusItemsState: userProfiles.plusItemsState }).from(userProfiles).where(eq(userProfiles.userId, userId)).get();
   const same = last !== null && JSON.stringify(canonicalSnapshot(last.snapshot)) === JSON.stringify(canonicalSnapshot(draft.snapshot));
   return {
     hasUnpublishedChanges: !same,
@@ -238,7 +284,8 @@ export function draftState(db: Db, userId: string, now: Date): DraftState | null
     lastPublishedAt: draft.lastPublishedAt ? draft.lastPublishedAt.toISOString() : null,
     version: last?.version ?? null,
     blockedFeatures: gate.ok ? [] : gate.features,
-    plusChanges: gate.ok ? [] : hidePlusItems(draft.snapshot, now).changes,
+    plusChanges: gate.ok ? [] : planHiddenItems(draft.snapshot, now),
+    plusItemsBack: state?.plusItemsState === "back",
   };
 }
 
@@ -261,21 +308,85 @@ export function listVersions(db: Db, userId: string) {
     .map((v) => ({ version: v.version, publishedAt: v.publishedAt.toISOString() }));
 }
 
+export interface VersionEntry {
+  version: number;
+  publishedAt: string;
+  /** What changed since the version before, in one line (core/version-summary.ts). */
+  summary: string;
+  /** The version visitors see now. */
+  live: boolean;
+  /** The features the owner agreed the plan hides with this publish (ADR 136); empty for an ordinary one. */
+  hiddenByPlan: string[];
+}
+
 /**
- * Re-publish one of the owner's last 20 versions: the draft becomes that snapshot, then it is
+ * The History view's list (ADR 137): the versions the owner can bring back, newest first, each with a
+ * summary of what changed since the one before it (one more row is read for the oldest's summary).
+ */
+export function versionHistory(db: Db, userId: string): VersionEntry[] {
+  const rows = db
+    .select({ version: pageVersions.version, publishedAt: pageVersions.publishedAt, snapshot: pageVersions.snapshot, hiddenByPlan: pageVersions.hiddenByPlan })
+    .from(pageVersions)
+    .where(eq(pageVersions.userId, userId))
+    .orderBy(desc(pageVersions.version))
+    .limit(MAX_VERSIONS_LISTED + 1)
+    .all();
+  const snapshots = rows.map((r) => PageSnapshotSchema.parse(r.snapshot));
+  return rows.slice(0, MAX_VERSIONS_LISTED).map((r, i) => {
+    const before = rows[i + 1]?.version === r.version - 1 ? snapshots[i + 1]! : r.version === 1 ? null : "pruned";
+    return {
+      version: r.version,
+      publishedAt: r.publishedAt.toISOString(),
+      summary: versionSummary(before, snapshots[i]!),
+      live: i === 0,
+      hiddenByPlan: r.hiddenByPlan ?? [],
+    };
+  });
+}
+
+/** One of the versions the owner can bring back (the last 20), or null. */
+function keptVersion(db: Db, userId: string, version: number) {
+  if (!listVersions(db, userId).some((v) => v.version === version)) return null;
+  return db
+    .select()
+    .from(pageVersions)
+    .where(and(eq(pageVersions.userId, userId), eq(pageVersions.version, version)))
+    .get() ?? null;
+}
+
+export interface VersionPreview {
+  snapshot: PageSnapshot;
+  /** The plan the version was rendered under when it was published. */
+  plan: PagePlan;
+  /** The instant it was published: schedules are judged then, as they were. */
+  publishedAt: Date;
+}
+
+/**
+ * What History's preview renders (ADR 137): the version's snapshot, under the plan it was published
+ * with, at the instant it was published, so the preview is the page visitors got then. A version
+ * stored before its plan was kept is rendered under the owner's plan as it stood then when that plan
+ * allows the snapshot, else under Plus (the gate let such a snapshot through only under Plus).
+ */
+export function versionPreview(db: Db, userId: string, version: number): VersionPreview | null {
+  const row = keptVersion(db, userId, version);
+  const draft = row ? loadDraft(db, userId) : null;
+  if (!row || !draft) return null;
+  const snapshot = PageSnapshotSchema.parse(row.snapshot);
+  const stored = PagePlanSchema.safeParse(row.plan);
+  const plan = stored.success ? stored.data : publishGate(snapshot, draft.plan, row.publishedAt).ok ? draft.plan : ALWAYS_PLUS;
+  return { snapshot, plan, publishedAt: row.publishedAt };
+}
+
+/**
+ * Put one of the owner's last 20 versions live at once: the draft becomes that snapshot, then it is
  * published. A version the plan gate refuses leaves the draft untouched.
  */
 export function rollbackTo(db: Db, userId: string, version: number, opts: PublishOptions): PublishResult | { ok: false; reason: "no_version" } {
   // Refused before the draft is touched.
   if (isPageSuspended(db, userId)) return { ok: false, reason: "suspended" };
-  const allowed = listVersions(db, userId).some((v) => v.version === version);
-  if (!allowed) return { ok: false, reason: "no_version" };
-  const row = db
-    .select()
-    .from(pageVersions)
-    .where(and(eq(pageVersions.userId, userId), eq(pageVersions.version, version)))
-    .get();
-  const draft = loadDraft(db, userId);
+  const row = keptVersion(db, userId, version);
+  const draft = row ? loadDraft(db, userId) : null;
   if (!row || !draft) return { ok: false, reason: "no_version" };
   const snapshot = PageSnapshotSchema.parse(row.snapshot);
   const gate = publishGate(snapshot, draft.plan, opts.now);
@@ -285,19 +396,12 @@ export function rollbackTo(db: Db, userId: string, version: number, opts: Publis
 }
 
 /**
- * "Hide Plus items and publish" (ADR 112): the draft loses exactly the items the plan gate refuses
- * (core/hide-plus-items.ts), as one draft change like any other, and is then published. A page the
- * gate already lets through is published unchanged. Nothing is touched when the page is suspended.
+ * Restore one of the owner's last 20 versions into the draft (ADR 137), to be edited and published as
+ * usual; the live page is not touched. False when the owner has no such version.
  */
-export function hidePlusAndPublish(db: Db, userId: string, opts: PublishOptions): PublishResult {
-  if (isPageSuspended(db, userId)) return { ok: false, reason: "suspended" };
-  const draft = loadDraft(db, userId);
-  if (!draft) return { ok: false, reason: "not_found" };
-  if (!publishGate(draft.snapshot, draft.plan, opts.now).ok) {
-    const { snapshot } = hidePlusItems(draft.snapshot, opts.now);
-    const gate = publishGate(snapshot, draft.plan, opts.now);
-    if (!gate.ok) return { ok: false, reason: "blocked", features: gate.features };
-    restoreDraft(db, userId, snapshot, opts.now);
-  }
-  return publishPage(db, userId, opts);
+export function restoreVersion(db: Db, userId: string, version: number, now: Date): boolean {
+  const row = keptVersion(db, userId, version);
+  if (!row) return false;
+  restoreDraft(db, userId, PageSnapshotSchema.parse(row.snapshot), now);
+  return true;
 }

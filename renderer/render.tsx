@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { renderToStaticMarkup } from "react-dom/server";
 import { visibleContentOf } from "#core/visible-content.ts";
 import { BRAND_ICONS } from "./components/brand-icons.ts";
-import { PageBody, PageChrome, pictureSrcOf } from "./components/Page.tsx";
+import { CookieBanner, PageBody, PageChrome, pictureSrcOf } from "./components/Page.tsx";
 import { imageOrigin, safeSrc } from "./components/safe-href.ts";
 import { pageCss, pageStyleOf, type PageStylesheet } from "./css.ts";
 import { escapeXml as attr } from "./escape.ts";
@@ -123,7 +123,8 @@ export function renderPage(input: RenderInput): RenderedPage {
   out.push(
     renderToStaticMarkup(
       <>
-        <PageBody snapshot={snapshot} plan={plan} now={now} mode={mode} origin={origin} pagesOrigin={pagesOrigin} content={v} longForm={longFormBlocks(v.longFormText)} icons={BRAND_ICONS} />
+        <CookieBanner origin={origin} />
+        <PageBody snapshot={snapshot} plan={plan} now={now} mode={mode} banner={input.banner} origin={origin} pagesOrigin={pagesOrigin} content={v} longForm={longFormBlocks(v.longFormText)} icons={BRAND_ICONS} />
         <PageChrome origin={origin} />
       </>,
     ),

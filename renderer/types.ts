@@ -17,6 +17,8 @@ export interface RenderInput {
   /** Where the visitor script sends track/lead/report calls (usually the same as origin). */
   apiOrigin: string;
   mode: "published" | "preview";
+  /** The preview banner's words, when not the draft's (History's preview of a version, ADR 137). */
+  banner?: string;
   /** URLs of the shared, content-hashed assets (visitor script, font files) under /_p/. */
   assets: AssetManifest;
 }

@@ -1,9 +1,10 @@
 /**
  * npm run backup -- <file>: the database and every uploaded file in one archive, taken while the
- * server runs (scripts/lib/backup.ts, ADR 006). Reads DATA_DIR and PUBLISHED_DIR as the server does.
+ * server runs (api/backup/create.ts, ADR 006), encrypted when BACKUP_PASSPHRASE or
+ * BACKUP_AGE_RECIPIENT is set (ADR 160). Reads DATA_DIR and PUBLISHED_DIR as the server does.
  */
-import { parseEnv } from "#api/env.server.ts";
-import { createBackup } from "./lib/backup.ts";
+import { backupEncryption, parseEnv } from "#api/env.server.ts";
+import { createBackup } from "#api/backup/create.ts";
 import { OperatorError, runOperatorCommand } from "./lib/operator.ts";
 
 await runOperatorCommand(async () => {
@@ -11,12 +12,23 @@ await runOperatorCommand(async () => {
   if (args.length !== 1 || args[0]!.startsWith("-")) throw new OperatorError("Usage: npm run backup -- <file>");
   const env = parseEnv();
   const started = Date.now();
-  const result = await createBackup({ databasePath: env.DATABASE_PATH, publishedDir: env.PUBLISHED_DIR, out: args[0]! });
+  // Encrypted with BACKUP_PASSPHRASE or for BACKUP_AGE_RECIPIENT when set, and then put together in
+  // DATA_DIR, so no plain copy is written where the archive goes (ADR 160).
+  const encryption = backupEncryption(env);
+  const result = await createBackup({
+    databasePath: env.DATABASE_PATH,
+    publishedDir: env.PUBLISHED_DIR,
+    siteDir: env.SITE_DIR,
+    out: args[0]!,
+    encryption,
+    stagingDir: encryption ? env.DATA_DIR : undefined,
+  });
   for (const key of result.missingMedia) {
     console.warn(`Warning: ${key} is named in the database but was not in ${env.PUBLISHED_DIR}; the backup does not hold it.`);
   }
   const { migration, counts } = result.manifest;
+  const how = !encryption ? "" : "passphrase" in encryption ? " encrypted with BACKUP_PASSPHRASE" : " encrypted for BACKUP_AGE_RECIPIENT";
   console.log(
-    `Backed up the database (migration ${migration}) and ${counts.media} media file(s) to ${result.out}: ${(result.bytes / 1e6).toFixed(1)} MB in ${Date.now() - started} ms.`,
+    `Backed up the database (migration ${migration}) and ${counts.media} media file(s) to ${result.out}${how}: ${(result.bytes / 1e6).toFixed(1)} MB in ${Date.now() - started} ms.`,
   );
 });

@@ -28,7 +28,7 @@ Object.assign(process.env, {
 if (process.env.E2E_OIDC_MOCK === "1") {
   const { startOidcMock } = await import("../tests/support/oidc-mock.ts");
   const provider = await startOidcMock(E2E.oidcPort);
-  Object.assign(process.env, { GOOGLE_CLIENT_ID: "plinth-e2e", GOOGLE_ISSUER: provider.issuer.url });
+  Object.assign(process.env, { OIDC_CLIENT_ID: "plinth-e2e", OIDC_ISSUER: provider.issuer.url, OIDC_BUTTON_LABEL: "Continue with Google" });
 }
 
 const { createDeps } = await import("#api/deps.ts");

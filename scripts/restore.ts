@@ -1,6 +1,6 @@
 /**
  * npm run restore -- <file> [--force]: puts a backup back into DATA_DIR and PUBLISHED_DIR and
- * re-renders every published page for PUBLIC_ORIGIN (scripts/lib/restore.ts, ADR 006), into the
+ * re-renders every published page for PUBLIC_ORIGIN (api/backup/restore.ts, ADR 006), into the
  * publish target the environment names, queueing CDN purges with CDN_PURGE_URL (ADR 135).
  * Run it with the server stopped and the server's configuration.
  */
@@ -9,9 +9,10 @@ import { bucketOf } from "#api/deps.ts";
 import { pagesOrigin, parseEnv } from "#api/env.server.ts";
 import { RepublishError } from "#renderer/republish.ts";
 import { commandTarget, purgesLine, type CommandTarget } from "./lib/command-target.ts";
+import { secretsFor } from "./lib/backup-secrets.ts";
 import { OperatorError, runOperatorCommand } from "./lib/operator.ts";
 import { syncFolderToBucket } from "./lib/publish-target-sync.ts";
-import { restoreBackup } from "./lib/restore.ts";
+import { restoreBackup } from "#api/backup/restore.ts";
 
 await runOperatorCommand(async () => {
   const args = process.argv.slice(2);
@@ -24,6 +25,8 @@ await runOperatorCommand(async () => {
   const bucket = bucketOf(env);
   const restoring = restoreBackup({
     archive: files[0]!,
+    // An encrypted backup: BACKUP_PASSPHRASE or BACKUP_AGE_IDENTITY_FILE, or asked for (ADR 160).
+    secrets: await secretsFor(files[0]!),
     databasePath: env.DATABASE_PATH,
     publishedDir: env.PUBLISHED_DIR,
     origin: env.PUBLIC_ORIGIN,

@@ -15,9 +15,12 @@ export const OWNER_WRITE_LIMITS = {
   writes: { burst: 120, perSecond: 2 },
   /** Publish, discard and rollback (each renders or restores the whole page): 30 at once, then one every 10 seconds. */
   publishes: { burst: 30, perSecond: 1 / 10 },
+  /** Previews of the draft (each renders the whole page, api/preview.ts): 30 at once, then one a second. */
+  previews: { burst: 30, perSecond: 1 },
 } as const;
 
 export const TOO_MANY_CHANGES = "Too many changes. Please wait a moment and try again.";
+export const TOO_MANY_PREVIEWS = "Too many previews. Please wait a moment and try again.";
 
 const OWNER_RESOURCES = ["/api/links", "/api/link-lists", "/api/social-links", "/api/profile", "/api/publish"];
 const PUBLISHING = "/api/publish";

@@ -51,6 +51,8 @@ export interface Session {
   persistent: boolean;
   /** When the sign-in that made it happened (a password change or a sign-in makes a new one). */
   createdAt: Date;
+  /** This sign-in passed the second factor (ADR 105): a code at sign-in, or the code that turned two-factor on. */
+  secondFactor: boolean;
 }
 
 export interface SessionUser {
@@ -70,7 +72,7 @@ export function generateSessionToken(): { token: string; id: string; secret: str
 export function createSession(
   db: Db,
   userId: string,
-  opts: { persistent: boolean; userAgent?: string | null; now: Date },
+  opts: { persistent: boolean; userAgent?: string | null; now: Date; secondFactor?: boolean },
 ): { token: string; session: Session } {
   const { token, id, secret } = generateSessionToken();
   const session: Session = {
@@ -79,6 +81,7 @@ export function createSession(
     expiresAt: new Date(opts.now.getTime() + SESSION_TTL_MS),
     persistent: opts.persistent,
     createdAt: opts.now,
+    secondFactor: opts.secondFactor ?? false,
   };
   db.insert(sessions)
     .values({
@@ -90,6 +93,7 @@ export function createSession(
       userAgent: opts.userAgent?.slice(0, 300) ?? null,
       createdAt: opts.now,
       lastSeenAt: opts.now,
+      secondFactor: session.secondFactor,
     })
     .run();
   db.update(users).set({ lastSignInAt: opts.now }).where(eq(users.id, userId)).run();
@@ -133,10 +137,15 @@ export function validateSessionToken(db: Db, token: string, now: Date): Validati
     db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id)).run();
   }
   return {
-    session: { id, userId: row.session.userId, expiresAt, persistent: row.session.persistent, createdAt: row.session.createdAt },
+    session: { id, userId: row.session.userId, expiresAt, persistent: row.session.persistent, createdAt: row.session.createdAt, secondFactor: row.session.secondFactor },
     user: row.user,
     renewed,
   };
+}
+
+/** The session's own sign-in has now passed the second factor (the code that turned two-factor on). */
+export function markSecondFactor(db: Db, sessionId: string): void {
+  db.update(sessions).set({ secondFactor: true }).where(eq(sessions.id, sessionId)).run();
 }
 
 export function invalidateSession(db: Db, sessionId: string): void {

@@ -37,13 +37,16 @@ export function assertNotSuspended(db: Db, userId: string): void {
   if (row?.suspendedAt) throw new ApiError("forbidden", SUSPENSION_TEXTS.signInRefused);
 }
 
-/** A new session for the user, with its cookies (Remember me off: cookies end with the browser). */
-export function beginSession(c: Context, { db, env, now }: Pick<AppDeps, "db" | "env" | "now">, userId: string, persistent: boolean) {
+/**
+ * A new session for the user, with its cookies (Remember me off: cookies end with the browser).
+ * `secondFactor`: this sign-in passed the second step (only then may an admin's session use the console, ADR 105).
+ */
+export function beginSession(c: Context, { db, env, now }: Pick<AppDeps, "db" | "env" | "now">, userId: string, persistent: boolean, opts: { secondFactor?: boolean } = {}) {
   assertNotSuspended(db, userId);
   const current = c.get("session") as { id: string } | null | undefined;
   // A sign-in never reuses the session the browser arrived with (no session fixation).
   if (current) invalidateSession(db, current.id);
-  const { token, session } = createSession(db, userId, { persistent, userAgent: c.req.header("user-agent") ?? null, now: now() });
+  const { token, session } = createSession(db, userId, { persistent, userAgent: c.req.header("user-agent") ?? null, now: now(), secondFactor: opts.secondFactor === true });
   setSessionCookie(c, token, session, isSecureOrigin(env.PUBLIC_ORIGIN));
   return session;
 }

@@ -10,6 +10,7 @@ import type { ProviderDueJob } from "../billing/test-mode/provider.ts";
 import type { MailMessage } from "../mail/mailer.ts";
 import { purgingTarget, runCdnPurge, type CdnPurgeJob } from "./cdn-purge.ts";
 import { runTargetCleanup, type TargetCleanupJob } from "./target-cleanup.ts";
+import { runBackupJob, type BackupJob } from "./backup.ts";
 import { runPageBoundary, type PageBoundaryJob } from "./page-schedule.ts";
 import { billingFor } from "../services/billing.ts";
 import { createJobWorker, type JobWorker, type TickResult } from "./queue.ts";
@@ -37,6 +38,8 @@ export function jobsFor(deps: AppDeps): JobWorker {
         "provider-events": () => billingFor(deps).testMode?.deliverPending(),
         "cdn-purge": (payload) => runCdnPurge(deps.env, payload as CdnPurgeJob),
         "target-cleanup": (payload) => runTargetCleanup(deps, payload as TargetCleanupJob),
+        // A scheduled backup, once per period of BACKUP_EVERY across processes (ADR 160).
+        backup: (payload) => runBackupJob(deps, payload as BackupJob),
       },
     });
     workers.set(deps, worker);

@@ -13,7 +13,7 @@ import { testModeRoutes } from "../billing/test-mode/routes.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { cancelSubscription, getInvoice, listInvoices, portalUrl, receiveWebhook, resumeSubscription, startCheckout, subscriptionView, switchInterval } from "../services/billing.ts";
+import { billingFor, cancelSubscription, getInvoice, listInvoices, portalUrl, receiveWebhook, resumeSubscription, startCheckout, subscriptionView, switchInterval } from "../services/billing.ts";
 import { invoicePdf, invoicePdfFileName } from "../services/invoice-pdf.ts";
 import { schemaJson } from "../services/json-input.ts";
 import { jsonBody, params } from "../validate.ts";
@@ -63,8 +63,10 @@ export function billingRoutes(deps: AppDeps) {
           "Content-Disposition": `attachment; filename="${invoicePdfFileName(data)}"`,
         });
       })
-      // POST /api/billing/webhook - the provider's signed events (no session: the signature is the proof)
+      // POST /api/billing/webhook - the test-mode provider's signed events (no session: the signature is the proof);
+      // with another provider there is no such route (Stripe's is below), so it answers as an unknown path
       .post("/webhook", async (c) => {
+        if (billingFor(deps).provider.name !== "test") throw new ApiError("not_found", "Not found");
         const signature = c.req.header(SIGNATURE_HEADER);
         if (!signature) throw new ApiError("bad_request", BILLING_MESSAGES.webhookSignature);
         const { duplicate } = await receiveWebhook(deps, await c.req.text(), signature);

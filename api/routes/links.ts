@@ -197,7 +197,7 @@ export function linkRoutes({ db, env, now, target }: AppDeps) {
           }
           const processed = await processLinkFile(bytes, kind);
           const url = await withPageLock(user.id, async () => {
-            const saved = await saveLinkFile(db, storage, user.id, kind, processed, at);
+            const saved = await saveLinkFile(db, storage, user.id, kind, processed, at, file.name);
             await sweepUnusedMedia(db, storage, user.id, at);
             return saved;
           });

@@ -19,13 +19,16 @@ import {
   type PictureShape,
   type ProfileEdit,
 } from "#core/schemas/profile.ts";
+import { PROFILE_MESSAGES } from "#core/profile.ts";
 import { RevisionQuerySchema, RevisionTextSchema, withRevision } from "#core/schemas/revision.ts";
+import { TEXT_MESSAGES } from "#core/text-rule.ts";
 import type { FullwidthSubtype } from "#core/themes.ts";
 import { transaction, type Db } from "#db/client.ts";
 import { sectionRevision } from "#db/revisions.ts";
 import { userProfiles } from "#db/schema.ts";
 import { ensureSharedAssets } from "#renderer/assets.ts";
 import { loadDraft } from "#renderer/draft.ts";
+import { longFormProblem } from "#renderer/markdown.ts";
 import { withPageLock } from "#renderer/publish.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError, plusRequired } from "../errors.ts";
@@ -79,6 +82,14 @@ const pictureForm = validator("form", (value): { file: File; shape: PictureShape
 /** Which profile section each screen's edit belongs to (ADR 068): each is compared on its own. */
 type EditSection = "text" | "picture" | "appearance";
 
+const LONG_FORM_REFUSALS = { invisible: TEXT_MESSAGES.invisible, too_deep: PROFILE_MESSAGES.longFormTooDeep, too_many_items: PROFILE_MESSAGES.longFormTooManyItems } as const;
+
+/** Long-form text the page can draw whole: refused with a field message otherwise (issue 35). */
+function assertLongFormReadable(text: string): void {
+  const problem = longFormProblem(text);
+  if (problem) throw new ApiError("validation_failed", LONG_FORM_REFUSALS[problem], { fields: { longFormText: LONG_FORM_REFUSALS[problem] } });
+}
+
 export function profileRoutes({ db, env, now, target }: AppDeps) {
   const storage = mediaStorageFor(env, target);
   const fonts = () => ensureSharedAssets(env.PUBLISHED_DIR).fonts;
@@ -120,7 +131,10 @@ export function profileRoutes({ db, env, now, target }: AppDeps) {
       })
       // PATCH /api/profile/text - display name, bio, SEO title and description, long-form text
       .patch("/text", schemaJson(withRevision(ProfileTextSchema)), (c) => {
-        return c.json(applyEdit(currentUser(c).id, "text", c.req.valid("json")));
+        const edit = c.req.valid("json");
+        // Parsed here, once per save, and kept for the previews and renders that follow (ADR 148).
+        if (edit.longFormText !== undefined) assertLongFormReadable(edit.longFormText);
+        return c.json(applyEdit(currentUser(c).id, "text", edit));
       })
       // PATCH /api/profile/picture-settings - style, shape, full-width height, initials and their colour
       .patch("/picture-settings", schemaJson(withRevision(PictureSettingsSchema)), (c) => {

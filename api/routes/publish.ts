@@ -1,11 +1,25 @@
 /**
- * Publishing the owner's draft to static files; draft state, discard, version list and rollback.
+ * Publishing the owner's draft to static files; draft state, discard, "Hide Plus items and publish"
+ * (ADR 136), and the History view's versions, restore and rollback (ADR 137).
  */
 import { Hono } from "hono";
 import { z } from "zod";
 import { SUSPENSION_TEXTS } from "#core/admin.ts";
+import { HISTORY_TEXTS } from "#core/history.ts";
+import { PLAN_FEATURES } from "#core/plan-hides.ts";
 import { PUBLISH_TEXTS } from "#core/publish-gate.ts";
-import { discardDraft, draftState, hidePlusAndPublish, listVersions, publishPage, rollbackTo, withPageLock, type PublishOptions, type PublishResult } from "#renderer/publish.ts";
+import {
+  acknowledgePlusItemsBack,
+  discardDraft,
+  draftState,
+  publishPage,
+  restoreVersion,
+  rollbackTo,
+  versionHistory,
+  withPageLock,
+  type PublishOptions,
+  type PublishResult,
+} from "#renderer/publish.ts";
 import { throughTarget } from "#renderer/publish-target.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
 import { withSchedule } from "../jobs/page-schedule.ts";
@@ -16,7 +30,9 @@ import { ApiError } from "../errors.ts";
 import { suspensionOf } from "../services/admin-reports.ts";
 import { jsonBody } from "../validate.ts";
 
-const RollbackSchema = z.object({ version: z.number().int().min(1).max(1_000_000_000) }).strict();
+const VersionSchema = z.object({ version: z.number().int().min(1).max(1_000_000_000) }).strict();
+/** The features the owner agreed the plan hides, as the Publish dialog listed them (ADR 136). */
+const HidePlusSchema = z.object({ hide: z.array(z.enum(PLAN_FEATURES)).min(1).max(PLAN_FEATURES.length) }).strict();
 
 function answer(result: PublishResult | { ok: false; reason: "no_version" }) {
   if (result.ok) return { version: result.version, changed: result.changed };
@@ -25,8 +41,9 @@ function answer(result: PublishResult | { ok: false; reason: "no_version" }) {
       details: { description: PUBLISH_TEXTS.blockedBody, features: result.features },
     });
   }
+  if (result.reason === "consent_outdated") throw new ApiError("conflict", PUBLISH_TEXTS.consentOutdated, { details: { features: result.features } });
   if (result.reason === "suspended") throw new ApiError("forbidden", SUSPENSION_TEXTS.publishRefused);
-  if (result.reason === "no_version") throw new ApiError("not_found", "Version not found");
+  if (result.reason === "no_version") throw new ApiError("not_found", HISTORY_TEXTS.versionNotFound);
   throw new ApiError("not_found", "Profile not found");
 }
 
@@ -50,11 +67,18 @@ export function publishRoutes(deps: AppDeps) {
         const result = await publishing(user.id, (o) => publishPage(db, user.id, o));
         return c.json(answered(result));
       })
-      // POST /api/publish/hide-plus - hide or reset the Plus-only items the plan refuses, then publish
-      .post("/hide-plus", async (c) => {
+      // POST /api/publish/hide-plus {hide} - publish the draft as it is, the plan hiding the Plus items
+      // the owner agreed to (the draft keeps them); 409 when the draft now needs more hides than agreed
+      .post("/hide-plus", jsonBody(HidePlusSchema), async (c) => {
         const user = currentUser(c);
-        const result = await publishing(user.id, (o) => hidePlusAndPublish(db, user.id, o));
+        const { hide } = c.req.valid("json");
+        const result = await publishing(user.id, (o) => publishPage(db, user.id, o, hide));
         return c.json(answered(result));
+      })
+      // POST /api/publish/plus-items-back/seen - the dashboard has said "Your Plus items are back on your page"
+      .post("/plus-items-back/seen", (c) => {
+        acknowledgePlusItemsBack(db, currentUser(c).id);
+        return c.json({ ok: true });
       })
       // GET /api/publish/state - unpublished changes, last publish, blocked Plus-only features, a suspension
       .get("/state", (c) => {
@@ -69,10 +93,18 @@ export function publishRoutes(deps: AppDeps) {
         if (!ok) throw new ApiError("conflict", PUBLISH_TEXTS.discardFailed);
         return c.json({ message: PUBLISH_TEXTS.discarded, description: PUBLISH_TEXTS.discardedBody });
       })
-      // GET /api/publish/versions - the last 20 published versions, newest first
-      .get("/versions", (c) => c.json({ versions: listVersions(db, currentUser(c).id) }))
+      // GET /api/publish/versions - the last 20 published versions, newest first, each with what changed
+      .get("/versions", (c) => c.json({ versions: versionHistory(db, currentUser(c).id) }))
+      // POST /api/publish/restore {version} - make that version the draft, leaving the live page alone
+      .post("/restore", jsonBody(VersionSchema), async (c) => {
+        const user = currentUser(c);
+        const { version } = c.req.valid("json");
+        const ok = await withPageLock(user.id, () => restoreVersion(db, user.id, version, now()));
+        if (!ok) throw new ApiError("not_found", HISTORY_TEXTS.versionNotFound);
+        return c.json({ message: HISTORY_TEXTS.restored(version), description: HISTORY_TEXTS.restoredText });
+      })
       // POST /api/publish/rollback {version} - restore that version to the draft and publish it
-      .post("/rollback", jsonBody(RollbackSchema), async (c) => {
+      .post("/rollback", jsonBody(VersionSchema), async (c) => {
         const user = currentUser(c);
         const { version } = c.req.valid("json");
         const result = await publishing(user.id, (o) => rollbackTo(db, user.id, version, o));

@@ -146,7 +146,7 @@ export function pinnedPageHtml(deps: AppDeps, userId: string): string {
 /** The page's owner as the actions need it; 404 for an id that is no account. */
 function ownerOf(tx: Db, userId: string) {
   const row = tx
-    .select({ email: users.email, suspendedAt: users.suspendedAt, accountReason: users.suspensionReason, username: userProfiles.username, pageSuspendedAt: userProfiles.pageSuspendedAt, pageReason: userProfiles.pageSuspensionReason })
+    .select({ email: users.email, role: users.role, suspendedAt: users.suspendedAt, accountReason: users.suspensionReason, username: userProfiles.username, pageSuspendedAt: userProfiles.pageSuspendedAt, pageReason: userProfiles.pageSuspensionReason })
     .from(users)
     .innerJoin(userProfiles, eq(userProfiles.userId, users.id))
     .where(eq(users.id, userId))
@@ -262,6 +262,8 @@ export function suspendPage(deps: AppDeps, admin: Admin, userId: string, reason:
  */
 export function restorePage(deps: AppDeps, admin: Admin, userId: string, note: string) {
   return changeSuspension(deps, userId, (tx, owner, at, writer) => {
+    // A suspended account's page stays suspended until the account is restored (ADR 109).
+    if (owner.suspendedAt) throw new ApiError("conflict", ADMIN_TEXTS.accountOfPageSuspended);
     if (!restorePageIn(tx, deps, writer, userId, owner.username)) throw new ApiError("conflict", ADMIN_TEXTS.notSuspended);
     record(tx, admin, at, "page.restore", userId, owner.username, note, { suspended: true, reason: owner.pageReason }, { suspended: false });
     return { mail: pageRestoredMail(owner.email, deps.env.PUBLIC_ORIGIN, owner.username), result: { suspended: false, previousReason: owner.pageReason } };
@@ -280,10 +282,11 @@ export function accountRestoredMail(to: string, origin: string): MailMessage {
   return { to, subject: "Your Plinth account has been restored", text: `Your Plinth account has been restored: you can sign in again at ${origin}/login, and your page is back.` };
 }
 
-/** No sign-in, every session ended, the page suspended with the same reason (ADR 109). */
+/** No sign-in, every session ended, the page suspended with the same reason (ADR 109). Never an admin's account (ADR 149). */
 export async function suspendAccount(deps: AppDeps, admin: Admin, userId: string, reason: string) {
   if (userId === admin.id) throw new ApiError("forbidden", ADMIN_TEXTS.ownAccount);
   return changeSuspension(deps, userId, (tx, owner, at, writer) => {
+    if (owner.role === "admin") throw new ApiError("forbidden", ADMIN_TEXTS.adminAccount);
     const changed = tx.update(users).set({ suspendedAt: at, suspensionReason: reason }).where(and(eq(users.id, userId), isNull(users.suspendedAt))).run().changes;
     if (changed === 0) throw new ApiError("conflict", ADMIN_TEXTS.accountAlreadySuspended);
     const ended = tx.delete(sessions).where(eq(sessions.userId, userId)).run().changes;

@@ -3,13 +3,14 @@
  * (ADR 071): the cost grows with the days in the range, never with the events in it. Bots are stored
  * as raw events but never counted. The dashboard, the CSV and the JSON export all come from here.
  */
-import { and, asc, count, desc, eq, gte, lt, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, isNotNull, lt, sql } from "drizzle-orm";
 import { rangeDays } from "#core/analytics-range.ts";
 import { clickThroughRate, type AnalyticsRange } from "#core/schemas/analytics.ts";
 import { LINK_TYPE_LABELS, type LinkType } from "#core/link-types.ts";
+import { isMediaPath } from "#core/url-rule.ts";
 import { referrerSite } from "#core/referrer-sites.ts";
 import type { Db } from "#db/client.ts";
-import { analyticsRollups, collectedLeads, links } from "#db/schema.ts";
+import { analyticsRollups, collectedLeads, links, uploads } from "#db/schema.ts";
 import { DAY_MS, QUARTER_MS, QUARTERS_PER_DAY, type RollupDimension } from "./analytics-store.ts";
 
 export interface AnalyticsReport {
@@ -90,12 +91,28 @@ function sumsOf(db: Db, userId: string, dimension: RollupDimension, parts: Part[
 const byViews = <T extends { views: number }>(rows: (T & { name: string })[]) =>
   rows.filter((r) => r.views > 0).sort((a, b) => b.views - a.views || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
-/** Where a link leads, for a report: its address, or what the page does for a link without one. */
-export function linkTarget(l: { url: string; linkType: LinkType; linkSpecificData: Record<string, string> }): string {
+/**
+ * Where a link leads, for a report: its address, or what the page does for a link without one. A
+ * lead magnet names its file: an uploaded one by the name it had on the owner's device (`uploadNames`,
+ * by media path; an upload from before names were kept shows just "Lead Magnet", never its stored
+ * hash), a file elsewhere by the last part of its URL.
+ */
+export function linkTarget(l: { url: string; linkType: LinkType; linkSpecificData: Record<string, string> }, uploadNames: ReadonlyMap<string, string> = new Map()): string {
   if (l.url.trim() && !l.url.startsWith("#")) return l.url;
   const label = LINK_TYPE_LABELS[l.linkType];
-  const file = l.linkType === "lead_magnet" ? (l.linkSpecificData.fileUrl ?? "").split(/[?#]/)[0]!.split("/").pop() : "";
-  return file ? `${label}: ${decodeURIComponentSafe(file)}` : label;
+  const fileUrl = l.linkType === "lead_magnet" ? (l.linkSpecificData.fileUrl ?? "") : "";
+  const file = isMediaPath(fileUrl) ? uploadNames.get(fileUrl) : decodeURIComponentSafe(fileUrl.split(/[?#]/)[0]!.split("/").pop() ?? "");
+  return file ? `${label}: ${file}` : label;
+}
+
+/** The names the owner's lead-magnet uploads had on their device, by media path ("/media/ab/….pdf"). */
+function uploadNamesOf(db: Db, userId: string): Map<string, string> {
+  const rows = db
+    .select({ key: uploads.storageKey, name: uploads.originalName })
+    .from(uploads)
+    .where(and(eq(uploads.userId, userId), eq(uploads.kind, "lead_magnet"), isNotNull(uploads.originalName)))
+    .all();
+  return new Map(rows.map((r) => [`/${r.key}`, r.name!]));
 }
 function decodeURIComponentSafe(s: string): string {
   try {
@@ -226,10 +243,11 @@ export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts:
         .orderBy(asc(links.orderIndex))
         .all()
     : [];
+  const uploadNames = ownLinks.some((l) => l.linkType === "lead_magnet") ? uploadNamesOf(db, userId) : new Map<string, string>();
   const linkRows = ownLinks
     .map((l) => {
       const n = clicks.get(l.id)?.clicks ?? 0;
-      return { linkId: l.id, title: l.title, url: l.url, target: linkTarget(l), isActive: l.isActive, clicks: n, ctr: clickThroughRate(n, pageViews), daily: linkDays.get(l.id) ?? [] };
+      return { linkId: l.id, title: l.title, url: l.url, target: linkTarget(l, uploadNames), isActive: l.isActive, clicks: n, ctr: clickThroughRate(n, pageViews), daily: linkDays.get(l.id) ?? [] };
     })
     .sort((a, b) => b.clicks - a.clicks);
 

@@ -47,6 +47,8 @@ export function downloadUrlOf(fileUrl: string | undefined, origin: string): stri
 export interface PublishedLeadMagnet {
   userId: string;
   username: string;
+  /** The published display name (the owner's text: see creatorNameOf). */
+  displayName: string;
   /** The link as the published version has it (title, description and file), not the draft. */
   link: PageLink;
   downloadUrl: string;
@@ -72,7 +74,8 @@ export function publishedLeadMagnet(db: Db, linkId: string, origin: string, now:
   if (!link || link.linkType !== "lead_magnet") return null;
   const downloadUrl = downloadUrlOf(link.data.fileUrl, origin);
   if (!downloadUrl) return null;
-  return { userId: row.profile.userId, username: published.snapshot.profile.username, link, downloadUrl };
+  const { username, displayName } = published.snapshot.profile;
+  return { userId: row.profile.userId, username, displayName, link, downloadUrl };
 }
 
 /** The address as the cap counts it: case and a +tag do not make another mailbox. */
@@ -107,32 +110,52 @@ export function releaseLeadMail(db: Db, id: string): void {
   db.delete(leadMailSends).where(eq(leadMailSends.id, id)).run();
 }
 
-/** The e-mail: Plinth's words throughout; the owner's title and description only inside the quote. */
+/**
+ * The creator as the e-mail names them: the published display name when it is a plain name (letters,
+ * digits, spaces and . , ' & ( ) -, up to 50 characters, nothing that reads as an address or a web
+ * site), else "@username". A display name is the owner's free text: it may not carry a link, an
+ * address or a sentence into a mail Plinth sends (ADR 092).
+ */
+export function creatorNameOf(displayName: string, username: string): string {
+  const name = displayName.replace(/\s+/g, " ").trim();
+  const plain = /^[\p{L}\p{M}\p{N}][\p{L}\p{M}\p{N} .,'&()-]{0,49}$/u.test(name) && !/[\p{L}\p{N}]\.[\p{L}\p{N}]/u.test(name);
+  return plain ? name : `@${username}`;
+}
+
+/**
+ * The e-mail (ADR 092, issue 33): it names the creator and their page and reads like a note from
+ * them ("Your download from Ada Lovelace (@ada)"), while everything
+ * the owner wrote is quoted as theirs, the only links are their page on Plinth and the download, and
+ * the footer says Plinth sent it and how to report the page.
+ */
 export function leadMailMessage(to: string, magnet: PublishedLeadMagnet, origin: string): MailMessage {
   const pageUrl = `${origin}/${magnet.username}`;
+  const creator = creatorNameOf(magnet.displayName, magnet.username);
+  const handle = `@${magnet.username}`;
+  const who = creator === handle ? handle : `${creator} (${handle})`;
   const host = new URL(magnet.downloadUrl).host;
   const where = magnet.downloadUrl.startsWith(`${origin}/`) ? "The file is stored on Plinth." : `The file is on ${host}, a site Plinth does not run.`;
   const description = magnet.link.data.description?.trim();
   const text = [
-    "Hello,",
+    "Hi,",
     "",
-    `This email address was entered to get a download on the Plinth page ${pageUrl}.`,
-    "",
-    "The page's owner describes the download in their own words (not Plinth's):",
+    `Thanks for visiting ${who} on Plinth. Here is the download you asked for:`,
     "",
     quoted(magnet.link.title),
     ...(description ? [">", quoted(description)] : []),
     "",
-    "Download link, as given by the page's owner:",
+    "Download:",
     magnet.downloadUrl,
-    "",
     where,
     "",
+    `More from ${creator}: ${pageUrl}`,
+    "",
+    "--",
+    `Plinth sent this email for ${handle}, because this address was entered on ${pageUrl}.`,
+    "The quoted text and the download are the page owner's, in their own words (not Plinth's).",
     "If you did not ask for this, you can ignore this email: nothing more will be sent because of it.",
     `To report the page, open ${pageUrl} and choose Report at the bottom.`,
     "",
-    "Plinth",
-    "",
   ].join("\n");
-  return { to, subject: "Your download link from a Plinth page", text };
+  return { to, subject: `Your download from ${who}`, text };
 }

@@ -7,7 +7,7 @@
  * earned, so a static host serves it with a harmless type.
  */
 import sharp, { type Metadata } from "sharp";
-import { LEAD_FILE_TYPES, THUMBNAIL_PX, invalidTypeFor, maxBytesFor, sniffLeadFile, tooLargeFor, type LinkFileKind } from "#core/schemas/link-files.ts";
+import { LEAD_FILE_TYPES, THUMBNAIL_PX, cleanFileName, invalidTypeFor, maxBytesFor, sniffLeadFile, tooLargeFor, type LinkFileKind } from "#core/schemas/link-files.ts";
 import { PICTURE_MAX_PIXELS, PICTURE_MESSAGES, sniffImageType } from "#core/schemas/profile.ts";
 import { type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
@@ -71,12 +71,17 @@ function sharpFormatOf(mime: string): "jpeg" | "png" | "gif" | "webp" {
   return mime === "image/jpeg" ? "jpeg" : mime === "image/png" ? "png" : mime === "image/gif" ? "gif" : "webp";
 }
 
-/** Store the file and record whose it is; if the row fails, the file goes again. Returns its URL. */
-export async function saveLinkFile(db: Db, storage: MediaStorage, userId: string, kind: LinkFileKind, file: ProcessedLinkFile, now: Date): Promise<string> {
+/**
+ * Store the file and record whose it is, with the name it had on the owner's device (cleaned, to name
+ * it back to them; never a path); if the row fails, the file goes again. Returns its URL.
+ */
+export async function saveLinkFile(db: Db, storage: MediaStorage, userId: string, kind: LinkFileKind, file: ProcessedLinkFile, now: Date, name = ""): Promise<string> {
   const key = mediaKeyFor(file.bytes, file.ext);
   await storage.put(key, file.bytes, file.contentType);
   try {
-    db.insert(uploads).values({ id: newId(), userId, kind, storageKey: key, contentType: file.contentType, bytes: file.bytes.byteLength, createdAt: now }).run();
+    db.insert(uploads)
+      .values({ id: newId(), userId, kind, storageKey: key, contentType: file.contentType, bytes: file.bytes.byteLength, originalName: cleanFileName(name), createdAt: now })
+      .run();
   } catch (err) {
     await storage.remove(key).catch(() => undefined);
     throw err;

@@ -1,25 +1,33 @@
 /**
- * Google sign-in with OpenID Connect (openid-client): the authorization code flow with PKCE (S256),
- * state and nonce, returning to /auth/callback. The issuer is configurable (GOOGLE_ISSUER) so tests
- * run it against a real OIDC provider of their own.
+ * Sign-in with an OpenID Connect provider (openid-client; ADR 043, 150): the authorization code
+ * flow with PKCE (S256), state and nonce, returning to /auth/callback. Google by default; any
+ * standard provider through OIDC_ISSUER (the tests run oauth2-mock-server and oidc-provider, an
+ * OpenID-certified one). Only Google is sent Google's own `prompt=select_account`; the e-mail and
+ * whether it is verified come from the ID token, or from UserInfo when the ID token lacks them.
  */
 import * as client from "openid-client";
-import type { Env } from "../env.server.ts";
+import { isGoogleIssuer, type Env } from "../env.server.ts";
 
 export interface OidcSettings {
   issuer: string;
   clientId: string;
   clientSecret?: string;
   redirectUri: string;
+  /** The sign-in button's text (OIDC_BUTTON_LABEL). */
+  label: string;
+  /** The issuer is Google's: its logo on the button, and its account chooser. */
+  google: boolean;
 }
 
 export function oidcSettings(env: Env): OidcSettings | null {
-  if (!env.GOOGLE_CLIENT_ID) return null;
+  if (!env.OIDC_CLIENT_ID) return null;
   return {
-    issuer: env.GOOGLE_ISSUER,
-    clientId: env.GOOGLE_CLIENT_ID,
-    clientSecret: env.GOOGLE_CLIENT_SECRET,
+    issuer: env.OIDC_ISSUER,
+    clientId: env.OIDC_CLIENT_ID,
+    clientSecret: env.OIDC_CLIENT_SECRET,
     redirectUri: `${env.PUBLIC_ORIGIN}/auth/callback`,
+    label: env.OIDC_BUTTON_LABEL,
+    google: isGoogleIssuer(env.OIDC_ISSUER),
   };
 }
 
@@ -51,20 +59,26 @@ export interface FlowChecks {
   verifier: string;
 }
 
-export async function authorizationUrl(s: OidcSettings): Promise<{ url: URL; checks: FlowChecks }> {
-  const config = await configuration(s);
-  const verifier = client.randomPKCECodeVerifier();
-  const checks = { state: client.randomState(), nonce: client.randomNonce(), verifier };
-  const url = client.buildAuthorizationUrl(config, {
+/** The authorization request's parameters beside the client id. */
+export function authorizationParameters(s: OidcSettings, checks: FlowChecks, codeChallenge: string): Record<string, string> {
+  return {
     redirect_uri: s.redirectUri,
     scope: "openid email profile",
-    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge: codeChallenge,
     code_challenge_method: "S256",
     state: checks.state,
     nonce: checks.nonce,
     // ADR 043: let the person pick which Google account; no offline access, we keep no Google tokens.
-    prompt: "select_account",
-  });
+    // `select_account` is Google's own value: a standard provider refuses the request for it (ADR 150).
+    ...(s.google ? { prompt: "select_account" } : {}),
+  };
+}
+
+export async function authorizationUrl(s: OidcSettings): Promise<{ url: URL; checks: FlowChecks }> {
+  const config = await configuration(s);
+  const verifier = client.randomPKCECodeVerifier();
+  const checks = { state: client.randomState(), nonce: client.randomNonce(), verifier };
+  const url = client.buildAuthorizationUrl(config, authorizationParameters(s, checks, await client.calculatePKCECodeChallenge(verifier)));
   return { url, checks };
 }
 
@@ -87,6 +101,18 @@ export async function finishAuthorization(s: OidcSettings, query: string, checks
   });
   const claims = tokens.claims();
   if (!claims?.sub) throw new Error("The provider returned no subject");
-  const email = typeof claims.email === "string" ? claims.email.trim().toLowerCase() : null;
-  return { sub: String(claims.sub), email, emailVerified: claims.email_verified === true || claims.email_verified === "true" };
+  let email: unknown = claims.email;
+  let verified: unknown = claims.email_verified;
+  // A standard provider may put the e-mail only in UserInfo (OpenID Connect Core 5.4): asked with the
+  // access token, and only believed for the same subject (openid-client checks it).
+  if (email === undefined || verified === undefined) {
+    const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
+    email ??= info.email;
+    verified ??= info.email_verified;
+  }
+  return {
+    sub: String(claims.sub),
+    email: typeof email === "string" ? email.trim().toLowerCase() : null,
+    emailVerified: verified === true || verified === "true",
+  };
 }

@@ -39,6 +39,8 @@ export const ProfileTextSchema = z
     // A text area on the Bio & SEO screen; a line break in a meta description is harmless.
     seoDescription: multiLine().max(LIMITS.SEO_DESCRIPTION_MAX, PROFILE_MESSAGES.seoDescriptionTooLong),
     longFormText: multiLine().max(LIMITS.LONG_FORM_TEXT_MAX, PROFILE_MESSAGES.longFormTextTooLong),
+    /** The long-form text's switch (ADR 136): off keeps the text and leaves it off the page. */
+    longFormTextVisible: z.boolean(),
   })
   .partial()
   .strict();

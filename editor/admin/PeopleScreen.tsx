@@ -3,6 +3,7 @@ import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
 import { Link, useParams } from "react-router";
 import { toast } from "sonner";
 import type { AdminPerson } from "#api/services/admin-people.ts";
+import { ADMIN_TEXTS } from "#core/admin.ts";
 import { PLAN_NAMES } from "#core/plans.ts";
 import { api, ApiFailure, unwrap } from "../app/api.ts";
 import { Button } from "../app/components/button.tsx";
@@ -144,6 +145,9 @@ export function PersonScreen() {
         </Button>
         {person.suspendedAt ? (
           <Button onClick={() => setSuspending("restore")}>Restore account</Button>
+        ) : person.role === "admin" ? (
+          // ADR 149: an admin is suspended only once the role is revoked from the shell.
+          <p className="self-center text-sm text-slate-700">{ADMIN_TEXTS.adminAccount}</p>
         ) : (
           <Button variant="danger" onClick={() => setSuspending("suspend")}>
             Suspend account

@@ -12,8 +12,10 @@ export interface PublishState {
   lastPublishedAt: string | null;
   version: number | null;
   blockedFeatures: string[];
-  /** What "Hide Plus items and publish" would change, item by item (ADR 112). */
-  plusChanges: { feature: string; text: string }[];
+  /** What the plan would hide if the draft were published now, item by item (ADR 136). */
+  plusChanges: { feature: string; kind: string; id?: string; text: string }[];
+  /** A render under Plus has shown the page's Plus items again, not yet announced (ADR 136). */
+  plusItemsBack: boolean;
   /** Set while an admin keeps the page suspended (ADR 108): the dashboard says why. */
   suspension: { since: string; reason: string } | null;
 }
@@ -34,6 +36,7 @@ async function loadPublishState(): Promise<PublishState | null> {
       version: body.version ?? null,
       blockedFeatures: body.blockedFeatures ?? [],
       plusChanges: body.plusChanges ?? [],
+      plusItemsBack: !!body.plusItemsBack,
       suspension: body.suspension ?? null,
     };
   } catch {

@@ -9,13 +9,13 @@ import { getPlatform, type PlatformId } from "#core/platforms.ts";
 import { REPORT_REASON_LABELS, REPORT_REASONS } from "#core/limits.ts";
 import { cropOutputSize } from "#core/profile.ts";
 import type { FullwidthSubtype } from "#core/themes.ts";
-import { linkAddressOf } from "#core/url-rule.ts";
+import { contactSchemeOf } from "#core/url-rule.ts";
 import { visibleContentOf, type VisibleContent } from "#core/visible-content.ts";
 import type { LongFormBlock } from "../markdown.ts";
 import type { BrandIconPaths } from "./brand-icons.ts";
 import { BrandIcon, Icon, type UiIcon } from "./icons.tsx";
 import { LongForm } from "./LongForm.tsx";
-import { isMailable, safeHref, safeSrc } from "./safe-href.ts";
+import { isMailable, linkHref, safeHref, safeSrc } from "./safe-href.ts";
 import { qrFileName, vcardFields, vcfFileName } from "./vcard.ts";
 
 export interface PageProps {
@@ -23,6 +23,8 @@ export interface PageProps {
   plan: PagePlan;
   now: Date;
   mode?: "published" | "preview";
+  /** The preview banner's words, when not the draft's (History's preview of a version). */
+  banner?: string;
   /** Where Plinth is served (privacy page, branding link); "" for same-site links. */
   origin?: string;
   /** Where visitors reach the page, when not `origin` (a bucket's CDN): its share and QR address. */
@@ -184,6 +186,8 @@ function socialsOf(socials: PageSocialLink[], qr: boolean, position: string, ico
 }
 
 const TYPE_ICONS: Partial<Record<string, UiIcon>> = { donation: "heart", lead_magnet: "download", vcf: "contact", music: "music", qr_code: "qr" };
+/** A button to an e-mail, phone or text-message link shows what it opens. */
+const CONTACT_ICONS: Partial<Record<string, UiIcon>> = { mailto: "mail", tel: "phone", sms: "message" };
 
 /** What a button shows: its thumbnail (Plus) or its type's icon, then its title. */
 interface ButtonFace {
@@ -213,12 +217,15 @@ function LabelItem({ title }: { title: string }) {
   );
 }
 
+/** noopener for web pages; an e-mail, phone or text-message link opens an app, in no window to guard. */
+const relOf = (href: string) => (/^https?:/i.test(href) ? "noopener" : undefined);
+
 function TextItem({ href, id, text }: { href: string | null; id: string; text: string }) {
   return (
     <li>
       <p className="txt">
         {href ? (
-          <a href={href} rel="noopener" data-link={id}>
+          <a href={href} rel={relOf(href)} data-link={id}>
             {text}
           </a>
         ) : (
@@ -263,7 +270,7 @@ function QrItem(f: ButtonFace) {
 function LinkItem(f: ButtonFace & { href: string; message: string | null }) {
   return (
     <li>
-      <a className={btnClass(f.main)} href={f.href} rel="noopener" data-link={f.id}>
+      <a className={btnClass(f.main)} href={f.href} rel={relOf(f.href)} data-link={f.id}>
         <ButtonInner thumb={f.thumb} icon={f.icon} title={f.title} />
       </a>
       {f.message ? <p className="msg">{f.message}</p> : null}
@@ -290,7 +297,7 @@ function linkItem(link: PageLink, card: CardRef | undefined): ReactNode {
     case "label":
       return <LabelItem key={id} title={title} />;
     case "text_link":
-      return <TextItem key={id} href={safeHref(linkAddressOf(link))} id={id} text={link.data.text || title} />;
+      return <TextItem key={id} href={linkHref(link)} id={id} text={link.data.text || title} />;
     case "lead_magnet":
       return <LeadItem key={id} main={main} id={id} title={title} thumb={thumb} icon={icon} description={link.data.description ?? ""} />;
     case "vcf":
@@ -298,10 +305,10 @@ function linkItem(link: PageLink, card: CardRef | undefined): ReactNode {
     case "qr_code":
       return <QrItem key={id} main={main} id={id} title={title} thumb={thumb} icon={icon} />;
     default: {
-      const href = safeHref(linkAddressOf(link));
+      const href = linkHref(link);
       if (!href) return null;
       const message = link.linkType === "donation" ? link.data.message || null : null;
-      return <LinkItem key={id} main={main} id={id} title={title} thumb={thumb} icon={icon} href={href} message={message} />;
+      return <LinkItem key={id} main={main} id={id} title={title} thumb={thumb} icon={icon ?? CONTACT_ICONS[contactSchemeOf(href) ?? ""]} href={href} message={message} />;
     }
   }
 }
@@ -458,7 +465,8 @@ function ShareDialog({ url, title, qrSrc, qrFile }: { url: string; title: string
 }
 
 interface LayoutProps {
-  preview: boolean;
+  /** The preview banner's words; null on a published page. */
+  preview: string | null;
   picture: ReactNode;
   name: string;
   bio: string;
@@ -479,9 +487,9 @@ interface LayoutProps {
 function PageLayout(p: LayoutProps) {
   return (
     <>
-      {p.preview ? (
+      {p.preview !== null ? (
         <div className="pv" role="status">
-          {PAGE_TEXTS.previewBanner}
+          {p.preview}
         </div>
       ) : null}
       {/* Focusable from script only: where focus goes when the cookie banner it left closes. */}
@@ -527,7 +535,7 @@ function PageLayout(p: LayoutProps) {
 }
 
 /** The part of the page that changes from page to page. */
-export function PageBody({ snapshot, plan, now, mode = "published", origin = "", pagesOrigin = origin, content, longForm, icons }: PageProps) {
+export function PageBody({ snapshot, plan, now, mode = "published", banner, origin = "", pagesOrigin = origin, content, longForm, icons }: PageProps) {
   const { profile } = snapshot;
   const v = content ?? visibleContentOf(snapshot, plan, now);
   const name = profile.displayName.trim() || profile.username;
@@ -561,7 +569,7 @@ export function PageBody({ snapshot, plan, now, mode = "published", origin = "",
   }
   return (
     <PageLayout
-      preview={mode === "preview"}
+      preview={mode === "preview" ? (banner ?? PAGE_TEXTS.previewBanner) : null}
       picture={pictureOf(snapshot, name)}
       name={name}
       bio={profile.bio.trim()}
@@ -598,7 +606,60 @@ function FormEnd({ submit }: { submit: string }) {
   );
 }
 
-/** The part every page shares for one origin: report and lead dialogs, cookie banner, toast. */
+/**
+ * The cookie banner (spec section 2; ADR 115, 147). First in the document, so a keyboard reaches its
+ * choices within a few Tab presses, while it sits at the bottom of the screen; hidden until the head
+ * script finds no stored choice.
+ */
+export function CookieBanner({ origin = "" }: { origin?: string }) {
+  return (
+    <div id="ck" className="ck" role="region" aria-labelledby="ck-t">
+      <h2 id="ck-t">{PAGE_TEXTS.cookieTitle}</h2>
+      <p>
+        {PAGE_TEXTS.cookieText} <a href={`${origin}/privacy`}>{PAGE_TEXTS.cookiePrivacy}</a>
+      </p>
+      <fieldset id="ck-p" hidden>
+        <legend>{PAGE_TEXTS.cookiePrefs}</legend>
+        <label>
+          <input type="checkbox" name="essential" checked disabled />
+          <span>
+            Essential<small>Always on: needed for the page to work.</small>
+          </span>
+        </label>
+        <label>
+          <input type="checkbox" name="analytics" />
+          <span>
+            Analytics<small>Help the owner understand how the page is used.</small>
+          </span>
+        </label>
+        <label>
+          <input type="checkbox" name="marketing" />
+          <span>
+            Marketing<small>Allow content tailored to your interests.</small>
+          </span>
+        </label>
+        <div className="acts">
+          <button type="button" className="b1" data-ck="save">
+            {PAGE_TEXTS.cookieSave}
+          </button>
+        </div>
+      </fieldset>
+      <div className="acts">
+        <button type="button" className="b2" data-ck="customize" aria-expanded="false" aria-controls="ck-p">
+          {PAGE_TEXTS.cookieCustomize}
+        </button>
+        <button type="button" className="b2" data-ck="decline">
+          {PAGE_TEXTS.cookieDecline}
+        </button>
+        <button type="button" className="b1" data-ck="accept">
+          {PAGE_TEXTS.cookieAccept}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The part every page shares for one origin after its body: report and lead dialogs, toast. */
 export function PageChrome({ origin = "" }: { origin?: string }) {
   return (
     <>
@@ -641,49 +702,6 @@ export function PageChrome({ origin = "" }: { origin?: string }) {
           </div>
         </div>
       </dialog>
-      <div id="ck" className="ck" role="region" aria-labelledby="ck-t">
-        <h2 id="ck-t">{PAGE_TEXTS.cookieTitle}</h2>
-        <p>
-          {PAGE_TEXTS.cookieText} <a href={`${origin}/privacy`}>{PAGE_TEXTS.cookiePrivacy}</a>
-        </p>
-        <fieldset id="ck-p" hidden>
-          <legend>{PAGE_TEXTS.cookiePrefs}</legend>
-          <label>
-            <input type="checkbox" name="essential" checked disabled />
-            <span>
-              Essential<small>Always on: needed for the page to work.</small>
-            </span>
-          </label>
-          <label>
-            <input type="checkbox" name="analytics" />
-            <span>
-              Analytics<small>Help the owner understand how the page is used.</small>
-            </span>
-          </label>
-          <label>
-            <input type="checkbox" name="marketing" />
-            <span>
-              Marketing<small>Allow content tailored to your interests.</small>
-            </span>
-          </label>
-          <div className="acts">
-            <button type="button" className="b1" data-ck="save">
-              {PAGE_TEXTS.cookieSave}
-            </button>
-          </div>
-        </fieldset>
-        <div className="acts">
-          <button type="button" className="b2" data-ck="customize" aria-expanded="false" aria-controls="ck-p">
-            {PAGE_TEXTS.cookieCustomize}
-          </button>
-          <button type="button" className="b2" data-ck="decline">
-            {PAGE_TEXTS.cookieDecline}
-          </button>
-          <button type="button" className="b1" data-ck="accept">
-            {PAGE_TEXTS.cookieAccept}
-          </button>
-        </div>
-      </div>
       <div id="toast" role="status" aria-live="polite" />
     </>
   );
@@ -693,6 +711,7 @@ export function PageChrome({ origin = "" }: { origin?: string }) {
 export function Page(props: PageProps) {
   return (
     <>
+      <CookieBanner origin={props.origin ?? ""} />
       <PageBody {...props} />
       <PageChrome origin={props.origin ?? ""} />
     </>

@@ -2,7 +2,7 @@
  * The only URLs the public page emits. Anything not accepted here is dropped at render (ADR 020,
  * ADR 024, ADR 096), whatever the database holds.
  */
-import { isImageUrl, isWebUrl } from "#core/url-rule.ts";
+import { isImageUrl, isLinkAddress, isWebUrl, linkAddressOf } from "#core/url-rule.ts";
 
 /**
  * A link's address: exactly what the editor and the API accept (core/url-rule.ts), so a saved link
@@ -12,6 +12,15 @@ export function safeHref(url: string | null | undefined): string | null {
   if (!url) return null;
   const u = url.trim();
   return isWebUrl(u) ? u : null;
+}
+
+/**
+ * A button's or text link's address: a web URL, or an e-mail, phone or text-message link (ADR 144),
+ * exactly as the link schema accepts it; null for anything else, and for the types drawn without one.
+ */
+export function linkHref(link: { linkType: string; url: string; data: { url?: string } }): string | null {
+  const address = linkAddressOf(link)?.trim();
+  return address && isLinkAddress(link.linkType, address) ? address : null;
 }
 
 /** Whether a contact card's e-mail may become a mailto: link: no controls or spaces, no leading slash. */

@@ -15,7 +15,11 @@ import { recordAdminAction } from "#api/services/admin-audit.ts";
 import { setAdminRole } from "#api/services/admin-role.ts";
 import { ADMIN_SESSION_MS } from "#core/admin.ts";
 import { adminAuditLog, sessions, users } from "#db/schema.ts";
-import { createApiAdmin, turnOnTwoFactor } from "#tests/support/admin.ts";
+import { hashPassword } from "#api/auth/password.ts";
+import { totpAt } from "#api/services/two-factor.ts";
+import { createAccount } from "#api/services/accounts.ts";
+import { createApiAdmin, passSecondFactor, turnOnTwoFactor } from "#tests/support/admin.ts";
+import { browser } from "#tests/support/auth-client.ts";
 import { createTestApp, sameOrigin, type TestApp } from "#tests/support/app.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
 
@@ -95,6 +99,41 @@ describe("who gets in", () => {
   });
 });
 
+describe("the second factor belongs to the sign-in, not only to the account", () => {
+  it("a session signed in with the password alone stays out after two-factor is turned on elsewhere; the session that turned it on and a sign-in through the code get in", async () => {
+    const password = "Sturdy-Password-42";
+    const email = "root-admin@example.com";
+    createAccount(t.deps.db, { email, username: "root_admin", passwordHash: await hashPassword(password), emailVerified: true, now: new Date() });
+    setAdminRole(t.deps.db, { email, admin: true, actor: "shell (test)", now: new Date() });
+    const signIn = async () => {
+      const b = browser(t);
+      expect(await b.json("POST", "/api/auth/login", { email, password, rememberMe: false })).toMatchObject({ status: 200, body: { status: "signed_in" } });
+      return b;
+    };
+    const passwordOnly = await signIn();
+    expect((await passwordOnly.call("GET", "/api/admin/session")).status).toBe(404);
+
+    // Another session turns two-factor on: it has just shown a code from the app.
+    const other = await signIn();
+    const secret = (await other.json("POST", "/api/auth/two-factor/setup", { password })).body.secret as string;
+    expect((await other.json("POST", "/api/auth/two-factor/enable", { code: totpAt(secret, new Date()) })).status).toBe(200);
+    expect((await other.call("GET", "/api/admin/session")).status).toBe(200);
+
+    // The first session never passed the second factor: still an unknown path, to the API and to the console's page.
+    expect((await passwordOnly.call("GET", "/api/admin/session")).status).toBe(404);
+    expect((await passwordOnly.call("GET", "/api/admin/audit")).status).toBe(404);
+    expect((await passwordOnly.call("GET", "/api/me")).status).toBe(200);
+
+    // A new sign-in goes through the code, and that session gets in.
+    const fresh = browser(t);
+    expect(await fresh.json("POST", "/api/auth/login", { email, password, rememberMe: false })).toMatchObject({ status: 200, body: { status: "two_factor" } });
+    expect((await fresh.call("GET", "/api/admin/session")).status).toBe(404);
+    expect((await fresh.json("POST", "/api/auth/login/two-factor", { code: totpAt(secret, new Date(), 1) })).status).toBe(200);
+    expect((await fresh.call("GET", "/api/admin/session")).status).toBe(200);
+    expect(t.deps.db.select({ secondFactor: sessions.secondFactor }).from(sessions).all().map((s) => s.secondFactor).sort()).toEqual([false, true, true]);
+  });
+});
+
 describe("an admin's sign-in lasts 12 hours", () => {
   it("ends 12 hours after it was made however active, is never renewed, and leaves owners' 30 days alone", () => {
     const db = t.deps.db;
@@ -130,6 +169,7 @@ describe("the record", () => {
     expect(setAdminRole(db, { email: emailOf(o), admin: true, actor: "shell (root@host)", now: at })).toMatchObject({ outcome: "unchanged" });
     expect(setAdminRole(db, { email: "nobody@example.com", admin: true, actor: "shell (root@host)", now: at })).toEqual({ outcome: "unknown" });
     turnOnTwoFactor(t, o.userId);
+    passSecondFactor(t, o.userId);
     const res = await get("/api/admin/audit", o.cookie);
     expect(res.status).toBe(200);
     expect((await res.json()).entries).toEqual([

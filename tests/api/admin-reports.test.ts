@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { hashPassword } from "#api/auth/password.ts";
 import { createSession, SESSION_COOKIE } from "#api/auth/session.ts";
 import { reporterId } from "#api/services/admin-reports.ts";
+import { setAdminRole } from "#api/services/admin-role.ts";
 import { ADMIN_TEXTS, SUSPENSION_TEXTS } from "#core/admin.ts";
 import { closeDatabase, openDatabase } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
@@ -306,11 +307,33 @@ describe("suspending an account", () => {
     expect(refused.body.error.message).toBe(SUSPENSION_TEXTS.signInRefused);
     expect((await page(`/${owner.username}`)).status).toBe(410);
     expect((await json(a.call("GET", `/api/admin/people/${owner.userId}`))).body.person).toMatchObject({ suspendedAt: expect.any(String), suspensionReason: expect.stringMatching(/^Fraud/), pageSuspendedAt: expect.any(String), sessions: 0 });
+    // The page comes back only with its account: "Restore page" says so and changes nothing.
+    const pageRestore = await json(a.call("POST", `/api/admin/pages/${owner.userId}/restore`, { note: "Looks fine" }));
+    expect(pageRestore).toEqual({ status: 409, body: { error: expect.objectContaining({ message: ADMIN_TEXTS.accountOfPageSuspended }) } });
+    expect((await page(`/${owner.username}`)).status).toBe(410);
+    expect(auditActions()).not.toContain("page.restore");
 
     expect(await json(a.call("POST", `/api/admin/people/${owner.userId}/restore`, { note: "Cleared" }))).toEqual({ status: 200, body: { suspended: false, previousReason: expect.stringMatching(/^Fraud/) } });
     expect((await login()).status).toBe(200);
     expect((await page(`/${owner.username}`)).status).toBe(200);
     expect(auditActions().filter((x) => x.startsWith("account."))).toEqual(["account.suspend", "account.restore"]);
     expect(t.outbox().some((m) => m.includes("Your Plinth account has been suspended"))).toBe(true);
+  });
+});
+
+describe("suspending an admin (ADR 149)", () => {
+  it("is refused from the console with a message that says to revoke the role from the shell first; once revoked, the account can be suspended", async () => {
+    const a = admin();
+    const other = admin();
+    const refused = await json(a.call("POST", `/api/admin/people/${other.userId}/suspend`, { reason: "Rogue admin" }));
+    expect(refused).toEqual({ status: 403, body: { error: expect.objectContaining({ message: ADMIN_TEXTS.adminAccount }) } });
+    expect((await other.call("GET", "/api/admin/session")).status).toBe(200);
+    expect(t.deps.db.select({ suspendedAt: users.suspendedAt }).from(users).where(eq(users.id, other.userId)).get()!.suspendedAt).toBeNull();
+    expect(auditActions()).not.toContain("account.suspend");
+    expect(t.outbox().some((m) => m.includes("Your Plinth account has been suspended"))).toBe(false);
+
+    setAdminRole(t.deps.db, { email: `${other.username}@example.com`, admin: false, actor: "shell (test)", now: new Date() });
+    expect((await json(a.call("POST", `/api/admin/people/${other.userId}/suspend`, { reason: "Rogue admin" }))).status).toBe(200);
+    expect((await other.call("GET", "/api/me")).status).toBe(401);
   });
 });

@@ -13,12 +13,15 @@ import { createServerApp } from "#api/site.ts";
 import { openDatabase, closeDatabase } from "#db/client.ts";
 import { createAccount } from "#api/services/accounts.ts";
 import { totpAt } from "#api/services/two-factor.ts";
+import { authorizationParameters, oidcSettings } from "#api/services/oidc.ts";
+import { parseEnv } from "#api/env.server.ts";
 import { SUSPENSION_TEXTS } from "#core/admin.ts";
 import { AUTH_TEXT } from "#core/schemas/auth.ts";
 import { sessions, signupAttempts, users } from "#db/schema.ts";
-import { createTestApp, type TestApp } from "#tests/support/app.ts";
+import { createTestApp, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
 import { browser, type Browser } from "#tests/support/auth-client.ts";
 import { readOutbox } from "#tests/support/mail.ts";
+import { startOidcProvider, type OidcProviderServer } from "#tests/support/oidc-provider.ts";
 
 let provider: OAuth2Server;
 let identity: Record<string, unknown> = {};
@@ -38,6 +41,7 @@ afterAll(async () => {
 
 let t: TestApp;
 beforeEach(() => {
+  // The older GOOGLE_* names, still read (issue 35); the tests below use OIDC_*.
   t = createTestApp({ GOOGLE_CLIENT_ID: "plinth-test-client", GOOGLE_ISSUER: provider.issuer.url! });
   identity = {};
 });
@@ -87,10 +91,10 @@ async function viaGoogle(b: Browser, who: Record<string, unknown>, startQuery = 
 
 describe("Google sign-in", () => {
   it("is offered only when configured", async () => {
-    expect((await browser(t).json("GET", "/api/auth/providers")).body).toEqual({ google: true });
+    expect((await browser(t).json("GET", "/api/auth/providers")).body).toEqual({ google: true, label: "Continue with single sign-on", googleLogo: false });
     const plain = createTestApp();
     try {
-      expect(await (await plain.app.request("/api/auth/providers")).json()).toEqual({ google: false });
+      expect(await (await plain.app.request("/api/auth/providers")).json()).toEqual({ google: false, label: null, googleLogo: false });
       expect((await plain.app.request("/api/auth/google")).status).toBe(404);
     } finally {
       plain.close();
@@ -339,5 +343,182 @@ describe("Google sign-in", () => {
       const { result } = await viaGoogle(browser(t), who, `?next=${encodeURIComponent(next)}`);
       expect(result.body.redirect, next).toBe("/dashboard/links");
     }
+  });
+});
+
+/**
+ * The same flows against two providers (issue 35): oauth2-mock-server, whose ID token carries the
+ * e-mail, and oidc-provider, an OpenID-certified provider in its default configuration, whose ID
+ * token carries only the subject (the e-mail is in UserInfo) and which refuses Google's own
+ * `prompt=select_account`. Sign-up, the returning sign-in and every tampering are refused alike.
+ */
+interface Issuer {
+  name: string;
+  url: () => string;
+  /** The provider's answer to `authorize` for `who`: the address it sends the browser back to. */
+  answer(authorize: URL, who: Record<string, unknown>): Promise<URL>;
+}
+
+let certified: OidcProviderServer;
+beforeAll(async () => {
+  certified = await startOidcProvider({ clientId: "plinth-test-client", redirectUri: `${TEST_ORIGIN}/auth/callback` });
+});
+afterAll(async () => {
+  await certified.stop();
+});
+
+const ISSUERS: Issuer[] = [
+  {
+    name: "oauth2-mock-server",
+    url: () => provider.issuer.url!,
+    async answer(authorize, who) {
+      identity = who;
+      const res = await fetch(authorize, { redirect: "manual" });
+      return new URL(res.headers.get("location")!);
+    },
+  },
+  {
+    name: "oidc-provider",
+    url: () => certified.issuer,
+    async answer(authorize, who) {
+      certified.signInAs(who);
+      // Its interaction and resume steps, with the cookies a browser would keep on its host.
+      const jar = new Map<string, string>();
+      let at = authorize;
+      for (let hop = 0; hop < 10; hop++) {
+        const res = await fetch(at, { redirect: "manual", headers: { Cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; ") } });
+        for (const line of res.headers.getSetCookie()) {
+          const [pair] = line.split(";");
+          const eq = pair!.indexOf("=");
+          jar.set(pair!.slice(0, eq), pair!.slice(eq + 1));
+        }
+        const location = res.headers.get("location");
+        if (!location) throw new Error(`the provider answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+        at = new URL(location, at);
+        if (at.href.startsWith(`${TEST_ORIGIN}/auth/callback`)) return at;
+      }
+      throw new Error("the provider never sent the browser back");
+    },
+  },
+];
+
+describe.each(ISSUERS)("against $name", (issuer) => {
+  let app: TestApp;
+  beforeEach(() => {
+    app = createTestApp({ OIDC_CLIENT_ID: "plinth-test-client", OIDC_ISSUER: issuer.url() });
+  });
+  afterEach(() => app.close());
+
+  async function answer(b: Browser, who: Record<string, unknown>, startQuery = "") {
+    const start = await b.call("GET", `/api/auth/google${startQuery}`);
+    expect(start.status).toBe(302);
+    const authorize = new URL(start.headers.get("location")!);
+    return { authorize, callback: await issuer.answer(authorize, who) };
+  }
+  const post = (b: Browser, callback: URL) => b.json("POST", "/api/auth/google/callback", { query: callback.search });
+  const nothingStored = () => {
+    expect(app.deps.db.select().from(users).all()).toHaveLength(0);
+    expect(app.deps.db.select().from(sessions).all()).toHaveLength(0);
+  };
+
+  it("sends no prompt to a provider that is not Google, and labels the button for single sign-on", async () => {
+    const { authorize } = await answer(browser(app), person());
+    expect(authorize.searchParams.has("prompt")).toBe(false);
+    expect(authorize.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(await (await app.app.request("/api/auth/providers")).json()).toEqual({ google: true, label: "Continue with single sign-on", googleLogo: false });
+  });
+
+  it("a new user signs up with the verified address; next time the provider signs them straight in", async () => {
+    const who = person();
+    const b = browser(app);
+    const { callback } = await answer(b, who);
+    expect(await post(b, callback)).toEqual({ status: 200, body: { status: "signup", redirect: "/auth/signup", email: who.email, username: null } });
+    const name = `cert_${n}`;
+    expect((await b.json("POST", "/api/auth/signup/username", { username: name })).status).toBe(200);
+    expect((await b.json("POST", "/api/auth/signup/complete", { plan: "lite", agreedToTerms: true })).status).toBe(201);
+    expect(app.deps.db.select().from(users).where(eq(users.email, who.email)).get()).toMatchObject({ googleSub: who.sub, passwordHash: null, emailVerified: true });
+
+    const again = browser(app);
+    expect(await post(again, (await answer(again, who, "?next=%2Fdashboard%2Fbio")).callback)).toEqual({ status: 200, body: { status: "signed_in", redirect: "/dashboard/bio" } });
+    expect((await again.json("GET", "/api/me")).body.username).toBe(name);
+  });
+
+  it("refuses an address the provider has not verified", async () => {
+    const b = browser(app);
+    expect(await post(b, (await answer(b, { ...person(), email_verified: false })).callback)).toMatchObject({ status: 400, body: { error: { message: AUTH_TEXT.providerEmailUnverified } } });
+    nothingStored();
+  });
+
+  it("refuses a forged state, a changed nonce or verifier, a code swapped in from another sign-in and another issuer, storing nothing", async () => {
+    const who = person();
+    const refused = { status: 400, body: { error: { message: AUTH_TEXT.providerFailed } } };
+
+    const forged = browser(app);
+    const state = (await answer(forged, who)).callback;
+    state.searchParams.set("state", "forged-state");
+    expect(await post(forged, state)).toMatchObject(refused);
+
+    for (const field of ["nonce", "verifier"] as const) {
+      const b = browser(app);
+      const { callback } = await answer(b, who);
+      b.jar.set("plinth_oidc", signFlowCookie(app, { ...readFlowCookie(b.cookie("plinth_oidc")!), [field]: `${readFlowCookie(b.cookie("plinth_oidc")!)[field]}x` }));
+      expect(await post(b, callback), field).toMatchObject(refused);
+    }
+
+    // The victim's browser posts a code the attacker's sign-in got (with the victim's own state): PKCE refuses it.
+    const victim = browser(app);
+    const victims = (await answer(victim, who)).callback;
+    const attacker = browser(app);
+    const attackers = (await answer(attacker, person())).callback;
+    const swapped = new URL(victims);
+    swapped.searchParams.set("code", attackers.searchParams.get("code")!);
+    expect(await post(victim, swapped)).toMatchObject(refused);
+
+    // An answer that says it comes from another issuer (RFC 9207 `iss`).
+    const b = browser(app);
+    const callback = (await answer(b, who)).callback;
+    callback.searchParams.set("iss", "https://evil.example");
+    expect(await post(b, callback)).toMatchObject(refused);
+
+    nothingStored();
+    expect(app.deps.db.select().from(signupAttempts).all()).toHaveLength(0);
+  });
+});
+
+describe("the provider's settings (issue 35)", () => {
+  const base = { NODE_ENV: "test", DATA_DIR: "/tmp/unused", PUBLIC_ORIGIN: "https://plinth.example" };
+
+  it("reads OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and OIDC_BUTTON_LABEL, with the GOOGLE_* names as aliases", () => {
+    expect(oidcSettings(parseEnv(base))).toBeNull();
+    expect(oidcSettings(parseEnv({ ...base, OIDC_CLIENT_ID: "id", OIDC_CLIENT_SECRET: "s" }))).toEqual({
+      issuer: "https://accounts.google.com",
+      clientId: "id",
+      clientSecret: "s",
+      redirectUri: "https://plinth.example/auth/callback",
+      label: "Continue with Google",
+      google: true,
+    });
+    expect(oidcSettings(parseEnv({ ...base, GOOGLE_CLIENT_ID: "old-id", GOOGLE_CLIENT_SECRET: "old-s", GOOGLE_ISSUER: "https://sso.example.com" }))).toMatchObject({
+      issuer: "https://sso.example.com",
+      clientId: "old-id",
+      clientSecret: "old-s",
+      label: "Continue with single sign-on",
+      google: false,
+    });
+    expect(oidcSettings(parseEnv({ ...base, OIDC_CLIENT_ID: "id", OIDC_ISSUER: "https://sso.example.com", OIDC_BUTTON_LABEL: " Sign in with Acme " }))).toMatchObject({ label: "Sign in with Acme", google: false });
+    // The same value under both names is fine; two different ones are refused at boot, naming the older one.
+    expect(oidcSettings(parseEnv({ ...base, OIDC_CLIENT_ID: "id", GOOGLE_CLIENT_ID: "id" }))).toMatchObject({ clientId: "id" });
+    expect(() => parseEnv({ ...base, OIDC_CLIENT_ID: "id", GOOGLE_CLIENT_ID: "other" })).toThrow("GOOGLE_CLIENT_ID: is the older name of OIDC_CLIENT_ID, which is set to something else: keep only OIDC_CLIENT_ID");
+    expect(() => parseEnv({ ...base, OIDC_CLIENT_ID: "id", OIDC_BUTTON_LABEL: "x".repeat(61) })).toThrow("OIDC_BUTTON_LABEL: must be 60 characters or fewer");
+    expect(() => parseEnv({ ...base, OIDC_CLIENT_ID: "id", OIDC_BUTTON_LABEL: "Sign\u202ein" })).toThrow("OIDC_BUTTON_LABEL: must not hold control or invisible characters");
+  });
+
+  it("asks only Google's issuer to let the person pick an account (prompt=select_account)", () => {
+    const checks = { state: "s", nonce: "n", verifier: "v" };
+    const google = oidcSettings(parseEnv({ ...base, OIDC_CLIENT_ID: "id" }))!;
+    const other = oidcSettings(parseEnv({ ...base, OIDC_CLIENT_ID: "id", OIDC_ISSUER: "https://accounts.google.com.evil.example" }))!;
+    expect(authorizationParameters(google, checks, "c")).toMatchObject({ prompt: "select_account", state: "s", nonce: "n", code_challenge: "c", code_challenge_method: "S256" });
+    expect(other.google).toBe(false);
+    expect(authorizationParameters(other, checks, "c")).not.toHaveProperty("prompt");
   });
 });

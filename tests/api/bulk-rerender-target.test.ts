@@ -31,7 +31,7 @@ import { npmRun } from "#tests/support/npm-run.ts";
 import { startTestBucket, type TestBucket } from "#tests/support/s3.ts";
 import { freePort } from "#tests/support/nginx.ts";
 import { startServerProcess } from "#tests/support/server-process.ts";
-import { createBackup } from "#scripts/lib/backup.ts";
+import { createBackup } from "#api/backup/create.ts";
 
 const PAGES = "https://pages.plinth.test";
 

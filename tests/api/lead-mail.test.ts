@@ -6,7 +6,7 @@
  */
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LEAD_MAIL_LIMITS, LEAD_MAIL_TEXTS } from "#api/services/lead-mail.ts";
+import { creatorNameOf, LEAD_MAIL_LIMITS, LEAD_MAIL_TEXTS } from "#api/services/lead-mail.ts";
 import { createServerApp } from "#api/site.ts";
 import { newId } from "#db/ids.ts";
 import { collectedLeads, leadMailSends, links, userProfiles } from "#db/schema.ts";
@@ -73,7 +73,7 @@ describe("only what the published page shows", () => {
     const res = await lead(id, "fan@example.com");
     expect(res).toEqual({ status: 200, body: { downloadUrl: FILE } });
     const [mail] = mails();
-    expect(mail).toMatchObject({ to: "fan@example.com", subject: "Your download link from a Plinth page" });
+    expect(mail).toMatchObject({ to: "fan@example.com", subject: `Your download from @${owner.username}` });
     expect(mail!.text).toContain("> Free Guide\n>\n> Ten tips for your garden\n");
     expect(mail!.text).toContain(`\n${FILE}\n`);
     expect(mail!.text).not.toMatch(/Security alert|evil\.example|Log in at once/);
@@ -112,16 +112,78 @@ describe("only what the published page shows", () => {
 });
 
 describe("the e-mail's words", () => {
-  it("quotes the owner's text line by line without control or reordering characters, under Plinth's own subject", async () => {
+  it("quotes the owner's text line by line without control or reordering characters", async () => {
     const id = addLeadMagnet({ title: "Guide\u202e\u0007", linkSpecificData: { description: "Line one\r\nSubject: forged\r\n\r\nLine \u0000three", fileUrl: FILE } });
     publish();
     expect((await lead(id, "fan@example.com")).status).toBe(200);
     const [mail] = mails();
-    expect(mail!.subject).toBe("Your download link from a Plinth page");
-    expect(mail!.text).toContain("The page's owner describes the download in their own words (not Plinth's):\n\n> Guide\n>\n> Line one\n> Subject: forged\n>\n> Line three\n");
+    expect(mail!.text).toContain("Here is the download you asked for:\n\n> Guide\n>\n> Line one\n> Subject: forged\n>\n> Line three\n");
     expect(mail!.text).toContain("The file is on files.example, a site Plinth does not run.");
     expect(mail!.text).toContain(`To report the page, open ${t.deps.env.PUBLIC_ORIGIN}/${owner.username} and choose Report`);
     expect(mail!.text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u202e]/);
+  });
+
+  it("names the creator and their page, and reads as a note from them, with Plinth's footer", async () => {
+    const id = addLeadMagnet();
+    t.deps.db.update(userProfiles).set({ displayName: "Ada Lovelace" }).where(eq(userProfiles.userId, owner.userId)).run();
+    publish();
+    // A later draft name is not mailed: the published page's is.
+    t.deps.db.update(userProfiles).set({ displayName: "Draft Name" }).where(eq(userProfiles.userId, owner.userId)).run();
+    expect((await lead(id, "fan@example.com")).status).toBe(200);
+    const [mail] = mails();
+    const page = `${t.deps.env.PUBLIC_ORIGIN}/${owner.username}`;
+    expect(mail!.subject).toBe(`Your download from Ada Lovelace (@${owner.username})`);
+    expect(mail!.text.replace(/\r\n/g, "\n")).toBe(
+      [
+        "Hi,",
+        "",
+        `Thanks for visiting Ada Lovelace (@${owner.username}) on Plinth. Here is the download you asked for:`,
+        "",
+        "> Free Guide",
+        ">",
+        "> Ten tips for your garden",
+        "",
+        "Download:",
+        FILE,
+        "The file is on files.example, a site Plinth does not run.",
+        "",
+        `More from Ada Lovelace: ${page}`,
+        "",
+        "--",
+        `Plinth sent this email for @${owner.username}, because this address was entered on ${page}.`,
+        "The quoted text and the download are the page owner's, in their own words (not Plinth's).",
+        "If you did not ask for this, you can ignore this email: nothing more will be sent because of it.",
+        `To report the page, open ${page} and choose Report at the bottom.`,
+      ].join("\n"),
+    );
+  });
+
+  it("names the creator by their page's name when the display name carries an address, a link or a sentence", async () => {
+    const id = addLeadMagnet();
+    const hostile = [
+      "Security alert: verify now",
+      "Visit evil.example",
+      "https://evil.example",
+      "support@bank.example",
+      "Ada\u202eecalevol",
+      "Ada\r\nBcc: x@example.com",
+      "<b>Ada</b>",
+      "Call +1 (555) 0100 now!",
+      "",
+    ];
+    for (const [i, displayName] of hostile.entries()) {
+      t.deps.db.update(userProfiles).set({ displayName, updatedAt: new Date(at + i) }).where(eq(userProfiles.userId, owner.userId)).run();
+      publish();
+      expect((await lead(id, `fan${i}@example.com`)).status, displayName).toBe(200);
+      const mail = mails().find((m) => m.to === `fan${i}@example.com`)!;
+      expect(mail.subject, displayName).toBe(`Your download from @${owner.username}`);
+      expect(mail.text, displayName).toContain(`Thanks for visiting @${owner.username} on Plinth.`);
+      expect(mail.text, displayName).not.toMatch(/evil\.example|bank\.example|Security alert|Bcc|<b>|0100|\u202e/);
+    }
+    // Plain names, with accents, apostrophes and initials, are kept.
+    expect(creatorNameOf("Zoë O'Brien-Smith", "zoe")).toBe("Zoë O'Brien-Smith");
+    expect(creatorNameOf("J. R. R. Tolkien", "jrrt")).toBe("J. R. R. Tolkien");
+    expect(creatorNameOf("Bäckerei & Café (Berlin)", "cafe")).toBe("Bäckerei & Café (Berlin)");
   });
 });
 

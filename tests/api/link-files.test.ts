@@ -127,6 +127,42 @@ describe("lead-magnet downloads", () => {
     expect(readOutbox(t.deps.env.OUTBOX_DIR)).toMatchObject([{ to: "fan@example.com", text: expect.stringContaining(`\n${whole}\n`) }]);
   });
 
+  it("keeps the name the file had on the owner's device, cleaned and never as a path, and the analytics table names the download by it", async () => {
+    const names: [sent: string, kept: string | null][] = [
+      ["guide.pdf", "guide.pdf"],
+      ["../../etc/passwd.pdf", "passwd.pdf"],
+      ["C:\\Users\\me\\Spring guide.pdf", "Spring guide.pdf"],
+      ["..hidden.pdf", "hidden.pdf"],
+      ["invoice\u202efdp.exe.pdf", "invoicefdp.exe.pdf"],
+      ["  two   spaces\t.pdf ", "two spaces .pdf"],
+      ["/", null],
+      [`${"long ".repeat(40)}.pdf`, `${"long ".repeat(40)}`.slice(0, 115).trimEnd() + "….pdf"],
+    ];
+    const ids: string[] = [];
+    for (const [i, [sent]] of names.entries()) {
+      const r = await upload(Buffer.concat([PDF, Buffer.from(String(i))]), { name: sent });
+      expect(r.status, sent).toBe(201);
+      // The stored file's path is its hash, whatever the name said.
+      expect(r.body.url, sent).toMatch(/^\/media\/[0-9a-f]{2}\/[0-9a-f]{32}\.pdf$/);
+      expect(rowsOf().find((u) => `/${u.storageKey}` === r.body.url)?.originalName, sent).toBe(names[i]![1]);
+      const saved = await owner.call("POST", "/api/links", { linkType: "lead_magnet", title: `Guide ${i}`, data: { description: "Free", fileUrl: r.body.url } });
+      ids.push(((await saved.json()) as any).link.id);
+    }
+    // An upload from before names were kept: named by its type, never by its stored hash.
+    const old = await upload(Buffer.concat([PDF, Buffer.from("old")]));
+    t.deps.db.update(uploads).set({ originalName: null }).where(eq(uploads.storageKey, old.body.url.slice(1))).run();
+    await owner.call("POST", "/api/links", { linkType: "lead_magnet", title: "Old guide", data: { description: "Free", fileUrl: old.body.url } });
+
+    const now = Date.now();
+    const report = (await (await owner.call("GET", `/api/analytics?from=${new Date(now - 86_400_000).toISOString()}&to=${new Date(now + 86_400_000).toISOString()}`)).json()) as any;
+    const targets = Object.fromEntries(report.links.map((l: any) => [l.title, l.target]));
+    expect(targets["Guide 0"]).toBe("Lead Magnet: guide.pdf");
+    expect(targets["Guide 2"]).toBe("Lead Magnet: Spring guide.pdf");
+    expect(targets["Guide 6"]).toBe("Lead Magnet");
+    expect(targets["Old guide"]).toBe("Lead Magnet");
+    for (const target of Object.values(targets)) expect(target).not.toMatch(/[0-9a-f]{32}|\/|\u202e/);
+  });
+
   it("knows EPUB, ZIP and MP3 by their bytes, whatever the name and declared type say", async () => {
     const cases: [Buffer, string][] = [
       [EPUB, "epub"],

@@ -102,11 +102,21 @@ describe("POST /api/publish", () => {
     expect((await res.json()).error.details.features).toEqual([feature]);
   });
 
-  it("does not count blank long-form text or an SEO description the Lite owner can no longer edit", async () => {
+  it("does not count blank long-form text, nor long-form text whose switch is off", async () => {
     const lite = createApiOwner(t, "lite");
-    t.deps.db.update(userProfiles).set({ longFormText: "   \n ", seoDescription: "From the trial" }).where(eq(userProfiles.userId, lite.userId)).run();
+    t.deps.db.update(userProfiles).set({ longFormText: "   \n " }).where(eq(userProfiles.userId, lite.userId)).run();
     expect((await lite.call("POST", "/api/publish")).status).toBe(200);
-    expect(readFileSync(pageFile(lite.username), "utf8")).not.toContain("From the trial");
+    t.deps.db.update(userProfiles).set({ longFormText: "Kept off the page", longFormTextVisible: false }).where(eq(userProfiles.userId, lite.userId)).run();
+    expect((await lite.call("POST", "/api/publish")).status).toBe(200);
+    expect(readFileSync(pageFile(lite.username), "utf8")).not.toContain("Kept off the page");
+  });
+
+  it("blocks a Lite owner whose SEO fields or premium theme the Lite page would not use, so the dialog lists them (ADR 136)", async () => {
+    const lite = createApiOwner(t, "lite");
+    t.deps.db.update(userProfiles).set({ seoDescription: "From the trial", selectedThemeName: "ocean-blue" }).where(eq(userProfiles.userId, lite.userId)).run();
+    const res = await lite.call("POST", "/api/publish");
+    expect(res.status).toBe(402);
+    expect((await res.json()).error.details.features).toEqual(["premium_themes", "seo_settings"]);
   });
 
   it("refuses signed-out and cross-origin requests", async () => {
@@ -362,80 +372,5 @@ describe("versions and rollback", () => {
     expect(res.status).toBeLessThan(500);
     expect((await res.json()).error.message).toEqual(expect.any(String));
     expect((await (await owner.call("GET", "/api/publish/versions")).json()).versions).toHaveLength(1);
-  });
-});
-
-describe("POST /api/publish/hide-plus (Hide Plus items and publish)", () => {
-  it("lists the changes in the draft state, then hides exactly those items and publishes", async () => {
-    const lite = createApiOwner(t, "lite");
-    const main = addLink(lite.userId, "Shop", { isMainButton: true, orderIndex: 0 });
-    const card = addLink(lite.userId, "Card", { linkType: "vcf", url: "#", linkSpecificData: { name: "Ada" }, orderIndex: 1 });
-    const plain = addLink(lite.userId, "Blog", { orderIndex: 2 });
-    t.deps.db.update(userProfiles).set({ removeBranding: true }).where(eq(userProfiles.userId, lite.userId)).run();
-    const state = await (await lite.call("GET", "/api/publish/state")).json();
-    expect(state.plusChanges).toEqual([
-      { feature: "main_button", text: "“Shop” will no longer be the main button" },
-      { feature: "vcf", text: "“Card” will be hidden" },
-      { feature: "remove_branding", text: "Plinth branding will show again" },
-    ]);
-
-    const res = await lite.call("POST", "/api/publish/hide-plus");
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ version: 1, changed: true });
-    const draft = loadDraft(t.deps.db, lite.userId)!.snapshot;
-    const row = (id: string) => draft.links.find((l) => l.id === id)!;
-    expect(row(main)).toMatchObject({ isMainButton: false, isActive: true });
-    expect(row(card)).toMatchObject({ isActive: false, linkType: "vcf" });
-    expect(row(plain)).toMatchObject({ isActive: true, isMainButton: false });
-    expect(draft.profile.removeBranding).toBe(false);
-    const html = readFileSync(pageFile(lite.username), "utf8");
-    expect(html).toContain("Shop");
-    expect(html).not.toContain("Card");
-    const after = await (await lite.call("GET", "/api/publish/state")).json();
-    expect(after).toMatchObject({ hasUnpublishedChanges: false, blockedFeatures: [], plusChanges: [] });
-  });
-
-  it("publishes an unblocked draft unchanged, and a Plus owner's Plus items stay", async () => {
-    const main = addLink(owner.userId, "Shop", { isMainButton: true });
-    const res = await owner.call("POST", "/api/publish/hide-plus");
-    expect(res.status).toBe(200);
-    expect(loadDraft(t.deps.db, owner.userId)!.snapshot.links.find((l) => l.id === main)!.isMainButton).toBe(true);
-  });
-
-  it("touches nothing on a suspended page", async () => {
-    const lite = createApiOwner(t, "lite");
-    const main = addLink(lite.userId, "Shop", { isMainButton: true });
-    t.deps.db.update(userProfiles).set({ pageSuspendedAt: new Date() }).where(eq(userProfiles.userId, lite.userId)).run();
-    const res = await lite.call("POST", "/api/publish/hide-plus");
-    expect(res.status).toBe(403);
-    expect(loadDraft(t.deps.db, lite.userId)!.snapshot.links.find((l) => l.id === main)!.isMainButton).toBe(true);
-  });
-
-  it("judges schedules by the app's clock: a link showing then keeps showing, without its schedule", async () => {
-    const lite = createApiOwner(t, "lite");
-    const clock = Date.now() + 10 * 86_400_000;
-    const running = addLink(lite.userId, "Now", { scheduleStartTime: new Date(clock - 3_600_000), scheduleEndTime: new Date(clock + 3_600_000), orderIndex: 0 });
-    const later = addLink(lite.userId, "Later", { scheduleStartTime: new Date(clock + 3_600_000), orderIndex: 1 });
-    const app = createServerApp({ ...t.deps, now: () => new Date(clock) });
-    const res = await app.request("/api/publish/hide-plus", { method: "POST", headers: sameOrigin({ Cookie: lite.cookie }) });
-    expect(res.status).toBe(200);
-    const draft = loadDraft(t.deps.db, lite.userId)!.snapshot;
-    expect(draft.links.find((l) => l.id === running)).toMatchObject({ isActive: true, scheduleStartTime: null, scheduleEndTime: null });
-    expect(draft.links.find((l) => l.id === later)).toMatchObject({ isActive: false });
-    expect(readFileSync(pageFile(lite.username), "utf8")).toContain("Now");
-  });
-
-  it("refuses signed-out and cross-origin callers, touching nothing", async () => {
-    const lite = createApiOwner(t, "lite");
-    const main = addLink(lite.userId, "Shop", { isMainButton: true });
-    const signedOut = await t.app.request("/api/publish/hide-plus", { method: "POST", headers: { Origin: TEST_ORIGIN } });
-    expect(signedOut.status).toBe(401);
-    const forged = await t.app.request("/api/publish/hide-plus", {
-      method: "POST",
-      headers: { Cookie: lite.cookie, "Sec-Fetch-Site": "cross-site", Origin: "https://evil.example" },
-    });
-    expect(forged.status).toBe(403);
-    expect(loadDraft(t.deps.db, lite.userId)!.snapshot.links.find((l) => l.id === main)!.isMainButton).toBe(true);
-    expect(existsSync(pageFile(lite.username))).toBe(false);
   });
 });

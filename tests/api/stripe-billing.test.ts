@@ -299,6 +299,9 @@ describe("Stripe: the subscription's life through its webhook", () => {
     const cases = [
       { secret: "whsec_SomeoneElsesSecret0000000" },
       { at: new Date(Date.now() - 10 * 60 * 1000) },
+      // Stripe's SDK lets any future timestamp through: more than five minutes ahead is refused too.
+      { at: new Date(Date.now() + 6 * 60 * 1000) },
+      { at: new Date(Date.now() + 60 * 60 * 1000) },
       { body: good.payload.replace('"canceled"', '"active"'), header: good.header },
       { header: "" },
       { header: "t=1,v1=zz" },
@@ -491,6 +494,20 @@ describe("Stripe: secrets", () => {
       expect(everything).not.toContain(secret);
       expect(everything).not.toContain(secret.slice(-12));
     }
+  });
+});
+
+describe("the test-mode webhook with Stripe", () => {
+  it("does not exist: a Stripe-shaped event signed with Stripe's secret for /api/billing/webhook is 404 and changes nothing", async () => {
+    const owner = createApiOwner(t, "lite");
+    const { sub } = await subscribeThroughStripe(owner);
+    const before = { profile: profileOf(t, owner.userId), events: t.deps.db.select().from(billingWebhookEvents).all().length };
+    const { payload, header } = signedDelivery(stripeEvent("customer.subscription.deleted", { ...sub, status: "canceled", ended_at: nowS() }, nowS() + 5));
+    const res = await t.app.request("/api/billing/webhook", { method: "POST", body: payload, headers: { "Content-Type": "application/json", "Plinth-Signature": header, "Stripe-Signature": header } });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as any).error.message).toBe("Not found");
+    expect(profileOf(t, owner.userId)).toEqual(before.profile);
+    expect(t.deps.db.select().from(billingWebhookEvents).all()).toHaveLength(before.events);
   });
 });
 

@@ -1,8 +1,9 @@
 /**
- * Plan limits where the owner works (issue 25, ADRs 112 and 113): after the trial, Plus-only rows and
- * settings say so where they are edited; the Publish dialog lists the blockers before anything is
- * confirmed and offers Upgrade or Hide Plus items and publish; a refusal's toast offers Upgrade; the
- * Page Layout header counts only links shown now and reads the 5 limit beside the Lite rule.
+ * Plan limits where the owner works (issue 25, ADRs 112, 113 and 136): after the trial, Plus-only rows
+ * and settings say so where they are edited; the Publish dialog lists what visitors would stop seeing
+ * before anything is confirmed and offers Upgrade or Hide Plus items and publish, which hides them by
+ * the plan and leaves the draft as it is; a refusal's toast offers Upgrade; the Page Layout header
+ * counts only links shown now and reads the 5 limit beside the Lite rule.
  */
 import type { BrowserContext, Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
@@ -80,17 +81,18 @@ test("the same page during the trial carries no 'not on your live page' mark", a
   await expect(page.getByText("not on your live page")).toHaveCount(0);
 });
 
-test("the Publish dialog lists the blockers first; Hide Plus items and publish hides exactly them and publishes", async ({ page, context }) => {
+test("the Publish dialog lists the blockers first; Hide Plus items and publish hides exactly them on the page and leaves the draft as it is", async ({ page, context }) => {
   const owner = await liteOwnerWithPlusItems();
   const { publish, dialog } = await openPublishDialog(page, context, owner);
   await expect(dialog).toContainText("Publishing requires Plinth Plus subscription");
   const list = dialog.getByRole("list", { name: "Plus items in your draft" });
   await expect(list.getByRole("listitem")).toHaveText([
-    "Main call-to-action button: “Shop” will no longer be the main button",
-    "Contact cards (vCard): “Card” will be hidden",
-    "Lead magnet links: “Guide” will be hidden",
-    "Long-form text: Your long-form text will be cleared",
-    "Custom fonts: Your font pairing goes back to the theme's fonts",
+    "Contact cards (vCard): “Card” will be hidden (Contact Card links need Plus)",
+    "Lead magnet links: “Guide” will be hidden (Lead Magnet links need Plus)",
+    "Main call-to-action button: “Shop” will show as an ordinary link, not the main button",
+    "Long-form text: Your long-form text will be hidden",
+    "Premium themes: Your theme, Neon Dark, will show as Minimalist Light",
+    "Custom fonts: Your font pairing will show as the theme's fonts",
   ]);
   await expect(dialog.getByRole("button", { name: "Upgrade" })).toBeVisible();
   await expectNoAxeViolations(page, "Publish dialog with blockers");
@@ -110,17 +112,17 @@ test("the Publish dialog lists the blockers first; Hide Plus items and publish h
   await visitor.goto(`/${owner.username}`);
   await expect(visitor.getByRole("link", { name: "Shop" })).toBeVisible();
   await expect(visitor.getByRole("link", { name: "Blog" })).toBeVisible();
+  await expect(visitor.locator(".btn.main")).toHaveCount(0);
   await expect(visitor.getByText("Card")).toHaveCount(0);
   await expect(visitor.getByText("Guide")).toHaveCount(0);
   await expect(visitor.getByText("About me")).toHaveCount(0);
 
-  // The draft now says the same: the two Plus-only links are switched off, nothing else moved.
+  // The draft is as it was: every link still switched on, the main button still the main button,
+  // each still marked as not on the live page (the plan hides it there).
   await reloaded;
-  await expect(row(page, "Card").getByRole("switch", { name: "Visible: Card" })).not.toBeChecked();
-  await expect(row(page, "Guide").getByRole("switch", { name: "Visible: Guide" })).not.toBeChecked();
-  await expect(row(page, "Blog").getByRole("switch", { name: "Visible: Blog" })).toBeChecked();
-  await expect(row(page, "Shop").getByText("Main button")).toHaveCount(0);
-  await expect(row(page, "Shop").getByText("not on your live page")).toHaveCount(0);
+  for (const title of ["Card", "Guide", "Blog", "Shop"]) await expect(row(page, title).getByRole("switch", { name: `Visible: ${title}` })).toBeChecked();
+  await expect(row(page, "Shop").getByText("Main button")).toBeVisible();
+  await expect(row(page, "Card").getByText("not on your live page")).toBeVisible();
   await expect(page.getByText("Draft Changes")).toHaveCount(0);
 });
 
@@ -185,9 +187,9 @@ test("on a 320 px phone the Publish dialog with blockers fits the screen and pas
   await expect(publish).toBeFocused();
 });
 
-test("links and social icons over the Lite limits are marked where they are counted, and hiding switches off the last ones", async ({ page, context }) => {
+test("links and social icons over the Lite limits are marked where they are counted, and hiding leaves them on in the draft", async ({ page, context }) => {
   const owner = await createOwner({ trial: false });
-  for (let i = 0; i < 8; i++) addLink(owner, `Link ${i + 1}`, i);
+  for (let i = 0; i < 8; i++) addLink(owner, `Link ${i + 1}`, i, { url: `https://example.com/${i + 1}` });
   const icons = [
     ["github", "https://github.com/ada"],
     ["x", "https://x.com/ada"],
@@ -211,7 +213,12 @@ test("links and social icons over the Lite limits are marked where they are coun
   const reloaded = page.waitForEvent("load");
   await dialog.getByRole("button", { name: "Hide Plus items and publish" }).click();
   await expect(page.getByText("Your page has been published!")).toBeVisible();
+  const visitor = await context.newPage();
+  await visitor.goto(`/${owner.username}`);
+  await expect(visitor.getByRole("link", { name: /^Link \d$/ })).toHaveCount(7);
+  await expect(visitor.getByRole("link", { name: "Link 8" })).toHaveCount(0);
+  await expect(visitor.getByRole("list", { name: "Social links" }).getByRole("link")).toHaveCount(4);
   await reloaded;
-  await expect(page.getByRole("switch", { name: /Vimeo/ })).not.toBeChecked();
-  await expect(page.getByText("not on your live page")).toHaveCount(0);
+  await expect(page.getByRole("switch", { name: /Vimeo/ })).toBeChecked();
+  await expect(page.getByText("not on your live page")).toBeVisible();
 });

@@ -76,5 +76,5 @@ test("a Lite owner without trial using Plus-only features is told which to remov
   const dialog = page.getByRole("dialog", { name: "Publish Changes" });
   await expect(dialog.getByText("Publishing requires Plinth Plus subscription")).toBeVisible();
   await expect(dialog.getByText(/Remove Plus-only features or upgrade to publish your changes\./)).toBeVisible();
-  await expect(dialog.getByRole("listitem")).toHaveText(["Contact cards (vCard): “Card” will be hidden"]);
+  await expect(dialog.getByRole("listitem")).toHaveText(["Contact cards (vCard): “Card” will be hidden (Contact Card links need Plus)"]);
 });

@@ -47,8 +47,9 @@ export async function createOwner(opts: { username?: string; trial?: boolean; pl
   return { userId, username, email, password };
 }
 
-export async function signInAs(context: BrowserContext, owner: TestOwner): Promise<void> {
-  const { token } = createSession(e2eDb(), owner.userId, { persistent: true, now: new Date() });
+/** `secondFactor`: as if the sign-in went through the two-factor step (what the console requires, ADR 105). */
+export async function signInAs(context: BrowserContext, owner: TestOwner, opts: { secondFactor?: boolean } = {}): Promise<void> {
+  const { token } = createSession(e2eDb(), owner.userId, { persistent: true, now: new Date(), secondFactor: opts.secondFactor === true });
   await context.addCookies([{ name: SESSION_COOKIE, value: token, domain: "localhost", path: "/", httpOnly: true, sameSite: "Lax" }]);
 }
 

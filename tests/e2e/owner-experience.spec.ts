@@ -8,6 +8,7 @@ import type { Page } from "@playwright/test";
 import { PROFILE_MESSAGES } from "#core/schemas/profile.ts";
 import { linkLists, links, socialLinks } from "#db/schema.ts";
 import { e2eDb, expect, test } from "./fixtures.ts";
+import { tabsUntil } from "./keyboard.ts";
 
 test("the dashboard's first tab stop skips to the screen itself", async ({ page, owner }) => {
   expect(owner.username).toBeTruthy();
@@ -306,13 +307,25 @@ test.describe("focus after a row's confirm", () => {
 });
 
 test.describe("the cookie banner", () => {
-  test("is compact on a phone, and tabbing through the page never puts the focus under it", async ({ page }) => {
+  test("takes at most 15% of a phone's screen, keeps its choices on one row, comes first in the tab order, and tabbing on never puts the focus under it", async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto("/demo");
     const banner = page.getByRole("region", { name: "Cookies on this page" });
     await expect(banner).toBeVisible();
     const box = (await banner.boundingBox())!;
-    expect(box.height).toBeLessThanOrEqual(844 / 4);
+    expect(box.height).toBeLessThanOrEqual(844 * 0.15);
+    expect(box.y + box.height).toBeLessThanOrEqual(844);
+    // Customize, Decline Non-Essential and Accept All side by side, inside the banner.
+    const rows = await Promise.all(["Customize", "Decline Non-Essential", "Accept All"].map((name) => banner.getByRole("button", { name }).boundingBox()));
+    for (const r of rows) {
+      expect(r!.y).toBe(rows[0]!.y);
+      expect(r!.height).toBeGreaterThanOrEqual(24);
+      expect(r!.x + r!.width).toBeLessThanOrEqual(box.x + box.width);
+    }
+
+    // Its choices are the first stops: the privacy link, then the three buttons.
+    const passed = await tabsUntil(page, banner.getByRole("button", { name: "Accept All" }), 6);
+    expect(passed).toEqual(["a Privacy Policy", "button Customize", "button Decline Non-Essential"]);
 
     let stops = 0;
     for (; stops < 80; stops++) {
@@ -321,14 +334,15 @@ test.describe("the cookie banner", () => {
         const el = document.activeElement as HTMLElement;
         const ck = document.getElementById("ck")!;
         const r = el.getBoundingClientRect();
-        return { inBanner: ck.contains(el), name: el.outerHTML.slice(0, 80), bottom: r.bottom, top: r.top, bannerTop: ck.getBoundingClientRect().top };
+        return { inBanner: ck.contains(el), body: el === document.body, name: el.outerHTML.slice(0, 80), bottom: r.bottom, top: r.top, bannerTop: ck.getBoundingClientRect().top };
       });
-      if (at.inBanner) break;
+      // Round the whole page, past the footer, back to the start.
+      if (at.inBanner || at.body) break;
       // Entirely above the banner (and on screen).
       expect(at.bottom, `${at.name} is under the cookie banner`).toBeLessThanOrEqual(at.bannerTop);
       expect(at.top).toBeGreaterThanOrEqual(0);
     }
-    // The walk went through the whole page, footer included, before it reached the banner.
+    // The walk went through the whole page, footer included.
     expect(stops).toBeGreaterThan(5);
     expect(stops).toBeLessThan(80);
     await expect(page.getByRole("button", { name: "Cookie Settings" })).toBeInViewport();
@@ -341,7 +355,7 @@ test.describe("the cookie banner", () => {
     await expectNoAxeViolations(page, "the compact cookie banner");
 
     // A first visit needs a choice: Escape leaves the banner up.
-    await page.keyboard.press("Shift+Tab");
+    await tabsUntil(page, banner.getByRole("button", { name: "Accept All" }), 6);
     await expect(banner.getByRole("button", { name: "Accept All" })).toBeFocused();
     await page.keyboard.press("Escape");
     await expect(banner).toBeVisible();

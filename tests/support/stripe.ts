@@ -40,6 +40,24 @@ export function stripePrice(id: string, created = secs(new Date())) {
   return { id, object: "price" as const, active: true, billing_scheme: "per_unit", created, currency: "usd", livemode: false, lookup_key: null, metadata: {}, product: "prod_PlinthPlus", recurring: { interval, interval_count: 1, usage_type: "licensed" }, type: "recurring", unit_amount: interval === "year" ? 8990 : 899 };
 }
 
+/** A webhook endpoint as GET /v1/webhook_endpoints lists it (Stripe's OpenAPI `webhook_endpoint`). */
+export function stripeWebhookEndpoint(input: { url: string; enabled_events: string[]; status?: "enabled" | "disabled"; id?: string }) {
+  return {
+    id: input.id ?? nextId("we"),
+    object: "webhook_endpoint" as const,
+    api_version: ApiVersion,
+    application: null,
+    created: secs(new Date()),
+    description: null,
+    enabled_events: input.enabled_events,
+    livemode: false,
+    metadata: {},
+    status: input.status ?? "enabled",
+    url: input.url,
+  };
+}
+export type StripeWebhookEndpointBody = ReturnType<typeof stripeWebhookEndpoint>;
+
 /** A subscription as GET /v1/subscriptions/:id documents it; the period lives on its one item. */
 export function stripeSubscription(input: { id?: string; customer: string; status?: Stripe.Subscription.Status; start: number; end: number; cancelAtPeriodEnd?: boolean; price?: string; schedule?: string | null }) {
   const id = input.id ?? nextId("sub");
@@ -266,6 +284,10 @@ export interface StripeStandIn {
   /** Answers the next call with Stripe's error body and this status. */
   failNext(status: number, path?: RegExp): void;
   schedules: Map<string, StripeScheduleBody>;
+  /** What GET /v1/webhook_endpoints lists, oldest first (none until a test adds some). */
+  webhookEndpoints: StripeWebhookEndpointBody[];
+  /** Fields a test changes on a price GET /v1/prices/:id answers (its currency, its amount). */
+  priceChanges: Map<string, Partial<ReturnType<typeof stripePrice>>>;
   close(): Promise<void>;
 }
 
@@ -298,6 +320,8 @@ export async function startStripeStandIn(opts: { webhookUrl?: string } = {}): Pr
   const sessionPrices = new Map<string, string>();
   let failWith: { status: number; path?: RegExp } | null = null;
   const schedules = new Map<string, StripeScheduleBody>();
+  const webhookEndpoints: StripeWebhookEndpointBody[] = [];
+  const priceChanges = new Map<string, Partial<ReturnType<typeof stripePrice>>>();
   const deliver = async (type: string, object: object) => {
     if (!opts.webhookUrl) throw new Error("the stand-in was started without a webhook URL");
     // Stripe stamps an event in whole seconds when the change happens, before it is delivered: the
@@ -389,7 +413,15 @@ export async function startStripeStandIn(opts: { webhookUrl?: string } = {}): Pr
         sessionPrices.set(id, params["line_items[0][price]"] ?? STRIPE_TEST_ENV.STRIPE_PRICE_MONTHLY);
         return send(session);
       }
-      if (req.method === "GET" && (m = path.match(/^\/v1\/prices\/([^/]+)$/))) return send(stripePrice(m[1]!, now));
+      if (req.method === "GET" && (m = path.match(/^\/v1\/prices\/([^/]+)$/))) return send({ ...stripePrice(m[1]!, now), ...priceChanges.get(m[1]!) });
+      if (req.method === "GET" && path === "/v1/webhook_endpoints") {
+        // A list page as documented: newest first, `limit` (default 10) after `starting_after`.
+        const all = [...webhookEndpoints].reverse();
+        const from = params.starting_after ? all.findIndex((e) => e.id === params.starting_after) + 1 : 0;
+        const limit = Number(params.limit ?? 10);
+        const data = all.slice(from, from + limit);
+        return send({ object: "list", data, has_more: from + limit < all.length, url: "/v1/webhook_endpoints" });
+      }
       if ((m = path.match(/^\/v1\/customers\/(cus_[^/]+)$/))) {
         const customer = customers.get(m[1]!);
         if (!customer) return stripeError(res, 404, `No such customer: '${m[1]}'`);
@@ -470,6 +502,8 @@ export async function startStripeStandIn(opts: { webhookUrl?: string } = {}): Pr
     subscriptions,
     deliver,
     schedules,
+    webhookEndpoints,
+    priceChanges,
     failNext(status, path) {
       failWith = { status, path };
     },

@@ -218,3 +218,49 @@ describe("the CDN purge hook (ADR 133)", () => {
     expect(problems({ CDN_PURGE_HEADER: "Authorization: Bearer abc" })).toEqual(["  CDN_PURGE_HEADER: is set but CDN_PURGE_URL is not: set CDN_PURGE_URL too, or unset CDN_PURGE_HEADER"]);
   });
 });
+
+describe("scheduled backups (ADR 160)", () => {
+  const RECIPIENT = "age1764v7c8565zjr30zgvvf6dh5kkpk5lfnhwd5ax03zv8xf6wz9u4qx375hj";
+  const bucket = { S3_BUCKET: "plinth-pages", S3_REGION: "auto" };
+
+  it("is off with nothing set, and reads the period, the count, the target and the encryption", () => {
+    expect(parseEnv({}).BACKUP).toBeNull();
+    expect(parseEnv({ BACKUP_EVERY: "6h", BACKUP_DIR: "/var/backups/plinth" }).BACKUP).toEqual({ everyMs: 6 * 3_600_000, keep: 14, target: { kind: "folder", dir: "/var/backups/plinth" }, encryption: null });
+    expect(parseEnv({ BACKUP_EVERY: "30m", BACKUP_DIR: "/b", BACKUP_KEEP: "3", BACKUP_PASSPHRASE: "a long passphrase, 16+" }).BACKUP).toMatchObject({ everyMs: 1_800_000, keep: 3, encryption: { passphrase: "a long passphrase, 16+" } });
+    expect(parseEnv({ BACKUP_EVERY: "1d", BACKUP_TARGET: "s3", ...bucket, BACKUP_AGE_RECIPIENT: RECIPIENT }).BACKUP).toEqual({
+      everyMs: 86_400_000,
+      keep: 14,
+      target: { kind: "s3", bucket: "plinth-pages", prefix: "plinth-backups/" },
+      encryption: { recipient: RECIPIENT },
+    });
+  });
+
+  it("names each wrong value", () => {
+    expect(problems({ BACKUP_EVERY: "6 hours", BACKUP_DIR: "/b" })).toEqual([expect.stringMatching(/^  BACKUP_EVERY: must be how often a backup is taken/)]);
+    for (const every of ["10m", "31d", "0h", "6"]) expect(problems({ BACKUP_EVERY: every, BACKUP_DIR: "/b" }), every).toEqual([expect.stringMatching(/^  BACKUP_EVERY: /)]);
+    expect(problems({ BACKUP_EVERY: "6h" })).toEqual([expect.stringMatching(/^  BACKUP_DIR: is required with BACKUP_EVERY/)]);
+    expect(problems({ BACKUP_KEEP: "0" })).toEqual(["  BACKUP_KEEP: must be 1 or more"]);
+    expect(problems({ BACKUP_PASSPHRASE: "short" })).toEqual([expect.stringMatching(/^  BACKUP_PASSPHRASE: must be at least 16 characters/)]);
+    expect(problems({ BACKUP_AGE_RECIPIENT: "age1nope" })).toEqual([expect.stringMatching(/^  BACKUP_AGE_RECIPIENT: must be an age recipient/)]);
+    expect(problems({ BACKUP_PASSPHRASE: "a long passphrase, 16+", BACKUP_AGE_RECIPIENT: RECIPIENT })).toEqual([expect.stringMatching(/^  BACKUP_PASSPHRASE: and BACKUP_AGE_RECIPIENT are both set/)]);
+    expect(problems({ BACKUP_TARGET: "tape" })).toEqual([expect.stringMatching(/^  BACKUP_TARGET: must be folder .* or s3/)]);
+  });
+
+  it("refuses a backup folder the server serves", () => {
+    expect(problems({ BACKUP_EVERY: "6h", PUBLISHED_DIR: "/srv/plinth/published", BACKUP_DIR: "/srv/plinth/published/backups" })).toEqual([expect.stringMatching(/^  BACKUP_DIR: is inside SITE_DIR or PUBLISHED_DIR/)]);
+    expect(problems({ BACKUP_EVERY: "6h", SITE_DIR: "/srv/plinth/dist", BACKUP_DIR: "/srv/plinth/dist" })).toEqual([expect.stringMatching(/^  BACKUP_DIR: is inside SITE_DIR or PUBLISHED_DIR/)]);
+    expect(problems({ BACKUP_EVERY: "6h", PUBLISHED_DIR: "/srv/plinth/published", BACKUP_DIR: "/srv/plinth/published-backups" })).toEqual([]);
+  });
+
+  it("takes the bucket's values for backups alone, and never puts backups among public pages", () => {
+    expect(problems({ BACKUP_TARGET: "s3", ...bucket })).toEqual([]);
+    expect(problems({ BACKUP_TARGET: "s3" })).toEqual([expect.stringMatching(/^  S3_BUCKET: is required with BACKUP_TARGET=s3/), expect.stringMatching(/^  S3_REGION: is required with BACKUP_TARGET=s3/)]);
+    expect(problems({ BACKUP_TARGET: "s3", ...bucket, BACKUP_S3_PREFIX: "" })).toEqual([expect.stringMatching(/^  BACKUP_S3_PREFIX: must be a key prefix/)]);
+    const pages = { PUBLISH_TARGET: "s3", ...bucket, PUBLIC_PAGES_ORIGIN: "https://pages.plinth.example" };
+    // Pages at the bucket's root are public: backups in the same bucket would be too.
+    expect(problems({ ...pages, BACKUP_TARGET: "s3" })).toEqual([expect.stringMatching(/^  BACKUP_S3_PREFIX: puts backups among the keys of the published pages/)]);
+    expect(problems({ ...pages, S3_PREFIX: "pages/", BACKUP_TARGET: "s3", BACKUP_S3_PREFIX: "pages/backups" })).toEqual([expect.stringMatching(/^  BACKUP_S3_PREFIX: puts backups among/)]);
+    expect(problems({ ...pages, S3_PREFIX: "pages/", BACKUP_TARGET: "s3" })).toEqual([]);
+    expect(problems({ ...pages, BACKUP_TARGET: "s3", BACKUP_S3_BUCKET: "plinth-backups" })).toEqual([]);
+  });
+});

@@ -1,6 +1,7 @@
 /**
  * Stripe's webhook (ADR 104): the raw body is verified with the SDK (signature and a five-minute
- * tolerance measured on the app's clock), Stripe's event is mapped to the product's BillingEvent,
+ * tolerance measured on the app's clock; the SDK lets any future time through, so a timestamp more
+ * than five minutes ahead is refused here), Stripe's event is mapped to the product's BillingEvent,
  * and it goes to the same handler as the test-mode provider's events. An event the product holds
  * no state for is acknowledged (so Stripe stops retrying it) and changes nothing.
  */
@@ -15,11 +16,39 @@ import { billingEvent } from "./map.ts";
 
 export const STRIPE_SIGNATURE_HEADER = "stripe-signature";
 
+/** Where Stripe posts events, under PUBLIC_ORIGIN (api/routes/billing.ts). */
+export const STRIPE_WEBHOOK_PATH = "/api/billing/stripe/webhook";
+
+/**
+ * The events the adapter acts on (map.ts): the endpoint must listen to every one. The README's
+ * Stripe section lists the same, and npm run stripe:check checks the endpoint against them.
+ */
+export const STRIPE_WEBHOOK_EVENTS = [
+  "checkout.session.completed",
+  "customer.subscription.created",
+  "customer.subscription.updated",
+  "customer.subscription.deleted",
+  "invoice.paid",
+  "invoice.payment_failed",
+  "invoice.voided",
+  "invoice.marked_uncollectible",
+] as const;
+
+/** Whether a header's `t=` is more than the tolerance ahead of the app's clock (a header without one fails the SDK's check). */
+function signedAhead(header: string, now: Date): boolean {
+  for (const part of header.split(",")) {
+    const [k, v] = part.trim().split("=", 2);
+    if (k === "t" && v && /^\d{1,12}$/.test(v) && Number(v) * 1000 - now.getTime() > SIGNATURE_TOLERANCE_MS) return true;
+  }
+  return false;
+}
+
 export async function receiveStripeWebhook(deps: AppDeps, body: string, signature: string | undefined): Promise<{ duplicate: boolean; ignored: boolean }> {
   const billing = billingFor(deps);
   // Only the provider that is configured has a webhook.
   if (billing.provider.name !== "stripe") throw new ApiError("not_found", "Not found");
   if (!signature || signature.length > 2000) throw new ApiError("bad_request", BILLING_MESSAGES.webhookSignature);
+  if (signedAhead(signature, deps.now())) throw new ApiError("bad_request", BILLING_MESSAGES.webhookSignature);
   let event: Stripe.Event;
   try {
     event = Stripe.webhooks.constructEvent(body, signature, billing.webhookSecret, SIGNATURE_TOLERANCE_MS / 1000, undefined, deps.now().getTime());

@@ -36,8 +36,12 @@ export function loginRoutes(deps: AppDeps, limiters: AuthLimiters) {
       // GET /api/auth/session - whether this browser is signed in (the auth pages skip to the dashboard)
       .get("/session", (c) => c.json({ signedIn: c.get("user") !== null }))
 
-      // GET /api/auth/providers - which outside sign-in providers are configured
-      .get("/providers", (c) => c.json({ google: oidcSettings(env) !== null }))
+      // GET /api/auth/providers - whether sign-in with an OpenID Connect provider is configured (`google`, its older
+      // name), the button's text, and whether the provider is Google (its logo on the button; ADR 150)
+      .get("/providers", (c) => {
+        const s = oidcSettings(env);
+        return c.json({ google: s !== null, label: s?.label ?? null, googleLogo: s?.google === true });
+      })
 
       // POST /api/auth/login - e-mail and password; answers a session, or asks for the second factor
       .post("/login", jsonBody(LoginFormSchema), async (c) => {
@@ -77,7 +81,7 @@ export function loginRoutes(deps: AppDeps, limiters: AuthLimiters) {
         if (!used) throw new ApiError("bad_request", AUTH_TEXT.codeInvalidRetry, { fields: { code: AUTH_TEXT.codeInvalidRetry } });
         clearFailures(db, key);
         endTwoFactorChallenge(c, deps, challenge.id);
-        beginSession(c, deps, challenge.userId, challenge.persistent);
+        beginSession(c, deps, challenge.userId, challenge.persistent, { secondFactor: true });
         return c.json({ status: "signed_in" as const, used });
       })
 

@@ -88,10 +88,12 @@ export function passwordRoutes(deps: AppDeps, limiters: AuthLimiters) {
         await assertPasswordNotGuessable(newPassword, personalWordsOf(db, user.id), "newPassword");
         const hash = await hashPassword(newPassword);
         const persistent = c.get("session")?.persistent ?? true;
+        // The new session is the same sign-in: it keeps whether that sign-in passed the second factor.
+        const secondFactor = c.get("session")?.secondFactor === true;
         db.update(users).set({ passwordHash: hash, updatedAt: now() }).where(eq(users.id, user.id)).run();
         invalidateUserSessions(db, user.id);
         c.set("session", null);
-        beginSession(c, deps, user.id, persistent);
+        beginSession(c, deps, user.id, persistent, { secondFactor });
         await mailer.send(passwordChangedMail(user.email, env.PUBLIC_ORIGIN)).catch((err) => console.error("Sending a password-change notice failed", err));
         return c.json({ message: AUTH_TEXT.passwordChanged });
       })

@@ -11,7 +11,7 @@ import { sessions, userProfiles, users } from "#db/schema.ts";
 import { withPageLock } from "#renderer/publish.ts";
 import { confirmIdentity, confirmPassword } from "../../auth/confirm-identity.ts";
 import { currentUser, requireUser } from "../../auth/middleware.ts";
-import { invalidateUserSessions, listUserSessions } from "../../auth/session.ts";
+import { invalidateUserSessions, listUserSessions, markSecondFactor } from "../../auth/session.ts";
 import { endSession } from "../../auth/sign-in.ts";
 import type { AppDeps, AppEnv } from "../../context.ts";
 import { ApiError } from "../../errors.ts";
@@ -79,6 +79,9 @@ export function securityRoutes(deps: AppDeps, limiters: AuthLimiters) {
         const backupCodes = confirmSetup(db, user.id, c.req.valid("json").code, at);
         if (!backupCodes) throw wrongCode();
         clearFailures(db, key);
+        // This sign-in has now shown the second factor; the account's other sessions have not (ADR 105).
+        const current = c.get("session");
+        if (current) markSecondFactor(db, current.id);
         await notify(twoFactorChangedMail(user.email, true));
         return c.json({ backupCodes });
       })

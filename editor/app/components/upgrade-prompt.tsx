@@ -1,6 +1,7 @@
 /** The one upgrade prompt, and what every Upgrade button does (ADR 081). */
 import { useEffect, useState } from "react";
 import { FEATURE_LABELS } from "#core/feature-labels.ts";
+import { LINK_TYPE_LABELS } from "#core/link-types.ts";
 import { CHECKOUT_FAILED, PLUS_PRICE_LABEL } from "#core/plus-price.ts";
 import { api, unwrap } from "../api.ts";
 import { toast } from "../toast.tsx";
@@ -9,7 +10,13 @@ import { Button } from "./button.tsx";
 import { Modal } from "./modal.tsx";
 
 /** A feature key as the owner reads it, from core's one table of feature names. */
-export const featureName = (key: string) => (key in FEATURE_LABELS ? FEATURE_LABELS[key as keyof typeof FEATURE_LABELS] : key.replaceAll("_", " "));
+export const featureName = (key: string) =>
+  key in FEATURE_LABELS
+    ? FEATURE_LABELS[key as keyof typeof FEATURE_LABELS]
+    : // A link type with no feature key of its own (core/plan-hides.ts): "Music links".
+      key in LINK_TYPE_LABELS
+      ? `${LINK_TYPE_LABELS[key as keyof typeof LINK_TYPE_LABELS]} links`
+      : key.replaceAll("_", " ");
 
 type UpgradeFeature = Parameters<(typeof api)["upgrade-requests"]["$post"]>[0]["json"]["feature"];
 const recordUpgrade = (feature: string, reason: "prompt_shown" | "upgrade_clicked") =>

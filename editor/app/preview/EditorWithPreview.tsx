@@ -5,7 +5,7 @@
  * first on screen: at once beside the editor, on the first Preview press on a phone (ADR 132).
  */
 import { Eye, EyeOff } from "lucide-react";
-import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { useEffect, useId, useState, type ReactNode } from "react";
 import { toast } from "../toast.tsx";
 import { PROFILE_MESSAGES } from "#core/profile.ts";
 import { Button } from "../components/button.tsx";
@@ -22,12 +22,13 @@ export function EditorWithPreview({ children }: { children: ReactNode }) {
   const [showPreview, setShowPreview] = useState(false);
   const previewId = useId();
   // The preview's renderer, asked for when the preview is first on screen.
-  const aside = useRef<HTMLElement>(null);
+  const [aside, setAside] = useState<HTMLElement | null>(null);
+  const wide = useWide();
   const [LivePreview, setLivePreview] = useState<Preview | null>(() => preview.loaded());
   // Shown at least once: until then a hidden preview (a phone's) says nothing, not even "Loading".
   const [seen, setSeen] = useState(false);
   useEffect(() => {
-    const el = aside.current;
+    const el = aside;
     if (LivePreview || !el) return;
     const watch = new IntersectionObserver((entries) => {
       if (!entries.some((e) => e.isIntersecting)) return;
@@ -36,7 +37,7 @@ export function EditorWithPreview({ children }: { children: ReactNode }) {
     });
     watch.observe(el);
     return () => watch.disconnect();
-  }, [LivePreview]);
+  }, [LivePreview, aside]);
 
   useEffect(() => {
     void useProfileDraft.getState().load();
@@ -57,6 +58,19 @@ export function EditorWithPreview({ children }: { children: ReactNode }) {
     [],
   );
 
+  const panel = (
+    <aside
+      ref={setAside}
+      id={previewId}
+      aria-label="Live preview"
+      className={`${showPreview ? "flex h-[75vh]" : "hidden"} flex-col lg:sticky lg:top-4 lg:col-start-2 lg:row-start-1 lg:flex lg:h-[calc(100vh-2rem)] lg:max-h-[860px] lg:self-start`}
+    >
+      <h2 className="mb-2 text-sm font-semibold text-slate-700">Live preview</h2>
+      {LivePreview ? <LivePreview /> : seen ? <p className="p-4 text-sm text-slate-600">Loading preview...</p> : null}
+    </aside>
+  );
+  // The form comes first in the tab order: beside it, the preview follows it in the document and
+  // sits in the right column; on a phone it opens right under its toggle, above the form.
   return (
     <div className="flex flex-col gap-4 lg:grid lg:grid-cols-[minmax(0,1fr)_340px] lg:gap-6 xl:grid-cols-[minmax(0,1fr)_400px]">
       <div className="lg:hidden">
@@ -64,16 +78,23 @@ export function EditorWithPreview({ children }: { children: ReactNode }) {
           {showPreview ? <EyeOff aria-hidden className="size-4" /> : <Eye aria-hidden className="size-4" />} Preview
         </Button>
       </div>
-      <aside
-        ref={aside}
-        id={previewId}
-        aria-label="Live preview"
-        className={`${showPreview ? "flex h-[75vh]" : "hidden"} flex-col lg:sticky lg:top-4 lg:col-start-2 lg:row-start-1 lg:flex lg:h-[calc(100vh-2rem)] lg:max-h-[860px] lg:self-start`}
-      >
-        <h2 className="mb-2 text-sm font-semibold text-slate-700">Live preview</h2>
-        {LivePreview ? <LivePreview /> : seen ? <p className="p-4 text-sm text-slate-600">Loading preview...</p> : null}
-      </aside>
+      {wide ? null : panel}
       <div className="min-w-0 lg:col-start-1 lg:row-start-1">{children}</div>
+      {wide ? panel : null}
     </div>
   );
+}
+
+/** Whether the screen is wide enough (Tailwind's lg) for the preview to stand beside the form. */
+const WIDE = "(min-width: 64rem)";
+function useWide(): boolean {
+  const [wide, setWide] = useState(() => window.matchMedia(WIDE).matches);
+  useEffect(() => {
+    const mq = window.matchMedia(WIDE);
+    const onChange = () => setWide(mq.matches);
+    mq.addEventListener("change", onChange);
+    onChange();
+    return () => mq.removeEventListener("change", onChange);
+  }, []);
+  return wide;
 }

@@ -6,7 +6,7 @@
 import { lazy, Suspense, useDeferredValue, useEffect, useMemo, useState } from "react";
 import { createPortal } from "react-dom";
 import { effectivePlan } from "#core/plans.ts";
-import { planStateOf } from "#core/publish-gate.ts";
+import { planStateOf } from "#core/plans.ts";
 import type { LongFormBlock } from "#renderer/markdown.ts";
 import { useBrandIcons } from "../components/brand-icons.ts";
 import { asPlus, FRAME_SKELETON, pageDocument, plusFeaturesOf } from "./page-document.tsx";
@@ -36,7 +36,7 @@ export function LivePreview() {
     if (!deferred || !plan) return null;
     const now = new Date();
     const lite = effectivePlan(planStateOf(plan), now) === "lite";
-    const needsPlus = lite ? plusFeaturesOf(deferred) : [];
+    const needsPlus = lite ? plusFeaturesOf(deferred, now) : [];
     const doc = pageDocument(deferred, needsPlus.length ? asPlus(now) : plan, fonts, now, origin, markdown?.parse, icons);
     return { doc, needsPlus };
   }, [deferred, plan, fonts, origin, markdown, icons]);

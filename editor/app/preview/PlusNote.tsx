@@ -4,13 +4,13 @@
  * preview needs it (ADR 132): most previews never show it.
  */
 import { Crown } from "lucide-react";
-import type { FeatureKey } from "#core/plans.ts";
+import type { PlanFeature } from "#core/plan-hides.ts";
 import { Button } from "../components/button.tsx";
 import { featureName } from "../components/upgrade-prompt.tsx";
 import { useDashboard } from "../store.ts";
 import { useProfileDraft } from "./store.ts";
 
-export default function PlusNote({ features }: { features: FeatureKey[] }) {
+export default function PlusNote({ features }: { features: PlanFeature[] }) {
   const tryingOn = useProfileDraft((s) => Object.keys(s.tryOn).length > 0);
   const clearTryOn = useProfileDraft((s) => s.clearTryOn);
   const openUpgrade = useDashboard((s) => s.openUpgrade);

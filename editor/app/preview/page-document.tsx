@@ -7,9 +7,8 @@
  */
 import type { ReactElement } from "react";
 import type { PagePlan, PageSnapshot } from "#core/model.ts";
-import type { FeatureKey } from "#core/plans.ts";
+import type { PlanFeature } from "#core/plan-hides.ts";
 import { plusOnlyFeaturesUsed } from "#core/publish-gate.ts";
-import { isFreeTheme } from "#core/profile.ts";
 import { visibleContentOf } from "#core/visible-content.ts";
 import type { BrandIconPaths } from "#renderer/components/brand-icons.ts";
 import { Page } from "#renderer/components/Page.tsx";
@@ -43,11 +42,9 @@ export function pageDocument(
   };
 }
 
-/** The Plus-only features a page uses, the premium theme included. */
-export function plusFeaturesOf(snapshot: PageSnapshot): FeatureKey[] {
-  const used = plusOnlyFeaturesUsed(snapshot);
-  if (!isFreeTheme(snapshot.profile.selectedThemeName)) used.push("premium_themes");
-  return used;
+/** The Plus-only features a page shows that a Lite page would hide (core/plan-hides.ts). */
+export function plusFeaturesOf(snapshot: PageSnapshot, now: Date): PlanFeature[] {
+  return plusOnlyFeaturesUsed(snapshot, now);
 }
 
 /** A plan under which every Plus choice shows: what a Lite owner's page would look like with Plus. */

@@ -1,7 +1,8 @@
 /**
- * The Publish dialog when the plan gate refuses the draft (ADR 112): the Plus items it uses, before
- * anything is confirmed, and two ways out: Upgrade (checkout) or Hide Plus items and publish (the
- * server hides or resets exactly the listed items as a draft change, then publishes).
+ * The Publish dialog when the plan gate refuses the draft (ADR 112, 136): what a visitor would stop
+ * seeing, item by item, before anything is confirmed, and two ways out: Upgrade (checkout) or Hide
+ * Plus items and publish (the draft is published as it is and the plan hides exactly the listed
+ * items on the page; the draft keeps them).
  */
 import { useState } from "react";
 import { DASH } from "#core/dashboard-texts.ts";
@@ -13,7 +14,7 @@ export function PublishBlockers(props: {
   open: boolean;
   onClose(): void;
   features: string[];
-  changes: { feature: string; text: string }[];
+  changes: { feature: string; kind: string; id?: string; text: string }[];
   busy: boolean;
   onHideAndPublish(): void;
 }) {
@@ -36,7 +37,9 @@ export function PublishBlockers(props: {
           );
         })}
       </ul>
-      <p className="mt-3 text-sm text-slate-600">{DASH.publishBlockedText} Hiding makes exactly the changes listed, as a draft edit you can change back later.</p>
+      <p className="mt-3 text-sm text-slate-600">
+        {DASH.publishBlockedText} {DASH.hidePlusNote}
+      </p>
       <div className="mt-5 flex flex-wrap justify-end gap-2">
         <Button variant="secondary" onClick={props.onClose}>
           Cancel

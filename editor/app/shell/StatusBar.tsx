@@ -1,9 +1,10 @@
 /**
  * The draft/publish bar: @username, plan badge, 'Draft Changes' exactly when the server says the
- * draft differs from the published page, Preview, Publish and Discard Changes with their dialogs.
+ * draft differs from the published page, Preview, Publish and Discard Changes with their dialogs,
+ * and History (ADR 137). It also says once when Plus items the plan hid are back on the page (ADR 136).
  */
-import { Eye, Rocket, Undo2 } from "lucide-react";
-import { useEffect, useState } from "react";
+import { Eye, History, Rocket, Undo2 } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
 import { toast } from "../toast.tsx";
 import { DASH } from "#core/dashboard-texts.ts";
 import { LIMITS } from "#core/limits.ts";
@@ -14,9 +15,12 @@ import { Confirm } from "../components/modal.tsx";
 import { featureName, upgradeFor } from "../components/upgrade-prompt.tsx";
 import { useDashboard } from "../store.ts";
 
-const post = (path: string) => unwrap(fetch(path, { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" } }) as any);
+const post = (path: string, body?: unknown) =>
+  unwrap(fetch(path, { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) }) as any);
 /** The Publish dialog of a refused draft loads when it first opens (ADR 132), then stays mounted. */
 const blockersPart = loadOnce(() => import("./PublishBlockers.tsx"));
+/** History loads when first opened, like the Publish dialog. */
+const historyPart = loadOnce(() => import("./HistoryDialog.tsx"));
 const reloadSoon = () => setTimeout(() => window.location.reload(), LIMITS.RELOAD_AFTER_PUBLISH_MS);
 
 export function StatusBar() {
@@ -24,7 +28,7 @@ export function StatusBar() {
   const publish = useDashboard((s) => s.publish);
   const livePreview = useDashboard((s) => s.livePreview);
   const refreshPublish = () => void useDashboard.getState().refreshPublish();
-  const [dialog, setDialog] = useState<"publish" | "discard" | null>(null);
+  const [dialog, setDialog] = useState<"publish" | "discard" | "history" | null>(null);
   const [busy, setBusy] = useState(false);
   const blockers = publish?.blockedFeatures ?? [];
   const blockersOpen = dialog === "publish" && blockers.length > 0;
@@ -33,20 +37,39 @@ export function StatusBar() {
     // Offline for a moment: the press does nothing, and the next one tries again.
     if (blockersOpen && !Blockers) void blockersPart.load().then((m) => setBlockers(() => m.PublishBlockers), () => setDialog(null));
   }, [blockersOpen, Blockers]);
+  const historyOpen = dialog === "history";
+  const [HistoryView, setHistoryView] = useState(() => historyPart.loaded()?.HistoryDialog);
+  useEffect(() => {
+    if (historyOpen && !HistoryView) void historyPart.load().then((m) => setHistoryView(() => m.HistoryDialog), () => setDialog(null));
+  }, [historyOpen, HistoryView]);
+
+  // Once a render under Plus has shown again what the plan hid, say so, once (ADR 136).
+  const told = useRef(false);
+  const plusBack = !!publish?.plusItemsBack;
+  useEffect(() => {
+    if (!plusBack || told.current) return;
+    told.current = true;
+    void toast.success(DASH.plusItemsBack, { description: DASH.plusItemsBackText, duration: 10_000 });
+    void post("/api/publish/plus-items-back/seen").catch(() => undefined);
+  }, [plusBack]);
   if (!me) return null;
   const dirty = !!publish?.hasUnpublishedChanges;
   const badge = me.plan.planBadge;
 
-  /** Publish as is, or (hidePlus) after hiding the Plus items the plan refuses (ADR 112). */
+  /**
+   * Publish as is, or (hidePlus) with the owner's consent to the plan hiding the listed Plus items
+   * on the page; the draft keeps them (ADR 136).
+   */
   async function doPublish(hidePlus = false) {
     setBusy(true);
     try {
-      await post(hidePlus ? "/api/publish/hide-plus" : "/api/publish");
+      await (hidePlus ? post("/api/publish/hide-plus", { hide: blockers }) : post("/api/publish"));
       setDialog(null);
       // The page reloads a moment after the owner has seen the toast, however long it took to load.
       void toast.success(DASH.published, { description: DASH.publishedText }).then(reloadSoon);
     } catch (e) {
-      setDialog(null);
+      const outdated = hidePlus && e instanceof ApiFailure && e.status === 409;
+      if (!outdated) setDialog(null);
       if (e instanceof ApiFailure && e.status === 402) {
         const features: string[] = e.details.features ?? [];
         const list = features.length ? ` Plus-only features in use: ${features.map(featureName).join(", ")}.` : "";
@@ -55,6 +78,10 @@ export function StatusBar() {
           duration: 10_000,
           action: { label: DASH.upgrade, onClick: () => void upgradeFor(features[0] ?? "unlimited_links") },
         });
+        refreshPublish();
+      } else if (outdated) {
+        // The draft changed in another tab since the list was read: the dialog shows it afresh.
+        toast.error(DASH.publishFailed, { description: e.message });
         refreshPublish();
       } else {
         // A 4xx says what to change; a 5xx's generic text says less than the spec's fallback does.
@@ -112,6 +139,9 @@ export function StatusBar() {
         <Button variant="secondary" disabled={!dirty} onClick={() => setDialog("discard")}>
           <Undo2 aria-hidden className="size-4 shrink-0" /> <span className="max-sm:sr-only">Discard Changes</span>
         </Button>
+        <Button variant="secondary" onClick={() => setDialog("history")}>
+          <History aria-hidden className="size-4 shrink-0" /> <span className="max-sm:sr-only">History</span>
+        </Button>
       </div>
       <Confirm
         open={dialog === "publish" && blockers.length === 0}
@@ -133,6 +163,7 @@ export function StatusBar() {
           onHideAndPublish={() => void doPublish(true)}
         />
       ) : null}
+      {HistoryView ? <HistoryView open={historyOpen} onClose={() => setDialog(null)} username={me.username} /> : null}
       <Confirm
         open={dialog === "discard"}
         onOpenChange={(o) => !o && setDialog(null)}

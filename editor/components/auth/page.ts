@@ -130,9 +130,12 @@ export function showSection(section: HTMLElement, shown: boolean) {
   section.hidden = !shown;
 }
 
-let providers: Promise<{ google: boolean }> | undefined;
+let providers: Promise<{ google: boolean; label?: string | null; googleLogo?: boolean }> | undefined;
 
-/** 'Continue with Google' (GoogleLink.astro) shows only when the server has Google sign-in set up. */
+/**
+ * 'Continue with Google' (GoogleLink.astro) shows only when the server has sign-in with an OpenID
+ * Connect provider set up, with the server's text (OIDC_BUTTON_LABEL) and Google's logo only for Google.
+ */
 export function googleLink(holder: HTMLElement, params: { next?: string | null; remember?: boolean; username?: string | null }) {
   providers ??= auth.providers
     .$get()
@@ -147,6 +150,8 @@ export function googleLink(holder: HTMLElement, params: { next?: string | null; 
   };
   update(params);
   void providers.then((p) => {
+    if (p.label) link.querySelector("[data-label]")!.textContent = p.label;
+    link.querySelector("svg")!.toggleAttribute("hidden", p.googleLogo === false);
     holder.hidden = !p.google;
   });
   return update;

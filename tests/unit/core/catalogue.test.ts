@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contrastRatio, readableTextOn } from "#core/color.ts";
+import { contrastRatio, readableOn } from "#core/color.ts";
 import { HASH_URL_LINK_TYPES, LINK_TYPE_LABELS, LINK_TYPES, LITE_LINK_TYPES, PROMOTE_LINK_TYPE } from "#core/link-types.ts";
 import { getPlatform, PLATFORM_IDS, QR_CODE_DISPLAY_ORDER, QR_CODE_PLATFORM, SOCIAL_PLATFORMS } from "#core/platforms.ts";
 import { isReservedUsername, SPEC_RESERVED_USERNAMES } from "#core/reserved.ts";
@@ -78,10 +78,11 @@ describe("themes, fonts and appearance (spec sections 6 and 9)", () => {
     expect(contrastRatio("#ffffff", "#000000")).toBeCloseTo(21, 5);
     for (let i = 0; i < 4096; i++) {
       const bg = `#${(i * 4099).toString(16).padStart(6, "0").slice(-6)}`;
-      expect(contrastRatio(readableTextOn(bg), bg), bg).toBeGreaterThanOrEqual(4.5);
+      // Button labels are large text: AA asks 3:1 of them.
+      expect(contrastRatio(readableOn(bg, [], 3), bg), bg).toBeGreaterThanOrEqual(3);
     }
-    expect(readableTextOn("#3b82f6")).toBe("#000000");
-    expect(readableTextOn("#1e3a8a")).toBe("#ffffff");
+    expect(readableOn("#3b82f6")).toBe("#111827");
+    expect(readableOn("#1e3a8a")).toBe("#ffffff");
   });
 
   it("falls back to minimalist-light for an unknown theme", () => {

@@ -22,6 +22,21 @@ describe("link input (spec section 5, Links)", () => {
     expect(parse({ linkType: "donation", title: "Tip", url: "https://ko-fi.com/me", data: { message: "Thanks" } }).success).toBe(true);
   });
 
+  it("completes a URL typed without a scheme, and an e-mail address or number typed as a button's address (ADR 145)", () => {
+    expect(parse({ linkType: "standard_url", title: "Shop", url: "shop.example.com" }).data?.url).toBe("https://shop.example.com");
+    expect(parse({ linkType: "standard_url", title: "Mail", url: " hello@example.com " }).data?.url).toBe("mailto:hello@example.com");
+    expect(parse({ linkType: "text_link", title: "Call", data: { text: "Call", url: "+44 20 7946 0958" } }).data?.data).toEqual({ text: "Call", url: "tel:+442079460958" });
+  });
+
+  it("tells what is wrong with a malformed e-mail or phone link (ADR 144)", () => {
+    expect(messages({ linkType: "standard_url", title: "Mail", url: "mailto:a@example.com,b@example.com" })).toEqual({ url: LINK_MESSAGES.emailLinkInvalid });
+    expect(messages({ linkType: "standard_url", title: "Mail", url: "mailto:a@example.com?bcc=c@example.com" })).toEqual({ url: LINK_MESSAGES.emailLinkInvalid });
+    expect(messages({ linkType: "standard_url", title: "Call", url: "tel:4155550123" })).toEqual({ url: LINK_MESSAGES.phoneLinkInvalid });
+    expect(messages({ linkType: "text_link", title: "Text", data: { text: "t", url: "sms:+1415555abcd" } })).toEqual({ "data.url": LINK_MESSAGES.textLinkInvalid });
+    // A donation needs a web address, whatever the scheme.
+    expect(messages({ linkType: "donation", title: "Tip", url: "mailto:a@example.com" })).toEqual({ url: LINK_MESSAGES.urlInvalid });
+  });
+
   it("asks no URL of label, vcf, lead_magnet and promote links", () => {
     expect(parse({ linkType: "label", title: "Section" }).success).toBe(true);
     expect(parse({ linkType: "vcf", title: "Card", data: { name: "Ada" } }).success).toBe(true);

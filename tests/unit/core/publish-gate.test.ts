@@ -33,8 +33,22 @@ describe("canPublish (spec section 5, Publishing)", () => {
     expect(blocked(snapshot(over))).toContain(feature);
   });
 
-  it("does not count blank long-form text", () => {
+  it("does not count blank long-form text, nor text whose switch is off", () => {
     expect(blocked(snapshot({ longFormText: "  \n " }))).not.toContain("long_form_text");
+    expect(blocked(snapshot({ longFormText: "About me", longFormTextVisible: false }))).toEqual([]);
+  });
+
+  // ADR 136: the gate refuses whatever the Lite page would hide, so the Publish dialog lists it.
+  it.each([
+    ["a premium theme", { selectedThemeName: "ocean-blue" as const }, "premium_themes"],
+    ["an SEO title", { seoTitle: "My page" }, "seo_settings"],
+    ["an SEO description", { seoDescription: "All I make" }, "seo_settings"],
+  ])("blocks a Lite owner without trial whose profile has %s", (_what, over, feature) => {
+    expect(blocked(snapshot(over))).toEqual([feature]);
+  });
+
+  it("does not count a scheduled link whose window is over: no page shows it again", () => {
+    expect(blocked(snapshot({}, [link({ scheduleEndTime: "2026-05-01T00:00:00Z" })]))).toEqual([]);
   });
 
   it("lets the same page publish during a trial and on paid Plus", () => {
@@ -46,7 +60,7 @@ describe("canPublish (spec section 5, Publishing)", () => {
 
   it("lists every Plus-only feature in use, once each", () => {
     const s = snapshot({ removeBranding: true }, [link({ isMainButton: true }), link({ isMainButton: true, linkType: "vcf" })]);
-    const features = plusOnlyFeaturesUsed(s);
+    const features = plusOnlyFeaturesUsed(s, NOW);
     expect(new Set(features).size).toBe(features.length);
     expect(features).toEqual(expect.arrayContaining(["main_button", "vcf", "remove_branding"]));
   });

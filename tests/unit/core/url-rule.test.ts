@@ -3,8 +3,8 @@
  * it accepts is a URL browsers parse to an http(s) host with no credentials.
  */
 import { describe, expect, it } from "vitest";
-import { isImageUrl, isWebUrl } from "#core/url-rule.ts";
-import { BAD_URLS, GOOD_URLS } from "#tests/support/odd-urls.ts";
+import { completeUrl, isContactUrl, isImageUrl, isLinkAddress, isWebUrl } from "#core/url-rule.ts";
+import { BAD_CONTACT_URLS, BAD_URLS, COMPLETED_CONTACT_URLS, COMPLETED_URLS, CONTACT_URLS, GOOD_URLS } from "#tests/support/odd-urls.ts";
 import { rng } from "#tests/support/rng.ts";
 
 /** What a browser makes of an accepted URL. */
@@ -65,5 +65,65 @@ describe("the URL rule", () => {
     for (const u of ["http://cdn.example/p.png", "https://a_b.example/p.png", "https://[::1]/p.png", "https:cdn.example/p.png", ...BAD_URLS]) {
       expect(isImageUrl(u), JSON.stringify(u)).toBe(false);
     }
+  });
+});
+
+describe("e-mail, phone and text-message links (ADR 144)", () => {
+  it("accepts one address with an optional subject, and one E.164 number", () => {
+    for (const u of CONTACT_URLS) expect(isContactUrl(u), u).toBe(true);
+  });
+
+  it("refuses several recipients, other headers, line breaks, scripts, spaces and numbers not in E.164", () => {
+    for (const [u] of BAD_CONTACT_URLS) expect(isContactUrl(u), JSON.stringify(u)).toBe(false);
+    for (const u of [...GOOD_URLS, ...BAD_URLS.filter((b) => !CONTACT_URLS.includes(b))]) expect(isContactUrl(u), JSON.stringify(u)).toBe(false);
+    // As typed, before the field completes them: spaces in a number or a subject.
+    for (const [typed] of COMPLETED_CONTACT_URLS) expect(isContactUrl(typed), typed).toBe(false);
+  });
+
+  it("is a link's address only for buttons and text links; the page draws nothing else", () => {
+    expect(isLinkAddress("standard_url", "mailto:a@example.com")).toBe(true);
+    expect(isLinkAddress("text_link", "tel:+14155550123")).toBe(true);
+    for (const type of ["donation", "music", "social", "label", "lead_magnet"]) expect(isLinkAddress(type, "mailto:a@example.com"), type).toBe(false);
+    expect(isLinkAddress("donation", "https://ko-fi.com/me")).toBe(true);
+  });
+
+  it("gives a browser nothing but the one address or number: no second recipient, header or line", () => {
+    for (const u of CONTACT_URLS) {
+      const url = new URL(u);
+      if (url.protocol === "mailto:") {
+        expect(url.pathname, u).toMatch(/^[^,;%\s]+@[^,;%\s]+$/);
+        expect([...url.searchParams.keys()].every((k) => k.toLowerCase() === "subject"), u).toBe(true);
+        expect(url.searchParams.get("subject") ?? "", u).not.toMatch(/[\r\n]/);
+      } else expect(url.pathname, u).toMatch(/^\+[1-9][0-9]{6,14}$/);
+    }
+  });
+});
+
+describe("completing what was typed (ADR 145)", () => {
+  it("puts https:// before a web address typed without a scheme, and a contact scheme before an address or number", () => {
+    for (const [typed, saved] of COMPLETED_URLS) {
+      expect(completeUrl(typed), typed).toBe(saved);
+      expect(isWebUrl(saved), saved).toBe(true);
+    }
+    for (const [typed, saved] of COMPLETED_CONTACT_URLS) {
+      expect(completeUrl(typed, true), typed).toBe(saved);
+      expect(isContactUrl(saved), saved).toBe(true);
+    }
+    // Without `contact` (a file or a thumbnail), an e-mail address or a number stays as typed.
+    expect(completeUrl("hello@example.com")).toBe("hello@example.com");
+    expect(completeUrl("+1 415 555 0123")).toBe("+1 415 555 0123");
+  });
+
+  it("never repairs another scheme, a browser-repaired form or a hostile string, and is idempotent", () => {
+    for (const u of [...BAD_URLS, ...BAD_CONTACT_URLS.map(([b]) => b)]) {
+      const out = completeUrl(u, true);
+      expect(completeUrl(out, true), u).toBe(out);
+      if (/^(?:https?:|javascript|data:|vbscript:|file:|ftp:|\/|#)/i.test(u.trim())) expect(out, u).toBe(u.trim());
+    }
+    for (const u of [...GOOD_URLS, ...CONTACT_URLS.filter((c) => !/^[A-Z]/.test(c))]) expect(completeUrl(u, true), u).toBe(u);
+    expect(completeUrl("https:example.com")).toBe("https:example.com");
+    expect(completeUrl("//evil.example/x")).toBe("//evil.example/x");
+    expect(completeUrl("not a url")).toBe("not a url");
+    expect(completeUrl("user:pass@evil.example")).toBe("user:pass@evil.example");
   });
 });

@@ -193,7 +193,7 @@ it("pages published before their boundaries were jobs get one catch-up re-render
 });
 
 /** Profile fields the model gained after format 1; a stored snapshot without them reads them from the rest (core/model.ts). */
-const PROFILE_FIELDS_ADDED_SINCE = ["profilePictureFullwidthUrl"] as const;
+const PROFILE_FIELDS_ADDED_SINCE = ["profilePictureFullwidthUrl", "longFormTextVisible"] as const;
 
 /** Format 1 of the positional snapshot form (ADR 090), as stored before 0007: each record an array of its values. */
 const FORMAT_1_FIELDS = {

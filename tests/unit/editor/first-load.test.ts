@@ -14,7 +14,8 @@
  * screen), the link dialog (when first opened), the mobile menu's drawer or the checkout code.
  * Nor, the live preview and Social Links included, any brand mark's path data: each mark is its own
  * module, loaded for the platforms shown (editor/app/components/brand-icons.ts). Nor does the shell
- * load all of billing for the Plus price, or the Publish dialog of a refused draft before it opens.
+ * load all of billing for the Plus price, or the Publish dialog of a refused draft before it opens,
+ * or History (ADR 137) before it is first opened.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -102,6 +103,9 @@ describe("the dashboard's first load", () => {
     // its cropping code with the first crop.
     ["editor/app/App.tsx", "core/billing.ts"],
     ["editor/app/App.tsx", "editor/app/shell/PublishBlockers.tsx"],
+    // ADR 137: History loads when first opened from the publish bar.
+    ["editor/app/App.tsx", "editor/app/shell/HistoryDialog.tsx"],
+    ["editor/app/App.tsx", "core/history.ts"],
     ["editor/app/App.tsx", "editor/app/screens/NotFound.tsx"],
     ["editor/app/screens/profile/ProfilePictureScreen.tsx", "editor/app/screens/appearance/ColorField.tsx"],
     ["editor/app/screens/profile/ProfilePictureScreen.tsx", "editor/app/screens/profile/crop-image.ts"],

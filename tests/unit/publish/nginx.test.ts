@@ -2,7 +2,7 @@
  * Any static host: PUBLISHED_DIR served by Debian's nginx with docs/nginx.conf serves a page, its
  * own files and the shared assets with the right types and cache headers, and its 404 page; the
  * compressed copies written at publish time by Accept-Encoding (ADR 054), and frame protection on
- * every answer (ADR 055).
+ * every answer (ADR 055), and a suspended page's 410 (ADR 161).
  * (tests/e2e/public-static-host.spec.ts runs the page and its visitor script in a browser.)
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -136,7 +136,7 @@ describe("published pages on nginx", () => {
 });
 
 describe("a suspended page on nginx (ADR 108)", () => {
-  it("is the unavailable page, with 200 (a static host knows no suspension), in every encoding, and its own files are gone", async () => {
+  it("is the unavailable page, with 410 as from the server, in every encoding, and its own files are gone", async () => {
     const { userId } = createAccount(db, { email: "suspended@example.com", username: "suspendedhost", passwordHash: null, emailVerified: true, now: new Date() });
     db.insert(links).values({ id: newId(), userId, title: "Card", url: "#", linkType: "vcf", linkSpecificData: { name: "Suspended Card" } }).run();
     expect(publishPage(db, userId, { publishedDir: host.root, origin: host.origin, apiOrigin: API_ORIGIN, now: new Date() })).toMatchObject({ ok: true });
@@ -147,10 +147,19 @@ describe("a suspended page on nginx (ADR 108)", () => {
     writeUnavailablePage(host.root, "suspendedhost", new Date());
     for (const encoding of ["identity", "br", "gzip"]) {
       const res = await getRaw(`${host.origin}/suspendedhost`, { "Accept-Encoding": encoding });
-      expect(res.status).toBe(200);
+      expect(res.status).toBe(410);
+      expect(res.headers["x-frame-options"]).toBe("DENY");
+      expect(res.headers["cache-control"]).toBe("public, max-age=0, must-revalidate");
       const body = res.headers["content-encoding"] === "gzip" ? gunzipSync(res.body) : res.body;
       expect(body.toString("utf8")).toBe(UNAVAILABLE_HTML);
     }
-    for (const path of own) expect((await fetch(`${host.origin}${path}`)).status).toBe(404);
+    for (const path of own) {
+      const res = await fetch(`${host.origin}${path}`);
+      expect(res.status, path).toBe(410);
+      expect(await res.text()).toBe(UNAVAILABLE_HTML);
+    }
+    // index.html itself is no address of its own.
+    expect((await fetch(`${host.origin}/suspendedhost/index.html`)).status).toBe(404);
+    expect((await fetch(`${host.origin}/suspendedhost/suspended`)).status).toBe(404);
   });
 });

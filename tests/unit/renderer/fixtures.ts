@@ -32,7 +32,7 @@ export function social(platform: PageSocialLink["platform"], i: number, over: Pa
 export function snapshot(over: Partial<PageSnapshot["profile"]> = {}, links: PageLink[] = [], socialLinks: PageSocialLink[] = [], lists: PageLinkList[] = []): PageSnapshot {
   return {
     profile: {
-      username: "alice", displayName: "Alice", bio: "Hello there", seoTitle: "", seoDescription: "", longFormText: "",
+      username: "alice", displayName: "Alice", bio: "Hello there", seoTitle: "", seoDescription: "", longFormText: "", longFormTextVisible: true,
       profilePictureUrl: "/media/alice.webp", profilePictureFullwidthUrl: null, profilePictureStyle: APPEARANCE_DEFAULTS.pictureStyle, profilePictureIconSubtype: "rounded",
       profilePictureFullwidthSubtype: "portrait", initialsText: "AL", initialsBgColor: "#6366f1", selectedThemeName: "minimalist-light",
       customPageBackgroundColor: null, customButtonBackgroundColor: null, customButtonBorderColor: null, buttonShapeStyle: "rounded",

@@ -4,7 +4,8 @@
  * are parsed as a browser parses them, so an injected element or attribute would show up.
  */
 import { describe, expect, it } from "vitest";
-import { longFormBlocks } from "#renderer/markdown.ts";
+import { LONG_FORM_LIST_ITEMS_MAX, LONG_FORM_NESTING_MAX, longFormListItems } from "#core/profile.ts";
+import { longFormBlocks, longFormProblem } from "#renderer/markdown.ts";
 import { all, byClass, byTag, normText, parseHtml, type El } from "./html.ts";
 import { LITE, PLUS, render, snapshot } from "./fixtures.ts";
 
@@ -124,9 +125,15 @@ describe("long-form Markdown", () => {
       "\u202ex",
     ];
     for (const t of odd) assertInert(about(t), t.slice(0, 30));
-    expect(normText(about("> ".repeat(500) + "deep quote"))).toBe("deep quote");
-    expect(normText(about("- ".repeat(200) + "deep list"))).toBe("deep list");
-    expect(byTag(about("- ".repeat(200) + "deep list"), "ul").length).toBeLessThanOrEqual(8);
+    // Deeper than the page draws, within what the API accepts: drawn as text.
+    expect(normText(about("> ".repeat(25) + "deep quote"))).toBe("deep quote");
+    expect(normText(about("- ".repeat(25) + "deep list"))).toBe("deep list");
+    expect(byTag(about("- ".repeat(25) + "deep list"), "ul").length).toBeLessThanOrEqual(8);
+    // Deeper than the parser reads (the API refuses it, ADR 148): what was saved before is drawn up to there, nothing throws.
+    expect(longFormProblem("> ".repeat(500) + "deep quote")).toBe("too_deep");
+    expect(longFormProblem("- ".repeat(200) + "deep list")).toBe("too_deep");
+    expect(longFormProblem("- ".repeat(LONG_FORM_NESTING_MAX) + "deep list")).toBeNull();
+    expect(longFormProblem("> ".repeat(LONG_FORM_NESTING_MAX) + "deep quote")).toBeNull();
     expect(normText(about("```\n<script>alert(1)</script>\n```"))).toBe("<script>alert(1)</script>");
   });
 
@@ -136,5 +143,91 @@ describe("long-form Markdown", () => {
     expect(byClass(parseHtml(render(snapshot({ longFormText: "---" }), PLUS).html), "lf")).toHaveLength(0);
     const lite = parseHtml(render(snapshot({ longFormText: "## Hello" }), LITE).html);
     expect(byClass(lite, "lf")).toHaveLength(0);
+  });
+});
+
+describe("character references and the text rule (issue 35)", () => {
+  it("finds an invisible character a reference names, and the page never draws one", () => {
+    for (const text of ["[&#x202E;moc.elgoog](https://evil.example/)", "&#8238;x", "a&#x200B;&#x2066;b", "*&#x202a;*", "# &#x2069;Title", "- &#X202D;item"]) {
+      expect(longFormProblem(text), text).toBe("invisible");
+      const section = about(text);
+      expect(normText(section), text).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    }
+    expect(normText(about("[&#x202E;moc.elgoog](https://evil.example/)"))).toBe("moc.elgoog");
+    // What the rule allows is drawn as the owner wrote it.
+    for (const text of ["&amp; &copy; &#x41;", "Caf&eacute;", "[a](https://example.com/?q=1&amp;r=2)", "&#x200B; is a zero-width space"]) expect(longFormProblem(text), text).toBeNull();
+    expect(normText(about("Caf&eacute; &#x41;"))).toBe("Café A");
+    // References to control characters decode to the replacement character, never to the control.
+    expect(normText(about("a&#x7F;b&#x1b;c&#0;d"))).toBe("a\ufffdb\ufffdc\ufffdd");
+  });
+});
+
+describe("bounded parsing (issue 35, ADR 148)", () => {
+  it("counts list items without parsing, and refuses more than the limit", () => {
+    expect(longFormListItems("- a\n- b\n  * c\n> 1. d\n2) e\n- - f\nnot - a list\n-not\n")).toBe(7);
+    expect(longFormProblem("- a\n".repeat(LONG_FORM_LIST_ITEMS_MAX))).toBeNull();
+    expect(longFormProblem("- a\n".repeat(LONG_FORM_LIST_ITEMS_MAX + 1))).toBe("too_many_items");
+    expect(longFormProblem("- a\n".repeat(1250))).toBe("too_many_items");
+  });
+
+  it("parses a text once and keeps its tree for every render after", () => {
+    const text = `Kept ${Math.random()}\n\n- one\n- two`;
+    const first = longFormBlocks(text);
+    expect(longFormBlocks(text)).toBe(first);
+    expect(longFormProblem(text)).toBeNull();
+    expect(longFormBlocks(text)).toBe(first);
+  });
+
+  it("a save's check takes no more than a small multiple of the time of plain text of the same length, whatever the Markdown", () => {
+    const N = 5000;
+    const fill = (unit: string) => unit.repeat(Math.ceil(N / unit.length)).slice(0, N);
+    const plain = fill("Thanks for stopping by\nI make things and write about them\n\nSay hello any time\n");
+    const adversarial: Record<string, string> = {
+      "deep lists": fill("- "),
+      "deep ordered lists": fill("1. "),
+      "deep indented lists": Array.from({ length: 60 }, (_, i) => `${"  ".repeat(i % 30)}- item\n`).join("").padEnd(N, "x"),
+      "lists of quotes": fill("- > "),
+      "a long list": "- a\n".repeat(LONG_FORM_LIST_ITEMS_MAX).padEnd(N, "x"),
+      "a list longer than allowed": fill("- a\n"),
+      "runs of emphasis markers": fill("*a"),
+      "underscores": fill("_a "),
+      "emphasis around emphasis": `${"*".repeat(N / 2 - 1)}a${"*".repeat(N / 2)}`,
+      "mixed markers and brackets": fill("**_[a"),
+      "nested brackets": `${"[".repeat(N / 2)}${"]".repeat(N / 2)}`,
+      "open brackets": fill("[a"),
+      "open links": fill("[a]("),
+      "nested quotes": fill("> "),
+      "quoted lines": fill(">a\n"),
+      "quotes and brackets": fill("> [a\n"),
+      "headings": fill("a\n=\n"),
+      "backticks": fill("`a``"),
+      "angle brackets": fill("<a"),
+      "references": fill("&#x41;"),
+    };
+    // Linear parsing keeps every input here within about 25 times plain text (many small elements
+    // cost more than one long paragraph); the parser before grew faster than its input and took 35
+    // to 125 times on several of them.
+    // What a save does (count the list items, parse, check), on a text it has not seen (the last
+    // character varies, so nothing kept is reused). Each input is checked in turn with plain text,
+    // many times, and the fastest runs are compared: the machine's other work slows both alike, and
+    // a ratio does not depend on the machine's speed.
+    let n = 0;
+    const timed = (text: string, runs: number[]) => {
+      const fresh = text.slice(0, N - 1) + String.fromCharCode(0x4e00 + (n++ % 20_000));
+      const start = performance.now();
+      longFormProblem(fresh);
+      runs.push(performance.now() - start);
+    };
+    for (const [name, text] of Object.entries(adversarial)) {
+      expect(text.length, name).toBeGreaterThanOrEqual(N);
+      const plainRuns: number[] = [];
+      const runs: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        timed(plain, plainRuns);
+        timed(text, runs);
+      }
+      const ratio = Math.min(...runs) / Math.min(...plainRuns);
+      expect(ratio, `${name}: ${ratio.toFixed(1)} times plain text`).toBeLessThan(40);
+    }
   });
 });

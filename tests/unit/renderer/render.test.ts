@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { LINK_TYPES } from "#core/link-types.ts";
 import { PLATFORM_IDS, SOCIAL_PLATFORMS } from "#core/platforms.ts";
 import { FONT_PAIRINGS, THEMES, FREE_THEME_IDS } from "#core/themes.ts";
-import { contrast } from "#renderer/colors.ts";
+import { contrastRatio as contrast } from "#core/color.ts";
 import { INLINE_SCRIPT } from "#renderer/render.tsx";
 import { qrFileName, vcard, vcfFileName } from "#renderer/components/vcard.ts";
 import { all, byClass, byId, byTag, closest, hasClass, meta, normText, parseHtml, type El } from "./html.ts";

@@ -8,7 +8,7 @@ import type { PageLink, PageSnapshot } from "#core/model.ts";
 import { PLATFORM_IDS } from "#core/platforms.ts";
 import { SocialAddSchema } from "#core/schemas/social.ts";
 import { INLINE_SCRIPT } from "#renderer/render.tsx";
-import { isMailable, safeHref, safeSrc } from "#renderer/components/safe-href.ts";
+import { isMailable, linkHref, safeHref, safeSrc } from "#renderer/components/safe-href.ts";
 import { vcard } from "#renderer/components/vcard.ts";
 import { qrSvg } from "#renderer/page-files.ts";
 import { all, byClass, byId, byTag, normText, parseHtml, type El } from "./html.ts";
@@ -91,7 +91,7 @@ function assertSafe(doc: El, where: string) {
       if (name === "href" || name === "src" || name === "action" || name === "xlink:href") {
         const ok =
           /^https?:\/\/[^/\\]/i.test(value) ||
-          /^(mailto|tel):[^/\\]/i.test(value) ||
+          /^(mailto|tel|sms):[^/\\]/i.test(value) ||
           /^\/(alice|_p|media)\//.test(value) ||
           (value === "#" && e.attrs.hidden !== undefined);
         expect(ok, `${where}: <${e.tag} ${name}="${value}">`).toBe(true);
@@ -164,6 +164,29 @@ describe("URL rules", () => {
     expect(safeHref("  https://example.com  ")).toBe("https://example.com");
     expect(isMailable("a@example.com")).toBe(true);
     for (const e of ["", "a b@example.com", "a@example.com\nBcc: x", "/a@example.com", "\\a@x", "a\u0000@x"]) expect(isMailable(e), JSON.stringify(e)).toBe(false);
+  });
+
+  it("links buttons and text links to one e-mail address or E.164 number, without noopener or a new window; nothing else (ADR 144)", () => {
+    const doc = parseHtml(
+      render(
+        snapshot({}, [
+          link({ id: "m", title: "E-mail me", url: "mailto:hello@example.com?subject=Hi%20there" }),
+          link({ id: "p", title: "Call me", url: "tel:+14155550123" }),
+          link({ id: "t", linkType: "text_link", title: "Text", url: "#", data: { url: "sms:+14155550123", text: "Text me" } }),
+          link({ id: "d", linkType: "donation", title: "Tip", url: "mailto:hello@example.com" }),
+          link({ id: "x", title: "Two", url: "mailto:a@example.com?bcc=b@example.com" }),
+        ]),
+        PLUS,
+      ).html,
+    );
+    const anchors = all(doc, (e) => e.tag === "a" && !!e.attrs["data-link"]);
+    expect(anchors.map((a) => [a.attrs["data-link"], a.attrs.href, a.attrs.rel, a.attrs.target])).toEqual([
+      ["m", "mailto:hello@example.com?subject=Hi%20there", undefined, undefined],
+      ["p", "tel:+14155550123", undefined, undefined],
+      ["t", "sms:+14155550123", undefined, undefined],
+    ]);
+    expect(linkHref({ linkType: "standard_url", url: " https://example.com ", data: {} })).toBe("https://example.com");
+    for (const u of [...HOSTILE_URLS, "mailto:a@example.com,b@example.com", "tel:4155550123"]) expect(linkHref({ linkType: "standard_url", url: u, data: {} }), JSON.stringify(u)).toBeNull();
   });
 
   it("loads images only from /media/ or over https, from a plain host name", () => {

@@ -47,6 +47,20 @@ describe("visibleContentOf", () => {
     expect(visibleContentOf(snapshot({ selectedThemeName: "pastel-soft" }), LITE, NOW).themeId).toBe("pastel-soft");
   });
 
+  it("shows no scheduled link under Lite, in its window or not, and keeps it in the snapshot (ADR 136)", () => {
+    const running = link({ title: "running", scheduleStartTime: "2026-06-01T11:00:00.000Z", scheduleEndTime: "2026-06-01T13:00:00.000Z" });
+    const plain = link({ title: "plain" });
+    const s = snapshot({}, [running, plain]);
+    expect(visibleContentOf(s, PLUS, NOW).links.map((l) => l.title)).toEqual(["running", "plain"]);
+    expect(visibleContentOf(s, LITE, NOW).links.map((l) => l.title)).toEqual(["plain"]);
+    expect(s.links).toHaveLength(2);
+  });
+
+  it("shows long-form text only while its switch is on", () => {
+    expect(visibleContentOf(snapshot({ longFormText: "About me", longFormTextVisible: false }), PLUS, NOW).longFormText).toBe("");
+    expect(visibleContentOf(snapshot({ longFormText: "About me", longFormTextVisible: true }), PLUS, NOW).longFormText).toBe("About me");
+  });
+
   it("treats a schedule as [start, end)", () => {
     const at = (iso: string) => new Date(iso);
     const l = link({ scheduleStartTime: "2026-06-01T12:00:00.000Z", scheduleEndTime: "2026-06-01T13:00:00.000Z" });

@@ -23,7 +23,7 @@ import { saveProfileEdit } from "../../preview/save.ts";
 import { useCurrentSnapshot, useProfileDraft } from "../../preview/store.ts";
 import { useDashboard } from "../../store.ts";
 import { ColorField } from "./ColorField.tsx";
-import { contrastWarning } from "#core/color.ts";
+import { contrastWarningsOf } from "#core/color.ts";
 import { RadioCards } from "./RadioCards.tsx";
 
 const BUTTON_STYLE_LABELS: Record<ButtonStyle, string> = { box: "Box", rounded: "Rounded", pill: "Pill" };
@@ -73,10 +73,15 @@ export default function AppearanceScreen() {
     }
   }
 
-  // A custom background is checked against the theme's text drawn on it.
-  const colour = (key: "customPageBackgroundColor" | "customButtonBackgroundColor" | "customButtonBorderColor", label: string, fallback: string, text?: string) => {
+  // A custom background is checked against the text the page will draw on it, chosen by the
+  // renderer's own function (ADR 146), for the colours the preview shows.
+  const warnings = contrastWarningsOf(theme, {
+    pageBackground: shown.customPageBackgroundColor,
+    buttonBackground: shown.customButtonBackgroundColor,
+    buttonBorder: shown.customButtonBorderColor,
+  });
+  const colour = (key: "customPageBackgroundColor" | "customButtonBackgroundColor" | "customButtonBorderColor", label: string, fallback: string, warning: string | null = null) => {
     const custom = saved[key];
-    const warning = text && custom ? contrastWarning(text, custom) : null;
     return (
       <div>
         <ColorField
@@ -150,8 +155,8 @@ export default function AppearanceScreen() {
 
         <fieldset className="mt-8 grid gap-4 sm:grid-cols-2">
           <legend className="mb-2 text-sm font-semibold">Colours</legend>
-          {colour("customPageBackgroundColor", "Page background", theme.backgroundBase, theme.text)}
-          {colour("customButtonBackgroundColor", "Button background", theme.buttonBackground, theme.buttonText)}
+          {colour("customPageBackgroundColor", "Page background", theme.backgroundBase, warnings.pageBackground)}
+          {colour("customButtonBackgroundColor", "Button background", theme.buttonBackground, warnings.buttonBackground)}
           {colour("customButtonBorderColor", "Button border", theme.buttonBorder)}
         </fieldset>
 

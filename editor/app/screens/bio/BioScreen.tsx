@@ -1,6 +1,7 @@
 /**
  * Bio & SEO (/dashboard/bio): display name, bio with a live counter, SEO title and meta description
- * with a live search-result preview (Plus: seo_settings), long-form text (Plus). What the owner types
+ * with a live search-result preview (Plus: seo_settings), long-form text (Plus) with its own switch
+ * (ADR 136: off keeps the text and leaves it off the page; it saves at once). What the owner types
  * shows in the live preview at once; Save Changes puts it in the draft, based on the Bio & SEO revision
  * the form started from. If another tab saved meanwhile, the save is refused and Reload brings in the
  * other tab's fields while keeping what the owner typed in the others (ADR 069).
@@ -18,6 +19,7 @@ import { mergeLatest } from "../../revisions.ts";
 import { PlusBadge, PlusMark } from "../../components/plus-badge.tsx";
 import { Button } from "../../components/button.tsx";
 import { useBlocked } from "../../components/use-blocked.ts";
+import { VisibilitySwitch } from "../../components/visibility-switch.tsx";
 import { EditorWithPreview } from "../../preview/EditorWithPreview.tsx";
 import { saveProfileEdit } from "../../preview/save.ts";
 import { useProfileDraft } from "../../preview/store.ts";
@@ -44,6 +46,9 @@ const TOO_LONG: Record<Field, string> = {
 };
 
 const fieldId = (field: Field) => `bio-${field}`;
+const LONG_TEXT_SWITCH = "Show long-form text on my page";
+const LONG_TEXT_SHOWN = "Long-form text shown on your page";
+const LONG_TEXT_HIDDEN = "Long-form text hidden: your text is kept";
 
 /** The Markdown the page draws in long-form text (renderer/markdown.ts, ADR 126). */
 const MARKDOWN_HELP: [string, string][] = [
@@ -144,6 +149,7 @@ export default function BioScreen() {
   const saved = useProfileDraft((s) => s.snapshot?.profile ?? null);
   const me = useDashboard((s) => s.me);
   const longBlocked = useBlocked("long_form_text");
+  const seoBlocked = useBlocked("seo_settings");
   const [values, setValues] = useState<Values | null>(null);
   /** What the form's values started from, and its revision: what a save is based on. */
   const [form, setForm] = useState<{ base: Values; revision: number } | null>(null);
@@ -223,6 +229,18 @@ export default function BioScreen() {
     }
   }
 
+  /** The long-form text's switch saves at once; what is typed in the form stays as it is. */
+  async function showLongText(visible: boolean) {
+    try {
+      await saveProfileEdit("text", { longFormTextVisible: visible }, form?.revision);
+      setForm((f) => f && { ...f, revision: useProfileDraft.getState().revisions.text });
+      toast.success(visible ? LONG_TEXT_SHOWN : LONG_TEXT_HIDDEN);
+    } catch (err) {
+      if (stale.report(err)) return;
+      toast.error(PROFILE_MESSAGES.saveFailed);
+    }
+  }
+
   const changed = Object.fromEntries(FIELDS.filter((f) => values[f] !== base[f]).map((f) => [f, values[f]])) as Partial<Values>;
   const hasErrors = FIELDS.some((f) => values[f].length > MAX[f]);
   const result = searchResultOf({ username: saved.username, ...values }, plus);
@@ -249,7 +267,7 @@ export default function BioScreen() {
           <TextField field="bio" label="Bio" value={values.bio} error={errors.bio} multiline={4} onChange={(v) => change("bio", v)} />
 
           <h2 className="mt-8 flex items-center gap-2 text-lg font-semibold">
-            SEO Settings {me.plan.isPayingPlus ? null : <PlusBadge feature="seo_settings" />}
+            SEO Settings {seoBlocked ? <PlusMark feature="seo_settings" /> : me.plan.isPayingPlus ? null : <PlusBadge feature="seo_settings" />}
           </h2>
           {seoAllowed ? null : (
             <PlusLock
@@ -290,10 +308,17 @@ export default function BioScreen() {
             Long-form text {longBlocked ? <PlusMark feature="long_form_text" /> : me.plan.isPayingPlus ? null : <PlusBadge feature="long_form_text" />}
           </h2>
           {longAllowed ? null : (
-            <PlusLock feature="long_form_text" title="Long-form text is a Plinth Plus feature" stored={!!saved.longFormText.trim()} onClear={() => void save({ longFormText: "" })}>
+            // "Remove from my page" switches the text off: it stays in the draft for a later upgrade.
+            <PlusLock feature="long_form_text" title="Long-form text is a Plinth Plus feature" stored={!!saved.longFormText.trim() && saved.longFormTextVisible} onClear={() => void showLongText(false)}>
               With Plus you can add an about section below your links.
             </PlusLock>
           )}
+          <div className="mt-3 flex items-center gap-3">
+            <VisibilitySwitch checked={saved.longFormTextVisible} label={LONG_TEXT_SWITCH} onChange={(v) => void showLongText(v)} />
+            <span className="text-sm text-slate-700" aria-hidden>
+              {LONG_TEXT_SWITCH}
+            </span>
+          </div>
           <TextField
             field="longFormText"
             label="About section"

@@ -8,7 +8,7 @@ import { useState, type ReactNode } from "react";
 import { toast } from "../../toast.tsx";
 import { DASH } from "#core/dashboard-texts.ts";
 import { LINK_TYPE_LABELS, LITE_LINK_TYPES, PROMOTE_LINK_TYPE, type LinkType } from "#core/link-types.ts";
-import { isMediaPath } from "#core/url-rule.ts";
+import { completeUrl, isMediaPath } from "#core/url-rule.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
 import { PlusBadge } from "../../components/plus-badge.tsx";
@@ -24,6 +24,24 @@ import { writeLink } from "./write-link.ts";
 const EDITOR_TYPES: LinkType[] = ["standard_url", "label", "text_link", "donation", "lead_magnet", "vcf", PROMOTE_LINK_TYPE];
 
 type Fields = Record<string, string>;
+
+/**
+ * The URL fields, and whether each may hold an e-mail or phone link. What the owner typed is completed
+ * as they leave the field and again on save (ADR 145), so the field shows what gets saved.
+ */
+const URL_FIELDS: Record<string, boolean> = { url: true, dataUrl: true, fileUrl: false, thumbnailUrl: false };
+const completed = (f: Fields): Fields => {
+  const out = { ...f };
+  for (const [k, contact] of Object.entries(URL_FIELDS)) if (out[k]) out[k] = completeUrl(out[k]!, contact);
+  return out;
+};
+
+/** "E-mail me", "Call me", "Text me" (ADR 144): a button title and the start of its address. */
+const CONTACT_STARTS = [
+  { label: "E-mail me", prefix: "mailto:" },
+  { label: "Call me", prefix: "tel:+" },
+  { label: "Text me", prefix: "sms:+" },
+] as const;
 
 function toLocalInput(iso: string | null | undefined): string {
   if (!iso) return "";
@@ -107,7 +125,7 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
     return first ? document.getElementById(first === "parentListId" ? "link-list" : `link-${first}`) : null;
   });
 
-  function body() {
+  function body(f: Fields) {
     const data: Record<string, string> = {};
     if (type === "text_link") Object.assign(data, { text: f.text, url: f.dataUrl });
     if (type === "donation") data.message = f.message ?? "";
@@ -130,7 +148,10 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
       openUpgrade(PROMOTE_LINK_TYPE);
       return;
     }
-    const b = body();
+    // Completed first, in the fields too: the owner sees what is saved.
+    const done = completed(f);
+    setF(done);
+    const b = body(done);
     const errs: Fields = {};
     setBusy(true);
     const [{ LinkInputSchema }, { LinkExtrasSchema }] = await Promise.all([import("#core/link-input.ts"), import("#core/dashboard-schemas.ts")]);
@@ -161,21 +182,42 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
   }
 
   const err = (k: string) => errors[k];
-  const input = (k: string, label: string, opts: { required?: boolean; type?: string; errKey?: string; placeholder?: string; disabled?: boolean } = {}) => (
-    <Field id={`link-${k}`} label={label} required={opts.required} error={err(opts.errKey ?? k)}>
-      <input
-        id={`link-${k}`}
-        type={opts.type ?? "text"}
-        value={f[k] ?? ""}
-        onChange={set(k)}
-        placeholder={opts.placeholder}
-        disabled={opts.disabled}
-        aria-invalid={err(opts.errKey ?? k) ? true : undefined}
-        aria-describedby={err(opts.errKey ?? k) ? `link-${k}-error` : undefined}
-        className={inputClass}
-      />
-    </Field>
-  );
+  const input = (k: string, label: string, opts: { required?: boolean; type?: string; errKey?: string; placeholder?: string; disabled?: boolean; hint?: ReactNode } = {}) => {
+    // An error, when there is one, is what the field is described by; else its hint.
+    const describedBy = err(opts.errKey ?? k) ? `link-${k}-error` : opts.hint ? `link-${k}-hint` : "";
+    return (
+      <Field id={`link-${k}`} label={label} required={opts.required} error={err(opts.errKey ?? k)}>
+        <input
+          id={`link-${k}`}
+          type={opts.type ?? "text"}
+          value={f[k] ?? ""}
+          onChange={set(k)}
+          onBlur={k in URL_FIELDS ? (e) => setF((s) => ({ ...s, [k]: completeUrl(e.target.value, URL_FIELDS[k]) })) : undefined}
+          placeholder={opts.placeholder}
+          disabled={opts.disabled}
+          aria-invalid={err(opts.errKey ?? k) ? true : undefined}
+          aria-describedby={describedBy || undefined}
+          className={inputClass}
+        />
+        {opts.hint ? (
+          <p id={`link-${k}-hint`} className="mt-1 text-xs text-slate-600">
+            {opts.hint}
+          </p>
+        ) : null}
+      </Field>
+    );
+  };
+  /** Starts an e-mail, phone or text-message button: its address's scheme in the field, and a title if there is none (or another start's). */
+  const startContact = (label: string, prefix: string) => {
+    const untitled = (title = "") => !title.trim() || CONTACT_STARTS.some((c) => c.label === title);
+    setF((s) => ({ ...s, title: untitled(s.title) ? label : s.title!, url: prefix }));
+    requestAnimationFrame(() => {
+      const el = document.getElementById("link-url") as HTMLInputElement | null;
+      el?.focus();
+      el?.setSelectionRange(prefix.length, prefix.length);
+    });
+  };
+  const contactHint = "A web address, or an email address or phone number (with + and the country code).";
 
   return (
     <Modal open={open} onOpenChange={onOpenChange} title={link ? "Edit Link" : "Add New Link"}>
@@ -199,10 +241,27 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
           onChange={(t) => (lite && !LITE_LINK_TYPES.includes(t) ? openUpgrade(t) : setType(t))}
         />
         {input("title", "Title", { required: true })}
-        {type === "standard_url" || type === "donation" ? input("url", "URL", { required: true, type: "url", placeholder: "https://" }) : null}
+        {type === "standard_url" ? (
+          <>
+            {input("url", "URL", { required: true, type: "url", placeholder: "https://", hint: contactHint })}
+            <div role="group" aria-label="Quick start" className="-mt-1 mb-3 flex flex-wrap gap-2">
+              {CONTACT_STARTS.map((c) => (
+                <button
+                  key={c.label}
+                  type="button"
+                  onClick={() => startContact(c.label, c.prefix)}
+                  className="min-h-9 rounded-full border border-slate-300 bg-white px-3 py-1 text-sm hover:bg-slate-50"
+                >
+                  {c.label}
+                </button>
+              ))}
+            </div>
+          </>
+        ) : null}
+        {type === "donation" ? input("url", "URL", { required: true, type: "url", placeholder: "https://" }) : null}
         {type === "text_link" ? (
           <>
-            {input("dataUrl", "URL", { required: true, type: "url", errKey: "data.url", placeholder: "https://" })}
+            {input("dataUrl", "URL", { required: true, type: "url", errKey: "data.url", placeholder: "https://", hint: contactHint })}
             <Field id="link-text" label="Link Text" required error={err("data.text")}>
               <textarea id="link-text" value={f.text} onChange={set("text")} rows={3} className={inputClass} />
             </Field>

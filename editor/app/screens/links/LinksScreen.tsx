@@ -12,10 +12,10 @@ import { toast } from "../../toast.tsx";
 import { DASH } from "#core/dashboard-texts.ts";
 import { LINK_TYPE_LABELS } from "#core/link-types.ts";
 import { LIMITS } from "#core/limits.ts";
-import { linkPlusFeatures } from "#core/publish-gate.ts";
+import { linkPlusFeatures } from "#core/plus-marks.ts";
 import { isLive } from "#core/visible-content.ts";
 import { scheduleBadge } from "#core/schedule-badge.ts";
-import { isWebUrl, linkAddressOf } from "#core/url-rule.ts";
+import { isLinkAddress, linkAddressOf } from "#core/url-rule.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { moveItem, SortableGroup, SortableItem, SortableList, type SortProps } from "../../components/sortable.tsx";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
@@ -52,7 +52,7 @@ export function ScheduleBadge({ link }: { link: Link }) {
 /** A link saved under an older URL rule that the page cannot link to (ADR 096): editing it asks for a valid URL. */
 function AddressBadge({ link }: { link: Link }) {
   const address = linkAddressOf({ ...link, data: (link.linkSpecificData ?? {}) as { url?: string } });
-  if (address === null || isWebUrl(address.trim())) return null;
+  if (address === null || isLinkAddress(link.linkType, address.trim())) return null;
   return <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-900">{DASH.linkAddressInvalid}</span>;
 }
 

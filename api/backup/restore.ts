@@ -1,5 +1,5 @@
 /**
- * npm run restore: puts a backup (scripts/lib/backup.ts) back into DATA_DIR and PUBLISHED_DIR and
+ * npm run restore: puts a backup (api/backup/create.ts) back into DATA_DIR and PUBLISHED_DIR and
  * re-renders every published page (ADR 006).
  *
  * Nothing is touched before the whole archive has been read and checked against its manifest, and
@@ -8,7 +8,7 @@
  * migrated there, and each is renamed into place. Folders that already hold data are refused
  * unless `force` is set; what is replaced is then moved aside, never deleted.
  */
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statfsSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { closeDatabase, openDatabase, type Db } from "#db/client.ts";
@@ -16,8 +16,9 @@ import type { PublishTarget } from "#renderer/publish-target.ts";
 import { fsyncDir } from "#renderer/atomic-write.ts";
 import { ENCODINGS } from "#renderer/precompress.ts";
 import { republishAll } from "#renderer/republish.ts";
-import { DATABASE_FILE, knownMigrations, readArchive, type Manifest } from "./backup-archive.ts";
-import { OperatorError } from "./operator.ts";
+import { DATABASE_FILE, knownMigrations, readArchive, type ArchiveRoom, type Manifest } from "./archive.ts";
+import { archiveKind, decryptFile, type BackupSecrets } from "./encryption.ts";
+import { OperatorError } from "./operator-error.ts";
 
 export interface RestoreOptions {
   archive: string;
@@ -37,9 +38,15 @@ export interface RestoreOptions {
    * go up first, so no restored page names one the bucket lacks.
    */
   beforePages?: () => Promise<void>;
+  /** What decrypts an encrypted archive (ADR 160): its passphrase or age identity. */
+  secrets?: BackupSecrets;
   /** Replace data already in the folders (moved aside) instead of refusing. */
   force?: boolean;
   now?: Date;
+  /** Threads rendering the pages (default: every core); a verification renders on its own thread (1). */
+  threads?: number;
+  /** The bytes free on the file system holding a folder (tests make a disk small); statfs by default. */
+  freeBytes?: (folder: string) => number;
 }
 
 export interface RestoreResult {
@@ -71,7 +78,29 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreResult
       `${replaced.join(" and ")}. Restore into empty folders, or add --force to replace what is there (it is moved aside, not deleted).`,
     );
   }
-  const manifest = await readArchive(archive);
+  // An encrypted archive (ADR 160) is decrypted first, beside the database it becomes.
+  let source = archive;
+  let decrypted: string | undefined;
+  try {
+    if (archiveKind(archive) !== "plain") {
+      mkdirSync(dataDir, { recursive: true });
+      decrypted = mkdtempSync(join(dataDir, ".restore-decrypted-"));
+      source = join(decrypted, "archive.tar.gz");
+      await decryptFile(archive, source, opts.secrets ?? {});
+    }
+    return await restoreChecked(opts, { archive, source, databasePath, dataDir, publishedDir });
+  } finally {
+    if (decrypted) rmSync(decrypted, { recursive: true, force: true });
+  }
+}
+
+/** The restore once the archive is plain (`source`); messages name the archive as given. */
+async function restoreChecked(
+  opts: RestoreOptions,
+  { archive, source, databasePath, dataDir, publishedDir }: { archive: string; source: string; databasePath: string; dataDir: string; publishedDir: string },
+): Promise<RestoreResult> {
+  const room = roomFor(dataDir, publishedDir, opts.freeBytes ?? freeBytesOf);
+  const manifest = await readArchive(source, undefined, room, archive);
   if (!knownMigrations().some((m) => m.tag === manifest.migration)) {
     throw new OperatorError(
       `${archive} holds a database at migration ${manifest.migration}, which this Plinth does not know; restore it with Plinth ${manifest.plinthVersion} or later.`,
@@ -84,11 +113,11 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreResult
   const stagedPublished = mkdtempSync(join(publishedDir, ".restore-"));
   const movedAside: string[] = [];
   try {
-    await readArchive(archive, (file) => {
+    await readArchive(source, (file) => {
       const path = join(file.path === DATABASE_FILE ? stagedData : stagedPublished, file.path);
       mkdirSync(dirname(path), { recursive: true });
       return createWriteStream(path, { flags: "wx", flush: true });
-    });
+    }, room, archive);
     // A backup of an older Plinth is brought up to this one's schema before it goes into place.
     const staged = join(stagedData, DATABASE_FILE);
     closeDatabase(openDatabase({ path: staged }));
@@ -107,11 +136,33 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreResult
   await opts.beforePages?.();
   const db = openDatabase({ path: databasePath });
   try {
-    const pages = await republishAll(db, { publishedDir, origin: opts.origin, pagesOrigin: opts.pagesOrigin, target: opts.target?.(db) });
+    const pages = await republishAll(db, { publishedDir, origin: opts.origin, pagesOrigin: opts.pagesOrigin, target: opts.target?.(db), threads: opts.threads });
     return { manifest, pages, movedAside };
   } finally {
     closeDatabase(db);
   }
+}
+
+/** The folder itself, or its nearest parent that exists (where it will be made). */
+function existingAncestor(folder: string): string {
+  let at = folder;
+  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+  return at;
+}
+
+function freeBytesOf(folder: string): number {
+  const fs = statfsSync(folder);
+  return fs.bavail * fs.bsize;
+}
+
+/** What the archive may write into each folder, and into both when they share one file system. */
+function roomFor(dataDir: string, publishedDir: string, freeBytes: (folder: string) => number): ArchiveRoom {
+  const data = existingAncestor(dataDir);
+  const published = existingAncestor(publishedDir);
+  const databaseBytes = freeBytes(data);
+  const mediaBytes = freeBytes(published);
+  const shared = statSync(data).dev === statSync(published).dev;
+  return { databaseBytes, mediaBytes, totalBytes: shared ? Math.min(databaseBytes, mediaBytes) : databaseBytes + mediaBytes };
 }
 
 /**

@@ -11,8 +11,10 @@ import type { Writable } from "node:stream";
 import { Parser, type ReadEntry } from "tar";
 import { z } from "zod";
 import { isMediaKey } from "#api/storage/media.ts";
+import { LEAD_FILE_MAX_BYTES } from "#core/link-files.ts";
+import { LIMITS } from "#core/limits.ts";
 import { MIGRATIONS_FOLDER } from "#db/client.ts";
-import { OperatorError } from "./operator.ts";
+import { OperatorError } from "./operator-error.ts";
 
 export const FORMAT = "plinth-backup";
 /** Raised when the archive layout or the manifest changes; restore refuses a newer one. */
@@ -21,6 +23,42 @@ export const MANIFEST_FILE = "manifest.json";
 export const DATABASE_FILE = "plinth.db";
 /** The manifest of a backup with a million pictures is about 130 MB; anything larger is not ours. */
 const MANIFEST_MAX_BYTES = 256 * 1024 * 1024;
+/** No upload is larger than the largest file an owner may upload (a lead magnet's download), so no media file of a backup is. */
+export const MEDIA_FILE_MAX_BYTES = Math.max(LEAD_FILE_MAX_BYTES, LIMITS.IMAGE_MAX_BYTES);
+
+/** What a restore may write: the free space of DATA_DIR's and PUBLISHED_DIR's file systems. */
+export interface ArchiveRoom {
+  databaseBytes: number;
+  mediaBytes: number;
+  /** Both folders are on one file system: the database and the media share this room. */
+  totalBytes: number;
+}
+
+const megabytes = (bytes: number) => (bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${bytes} bytes`);
+
+/**
+ * The sizes the manifest lists, checked before a byte is written: no media file is larger than an
+ * upload can be, and what the archive would write fits where it goes. The bytes of each file are
+ * then held to its listed size as they are read (readArchive), so a small archive that unpacks to
+ * gigabytes is refused before it fills a disk.
+ */
+function checkSizes(manifest: Manifest, archive: string, room?: ArchiveRoom): void {
+  const oversized = manifest.files.find((f) => f.path !== DATABASE_FILE && f.bytes > MEDIA_FILE_MAX_BYTES);
+  if (oversized) {
+    throw new OperatorError(
+      `${archive} lists ${oversized.path} at ${megabytes(oversized.bytes)}, larger than any upload can be (${megabytes(MEDIA_FILE_MAX_BYTES)}): it is not a backup Plinth wrote. Nothing was restored.`,
+    );
+  }
+  if (!room) return;
+  const database = manifest.files.find((f) => f.path === DATABASE_FILE)!.bytes;
+  const media = manifest.files.reduce((sum, f) => sum + (f.path === DATABASE_FILE ? 0 : f.bytes), 0);
+  const over =
+    database > room.databaseBytes ? `the database needs ${megabytes(database)} and DATA_DIR has ${megabytes(room.databaseBytes)} free`
+    : media > room.mediaBytes ? `the media need ${megabytes(media)} and PUBLISHED_DIR has ${megabytes(room.mediaBytes)} free`
+    : database + media > room.totalBytes ? `it needs ${megabytes(database + media)} and the disk has ${megabytes(room.totalBytes)} free`
+    : null;
+  if (over) throw new OperatorError(`${archive} does not fit: ${over}. Free some space, then restore. Nothing was restored.`);
+}
 
 const FileSchema = z.object({
   path: z.string().refine((p) => p === DATABASE_FILE || isMediaKey(p), "is neither the database nor a media file"),
@@ -82,9 +120,10 @@ function parseManifest(text: string, archive: string): Manifest {
  * it lists is there once with its size and SHA-256, and nothing else is (no links, folders or other
  * names). With `open`, each file's bytes are also written where it says, as they are checked; the
  * promise settles once every one of those is closed. Rejects with an OperatorError naming the
- * first problem.
+ * first problem, and the archive as `archive` (the file the operator named, when `path` is its
+ * decrypted copy).
  */
-export function readArchive(archive: string, open?: (file: ManifestFile) => Writable): Promise<Manifest> {
+export function readArchive(path: string, open?: (file: ManifestFile) => Writable, room?: ArchiveRoom, archive: string = path): Promise<Manifest> {
   return new Promise((resolve, reject) => {
     let manifest: Manifest | undefined;
     let listed = new Map<string, ManifestFile>();
@@ -93,7 +132,7 @@ export function readArchive(archive: string, open?: (file: ManifestFile) => Writ
     const seen = new Set<string>();
     const outs: Writable[] = [];
     const writes: Promise<void>[] = [];
-    const input = createReadStream(archive);
+    const input = createReadStream(path);
     const parser = new Parser({ strict: true, onReadEntry: (entry) => onEntry(entry) });
 
     const fail = (message: string) => {
@@ -137,6 +176,7 @@ export function readArchive(archive: string, open?: (file: ManifestFile) => Writ
         entry.on("end", () => {
           try {
             manifest = parseManifest(Buffer.concat(chunks).toString("utf8"), archive);
+            checkSizes(manifest, archive, room);
             listed = new Map(manifest.files.map((f) => [f.path, f]));
           } catch (err) {
             fail((err as Error).message);
@@ -149,6 +189,8 @@ export function readArchive(archive: string, open?: (file: ManifestFile) => Writ
       if (!file) return fail(`${archive} holds ${entry.path}, which its manifest does not list.`);
       if (seen.has(file.path)) return fail(`${archive} holds ${file.path} twice.`);
       seen.add(file.path);
+      // The tar header says how many bytes follow: more (or fewer) than listed is refused before any is written.
+      if (entry.size !== file.bytes) return fail(`${archive} is damaged: ${file.path} holds ${entry.size} bytes where its manifest lists ${file.bytes}. Nothing was restored.`);
       const hash = createHash("sha256");
       let bytes = 0;
       const out = open?.(file);

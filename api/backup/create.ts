@@ -1,5 +1,5 @@
 /**
- * npm run backup: one archive (scripts/lib/backup-archive.ts) with a consistent snapshot of the
+ * npm run backup: one archive (api/backup/archive.ts) with a consistent snapshot of the
  * database and every uploaded file, taken while the server runs and takes writes (ADR 006).
  *
  * The database is copied with SQLite's online backup API in one step, which reads it inside one
@@ -11,16 +11,17 @@
  * or the second if it is newer than the first (unless it was replaced and swept in between: the
  * snapshot is then taken again).
  */
-import { copyFileSync, createWriteStream, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve, sep } from "node:path";
+import { chmodSync, copyFileSync, createWriteStream, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { pipeline } from "node:stream/promises";
 import Database from "better-sqlite3";
 import { create as createTar } from "tar";
 import pkg from "../../package.json" with { type: "json" };
 import { isMediaKey } from "#api/storage/media.ts";
 import { fsyncDir } from "#renderer/atomic-write.ts";
-import { DATABASE_FILE, FORMAT, FORMAT_VERSION, knownMigrations, MANIFEST_FILE, sha256OfFile, type Manifest } from "./backup-archive.ts";
-import { OperatorError } from "./operator.ts";
+import { DATABASE_FILE, FORMAT, FORMAT_VERSION, knownMigrations, MANIFEST_FILE, sha256OfFile, type Manifest } from "./archive.ts";
+import { encryptFile, type BackupEncryption } from "./encryption.ts";
+import { OperatorError } from "./operator-error.ts";
 
 /** Pages per backup step: all of them, so the copy is made inside one read transaction. */
 const ALL_PAGES = 0x7fffffff;
@@ -30,9 +31,19 @@ const MAX_SNAPSHOTS = 5;
 export interface BackupOptions {
   databasePath: string;
   publishedDir: string;
+  /** SITE_DIR: served to anyone like PUBLISHED_DIR, so no backup goes under it either. */
+  siteDir?: string;
   /** The archive to write; it must not exist yet. */
   out: string;
   now?: Date;
+  /** Encrypt the archive (ADR 160): written to `out` only once encrypted. */
+  encryption?: BackupEncryption | null;
+  /**
+   * Where the snapshot and the archive are put together before `out` is written (default: beside
+   * `out`). With encryption, a private folder on the machine (DATA_DIR), so no plain copy reaches
+   * the place the backup goes.
+   */
+  stagingDir?: string;
   /** Called after each database snapshot, before media are collected again (tests change the data there). */
   onSnapshot?: (attempt: number) => void | Promise<void>;
 }
@@ -48,13 +59,25 @@ export interface BackupResult {
 export async function createBackup(opts: BackupOptions): Promise<BackupResult> {
   const out = resolve(opts.out);
   const publishedDir = resolve(opts.publishedDir);
-  if (out.startsWith(publishedDir + sep)) {
-    throw new OperatorError(`${out} is inside PUBLISHED_DIR, where anyone could download it: write the backup somewhere else.`);
-  }
+  // The archive holds password hashes and two-factor secrets: never where the server serves files,
+  // however the path reaches there (compared after every symbolic link is followed; again once the
+  // folder is made, in case a link only resolves then).
+  const refuseServed = () => {
+    const real = realPathOf(out);
+    for (const [name, dir] of [["PUBLISHED_DIR", publishedDir], ["SITE_DIR", opts.siteDir]] as const) {
+      if (dir === undefined) continue;
+      const served = realPathOf(resolve(dir));
+      if (real === served || real.startsWith(served + sep)) {
+        throw new OperatorError(`${out} is inside ${name} (${served}), where anyone could download it: write the backup somewhere else.`);
+      }
+    }
+  };
+  refuseServed();
   if (existsSync(out)) throw new OperatorError(`${out} already exists: name a new file.`);
   if (!existsSync(opts.databasePath)) throw new OperatorError(`There is no database at ${opts.databasePath}: check DATA_DIR.`);
   mkdirSync(dirname(out), { recursive: true });
-  const staging = mkdtempSync(join(dirname(out), ".plinth-backup-"));
+  refuseServed();
+  const staging = mkdtempSync(join(opts.stagingDir ?? dirname(out), ".plinth-backup-"));
   try {
     const mediaDir = join(publishedDir, "media");
     const media = new Set<string>();
@@ -77,12 +100,44 @@ export async function createBackup(opts: BackupOptions): Promise<BackupResult> {
     // Owner-only: the archive holds password hashes and sessions.
     const partial = join(staging, "archive.partial");
     await pipeline(createTar({ gzip: true, cwd: staging, portable: true }, [MANIFEST_FILE, ...paths]), createWriteStream(partial, { flags: "wx", mode: 0o600, flush: true }));
-    renameSync(partial, out);
+    chmodSync(partial, 0o600);
+    let made = partial;
+    if (opts.encryption) {
+      made = `${partial}.age`;
+      await encryptFile(partial, made, opts.encryption);
+    }
+    moveInto(made, out);
     fsyncDir(dirname(out));
     return { out, bytes: statSync(out).size, manifest, missingMedia: missing };
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
+}
+
+/** Renames `from` to `out`, or across file systems copies it beside `out` under a dot name first, so `out` appears whole. */
+function moveInto(from: string, out: string): void {
+  try {
+    renameSync(from, out);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EXDEV") throw err;
+    const partial = join(dirname(out), `.${basename(out)}.partial`);
+    try {
+      copyFileSync(from, partial);
+      chmodSync(partial, 0o600);
+      renameSync(partial, out);
+    } finally {
+      rmSync(partial, { force: true });
+    }
+  }
+}
+
+/** The path with every symbolic link of its existing part followed; the part not yet made is kept as written. */
+function realPathOf(path: string): string {
+  let existing = path;
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  const rest = relative(existing, path);
+  const base = realpathSync(existing);
+  return rest ? join(base, rest) : base;
 }
 
 /**

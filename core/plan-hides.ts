@@ -1,0 +1,136 @@
+/**
+ * What the Lite rules take off a page, item by item (ADR 136): the list the Publish dialog shows
+ * before "Hide Plus items and publish", and the features the publish gate refuses. The plan hides
+ * these at render time (core/visible-content.ts) and the draft keeps them, so they come back when
+ * the page is rendered under Plus again. Pure: the same answer for the same snapshot and instant.
+ *
+ * Each item is something a visitor sees with Plus now (or, for a scheduled link, later) and will not
+ * see on the Lite page: nothing else is listed, and nothing the Lite page hides is left out.
+ * tests/unit/core/plan-hides.test.ts compares the list with the difference between the page rendered
+ * with Plus and with Lite, over generated pages.
+ */
+import { LIMITS } from "./limits.ts";
+import { LINK_TYPE_LABELS, LINK_TYPES, LITE_LINK_TYPES, type LinkType } from "./link-types.ts";
+import type { PageLink, PageSnapshot } from "./model.ts";
+import { ALWAYS_PLUS, FEATURE_KEYS, type FeatureKey } from "./plans.ts";
+import { getPlatform } from "./platforms.ts";
+import { APPEARANCE_DEFAULTS, getTheme } from "./themes.ts";
+import { visibleContentOf } from "./visible-content.ts";
+
+/**
+ * The plan feature an item needs: a feature key, or for a link type with no key of its own (music,
+ * social: types the API keeps for Plus owners) the type itself.
+ */
+export type PlanFeature = FeatureKey | LinkType;
+export const PLAN_FEATURES = [...new Set<PlanFeature>([...FEATURE_KEYS, ...LINK_TYPES])] as [PlanFeature, ...PlanFeature[]];
+
+export type PlanHideKind =
+  /** A link on the Plus page now that the Lite page leaves out. */
+  | "link"
+  /** A scheduled link that would appear later with Plus, and never on the Lite page. */
+  | "later"
+  /** The Plus page's main button, an ordinary link on the Lite page. */
+  | "main"
+  | "thumbnail"
+  /** A list whose every link the Lite page leaves out, heading and all. */
+  | "list"
+  | "social"
+  | "long_form_text"
+  | "theme"
+  | "font"
+  | "branding"
+  | "seo_title"
+  | "seo_description";
+
+export interface PlanHiddenItem {
+  feature: PlanFeature;
+  kind: PlanHideKind;
+  /** The link, list or social link the item is about. */
+  id?: string;
+  /** What the visitor will stop seeing, in the dashboard's words. */
+  text: string;
+}
+
+const byOrder = <T extends { orderIndex: number; id: string }>(a: T, b: T) => a.orderIndex - b.orderIndex || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const scheduled = (l: PageLink) => !!(l.scheduleStartTime || l.scheduleEndTime);
+const quoted = (title: string) => `“${title}”`;
+
+/** The Lite rule a link breaks wherever it stands, or null: a Plus-only type, then a schedule. */
+function refusedBy(l: PageLink): PlanFeature | null {
+  if (!LITE_LINK_TYPES.includes(l.linkType)) return l.linkType;
+  return scheduled(l) ? "scheduling" : null;
+}
+
+function refusedText(l: PageLink, feature: PlanFeature): string {
+  if (feature === "scheduling") return `${quoted(l.title)} will be hidden (scheduled links need Plus)`;
+  const type = LINK_TYPE_LABELS[l.linkType];
+  return `${quoted(l.title)} will be hidden (${type} links need Plus)`;
+}
+
+/** Every item the Lite rules take off the page at `now`, in the order the page shows them. */
+export function planHiddenItems(s: PageSnapshot, now: Date): PlanHiddenItem[] {
+  const plus = visibleContentOf(s, ALWAYS_PLUS, now);
+  const items: PlanHiddenItem[] = [];
+
+  // Links on the Plus page now: a Plus-only type or a schedule is hidden wherever it stands; the rest
+  // keep their place on the Lite page up to the link limit, in the Lite page's order (the main button
+  // back in its own place among the links outside lists, then each list's).
+  const listIndex = new Map([...s.lists].sort(byOrder).map((l, i) => [l.id, i]));
+  const place = (l: PageLink) => (l.parentListId !== null && listIndex.has(l.parentListId) ? listIndex.get(l.parentListId)! : -1);
+  const kept: PageLink[] = [];
+  for (const l of plus.links) {
+    const feature = refusedBy(l);
+    if (feature) items.push({ feature, kind: "link", id: l.id, text: refusedText(l, feature) });
+    else kept.push(l);
+  }
+  kept.sort((a, b) => place(a) - place(b) || byOrder(a, b));
+  kept.forEach((l, i) => {
+    if (i < LIMITS.LITE_MAX_LINKS) return;
+    items.push({ feature: "unlimited_links", kind: "link", id: l.id, text: `${quoted(l.title)} will be hidden (over the ${LIMITS.LITE_MAX_LINKS}-link limit)` });
+  });
+  for (const l of kept.slice(0, LIMITS.LITE_MAX_LINKS)) {
+    if (plus.main?.id === l.id) items.push({ feature: "main_button", kind: "main", id: l.id, text: `${quoted(l.title)} will show as an ordinary link, not the main button` });
+    if (l.thumbnailUrl) items.push({ feature: "thumbnails", kind: "thumbnail", id: l.id, text: `${quoted(l.title)} will show without its thumbnail` });
+  }
+  // A list the Lite page shows none of the links of goes, heading and all. (The main button goes back
+  // into its own list on the Lite page, so that list may stay.)
+  const liteLists = new Set(kept.slice(0, LIMITS.LITE_MAX_LINKS).map((l) => l.parentListId));
+  for (const g of plus.groups) {
+    if (liteLists.has(g.list.id)) continue;
+    const cause = items.find((i) => i.kind === "link" && i.id === g.links[0]!.id)!;
+    items.push({ feature: cause.feature, kind: "list", id: g.list.id, text: `The list ${quoted(g.list.title)} will be hidden (none of its links show)` });
+  }
+
+  // Scheduled links still to come: Plus shows them in their window, the Lite page never.
+  const comes = (l: PageLink) => {
+    const start = l.scheduleStartTime ? new Date(l.scheduleStartTime).getTime() : null;
+    const end = l.scheduleEndTime ? new Date(l.scheduleEndTime).getTime() : null;
+    return l.isActive && start !== null && start > now.getTime() && (end === null || end > start);
+  };
+  const later = s.links.filter(comes);
+  for (const l of later.sort(byOrder)) {
+    const type = LITE_LINK_TYPES.includes(l.linkType) ? null : l.linkType;
+    items.push({ feature: type ?? "scheduling", kind: "later", id: l.id, text: `${quoted(l.title)} will not appear at its scheduled time` });
+  }
+
+  plus.socialLinks.slice(LIMITS.LITE_MAX_VISIBLE_SOCIAL).forEach((l) => {
+    const name = getPlatform(l.platform)?.name ?? l.platform;
+    items.push({ feature: "unlimited_social_links", kind: "social", id: l.id, text: `The ${name} icon will be hidden (over the ${LIMITS.LITE_MAX_VISIBLE_SOCIAL}-icon limit)` });
+  });
+
+  if (plus.longFormText) items.push({ feature: "long_form_text", kind: "long_form_text", text: "Your long-form text will be hidden" });
+  if (plus.themeId !== APPEARANCE_DEFAULTS.theme && !getTheme(plus.themeId).free) {
+    const text = `Your theme, ${getTheme(plus.themeId).name}, will show as ${getTheme(APPEARANCE_DEFAULTS.theme).name}`;
+    items.push({ feature: "premium_themes", kind: "theme", text });
+  }
+  if (plus.fontPairing) items.push({ feature: "custom_fonts", kind: "font", text: "Your font pairing will show as the theme's fonts" });
+  if (!plus.showBranding) items.push({ feature: "remove_branding", kind: "branding", text: "“Powered by Plinth” will show at the foot of your page" });
+  if (plus.seoTitle) items.push({ feature: "seo_settings", kind: "seo_title", text: "Your SEO title will not be used (search results show your name)" });
+  if (plus.seoDescription) items.push({ feature: "seo_settings", kind: "seo_description", text: "Your meta description will not be used (search results show your bio)" });
+  return items;
+}
+
+/** The features of `items`, once each, in the order they first appear. */
+export function featuresOf(items: readonly PlanHiddenItem[]): PlanFeature[] {
+  return [...new Set(items.map((i) => i.feature))];
+}

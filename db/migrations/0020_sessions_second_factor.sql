@@ -1,0 +1,1 @@
+ALTER TABLE `sessions` ADD `second_factor` integer DEFAULT false NOT NULL;
