@@ -18,6 +18,22 @@ export const ANALYTICS_TEXTS = {
   plusFeature: "Plus Feature",
 } as const;
 
+/** The leads list (ADR 142): its texts and how many addresses one page shows. */
+export const LEADS_TEXTS = {
+  tab: "Email Leads",
+  intro: "Every email address your lead magnets collected, newest first, with the link it came through.",
+  emptyTitle: "No leads yet",
+  emptyText: "When visitors leave their email address for one of your lead magnets, it shows here.",
+  exportAll: "Export all to CSV",
+  deleteTitle: "Delete Lead",
+  deleteText: (email: string) => `Delete ${email} from your leads? Do this when the visitor asks to be erased. This cannot be undone.`,
+  deleted: "Lead deleted",
+  deleteFailed: "Failed to delete lead",
+  loadFailed: "We couldn't load your leads right now.",
+  notFound: "Lead not found",
+} as const;
+export const LEADS_PAGE_SIZE = 25;
+
 /** A range longer than this is refused: a year and a day covers every preset and any custom choice. */
 export const ANALYTICS_MAX_RANGE_DAYS = 367;
 

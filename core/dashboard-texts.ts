@@ -23,16 +23,18 @@ export const DASH = {
   hidePlusNote: "Your draft keeps every item: your plan hides them on your page, and they come back when you upgrade.",
   plusItemsBack: "Your Plus items are back on your page",
   plusItemsBackText: "What Plinth Lite hid is on your live page again.",
-  /** Page Layout header (ADR 113): the spec's display-only "(5 limit)" followed by the real Lite rule. */
-  layoutVisible: (visible: number, total: number) => `Manage your page components. ${visible} of ${total} components visible (5 limit).`,
-  layoutLimitNote: (plan: "lite" | "trial" | "plus", used: number) =>
-    plan === "lite"
-      ? `The 5 limit is a suggestion for a tidy page; Plinth Lite pages show up to ${LIMITS.LITE_MAX_LINKS} links (${used} used).`
-      : plan === "trial"
-        ? `The 5 limit is a suggestion for a tidy page; your trial has no link limit, and Plinth Lite pages show up to ${LIMITS.LITE_MAX_LINKS} links.`
-        : "The 5 limit is a suggestion for a tidy page; Plinth Plus has no link limit.",
+  /**
+   * Page Layout header: the spec's sentence with the one link limit that applies to this owner now
+   * (ADR 143, replacing the display-only "(5 limit)" of ADR 113): Lite's 7, none during a trial or on Plus.
+   */
+  layoutVisible: (visible: number, total: number, plan: "lite" | "trial" | "plus") =>
+    `Manage your page components. ${visible} of ${total} components visible (${plan === "lite" ? `${LIMITS.LITE_MAX_LINKS} limit` : plan === "trial" ? "no limit during your trial" : "no limit"}).`,
   unsavedTitle: "You have unsaved changes",
   unsavedBody: "If you leave now, the changes you have not saved are lost.",
+  /** Not in the spec (ADR 140): Escape, a click outside or Close on a dialog that holds unsaved typing. */
+  dialogUnsavedBody: "If you close this dialog now, what you typed or chose in it is lost.",
+  keepEditing: "Keep Editing",
+  discardChanges: "Discard",
 
   linksLoadFailed: "Failed to load links",
   linkAddFailed: "Failed to add link",

@@ -1,5 +1,6 @@
 /**
- * Human-readable names for plan feature keys, for the pricing page and upgrade prompts.
+ * Human-readable names for plan feature keys, for upgrade prompts ("Link scheduling is a Plinth Plus
+ * feature"). What the site sells, and in which words, is core/features.ts (ADR 143).
  */
 import type { FeatureKey } from "./plans.ts";
 
@@ -28,10 +29,4 @@ export const FEATURE_LABELS: Record<FeatureKey, string> = {
   custom_fonts: "Custom fonts",
   long_form_text: "Long-form text",
   billing_history: "Billing history",
-};
-
-/** What a label alone does not say, shown under it on /pricing (ADR 074: which analytics are Lite, which Plus). */
-export const FEATURE_NOTES: Partial<Record<FeatureKey, string>> = {
-  basic_analytics: "Page views, visitors and link clicks, day by day",
-  detailed_analytics: "Clicks and click-through rate per link, traffic sources, countries, campaigns, CSV and JSON export",
 };

@@ -29,6 +29,13 @@ export const LINK_TYPE_LABELS: Record<LinkType, string> = {
   [PROMOTE_LINK_TYPE]: "Promote & Earn",
 };
 
+/**
+ * The types the Add Link dialog offers, in its order. Music and Social are stored types (spec section
+ * 3) the editor does not offer yet, so the site does not sell them either (ADR 143).
+ */
+export const EDITOR_LINK_TYPES = ["standard_url", "label", "text_link", "donation", "lead_magnet", "vcf", PROMOTE_LINK_TYPE] as const satisfies readonly LinkType[];
+export type EditorLinkType = (typeof EDITOR_LINK_TYPES)[number];
+
 /** Spec section 6: the link types a Lite owner may use. */
 export const LITE_LINK_TYPES: readonly LinkType[] = ["standard_url", "label", "text_link", "donation"];
 

@@ -287,16 +287,3 @@ export function analyticsReport(db: Db, userId: string, r: AnalyticsRange, opts:
     daily,
   };
 }
-
-export function leadsOf(db: Db, userId: string, r?: { from: Date; to: Date }) {
-  const where = r
-    ? and(eq(collectedLeads.userId, userId), gte(collectedLeads.createdAt, r.from), lt(collectedLeads.createdAt, r.to))
-    : eq(collectedLeads.userId, userId);
-  return db
-    .select({ id: collectedLeads.id, email: collectedLeads.email, linkTitle: collectedLeads.linkTitle, createdAt: collectedLeads.createdAt })
-    .from(collectedLeads)
-    .where(where)
-    .orderBy(desc(collectedLeads.createdAt))
-    .all()
-    .map((l) => ({ ...l, createdAt: l.createdAt.toISOString() }));
-}

@@ -5,11 +5,18 @@
 import { and, eq, gt, isNotNull, isNull, ne, not, or, type SQL } from "drizzle-orm";
 import { isReservedUsername } from "#core/reserved.ts";
 import { AUTH_LIMITS } from "#core/schemas/auth.ts";
-import { USERNAME_TAKEN_MESSAGE, UsernameSchema } from "#core/schemas/username.ts";
+import { USERNAME_TAKEN_MESSAGE, UsernameSchema, usernameHeldByOtherMessage, usernameHeldMessage } from "#core/schemas/username.ts";
 import type { Db } from "#db/client.ts";
 import { signupAttempts, userProfiles } from "#db/schema.ts";
 
-export type Availability = { available: true; username: string } | { available: false; message: string };
+/**
+ * Free, or not: taken (an account's, reserved, malformed), or held by a signup in progress (ADR 141),
+ * which the same e-mail address may still continue.
+ */
+export type Availability =
+  | { available: true; username: string }
+  | { available: false; message: string }
+  | { available: false; held: true; username: string; message: string; freesInMinutes: number };
 
 /**
  * Whether a signup attempt still holds its username against other people (ADR 107): for its whole
@@ -20,6 +27,12 @@ export type Availability = { available: true; username: string } | { available: 
 export function holdsItsUsername(now: Date): SQL {
   const unverifiedUntil = new Date(now.getTime() + AUTH_LIMITS.SIGNUP_HOLD_MS - AUTH_LIMITS.SIGNUP_UNVERIFIED_HOLD_MS);
   return and(gt(signupAttempts.expiresAt, now), or(isNotNull(signupAttempts.emailVerifiedAt), gt(signupAttempts.expiresAt, unverifiedUntil)))!;
+}
+
+/** When an attempt's hold lets go if it goes no further: its life's end once verified, else the unverified hold's. */
+function holdEndsAt(attempt: { expiresAt: Date; emailVerifiedAt: Date | null }): number {
+  const end = attempt.expiresAt.getTime();
+  return attempt.emailVerifiedAt ? end : end - (AUTH_LIMITS.SIGNUP_HOLD_MS - AUTH_LIMITS.SIGNUP_UNVERIFIED_HOLD_MS);
 }
 
 /** Another address's attempt: a signup never holds a name against its own e-mail address. */
@@ -44,7 +57,7 @@ export function usernameAvailability(db: Db, raw: string, now: Date, opts: { exc
   const owned = db.select({ id: userProfiles.userId }).from(userProfiles).where(eq(userProfiles.username, username)).get();
   if (owned) return { available: false, message: USERNAME_TAKEN_MESSAGE };
   const held = db
-    .select({ id: signupAttempts.id })
+    .select({ expiresAt: signupAttempts.expiresAt, emailVerifiedAt: signupAttempts.emailVerifiedAt })
     .from(signupAttempts)
     .where(
       and(
@@ -55,6 +68,11 @@ export function usernameAvailability(db: Db, raw: string, now: Date, opts: { exc
       ),
     )
     .get();
-  if (held) return { available: false, message: USERNAME_TAKEN_MESSAGE };
+  if (held) {
+    const freesInMinutes = Math.max(1, Math.ceil((holdEndsAt(held) - now.getTime()) / 60_000));
+    // With an address the asker is known not to be the holder; without one, they may be.
+    const message = opts.email ? usernameHeldByOtherMessage(freesInMinutes) : usernameHeldMessage(freesInMinutes);
+    return { available: false, held: true, username, message, freesInMinutes };
+  }
   return { available: true, username };
 }

@@ -22,3 +22,11 @@ export const AnalyticsRangeSchema = z
 export type AnalyticsRange = z.output<typeof AnalyticsRangeSchema>;
 
 export const ExportQuerySchema = AnalyticsRangeSchema.and(z.object({ format: z.enum(["csv", "json"], "Choose CSV or JSON") }));
+
+/** A page of the leads list (ADR 142), 1-based. */
+export const LeadsPageQuerySchema = z.object({
+  page: z.coerce.number("Please choose a valid page").int("Please choose a valid page").min(1, "Please choose a valid page").max(1_000_000, "Please choose a valid page").default(1),
+});
+
+/** A lead's id in a path: our ids are at most 64 characters of letters, digits, - and _. */
+export const LeadIdSchema = z.object({ id: z.string().regex(/^[\w-]{1,64}$/) });

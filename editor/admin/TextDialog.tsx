@@ -50,7 +50,7 @@ export function TextDialog(props: {
     className: "mt-1 w-full rounded-md border border-slate-300 px-3 py-2",
   } as const;
   return (
-    <Modal open={props.open} onOpenChange={(o) => !o && !busy && props.onClose()} title={props.title} description={props.description}>
+    <Modal open={props.open} onOpenChange={(o) => !o && !busy && props.onClose()} dirty={text !== ""} title={props.title} description={props.description}>
       <form onSubmit={submit} noValidate>
         <label htmlFor={fieldId} className="block text-sm font-medium">
           {props.label}

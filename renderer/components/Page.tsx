@@ -5,6 +5,7 @@
  */
 import type { ReactNode } from "react";
 import type { PageLink, PagePlan, PageSnapshot, PageSocialLink } from "#core/model.ts";
+import { initialsOf, shownName } from "#core/initials.ts";
 import { getPlatform, type PlatformId } from "#core/platforms.ts";
 import { REPORT_REASON_LABELS, REPORT_REASONS } from "#core/limits.ts";
 import { cropOutputSize } from "#core/profile.ts";
@@ -76,15 +77,6 @@ export const PAGE_TEXTS = {
   cookieSave: "Save Preferences",
   cookiePrefs: "Cookie preferences",
 } as const;
-
-/** The initials shown for the "initials" style: at most 2 letters, upper case (spec section 5). */
-export function initialsOf(initialsText: string, name: string): string {
-  const own = [...initialsText.trim()].filter((c) => /\p{L}|\p{N}/u.test(c)).slice(0, 2).join("");
-  if (own) return own.toUpperCase();
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  const derived = words.length > 1 ? [...words[0]!][0]! + [...words[1]!][0]! : [...(words[0] ?? "")].slice(0, 2).join("");
-  return derived.toUpperCase() || "?";
-}
 
 // Below, the data decisions (what is shown, which URLs survive, which variant) are made by plain
 // functions, and the markup is drawn by small components.
@@ -538,7 +530,7 @@ function PageLayout(p: LayoutProps) {
 export function PageBody({ snapshot, plan, now, mode = "published", banner, origin = "", pagesOrigin = origin, content, longForm, icons }: PageProps) {
   const { profile } = snapshot;
   const v = content ?? visibleContentOf(snapshot, plan, now);
-  const name = profile.displayName.trim() || profile.username;
+  const name = shownName(profile.displayName, profile.username);
   const base = `/${encodeURIComponent(profile.username)}`;
   const url = `${pagesOrigin}${base}`;
   const cards: PageLink[] = [];

@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AUTH_LIMITS, AUTH_TEXT } from "#core/schemas/auth.ts";
 import { emailVerificationCodes, sessions, signupAttempts, upgradeRequests, userProfiles, users } from "#db/schema.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
+import { createServerApp } from "#api/site.ts";
+import { USERNAME_TAKEN_MESSAGE, usernameHeldByOtherMessage, usernameHeldMessage } from "#core/schemas/username.ts";
 import { browser, type Browser } from "#tests/support/auth-client.ts";
 import { lastMailTo, mailsTo, sixDigitCode } from "#tests/support/mail.ts";
 
@@ -208,7 +210,8 @@ describe("the username hold", () => {
     ]);
     expect([ra.status, rb.status].sort()).toEqual([200, 409]);
     const loser = ra.status === 409 ? ra : rb;
-    expect(loser.body.error.message).toBe("Username is already taken");
+    // Held by the winner's signup in progress, for the 10 minutes an unverified hold lasts (ADR 141).
+    expect(loser.body.error.message).toBe(usernameHeldByOtherMessage(10));
     expect(t.deps.db.select().from(signupAttempts).where(eq(signupAttempts.username, name)).all()).toHaveLength(1);
   });
 
@@ -257,7 +260,7 @@ describe("the username hold", () => {
     const who = fresh();
     await b.json("POST", "/api/auth/signup/start", who);
     const check = async () => (await t.app.request(`/api/auth/username-availability?username=${who.username}`)).json();
-    expect(await check()).toEqual({ available: false, message: "Username is already taken" });
+    expect(await check()).toMatchObject({ available: false, held: true, message: usernameHeldMessage(10) });
     t.deps.db.update(signupAttempts).set({ expiresAt: new Date(Date.now() - 1) }).run();
     expect(await check()).toMatchObject({ available: true });
     const other = browser(t);
@@ -295,6 +298,59 @@ describe("the username hold", () => {
     expect((await second.json("POST", "/api/auth/signup/start", { username: who.username, email: who.email.toUpperCase() })).status).toBe(200);
     expect(t.deps.db.select().from(signupAttempts).all()).toHaveLength(1);
     expect((await second.json("POST", "/api/auth/signup/verify", { code: codeFor(who.email) })).status).toBe(200);
+  });
+
+  it("a held name: the check says so and when it frees up, the same e-mail continues from another browser, another is told to wait (ADR 141)", async () => {
+    let clock = Date.UTC(2026, 10, 28, 9);
+    const timed = { ...t, app: createServerApp({ ...t.deps, now: () => new Date(clock) }) };
+    const minutes = (n: number) => n * 60_000;
+    const who = fresh();
+    const check = async () => (await timed.app.request(`/api/auth/username-availability?username=${who.username}`)).json();
+
+    const first = browser(timed);
+    expect((await first.json("POST", "/api/auth/signup/start", who)).status).toBe(200);
+    clock += minutes(3);
+    // Unverified: held for 10 minutes after the last step.
+    expect(await check()).toEqual({ available: false, held: true, username: who.username, message: usernameHeldMessage(7), freesInMinutes: 7 });
+    clock += minutes(6) + 30_000;
+    expect((await check()).message).toBe("Username is held by a signup in progress. It frees up in 1 minute unless that signup goes on. If it's yours, continue with the same email address.");
+
+    // Someone else, in another browser, with another address: told when the name frees up; nothing written.
+    const stranger = browser(timed);
+    const refused = await stranger.json("POST", "/api/auth/signup/start", { username: who.username, email: "stranger@example.com" });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toBe(usernameHeldByOtherMessage(1));
+    expect(refused.body.error.fields.username).toBe(usernameHeldByOtherMessage(1));
+    expect(t.deps.db.select().from(signupAttempts).all().map((a) => a.email)).toEqual([who.email]);
+
+    // The same person in another browser continues their own signup to the end.
+    const second = browser(timed);
+    expect((await second.json("POST", "/api/auth/signup/start", who)).status).toBe(200);
+    expect((await second.json("POST", "/api/auth/signup/verify", { code: codeFor(who.email) })).status).toBe(200);
+    // Verified: held for 30 minutes after the last step, against everyone else.
+    clock += minutes(5);
+    expect(await check()).toMatchObject({ held: true, freesInMinutes: 25 });
+    expect((await stranger.json("POST", "/api/auth/signup/start", { username: who.username, email: "stranger@example.com" })).body.error.message).toBe(usernameHeldByOtherMessage(25));
+    const done = await second.json("POST", "/api/auth/signup/complete", { password: PASSWORD, confirmPassword: PASSWORD, plan: "lite", agreedToTerms: true });
+    expect(done.status).toBe(201);
+    expect(done.body.username).toBe(who.username);
+    // The first browser's attempt went when the second took the name over.
+    expect((await first.json("POST", "/api/auth/signup/resend")).status).toBe(410);
+
+    // Now really taken: the spec's message, no hold, no minutes.
+    expect(await check()).toEqual({ available: false, message: USERNAME_TAKEN_MESSAGE });
+    expect((await stranger.json("POST", "/api/auth/signup/start", { username: who.username, email: "stranger@example.com" })).body.error.message).toBe(USERNAME_TAKEN_MESSAGE);
+  });
+
+  it("a held name frees up on time for anyone, by the injected clock", async () => {
+    let clock = Date.UTC(2026, 10, 28, 9);
+    const timed = { ...t, app: createServerApp({ ...t.deps, now: () => new Date(clock) }) };
+    const who = fresh();
+    await browser(timed).json("POST", "/api/auth/signup/start", who);
+    clock += AUTH_LIMITS.SIGNUP_UNVERIFIED_HOLD_MS - 1;
+    expect((await browser(timed).json("POST", "/api/auth/signup/start", { username: who.username, email: "later@example.com" })).status).toBe(409);
+    clock += 1;
+    expect((await browser(timed).json("POST", "/api/auth/signup/start", { username: who.username, email: "later@example.com" })).status).toBe(200);
   });
 
   it("going Back to change the name moves this signup's hold", async () => {

@@ -166,23 +166,60 @@ test("the bare signup page asks for a username first, and refuses a taken one", 
   await expect(page).toHaveURL(`/auth/signup?username=${name}`);
 });
 
-test("a claimed name taken by someone else's signup is refused when the link is opened", async ({ page, browser }) => {
+test("a name held by a signup in progress: its owner continues it from another browser, anyone else is told when it frees up (ADR 141)", async ({ page, browser }) => {
   const name = freshName("held");
-  const other = await browser.newContext();
-  const otherPage = await other.newPage();
-  await otherPage.goto(`/auth/signup?username=${name}`);
-  await otherPage.getByLabel("Email").fill(`${name}@example.com`);
-  await otherPage.getByRole("button", { name: "Continue", exact: true }).click();
-  await expect(otherPage.getByRole("heading", { name: "Check your email" })).toBeVisible();
+  const email = `${name}@example.com`;
+  const first = await browser.newContext();
+  const firstPage = await first.newPage();
+  await firstPage.goto(`/auth/signup?username=${name}`);
+  await firstPage.getByLabel("Email").fill(email);
+  await firstPage.getByRole("button", { name: "Continue", exact: true }).click();
+  await expect(firstPage.getByRole("heading", { name: "Check your email" })).toBeVisible();
 
+  // Someone else opens the same link: the claim step says the name is held, and until when.
   await page.goto(`/auth/signup?username=${name}`);
   await expect(page.getByRole("heading", { name: "Create Your Plinth" })).toBeVisible();
-  await expect(page.getByText("Username is already taken")).toBeVisible();
+  const held = /^Username is held by a signup in progress\. It frees up in (10|9) minutes unless that signup goes on\. If it's yours, continue with the same email address\.$/;
+  await expect(page.getByText(held)).toBeVisible();
+  await expect(page.getByText("Username is already taken")).toBeHidden();
+  await expectNoAxeViolations(page, "the claim step of a held name");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByLabel("Email").fill(`other_${email}`);
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
+  // Another address: back to the name, told when it frees up, the button off until the name changes.
+  await expect(page.getByText(/^Username is held by another signup in progress\. It frees up in (10|9) minutes unless that signup goes on\.$/)).toBeVisible();
+  await expect(page.getByRole("textbox", { name: "Username" })).toHaveValue(name);
+  await expect(page.getByRole("button", { name: "Continue" })).toBeDisabled();
 
-  // The holder reloads and finds the signup where it was.
-  await otherPage.reload();
-  await expect(otherPage.getByRole("heading", { name: "Check your email" })).toBeVisible();
-  await other.close();
+  // The owner, in a third browser (say their phone), continues with their own address to the end.
+  const phone = await browser.newContext();
+  const phonePage = await phone.newPage();
+  await phonePage.goto("/");
+  await phonePage.getByRole("textbox").first().fill(name);
+  await expect(phonePage.getByText(held)).toBeVisible();
+  await phonePage.getByRole("button", { name: "Claim Your Free Page!" }).click();
+  await expect(phonePage.getByText(held)).toBeVisible();
+  await phonePage.getByRole("button", { name: "Continue" }).click();
+  await phonePage.getByLabel("Email").fill(email);
+  await phonePage.getByRole("button", { name: "Continue", exact: true }).click();
+  await expect(phonePage.getByRole("heading", { name: "Check your email" })).toBeVisible();
+  const code = await codeFor(email, 2);
+  await paste(phonePage, 'input[aria-label="Digit 1 of 6"]', code);
+  await expect(phonePage.getByRole("heading", { name: "Create your password" })).toBeVisible();
+  await phonePage.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await phonePage.getByLabel("Confirm password", { exact: true }).fill(PASSWORD);
+  await phonePage.getByRole("button", { name: "Continue", exact: true }).click();
+  await phonePage.getByRole("checkbox", { name: /I agree to the Terms of Service and Privacy Policy/ }).check();
+  await phonePage.getByRole("button", { name: "Create Account" }).click();
+  await expect(phonePage).toHaveURL(/\/dashboard\/links$/);
+  await phone.close();
+
+  // The first browser's attempt was taken over: it starts over. And now the name is really taken.
+  await firstPage.reload();
+  await expect(firstPage.getByRole("heading", { name: "Create Your Plinth" })).toBeVisible();
+  await first.close();
+  await page.getByRole("textbox", { name: "Username" }).fill(name);
+  await expect(page.getByText("Username is already taken")).toBeVisible();
 });
 
 test("every wizard step, with its errors showing, has no axe violations and fits a 320px screen", async ({ page }) => {

@@ -26,6 +26,22 @@ test("/pricing switches between the monthly and the yearly price with a labelled
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
 });
 
+test("/pricing's switch works without scripts, so nothing on the page moves when they run (ADR 143)", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await page.goto("/pricing");
+  const plus = page.getByRole("main").getByRole("region", { name: PLAN_NAMES.plus, exact: true });
+  const billing = page.getByRole("group", { name: "Billing" });
+  await expect(billing).toBeVisible();
+  await expect(plus.getByText("$8.99", { exact: true })).toBeVisible();
+  await expect(plus.getByText("$89.90", { exact: true })).toBeHidden();
+  await billing.getByText("Yearly (two months free)").click();
+  await expect(billing.getByRole("radio", { name: "Yearly (two months free)" })).toBeChecked();
+  await expect(plus.getByText("$89.90", { exact: true })).toBeVisible();
+  await expect(plus.getByText("$8.99", { exact: true })).toBeHidden();
+  await context.close();
+});
+
 test("an owner upgrades to Plinth Plus yearly and switches to monthly billing from the next renewal", async ({ page, context }) => {
   const owner = await liteOwner(context);
   await page.goto("/dashboard/account-settings?tab=subscription");

@@ -5,7 +5,7 @@
 import { newId } from "#db/ids.ts";
 import { links } from "#db/schema.ts";
 import { recordEvents } from "#api/services/analytics-store.ts";
-import { FEATURE_LABELS, FEATURE_NOTES } from "#core/feature-labels.ts";
+import { SITE_FEATURES } from "#core/features.ts";
 import { createOwner, e2eDb, expect, signInAs, test, type TestOwner } from "./fixtures.ts";
 
 function seed(owner: TestOwner) {
@@ -26,11 +26,13 @@ test("/pricing sells the analytics overview to Lite and detailed analytics to Pl
   await page.goto("/pricing");
   const lite = page.locator("[data-plan=lite]");
   const plus = page.locator("[data-plan=plus]");
-  await expect(lite.getByText(FEATURE_LABELS.basic_analytics, { exact: true })).toBeVisible();
-  await expect(lite.getByText(FEATURE_NOTES.basic_analytics!)).toBeVisible();
-  await expect(lite.getByText(FEATURE_LABELS.detailed_analytics, { exact: true })).toHaveCount(0);
-  await expect(plus.getByText(FEATURE_LABELS.detailed_analytics, { exact: true })).toBeVisible();
-  await expect(plus.getByText(FEATURE_NOTES.detailed_analytics!)).toBeVisible();
+  const overview = SITE_FEATURES.find((f) => f.id === "analytics")!;
+  const detailed = SITE_FEATURES.find((f) => f.id === "detailed-analytics")!;
+  await expect(lite.getByText(overview.label, { exact: true })).toBeVisible();
+  await expect(lite.getByText(overview.note)).toBeVisible();
+  await expect(lite.getByText(detailed.label, { exact: true })).toHaveCount(0);
+  await expect(plus.getByText(detailed.label, { exact: true })).toBeVisible();
+  await expect(plus.getByText(detailed.note)).toBeVisible();
   const row = page.getByRole("row", { name: /Detailed analytics/ });
   await expect(row.getByRole("cell").nth(0)).toHaveText("–Not included");
   await expect(row.getByRole("cell").nth(1)).toHaveText("✓Included");
@@ -42,7 +44,7 @@ test("a Lite owner after the trial sees the overview, and the Plus Feature promp
   await signInAs(context, lite);
   seed(lite);
   await page.goto("/dashboard/analytics");
-  const card = (name: string) => page.getByText(name, { exact: true }).locator("..");
+  const card = (name: string) => page.getByRole("tabpanel", { name: "Overview" }).getByText(name, { exact: true }).locator("..");
   await expect(card("Page Views")).toContainText("1");
   await expect(card("Link Clicks")).toContainText("1");
   await expect(card("Email Leads")).toContainText("—");

@@ -47,7 +47,7 @@ test("real visits and clicks on the published page show up per page and per link
   await visitor.close();
 
   await page.goto("/dashboard/analytics");
-  const card = (name: string) => page.getByText(name, { exact: true }).locator("..");
+  const card = (name: string) => page.getByRole("tabpanel", { name: "Overview" }).getByText(name, { exact: true }).locator("..");
   await expect(async () => {
     await page.reload();
     await expect(card("Page Views")).toContainText("2", { timeout: 1000 });

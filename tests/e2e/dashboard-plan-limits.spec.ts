@@ -153,7 +153,7 @@ test("a refusal's toast offers Upgrade when the trial ended after the dialog ope
   await expect(page).toHaveURL(/\/billing\/checkout\?session=/);
 });
 
-test("Page Layout counts only links shown now and reads the 5 limit beside the Lite rule", async ({ page, context }) => {
+test("Page Layout counts only links shown now and states the one link limit that applies to this owner now (ADR 143)", async ({ page, context }) => {
   const owner = await createOwner({ trial: false });
   const now = Date.now();
   addLink(owner, "Live", 0);
@@ -163,14 +163,24 @@ test("Page Layout counts only links shown now and reads the 5 limit beside the L
   await signInAs(context, owner);
   await page.goto("/dashboard/links");
   const summary = page.getByTestId("layout-summary");
-  await expect(summary.getByText("Manage your page components. 1 of 4 components visible (5 limit).", { exact: true })).toBeVisible();
-  await expect(summary).toContainText("The 5 limit is a suggestion for a tidy page; Plinth Lite pages show up to 7 links (4 used).");
+  // Lite: Lite's 7, and no other number.
+  await expect(summary).toHaveText(/^Manage your page components\. 1 of 4 components visible \(7 limit\)\.\s*PLUS/);
+  await expect(summary).not.toContainText("5");
   await expect(summary.getByRole("button", { name: /^PLUS/ })).toBeVisible();
 
-  // On the trial the same header names the trial's rule.
+  // On the trial: no limit, and no Lite number beside it.
   e2eDb().update(userProfiles).set({ trialEndsAt: new Date(now + 86_400_000) }).where(eq(userProfiles.userId, owner.userId)).run();
   await page.reload();
-  await expect(summary).toContainText("(5 limit). The 5 limit is a suggestion for a tidy page; your trial has no link limit, and Plinth Lite pages show up to 7 links.");
+  await expect(summary).toHaveText("Manage your page components. 1 of 4 components visible (no limit during your trial).");
+
+  // On paid Plus: no limit.
+  e2eDb()
+    .update(userProfiles)
+    .set({ trialEndsAt: new Date(now), planType: "plus", subscriptionStatus: "active_plus", currentPeriodEndDate: new Date(now + 30 * 86_400_000) })
+    .where(eq(userProfiles.userId, owner.userId))
+    .run();
+  await page.reload();
+  await expect(summary).toHaveText("Manage your page components. 1 of 4 components visible (no limit).");
 });
 
 test("on a 320 px phone the Publish dialog with blockers fits the screen and passes axe", async ({ page, context }) => {

@@ -66,7 +66,7 @@ test("a new owner's Page Layout: the empty state, its button, and the empty Sche
   await page.goto("/dashboard/links");
   await expect(page.getByRole("heading", { name: "No links yet" })).toBeVisible();
   await expect(page.getByText("Start by adding your first link to share with your audience", { exact: true })).toBeVisible();
-  await expect(page.getByText("Manage your page components. 0 of 0 components visible (5 limit).", { exact: true })).toBeVisible();
+  await expect(page.getByText("Manage your page components. 0 of 0 components visible (no limit during your trial).", { exact: true })).toBeVisible();
 
   await page.getByRole("tab", { name: "Scheduled" }).click();
   const noScheduled = page.getByText("No scheduled components found. Add scheduling to your components to see them here.", { exact: true });
@@ -113,14 +113,14 @@ test("the header counts visible components out of all of them", async ({ page, o
   );
   expect(hidden).toBe(200);
   await page.reload();
-  await expect(page.getByText("Manage your page components. 2 of 3 components visible (5 limit).", { exact: true })).toBeVisible();
+  await expect(page.getByText("Manage your page components. 2 of 3 components visible (no limit during your trial).", { exact: true })).toBeVisible();
 
   await page.getByRole("switch", { name: "Visible: One" }).click();
   await expect(page.getByText(DASH.linkHidden)).toBeVisible();
-  await expect(page.getByText("Manage your page components. 1 of 3 components visible (5 limit).", { exact: true })).toBeVisible();
+  await expect(page.getByText("Manage your page components. 1 of 3 components visible (no limit during your trial).", { exact: true })).toBeVisible();
   await page.getByRole("switch", { name: "Visible: Three" }).click();
   await expect(page.getByText(DASH.linkActivated)).toBeVisible();
-  await expect(page.getByText("Manage your page components. 2 of 3 components visible (5 limit).", { exact: true })).toBeVisible();
+  await expect(page.getByText("Manage your page components. 2 of 3 components visible (no limit during your trial).", { exact: true })).toBeVisible();
 });
 
 test("Social Links: the platform grid and the list, and the message once every platform is added", async ({ page, owner }) => {

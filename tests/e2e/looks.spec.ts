@@ -26,21 +26,60 @@ test("the app header carries the logo mark beside the name, on desktop and at 39
   }
 });
 
-test("the header's user menu shows the owner's picture, whichever shape they uploaded, else their initials", async ({ page, owner }) => {
+test("the header's account button shows the owner's name and picture, else the page's own initials, and its name begins with what it shows", async ({ page, owner }) => {
   const set = (v: Partial<typeof userProfiles.$inferInsert>) => e2eDb().update(userProfiles).set(v).where(eq(userProfiles.userId, owner.userId)).run();
-  const menu = page.getByRole("banner").getByRole("button", { name: /^User menu/ });
-  set({ displayName: "Ada Lovelace", profilePictureUrl: null, profilePictureFullwidthUrl: null });
+  const menu = page.getByRole("banner").getByRole("button", { name: /user menu$/ });
+  const avatar = page.getByRole("banner").getByTestId("avatar-initials");
+  /** The initials the avatar draws (decoration, not text: ADR 143). */
+  const initials = {
+    toHaveText: (text: string) => expect.poll(() => avatar.evaluate((el) => getComputedStyle(el, "::before").content)).toBe(`"${text}"`),
+  };
+  /** The initials the published page draws for this owner. */
+  const pageInitials = async () => {
+    expect(publishPage(e2eDb(), owner.userId, { publishedDir: E2E.publishedDir, origin: E2E.origin, apiOrigin: E2E.origin, now: new Date() }).ok).toBe(true);
+    const html = await (await page.request.get(`/${owner.username}`)).text();
+    return html.match(/class="pic ini"[^>]*>([^<]*)</)?.[1];
+  };
+
+  // No display name: the username, and the page's initials for it (the page reads "OW" for owner_…).
+  set({ displayName: "", initialsText: "", profilePictureUrl: null, profilePictureFullwidthUrl: null });
   await page.goto("/dashboard/links");
-  await expect(menu).toHaveAccessibleName("User menu (AL)");
+  await expect(menu).toHaveAccessibleName(`${owner.username}, user menu`);
+  await expectNoAxeViolations(page, "the header's account button with initials");
+  await expect(menu).toContainText(owner.username);
+  await initials.toHaveText((await pageInitials())!);
+  await initials.toHaveText("OW");
+
+  set({ displayName: "Ada Lovelace" });
+  await page.reload();
+  await expect(menu).toHaveAccessibleName("Ada Lovelace, user menu");
+  await initials.toHaveText("AL");
+  expect(await pageInitials()).toBe("AL");
+
+  // The owner's own initials win everywhere: top bar, Profile Picture screen and page.
+  set({ initialsText: "zq" });
+  await page.goto("/dashboard/profile-picture");
+  await initials.toHaveText("ZQ");
+  await expect(page.getByRole("img", { name: "No picture yet: your initials are shown" })).toHaveText("ZQ");
+  expect(await pageInitials()).toBe("ZQ");
   await expect(menu.locator("img")).toHaveCount(0);
-  // Only a full-width picture: the header shows it too.
+
+  // Only a full-width picture: the header shows it too, and the name still labels the button.
   set({ profilePictureStyle: "full_width", profilePictureFullwidthUrl: "/media/wide.jpg" });
   await page.reload();
-  await expect(menu).toHaveAccessibleName("User menu");
+  await expect(menu).toHaveAccessibleName("Ada Lovelace, user menu");
   await expect(menu.locator("img")).toHaveAttribute("src", "/media/wide.jpg");
   set({ profilePictureUrl: "/media/icon.jpg" });
   await page.reload();
   await expect(menu.locator("img")).toHaveAttribute("src", "/media/icon.jpg");
+
+  // On a 320 px phone the name is cut short, not the header.
+  set({ displayName: "Ada Augusta King, Countess of Lovelace" });
+  await page.setViewportSize({ width: 320, height: 640 });
+  await page.reload();
+  await expect(menu).toHaveAccessibleName("Ada Augusta King, Countess of Lovelace, user menu");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+  await expectNoAxeViolations(page, "the header with a long name at 320 px");
 });
 
 /** Boxes of the visible controls in a region, to compare their rows. */
@@ -227,7 +266,11 @@ test("one dialog at a time: Upgrade Required lies above a dimmed Add dialog, kee
   await expect(add).toBeVisible();
   await expect(add.getByLabel("Title")).toHaveValue("Earn with me");
   expect(await add.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+  // The Add dialog holds typing: Escape asks first (ADR 140), and Discard closes it.
   await page.keyboard.press("Escape");
+  const unsaved = page.getByRole("alertdialog", { name: "You have unsaved changes" });
+  await expect(unsaved.getByRole("button", { name: "Keep Editing" })).toBeFocused();
+  await unsaved.getByRole("button", { name: "Discard" }).click();
   await expect(add).toBeHidden();
   await expect(page.getByRole("button", { name: "Add Component" })).toBeFocused();
 });

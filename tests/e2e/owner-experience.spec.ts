@@ -29,7 +29,7 @@ test("the dashboard's first tab stop skips to the screen itself", async ({ page,
 // Radix's own trigger does, from the keyboard with the first item focused, and every later one too.
 test("the user menu opens on its first press from the keyboard or the pointer, and gives the focus back", async ({ page, owner }) => {
   expect(owner.username).toBeTruthy();
-  const menuButton = page.getByRole("button", { name: /User menu/ });
+  const menuButton = page.getByRole("button", { name: /user menu$/ });
   const first = page.getByRole("menuitem", { name: "Account Settings" });
   for (const key of ["Enter", "ArrowDown", " "]) {
     await page.goto("/dashboard/account-settings");
@@ -155,7 +155,7 @@ test.describe("unsaved changes", () => {
     await expect(page).toHaveURL(/\/dashboard\/bio$/);
     await expect(name).toHaveValue("Ada Lovelace");
 
-    const menu = page.getByRole("button", { name: /User menu/ });
+    const menu = page.getByRole("button", { name: /user menu$/ });
     await menu.click();
     await page.getByRole("menuitem", { name: "Account Settings" }).click();
     await expect(dialog).toBeVisible();

@@ -6,10 +6,10 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { FEATURE_LABELS } from "#core/feature-labels.ts";
+import { SITE_FEATURES } from "#core/features.ts";
 import { LIMITS } from "#core/limits.ts";
-import { LINK_TYPES, LINK_TYPE_LABELS } from "#core/link-types.ts";
-import { FEATURE_KEYS, PLAN_FEATURES, PLAN_NAMES, PLUS_ONLY_FEATURES } from "#core/plans.ts";
+import { EDITOR_LINK_TYPES, LINK_TYPE_LABELS } from "#core/link-types.ts";
+import { PLAN_NAMES } from "#core/plans.ts";
 import { BUTTON_STYLES, FONT_PAIRINGS, THEMES } from "#core/themes.ts";
 import { contactMessages } from "#db/schema.ts";
 import { E2E } from "./env.ts";
@@ -23,18 +23,17 @@ async function stopClock(page: Page) {
 
 const main = (page: Page) => page.getByRole("main");
 
-test("/features names every link type, theme, font pairing and button style, and Promote & Earn at 20%", async ({ page }) => {
+test("/features names every link type the editor offers, theme, font pairing and button style, every feature of the table, and Promote & Earn at 20%", async ({ page }) => {
   await page.goto("/features");
-  for (const t of LINK_TYPES) await expect(main(page).locator(`[data-link-type="${t}"]`).getByRole("heading")).toContainText(LINK_TYPE_LABELS[t]);
+  for (const t of EDITOR_LINK_TYPES) await expect(main(page).locator(`[data-link-type="${t}"]`).getByRole("heading")).toContainText(LINK_TYPE_LABELS[t]);
   for (const t of THEMES) await expect(main(page).getByText(t.name, { exact: true })).toBeVisible();
   for (const f of FONT_PAIRINGS) await expect(main(page).getByText(`${f.name}:`)).toBeVisible();
   for (const b of BUTTON_STYLES) await expect(main(page).getByText(b, { exact: true })).toBeVisible();
-  for (const heading of ["Analytics", "QR codes and contact cards", "Scheduling", "Lead magnets", "Promote & Earn"]) {
-    await expect(main(page).getByRole("heading", { name: heading, level: 2 })).toBeVisible();
-  }
+  const all = main(page).getByRole("region", { name: "All features" });
+  for (const f of SITE_FEATURES) await expect(all.locator(`[data-feature="${f.id}"]`)).toContainText(f.label);
   await expect(main(page).getByRole("region", { name: "Promote & Earn" })).toContainText("20% commission on every referral");
-  await main(page).getByRole("link", { name: "Scheduling" }).click();
-  await expect(page).toHaveURL(/#scheduling$/);
+  await main(page).getByRole("link", { name: "All features" }).click();
+  await expect(page).toHaveURL(/#all-features$/);
 });
 
 test("/pricing sets Lite against Plus from core's plan data: 8.99 per month and the 7-day trial", async ({ page }) => {
@@ -45,16 +44,16 @@ test("/pricing sets Lite against Plus from core's plan data: 8.99 per month and 
   await expect(lite).toContainText(`Up to ${LIMITS.LITE_MAX_LINKS} links`);
   await expect(plus).toContainText("$8.99 per month");
   await expect(plus).toContainText(`${LIMITS.TRIAL_DAYS}-day free trial`);
-  for (const f of PLAN_FEATURES.lite) await expect(lite.getByText(FEATURE_LABELS[f], { exact: true })).toBeVisible();
-  for (const f of PLUS_ONLY_FEATURES) {
-    await expect(plus.getByText(FEATURE_LABELS[f], { exact: true })).toBeVisible();
-    await expect(lite.getByText(FEATURE_LABELS[f], { exact: true })).toHaveCount(0);
+  for (const f of SITE_FEATURES) {
+    const [on, off] = f.plan === "lite" ? [lite, plus] : [plus, lite];
+    await expect(on.getByText(f.label, { exact: true })).toBeVisible();
+    await expect(off.getByText(f.label, { exact: true })).toHaveCount(0);
   }
   const table = main(page).getByRole("table");
-  await expect(table.getByRole("row")).toHaveCount(FEATURE_KEYS.length + 1);
-  for (const f of FEATURE_KEYS) {
-    const cells = table.locator(`tr[data-feature="${f}"] td`);
-    await expect(cells.nth(0)).toContainText(PLAN_FEATURES.lite.includes(f) ? "Included" : "Not included");
+  await expect(table.getByRole("row")).toHaveCount(SITE_FEATURES.length + 1);
+  for (const f of SITE_FEATURES) {
+    const cells = table.locator(`tr[data-feature="${f.id}"] td`);
+    await expect(cells.nth(0)).toContainText(f.plan === "lite" ? "Included" : "Not included");
     await expect(cells.nth(1)).toContainText("Included");
   }
   await expect(plus.getByRole("link", { name: `Start your ${LIMITS.TRIAL_DAYS}-day free trial` })).toHaveAttribute("href", "/auth/signup");

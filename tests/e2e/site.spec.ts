@@ -183,7 +183,7 @@ test.describe("the claim box", () => {
 
 test.describe("the 'Experience the Plus' carousel", () => {
   const interval = LIMITS.CAROUSEL_INTERVAL_MS;
-  const titles = ["Design that's all yours", "Every kind of link", "Analytics and affiliate"];
+  const titles = ["Design that's all yours", "Every kind of link", "Grow and earn"];
   const active = (page: Page) => page.locator("#plus-carousel .slide[data-active=true] h3");
   const carousel = (page: Page) => page.getByRole("region", { name: "Experience the Plus" });
 

@@ -1,11 +1,12 @@
 /**
  * The dialogs' Radix parts: the modal and the confirm dialog with the dialog stack (ADR 124), focus
- * return and scroll lock. `ui.tsx` loads this module when a dialog first opens (ADR 132); screens use
+ * return, scroll lock, and the question before a dialog with unsaved typing goes (ADR 140). `modal.tsx` loads this module when a dialog first opens (ADR 132); screens use
  * its `Modal` and `Confirm`.
  */
 import { AlertDialog, Dialog } from "radix-ui";
 import { X } from "lucide-react";
-import { useRef, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { DASH } from "#core/dashboard-texts.ts";
 import { Button } from "./button.tsx";
 import { lastFocusedElement, type FocusOnClose } from "./focus.ts";
 import { type ConfirmProps, type ModalProps } from "./modal.tsx";
@@ -68,10 +69,18 @@ export function ModalBox({
   children,
   returnFocusTo,
   focusOnClose,
+  dirty = false,
 }: ModalProps) {
   const focus = useReturnFocus(focusOnClose ?? ((opener) => (opener?.isConnected ? opener : returnFocusTo?.current)));
+  // Escape, a click outside and Close all arrive here as a request to close: while the dialog holds
+  // unsaved typing they ask first (ADR 140), on top of the dialog, which keeps everything meanwhile.
+  const [asking, setAsking] = useState(false);
+  useEffect(() => {
+    if (!open) setAsking(false);
+  }, [open]);
+  const change = (next: boolean) => (!next && dirty ? setAsking(true) : onOpenChange(next));
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+    <Dialog.Root open={open} onOpenChange={change}>
       <Dialog.Portal>
         <DialogLayer>
           <Dialog.Overlay className="fixed inset-0 bg-black/40" />
@@ -86,6 +95,19 @@ export function ModalBox({
               </Dialog.Close>
             </div>
             {children}
+            <ConfirmBox
+              open={asking}
+              onOpenChange={(o) => !o && setAsking(false)}
+              title={DASH.unsavedTitle}
+              description={DASH.dialogUnsavedBody}
+              cancel={DASH.keepEditing}
+              confirm={DASH.discardChanges}
+              danger
+              onConfirm={() => {
+                setAsking(false);
+                onOpenChange(false);
+              }}
+            />
           </Dialog.Content>
         </DialogLayer>
       </Dialog.Portal>

@@ -15,6 +15,11 @@ export type ModalProps = {
   returnFocusTo?: RefObject<HTMLElement | null>;
   /** Where focus goes on close, chosen by the screen (overrides returnFocusTo). */
   focusOnClose?: FocusOnClose;
+  /**
+   * The dialog holds what the owner typed or chose and has not saved: Escape, a click outside and
+   * Close then ask before it goes (ADR 140). The dialog's own Cancel still closes at once.
+   */
+  dirty?: boolean;
 };
 
 export type ConfirmProps = {

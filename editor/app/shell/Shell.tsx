@@ -7,6 +7,7 @@ import { useEffect, useState, type ReactNode } from "react";
 import { NavLink, useLocation, useNavigate } from "react-router";
 import { toast } from "../toast.tsx";
 import { SUSPENSION_TEXTS } from "#core/admin.ts";
+import { initialsOf, shownName } from "#core/initials.ts";
 import { LOGOUT_UPSELL_KEY, LOGOUT_UPSELL_REASON } from "#core/logout-upsell.ts";
 import { api, setSigningOut, unwrap } from "../api.ts";
 import { useDashboard, isLite } from "../store.ts";
@@ -54,16 +55,11 @@ function NavItems({ onNavigate }: { onNavigate?: () => void }) {
   );
 }
 
-function initialsOf(name: string): string {
-  const parts = name.trim().split(/[\s_-]+/).filter(Boolean);
-  return ((parts[0]?.[0] ?? "") + (parts[1]?.[0] ?? "")).toUpperCase() || "?";
-}
-
 function UserMenu() {
   const me = useDashboard((s) => s.me);
   const navigate = useNavigate();
   if (!me) return null;
-  const name = me.displayName || me.username;
+  const name = shownName(me.displayName, me.username);
   // The owner's own picture, whichever shape they uploaded; else their initials.
   const picture = me.profilePictureUrl ?? me.profilePictureFullwidthUrl;
   async function signOut() {
@@ -88,19 +84,22 @@ function UserMenu() {
       sideOffset={6}
       className="z-50 min-w-56 rounded-md border border-slate-200 bg-white p-1 shadow-lg"
       trigger={
-        <button
-          type="button"
-          className="flex items-center gap-2 rounded-full p-1 hover:bg-slate-100"
-          // The initials are the button's visible text, so its name carries them too (WCAG 2.5.3).
-          aria-label={picture ? "User menu" : `User menu (${initialsOf(name)})`}
-        >
+        // The name is the button's visible label, so its accessible name begins with it (WCAG 2.5.3).
+        <button type="button" className="flex min-w-0 max-w-full items-center gap-2 rounded-full p-1 pr-3 hover:bg-slate-100" aria-label={`${name}, user menu`}>
           {picture ? (
-            <img src={picture} alt="" className="size-9 rounded-full object-cover" />
+            <img src={picture} alt="" className="size-9 shrink-0 rounded-full object-cover" />
           ) : (
-            <span aria-hidden className="flex size-9 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white">
-              {initialsOf(name)}
-            </span>
+            // The public page's initials for this owner, by the same function (ADR 143). Like the picture
+            // it stands for, the avatar is decoration: the initials are drawn, not text, so the button's
+            // visible label is the name alone.
+            <span
+              aria-hidden
+              className="flex size-9 shrink-0 items-center justify-center rounded-full bg-brand-600 text-sm font-semibold text-white before:content-[attr(data-initials)]"
+              data-initials={initialsOf(me.initialsText, name)}
+              data-testid="avatar-initials"
+            />
           )}
+          <span className="min-w-0 truncate text-sm font-medium sm:max-w-[14rem]">{name}</span>
         </button>
       }
     >
@@ -193,7 +192,7 @@ export function Shell({ children }: { children: ReactNode }) {
           <img src="/favicon.svg" alt="" width={28} height={28} className="size-7" data-testid="logo-mark" />
           Plinth
         </a>
-        <div className="ml-auto">
+        <div className="ml-auto min-w-0">
           <UserMenu />
         </div>
       </header>

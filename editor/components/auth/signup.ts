@@ -365,6 +365,8 @@ void (async () => {
       rememberUsername(body.username);
       return go("email");
     }
+    // A name a signup in progress holds (ADR 141) stays on the claim step, which says so and lets its
+    // owner continue.
   } catch {
     /* the claim form checks again and says what is wrong */
   }

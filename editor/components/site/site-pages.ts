@@ -104,3 +104,16 @@ export function pageIdOf(pathname: string): SitePageId | null {
   const hit = (Object.entries(SITE_PAGES) as [SitePageId, SitePage][]).find(([, p]) => p.path === path);
   return hit ? hit[0] : null;
 }
+
+/**
+ * The canonical path of a marketing page's address: an /en copy names the unprefixed page, except
+ * /en itself, which names itself. A canonical from another path to the site's root is the "every page
+ * points home" mistake to search engines and Lighthouse, which then ignore it (ADR 143). Null for a
+ * path that is not a marketing page.
+ */
+export function canonicalPathOf(pathname: string): string | null {
+  const id = pageIdOf(pathname);
+  if (!id) return null;
+  const path = SITE_PAGES[id].path;
+  return path === "/" && /^\/en\/?$/.test(pathname) ? "/en" : path;
+}

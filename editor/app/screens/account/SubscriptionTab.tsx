@@ -75,9 +75,17 @@ function CancelFlow({ view, onDone }: { view: View; onDone(v: View): void }) {
         cancel="Keep Subscription"
         confirm="Continue"
         danger
-        onConfirm={() => setStep("reason")}
+        onConfirm={() => {
+          setReason("");
+          setOther("");
+          setStep("reason");
+        }}
       />
-      <Modal open={step === "reason"} onOpenChange={(o) => !o && !busy && setStep("closed")} title="Why are you cancelling?" description="Optional: it helps us make Plinth better.">
+      <Modal
+        open={step === "reason"}
+        onOpenChange={(o) => !o && !busy && setStep("closed")}
+        dirty={reason !== "" || other !== ""}
+        title="Why are you cancelling?" description="Optional: it helps us make Plinth better.">
         <form onSubmit={submit} className="space-y-4">
           <RadioCards
             className=""

@@ -91,7 +91,11 @@ export function PayoutDialog({ open, onOpenChange, eligibleCents, onDone }: { op
   }
 
   return (
-    <Modal open={open} onOpenChange={(o) => !busy && onOpenChange(o)} title="Request Cash Payout" description={`Paid via PayPal within 3-5 business days. A ${PAYOUT_FEE_PERCENT} processing fee applies.`}>
+    <Modal
+      open={open}
+      onOpenChange={(o) => !busy && onOpenChange(o)}
+      dirty={email !== "" || amount !== (eligibleCents / 100).toFixed(2)}
+      title="Request Cash Payout" description={`Paid via PayPal within 3-5 business days. A ${PAYOUT_FEE_PERCENT} processing fee applies.`}>
       <form onSubmit={submit} noValidate className="space-y-4">
         <Field id={amountId} label="Amount (USD)" error={fields.amount} hint={`Between ${MIN_PAYOUT} and ${formatMoney(eligibleCents)}`}>
           <input
@@ -202,7 +206,11 @@ export function RenewDialog({
   }
 
   return (
-    <Modal open={open} onOpenChange={(o) => !busy && onOpenChange(o)} title="Renew with Balance" description={`Pay for months of Plinth Plus from your rewards balance, ${PLUS_PRICE} a month.`}>
+    <Modal
+      open={open}
+      onOpenChange={(o) => !busy && onOpenChange(o)}
+      dirty={months !== (options.length ? "1" : "")}
+      title="Renew with Balance" description={`Pay for months of Plinth Plus from your rewards balance, ${PLUS_PRICE} a month.`}>
       <form onSubmit={submit} noValidate className="space-y-4">
         <Field id={selectId} label="Renewal period" error={error ?? undefined}>
           <select

@@ -1,7 +1,8 @@
 /**
  * Analytics (/dashboard/analytics): page views, visitors, link clicks and e-mail leads for a chosen
  * range with every day drawn; for Plus and trial also per-link clicks over time, traffic sources,
- * countries, campaigns and CSV/JSON export (ADR 074), where Lite sees the Plus Feature prompt.
+ * countries, campaigns and CSV/JSON export (ADR 074), and the collected e-mail leads themselves (ADR
+ * 142), where Lite sees the Plus Feature prompt.
  */
 import { BarChart3, Crown, Download, Share2 } from "lucide-react";
 import { Tabs } from "radix-ui";
@@ -9,7 +10,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNod
 import { toast } from "../../toast.tsx";
 import { daysBetween, fillDays } from "#core/analytics-range.ts";
 import { DASH } from "#core/dashboard-texts.ts";
-import { ANALYTICS_TEXTS as T, DEFAULT_RANGE_DAYS, presetRange, shareTitle } from "#core/analytics.ts";
+import { ANALYTICS_TEXTS as T, DEFAULT_RANGE_DAYS, LEADS_TEXTS, presetRange, shareTitle } from "#core/analytics.ts";
 import { VISITOR_MESSAGES } from "#core/visitor.ts";
 import { api, clientErrorMessage, unwrap } from "../../api.ts";
 import { LazyMenu } from "../../components/lazy-menu.tsx";
@@ -25,6 +26,7 @@ import { RangePicker } from "./RangePicker.tsx";
 const LinkPerformance = lazy(() => import("./DetailPanels.tsx").then((m) => ({ default: m.LinkPerformance })));
 const TrafficSources = lazy(() => import("./DetailPanels.tsx").then((m) => ({ default: m.TrafficSources })));
 const PlusPrompt = lazy(() => import("./DetailPanels.tsx").then((m) => ({ default: m.PlusPrompt })));
+const LeadsPanel = lazy(() => import("./LeadsPanel.tsx"));
 
 function Card({ label, children, footer }: { label: string; children: ReactNode; footer?: ReactNode }) {
   return (
@@ -45,6 +47,7 @@ export default function AnalyticsScreen() {
   const [loading, setLoading] = useState(true);
   /** Why the range has no numbers: the server's message for a refused range, "" for a failed load. */
   const [failure, setFailure] = useState<string | null>(null);
+  const [tab, setTab] = useState("overview");
   const latest = useRef(0);
 
   const load = useCallback(async (r: Range) => {
@@ -174,12 +177,13 @@ export default function AnalyticsScreen() {
   }
 
   const { totals } = report;
+  const leadViewing = me.plan.features.includes("lead_viewing");
   const daily = fillDays(report.daily, days, { pageViews: 0, linkClicks: 0, visitors: 0 });
   const tabClass = "border-b-2 border-transparent px-3 py-2 text-sm font-medium data-[state=active]:border-brand-600 data-[state=active]:text-brand-700";
   return (
     <section aria-labelledby="screen-title" aria-busy={loading}>
       {header}
-      <Tabs.Root defaultValue="overview">
+      <Tabs.Root value={tab} onValueChange={setTab}>
         <Tabs.List className="mb-4 flex flex-wrap gap-1 border-b border-slate-200" aria-label="Analytics">
           <Tabs.Trigger value="overview" className={tabClass}>
             Overview
@@ -189,6 +193,9 @@ export default function AnalyticsScreen() {
           </Tabs.Trigger>
           <Tabs.Trigger value="sources" className={tabClass}>
             Traffic Sources
+          </Tabs.Trigger>
+          <Tabs.Trigger value="leads" className={tabClass}>
+            {LEADS_TEXTS.tab}
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="overview">
@@ -205,6 +212,11 @@ export default function AnalyticsScreen() {
                   </Button>
                 ) : (
                   <div className="flex flex-wrap items-center gap-2">
+                    {leadViewing ? (
+                      <button type="button" className="font-medium text-brand-700 underline" onClick={() => setTab("leads")}>
+                        View leads
+                      </button>
+                    ) : null}
                     <a href={`/api/analytics/leads.csv?${q}`} className="inline-flex items-center gap-1 font-medium text-brand-700 underline">
                       <Download aria-hidden className="size-4" /> Download CSV
                     </a>
@@ -225,6 +237,9 @@ export default function AnalyticsScreen() {
         </Tabs.Content>
         <Tabs.Content value="sources">
           <Suspense fallback={null}>{report.detailed ? <TrafficSources report={report} /> : <PlusPrompt part="Traffic Sources, Countries and Campaigns" />}</Suspense>
+        </Tabs.Content>
+        <Tabs.Content value="leads">
+          <Suspense fallback={null}>{leadViewing ? <LeadsPanel /> : <PlusPrompt part={LEADS_TEXTS.tab} feature="lead_viewing" />}</Suspense>
         </Tabs.Content>
       </Tabs.Root>
     </section>

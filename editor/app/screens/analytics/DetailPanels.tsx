@@ -31,13 +31,13 @@ export function countryName(code: string): string {
 }
 
 /** The spec's Plus Feature prompt in place of a part Lite does not include. */
-export function PlusPrompt({ part }: { part: string }) {
+export function PlusPrompt({ part, feature = "detailed_analytics" }: { part: string; feature?: string }) {
   const openUpgrade = useDashboard((s) => s.openUpgrade);
   return (
     <div className="rounded-lg border border-dashed border-amber-300 bg-amber-50 p-6 text-center">
       <p className="font-semibold">{part}</p>
       <p className="mt-1 text-slate-700">{DASH.plusTooltip}</p>
-      <Button className="mt-3" onClick={() => openUpgrade("detailed_analytics")}>
+      <Button className="mt-3" onClick={() => openUpgrade(feature)}>
         <Crown aria-hidden className="size-4" /> {T.plusFeature}
       </Button>
     </div>

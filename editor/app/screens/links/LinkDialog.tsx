@@ -7,7 +7,7 @@
 import { useState, type ReactNode } from "react";
 import { toast } from "../../toast.tsx";
 import { DASH } from "#core/dashboard-texts.ts";
-import { LINK_TYPE_LABELS, LITE_LINK_TYPES, PROMOTE_LINK_TYPE, type LinkType } from "#core/link-types.ts";
+import { EDITOR_LINK_TYPES, LINK_TYPE_LABELS, LITE_LINK_TYPES, PROMOTE_LINK_TYPE, type LinkType } from "#core/link-types.ts";
 import { completeUrl, isMediaPath } from "#core/url-rule.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
@@ -20,8 +20,6 @@ import { RadioCards } from "../appearance/RadioCards.tsx";
 import { LinkFileField } from "./LinkFileField.tsx";
 import type { Link, LinkList, LinksData } from "./types.ts";
 import { writeLink } from "./write-link.ts";
-
-const EDITOR_TYPES: LinkType[] = ["standard_url", "label", "text_link", "donation", "lead_magnet", "vcf", PROMOTE_LINK_TYPE];
 
 type Fields = Record<string, string>;
 
@@ -181,6 +179,10 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
     }
   }
 
+  // What the owner typed or chose since the dialog opened (or since Reload): Escape asks first then (ADR 140).
+  const base: Record<string, string> = editedOf(link);
+  const dirty = Object.entries({ ...f, linkType: type, isMainButton: String(main) }).some(([k, v]) => (base[k] ?? "") !== v);
+
   const err = (k: string) => errors[k];
   const input = (k: string, label: string, opts: { required?: boolean; type?: string; errKey?: string; placeholder?: string; disabled?: boolean; hint?: ReactNode } = {}) => {
     // An error, when there is one, is what the field is described by; else its hint.
@@ -220,7 +222,7 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
   const contactHint = "A web address, or an email address or phone number (with + and the country code).";
 
   return (
-    <Modal open={open} onOpenChange={onOpenChange} title={link ? "Edit Link" : "Add New Link"}>
+    <Modal open={open} onOpenChange={onOpenChange} dirty={dirty} title={link ? "Edit Link" : "Add New Link"}>
       <form onSubmit={save} noValidate>
         {stale.alert}
         <RadioCards<LinkType>
@@ -229,7 +231,7 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
           name="link-type"
           columns="grid-cols-2 sm:grid-cols-3"
           value={type}
-          options={EDITOR_TYPES.map((t) => {
+          options={EDITOR_LINK_TYPES.map((t) => {
             const locked = lite && !LITE_LINK_TYPES.includes(t);
             return {
               value: t,

@@ -396,8 +396,7 @@ export default function LinksScreen() {
             Page Layout
           </h1>
           <p className="mt-1 max-w-prose text-slate-600" data-testid="layout-summary">
-            <span>{DASH.layoutVisible(visible, links.length)}</span>{" "}
-            <span className="text-sm">{DASH.layoutLimitNote(lite ? "lite" : me?.plan.isPayingPlus ? "plus" : "trial", links.length)}</span>
+            <span>{DASH.layoutVisible(visible, links.length, lite ? "lite" : me?.plan.isPayingPlus ? "plus" : "trial")}</span>
             {lite ? (
               <>
                 {" "}
@@ -528,7 +527,11 @@ export default function LinksScreen() {
         onConfirm={doDeleteList}
         focusOnClose={rowFocus.onClose}
       />
-      <Modal open={listDialog !== null} onOpenChange={(o) => !o && setListDialog(null)} title={listDialog === "new" ? "New List" : "Rename List"}>
+      <Modal
+        open={listDialog !== null}
+        onOpenChange={(o) => !o && setListDialog(null)}
+        dirty={listDialog !== null && listTitle !== (listDialog === "new" ? "" : listDialog.title)}
+        title={listDialog === "new" ? "New List" : "Rename List"}>
         <form onSubmit={saveList} noValidate>
           {listStale.alert}
           <label htmlFor="list-title" className="mb-1 block text-sm font-medium">

@@ -48,7 +48,13 @@ export function CropDialog(props: {
   }, [src]);
 
   return (
-    <Modal open={src !== null} onOpenChange={(o) => !o && !busy && onCancel()} title="Crop Your Profile Picture">
+    <Modal
+      open={src !== null}
+      onOpenChange={(o) => !o && !busy && onCancel()}
+      // Moved or zoomed: Escape or a click outside asks before the framing is lost (ADR 140).
+      dirty={zoom !== MIN_ZOOM || crop.x !== 0 || crop.y !== 0}
+      title="Crop Your Profile Picture"
+    >
       {src ? (
         <div>
           <div

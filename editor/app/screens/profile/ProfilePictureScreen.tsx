@@ -9,6 +9,7 @@ import { ImagePlus, Trash2 } from "lucide-react";
 import { lazy, Suspense, useId, useRef, useState } from "react";
 import type { Area } from "react-easy-crop";
 import { toast } from "../../toast.tsx";
+import { initialsOf, shownName } from "#core/initials.ts";
 import { LIMITS } from "#core/limits.ts";
 import type { PageProfile } from "#core/model.ts";
 import {
@@ -59,7 +60,8 @@ function layoutNote(p: PageProfile, layout: PictureShape): string {
 }
 
 const styleChoiceOf = (p: PageProfile): StyleChoice => (p.profilePictureStyle === "initials" ? "initials" : p.profilePictureStyle === "hidden" ? "hidden" : "picture");
-const initialsOf = (p: PageProfile) => (p.initialsText || (p.displayName || p.username).slice(0, 2)).toUpperCase();
+// The public page's initials, by the one function (ADR 143).
+const initialsOfProfile = (p: PageProfile) => initialsOf(p.initialsText, shownName(p.displayName, p.username));
 
 /** The picture the page shows for the current layout: each layout has its own crop; full width without one shows the icon. */
 function shownPicture(p: PageProfile): { url: string; wide: boolean } | null {
@@ -90,7 +92,7 @@ function CurrentPicture({ profile, onEnlarge }: { profile: PageProfile; onEnlarg
       role="img"
       aria-label="No picture yet: your initials are shown"
     >
-      {initialsOf(profile)}
+      {initialsOfProfile(profile)}
     </div>
   );
 }

@@ -329,7 +329,11 @@ export default function SocialLinksScreen() {
         <span aria-hidden className="w-7 shrink-0" />
       </div>
 
-      <Modal open={dialog !== null} onOpenChange={(o) => !o && setDialog(null)} title={dialog ? `${dialog.item ? "Edit" : "Add"} ${dialog.platform.name} Link` : ""}>
+      <Modal
+        open={dialog !== null}
+        onOpenChange={(o) => !o && setDialog(null)}
+        dirty={dialog !== null && handle !== (dialog.item ? handleOf(dialog.platform, dialog.item.url) : "")}
+        title={dialog ? `${dialog.item ? "Edit" : "Add"} ${dialog.platform.name} Link` : ""}>
         {dialog ? (
           <form onSubmit={save} noValidate>
             {dialogStale.alert}
