@@ -1,5 +1,5 @@
 /**
- * The analytics batching writer (ADR 072, ADR 152): a checked beacon is queued, and the queue is
+ * The analytics batching writer (ADR 072, ADR 170): a checked beacon is queued, and the queue is
  * handed to the writer thread (event-writer-thread.ts) every `flushMs` milliseconds or every
  * `batchSize` beacons, whichever comes first. The thread derives each event (device, country,
  * campaign, visitor) and writes a batch in one transaction through its own connection: the write
