@@ -24,8 +24,6 @@ import { hostedPages, type HostedPages } from "./sessions.ts";
 import { subscriptionChanges } from "./subscriptions.ts";
 
 export type { ProviderDueJob } from "./clock.ts";
-export type { TestProviderOptions } from "./records.ts";
-export type { HostedSession } from "./sessions.ts";
 
 export interface TestModeProvider extends BillingProvider, HostedPages {
   /** The `provider-due` job: a subscription's period end or retry, if it is due now. */
