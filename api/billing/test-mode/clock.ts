@@ -10,8 +10,7 @@ import { durably, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { testBillingEvents, testBillingInvoices, testBillingSubscriptions } from "#db/schema.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
-import { emit, emitSubscription } from "./events.ts";
-import { charges, customer, DAY_MS, invoiceObject, nextInvoiceNumber, openInvoiceOf, periodEndAfter, subscription, type CustomerRow, type InvoiceRow, type TestProviderOptions } from "./records.ts";
+import { charges, customer, DAY_MS, emit, emitSubscription, invoiceObject, nextInvoiceNumber, openInvoiceOf, periodEndAfter, subscription, type CustomerRow, type InvoiceRow, type TestProviderOptions } from "./records.ts";
 
 /** A declined renewal is tried again this many days after the first decline; then the subscription ends. */
 export const RETRY_AFTER_DAYS = [3, 5, 7] as const;

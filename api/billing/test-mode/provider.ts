@@ -6,20 +6,15 @@
  * run out, and reports every outcome as a signed event to the product's webhook, in order, retrying
  * a delivery that fails.
  *
- * Its timed work rides the product's one job queue (ADR 100, 102), written in the same transaction as
- * the change that makes it due: a `provider-due` job at each subscription's next period end or retry
- * (keyed by the subscription and the instant, so it is queued once), and a `provider-events` job for
- * each event, which delivers every undelivered event in `seq` order and stops at the first refusal,
- * so a failed event holds the ones after it back until the queue retries it. The due job reads the
- * subscription as it is when it runs: a period moved since (a resume, months paid from the balance)
- * has its own job, and the old one does nothing.
+ * Its timed work rides the product's one job queue (ADR 100, 102), queued with the change that makes
+ * it due: `provider-due` at a period end or retry (clock.ts), and `provider-events`, which delivers
+ * events in `seq` order and stops at the first refusal, so a failed event holds later ones back.
  */
 import { newId } from "#db/ids.ts";
 import { testBillingCustomers } from "#db/schema.ts";
 import type { BillingProvider } from "../provider.ts";
 import { requeue, runDue } from "./clock.ts";
-import { deliverPending } from "./events.ts";
-import type { TestProviderOptions } from "./records.ts";
+import { deliverPending, type TestProviderOptions } from "./records.ts";
 import { hostedPages, type HostedPages } from "./sessions.ts";
 import { subscriptionChanges } from "./subscriptions.ts";
 
@@ -39,8 +34,8 @@ export interface TestModeProvider extends BillingProvider, HostedPages {
 
 /**
  * The provider, made of its parts: customers here, the hosted pages (sessions.ts), the changes the
- * product makes (subscriptions.ts), the clock's work (clock.ts) and the delivery of its events
- * (events.ts), all over the records of records.ts.
+ * product makes (subscriptions.ts) and the clock's work (clock.ts), over the records and events of
+ * records.ts.
  */
 export function createTestProvider(opts: TestProviderOptions): TestModeProvider {
   const { db, now } = opts;

@@ -1,13 +1,18 @@
 /**
  * What every part of the test-mode provider (provider.ts) shares: its options, its records (the
- * test_billing_* tables) and how it reads them, the test cards, and the objects its events carry.
+ * test_billing_* tables) and how it reads them, the test cards, and its events: each written with the
+ * change it reports and a `provider-events` job, and delivered signed to the product's webhook one at
+ * a time and in order.
  */
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull } from "drizzle-orm";
 import { CARD_MESSAGES, PLUS_PLANS, renewalDate, TEST_CARDS, type TestCardOutcome } from "#core/schemas/billing.ts";
 import type { Db } from "#db/client.ts";
-import { testBillingCustomers, testBillingInvoices, testBillingSessions, testBillingSubscriptions } from "#db/schema.ts";
+import { newId } from "#db/ids.ts";
+import { testBillingCustomers, testBillingEvents, testBillingInvoices, testBillingSessions, testBillingSubscriptions } from "#db/schema.ts";
 import { ApiError } from "../../errors.ts";
-import type { CardSummary, InvoiceObject, SubscriptionObject } from "../provider.ts";
+import { enqueueJob } from "../../jobs/queue.ts";
+import type { BillingEventType, CardSummary, CheckoutSessionObject, InvoiceObject, SubscriptionObject } from "../provider.ts";
+import { signPayload } from "../signature.ts";
 
 export interface TestProviderOptions {
   db: Db;
@@ -135,4 +140,33 @@ export const invoiceObject = (i: InvoiceRow, nextAttempt: Date | null, interval:
 export function subscriptionNow(tx: Db, subId: string): SubscriptionObject {
   const s = subscription(tx, subId)!;
   return subscriptionObject(s, customer(tx, s.customerId)!);
+}
+
+// ---- events
+
+export function emit(tx: Db, now: () => Date, type: BillingEventType, object: SubscriptionObject | InvoiceObject | CheckoutSessionObject): void {
+  const id = `evt_test_${newId()}`;
+  const created = now().getTime();
+  const payload = JSON.stringify({ id, created, type, data: { object } });
+  tx.insert(testBillingEvents).values({ id, type, payload, createdAt: new Date(created) }).run();
+  enqueueJob(tx, { kind: "provider-events", payload: {} }, new Date(created));
+}
+
+export function emitSubscription(tx: Db, now: () => Date, type: BillingEventType, subId: string): void {
+  emit(tx, now, type, subscriptionNow(tx, subId));
+}
+
+/**
+ * Every undelivered event, oldest first. Order matters (a renewal before the end of the
+ * subscription), so a refused event stops the run: the queue retries this job later, and the
+ * events after it wait.
+ */
+export async function deliverPending(opts: TestProviderOptions): Promise<void> {
+  const { db, now } = opts;
+  for (;;) {
+    const next = db.select().from(testBillingEvents).where(isNull(testBillingEvents.deliveredAt)).orderBy(asc(testBillingEvents.seq)).limit(1).get();
+    if (!next) return;
+    await opts.deliver(next.payload, signPayload(opts.secret, next.payload, now()));
+    db.update(testBillingEvents).set({ deliveredAt: now() }).where(eq(testBillingEvents.seq, next.seq)).run();
+  }
 }

@@ -11,8 +11,7 @@ import { testBillingInvoices, testBillingSessions, testBillingSubscriptions } fr
 import { ApiError } from "../../errors.ts";
 import type { BillingProvider, CardSummary } from "../provider.ts";
 import { queueDue, settle } from "./clock.ts";
-import { emit, emitSubscription } from "./events.ts";
-import { cardOf, charges, customer, invoiceObject, latestSubscription, liveSubscription, nextInvoiceNumber, openInvoiceOf, putCardOnFile, refuseCard, testCard, type CustomerRow, type InvoiceRow, type SessionRow, type TestProviderOptions } from "./records.ts";
+import { cardOf, charges, customer, emit, emitSubscription, invoiceObject, latestSubscription, liveSubscription, nextInvoiceNumber, openInvoiceOf, putCardOnFile, refuseCard, testCard, type CustomerRow, type InvoiceRow, type SessionRow, type TestProviderOptions } from "./records.ts";
 
 export const CHECKOUT_SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 export const PORTAL_SESSION_TTL_MS = 60 * 60 * 1000;

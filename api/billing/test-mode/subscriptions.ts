@@ -9,8 +9,7 @@ import { testBillingInvoices, testBillingSubscriptions } from "#db/schema.ts";
 import { ApiError } from "../../errors.ts";
 import type { BillingProvider } from "../provider.ts";
 import { queueDue } from "./clock.ts";
-import { emit, emitSubscription } from "./events.ts";
-import { invoiceObject, openInvoiceOf, periodEndAfter, subscription, subscriptionNow, type SubscriptionRow, type TestProviderOptions } from "./records.ts";
+import { emit, emitSubscription, invoiceObject, openInvoiceOf, periodEndAfter, subscription, subscriptionNow, type SubscriptionRow, type TestProviderOptions } from "./records.ts";
 
 type SubscriptionChanges = Pick<BillingProvider, "setCancelAtPeriodEnd" | "setInterval" | "cancelNow" | "extendPeriod">;
 const CANNOT_CHANGE = "This subscription can no longer be changed.";
