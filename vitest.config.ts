@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -8,6 +9,10 @@ export default defineConfig({
     globalSetup: ["tests/setup/build-visitor.ts"],
     setupFiles: ["tests/setup/fail-on-console-error.ts"],
     pool: "forks",
+    // Two test files at a time at least, even on two cores (Vitest's default there is one): most of
+    // a file's time is spent waiting on child processes, servers and the disk (ADR 171).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    minWorkers: 1,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -3,7 +3,6 @@
  * gives the dashboard its client types (hc<AppType>).
  */
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { DASH } from "#core/dashboard-texts.ts";
 import { LINK_FILE_MESSAGES } from "#core/link-files.ts";
@@ -14,7 +13,7 @@ import { ownerWriteLimit } from "./auth/owner-write-limit.ts";
 import { sameOriginOnly } from "./auth/origin-check.ts";
 import { cookieName, isSecureOrigin } from "./auth/cookies.ts";
 import { SESSION_COOKIE } from "./auth/session.ts";
-import { bodyTooLarge, JSON_BODY_LIMIT } from "./body-limit.ts";
+import { jsonBodyLimit } from "./body-limit.ts";
 import type { AppDeps, AppEnv } from "./context.ts";
 import { ApiError, errorResponse, unexpectedError } from "./errors.ts";
 import { analyticsRoutes } from "./routes/analytics.ts";
@@ -34,7 +33,7 @@ import { isPictureUpload, profileRoutes } from "./routes/profile.ts";
 import { billingRoutes } from "./routes/billing.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { affiliateRoutes } from "./routes/affiliate.ts";
-import { exceptVisitorRoutes, visitorRoutes } from "./routes/visitor.ts";
+import { visitorRoutes } from "./routes/visitor.ts";
 import { log } from "./log.ts";
 
 /**
@@ -67,21 +66,19 @@ export function createApi(deps: AppDeps) {
     for (const [name, value] of API_HEADERS) c.header(name, value);
     await next();
   });
-  api.use("*", exceptVisitorRoutes(sameOriginOnly(deps.env.PUBLIC_ORIGIN, cookieName(SESSION_COOKIE, isSecureOrigin(deps.env.PUBLIC_ORIGIN)))));
-  const jsonBodyLimit = bodyLimit({
-    maxSize: JSON_BODY_LIMIT,
-    onError: () => {
-      throw bodyTooLarge();
-    },
-  });
+  // Published pages call the visitor routes from any host, without cookies: mounted here, before the
+  // same-origin check, the session and the owners' limits below, none of which runs for them.
+  api.route("/visitor", visitorRoutes(deps));
+
+  api.use("*", sameOriginOnly(deps.env.PUBLIC_ORIGIN, cookieName(SESSION_COOKIE, isSecureOrigin(deps.env.PUBLIC_ORIGIN))));
   // Uploads carry their own, larger limits and messages.
   const isUpload = (method: string, path: string) => isPictureUpload(method, path) || isLinkFileUpload(method, path);
   // GET and HEAD carry no body; asking for one would build a whole fetch Request for every read.
   const bodiless = (method: string) => method === "GET" || method === "HEAD";
-  api.use("*", exceptVisitorRoutes((c, next) => (bodiless(c.req.method) || isUpload(c.req.method, c.req.path) ? next() : jsonBodyLimit(c, next))));
+  api.use("*", (c, next) => (bodiless(c.req.method) || isUpload(c.req.method, c.req.path) ? next() : jsonBodyLimit(c, next)));
 
-  api.use("*", exceptVisitorRoutes(sessionMiddleware(deps)));
-  api.use("*", exceptVisitorRoutes(ownerWriteLimit(deps)));
+  api.use("*", sessionMiddleware(deps));
+  api.use("*", ownerWriteLimit(deps));
 
   // One line per resource; each module documents its routes.
   const routes = api
@@ -101,7 +98,6 @@ export function createApi(deps: AppDeps) {
     .route("/profile", profileRoutes(deps))
     .route("/billing", billingRoutes(deps))
     .route("/affiliate", affiliateRoutes(deps))
-    .route("/visitor", visitorRoutes(deps))
     .route("/admin", adminRoutes(deps));
 
   // A sub-app's notFound is not consulted once it is mounted with app.route(), so unknown API paths

@@ -15,9 +15,9 @@ export interface AppDeps {
   mailer: Mailer;
   /** The time now. Real time in the product; tests pass the real clock too and move data, not time. */
   now: () => Date;
-  /** The analytics batching writer (ADR 072) over `db`; flushed on shutdown. */
+  /** The analytics batching writer (ADR 072, 152) over `db`; written on shutdown. */
   events: EventWriter;
-  /** Analytics reports, read on a thread of their own over `db`. */
+  /** Analytics reports, read on a thread of their own over `db` (ADR 116, 152). */
   reports: ReportThread;
   /** Where published pages are written: PUBLISHED_DIR or a bucket (ADR 129). */
   target: PublishTarget;

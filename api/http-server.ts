@@ -1,11 +1,7 @@
-/**
- * The Node HTTP server: beacons are answered by their own listener (ADR 127), every other request
- * by the Hono app (the API, the site and the published pages).
- */
+/** The Node HTTP server: every request is answered by the Hono app (the API, the site and the published pages). */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import { getRequestListener } from "@hono/node-server";
-import { beaconListener, TRACK_PATH } from "./beacon-listener.ts";
 import type { AppDeps } from "./context.ts";
 import { log, logAddress, requestIdOf, runWithContext, type LogContext } from "./log.ts";
 import { httpDuration, httpRequests } from "./metrics.ts";
@@ -27,7 +23,6 @@ const draining = new WeakSet<Server>();
 
 export function createHttpServer(deps: AppDeps, timeouts: typeof HTTP_TIMEOUTS = HTTP_TIMEOUTS): Server {
   const handle = getRequestListener(createServerApp(deps).fetch);
-  const beacon = beaconListener(deps);
   const options = { headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, connectionsCheckingInterval: timeouts.checkEveryMs };
   const accessLog = deps.env.LOG_REQUESTS;
   const server = createServer(options, (req, res) => {
@@ -37,10 +32,7 @@ export function createHttpServer(deps: AppDeps, timeouts: typeof HTTP_TIMEOUTS =
     if (draining.has(server)) res.setHeader("Connection", "close");
     const ctx: LogContext = { bindings: { reqId } };
     res.once("close", () => finished(req, res, ctx, started));
-    runWithContext(ctx, () => {
-      if (beacon(req, res)) ctx.route = TRACK_PATH;
-      else void handle(req, res);
-    });
+    runWithContext(ctx, () => void handle(req, res));
   });
   return server;
 

@@ -70,22 +70,21 @@ function main(env: Env) {
     stopRetention();
     const jobsStopped = jobs.stop();
     metricsServer?.close();
+    // The writer thread writes what it was handed; from now on each beacon that still arrives is
+    // written at once. Every acknowledged beacon is stored before the process exits.
+    const eventsWritten = deps.events.close();
     stopAccepting(server, () => {
       // A job under way (a renewal, a delivery, a mail) finishes before the database closes.
-      void jobsStopped.finally(() => {
-        // Every acknowledged beacon is written before the database closes.
-        deps.events.close();
+      void Promise.allSettled([jobsStopped, eventsWritten]).then(() => {
         deps.reports.close();
         deps.db.$client.close();
         process.exit(0);
       });
     });
-    // Queued beacons are written now; any that arrive on connections still open are written at once.
-    deps.events.close();
     // A request that takes longer than a client may take to send one (HTTP_TIMEOUTS) is not waited for.
     setTimeout(() => {
       log().error(`Stopped with requests still under way after ${SHUTDOWN_WAIT_MS / 1000} s.`);
-      process.exit(1);
+      void eventsWritten.finally(() => process.exit(1));
     }, SHUTDOWN_WAIT_MS).unref();
   };
   process.on("SIGINT", shutdown);

@@ -2,7 +2,7 @@
  * Everything one server answers: /api/* (the Hono API), the built site (marketing, auth and the
  * dashboard SPA), the published pages at /{username} straight from PUBLISHED_DIR, and their files.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { Hono, type Context } from "hono";
@@ -180,8 +180,4 @@ export function createServerApp(deps: AppDeps) {
 /** Whether the site has been built (the server can start without it, but then serves only the API). */
 export function siteIsBuilt(siteDir: string): boolean {
   return existsSync(join(siteDir, "index.html"));
-}
-
-export function readVersion(): string {
-  return (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
 }

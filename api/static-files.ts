@@ -2,7 +2,8 @@
  * Serving files from a folder: path traversal refused, content types by extension, ETags, cache
  * headers chosen by the caller (content-hashed assets are immutable, HTML revalidates), and a text
  * file's compressed copy, written beside it at build or publish time, to a client that takes its
- * encoding (ADR 054), or the file compressed once and kept in memory when it has no copy (ADR 057).
+ * encoding (ADR 054), or the file compressed once and kept in memory when it has no copy (ADR 057);
+ * why this is not `serveStatic` of @hono/node-server: ADR 172.
  */
 import { closeSync, createReadStream, fstatSync, openSync, statSync } from "node:fs";
 import { extname, resolve, sep } from "node:path";

@@ -31,7 +31,8 @@
  *  - publishes per second with 2 server processes on one data folder against 1, same run
  *    (scripts/lib/bench-processes.ts, docs/capacity.md).
  * BENCH_ROWS=pipeline measures only the publish pipeline's rows; BENCH_ROWS=weight only the weight
- * rows; BENCH_ROWS=processes only the 2-process publish row.
+ * rows; BENCH_ROWS=analytics only the analytics rows; BENCH_ROWS=processes only the 2-process
+ * publish row.
  */
 import "./lib/production-mode.ts";
 import { createEventWriter } from "#api/services/event-writer.ts";
@@ -85,6 +86,13 @@ const row = (target: string, measured: string, pass: boolean) => rows.push({ tar
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 const log = (s: string) => process.stderr.write(`${s}\n`);
+/** The rows of scripts/lib/bench-analytics.ts. */
+const ANALYTICS_ROWS = 5;
+
+if (process.env.BENCH_ROWS === "analytics") {
+  await benchAnalytics(row, log);
+  printTable(ANALYTICS_ROWS);
+}
 
 /**
  * The bytes Chromium receives, headers and bodies as they come over the connection, for the
@@ -396,4 +404,4 @@ if (process.env.BENCH_ROWS !== "pipeline" && process.env.BENCH_ROWS !== "weight"
 if (process.env.BENCH_ROWS !== "pipeline" && process.env.BENCH_ROWS !== "weight") await benchProcesses(row, log, freePort);
 
 const weightRows = DASHBOARD_SCREENS.length + AUTH_PAGES.length;
-printTable({ pipeline: 6, weight: 2 + weightRows }[process.env.BENCH_ROWS ?? ""] ?? 17 + weightRows);
+printTable({ pipeline: 6, weight: 2 + weightRows }[process.env.BENCH_ROWS ?? ""] ?? 12 + ANALYTICS_ROWS + weightRows);

@@ -2,17 +2,18 @@
  * The product's job worker: one per set of dependencies, with the handlers for every job kind. A
  * service enqueues work with `enqueueJob` (queue.ts) inside its transaction and calls `runJobs` after
  * the commit, so the work is done at once when it can be and retried by the worker when it cannot.
+ * Billing is one of those services, so the runner does not import it: the test-mode provider's own
+ * jobs run on the provider billing made, which billing hands to the runner (`runsTestProviderJobs`).
  */
 import { rerenderPublishedPage } from "#renderer/rerender.ts";
 import type { AppDeps } from "../context.ts";
 import { pagesOrigin } from "../env.server.ts";
-import type { ProviderDueJob } from "../billing/test-mode/provider.ts";
+import type { ProviderDueJob, TestModeProvider } from "../billing/test-mode/provider.ts";
 import type { MailMessage } from "../mail/mailer.ts";
 import { purgingTarget, runCdnPurge, type CdnPurgeJob } from "./cdn-purge.ts";
 import { runTargetCleanup, type TargetCleanupJob } from "./target-cleanup.ts";
 import { runBackupJob, type BackupJob } from "./backup.ts";
 import { runPageBoundary, type PageBoundaryJob } from "./page-schedule.ts";
-import { billingFor } from "../services/billing.ts";
 import { performance } from "node:perf_hooks";
 import { log, withLogContext } from "../log.ts";
 import { cdnErrors, jobsFailed } from "../metrics.ts";
@@ -54,6 +55,25 @@ function observerFor(deps: AppDeps): JobObserver {
   };
 }
 
+type ProviderJobs = Pick<TestModeProvider, "runDue" | "deliverPending">;
+const testProviders = new WeakMap<AppDeps, ProviderJobs>();
+
+/** The test-mode provider that runs its own jobs for these dependencies (billingFor calls this when it makes one). */
+export function runsTestProviderJobs(deps: AppDeps, provider: ProviderJobs): void {
+  testProviders.set(deps, provider);
+}
+
+/**
+ * The test-mode provider of these dependencies. With Stripe, jobs the test provider left do nothing;
+ * in test mode a job that comes before the provider is made fails, and the queue retries it (the
+ * server makes the provider before its worker starts).
+ */
+function testProvider(deps: AppDeps): ProviderJobs | undefined {
+  const provider = testProviders.get(deps);
+  if (!provider && deps.env.BILLING_PROVIDER === "test") throw new Error("The test-mode billing provider has not started yet");
+  return provider;
+}
+
 export function jobsFor(deps: AppDeps): JobWorker {
   let worker = workers.get(deps);
   if (!worker) {
@@ -72,13 +92,9 @@ export function jobsFor(deps: AppDeps): JobWorker {
           ),
         "page-boundary": (payload) => runPageBoundary(deps, payload as PageBoundaryJob),
         // The test-mode billing provider's timed work (api/billing/test-mode/provider.ts).
-        "provider-due": (payload) => billingFor(deps).testMode?.runDue((payload as ProviderDueJob).subscriptionId),
-        "provider-events": () => billingFor(deps).testMode?.deliverPending(),
-        "cdn-purge": (payload) =>
-          runCdnPurge(deps.env, payload as CdnPurgeJob).catch((err: unknown) => {
-            cdnErrors.inc();
-            throw err;
-          }),
+        "provider-due": (payload) => testProvider(deps)?.runDue((payload as ProviderDueJob).subscriptionId),
+        "provider-events": () => testProvider(deps)?.deliverPending(),
+        "cdn-purge": (payload) => runCdnPurge(deps.env, payload as CdnPurgeJob),
         "target-cleanup": (payload) => runTargetCleanup(deps, payload as TargetCleanupJob),
         // A scheduled backup, once per period of BACKUP_EVERY across processes (ADR 160).
         backup: (payload) => runBackupJob(deps, payload as BackupJob),

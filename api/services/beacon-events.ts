@@ -1,8 +1,8 @@
 /**
- * A checked beacon, and the analytics event the writer derives from it (ADR 116): the route does only
- * what its answer depends on (the page, the link, the limits) and the writer, off the request path,
- * works out the device, the country, the campaign and the day's visitor hash. The address and the
- * user agent are never stored.
+ * A checked beacon, and the analytics event the writer derives from it: the route does only what its
+ * answer depends on (the page, the link, the limits) and the batching writer (event-writer.ts) works
+ * out the device, the country, the campaign and the day's visitor hash when it writes the batch. The
+ * address and the user agent are never stored.
  */
 import { isbot } from "isbot";
 import { campaignOf } from "#core/campaign.ts";
@@ -12,7 +12,8 @@ import { users } from "#db/schema.ts";
 import { recordEvents, visitorHash, type AnalyticsEventInput } from "./analytics-store.ts";
 import { countryOf } from "./country.ts";
 
-export interface Beacon {
+/** A beacon whose page and link were checked (api/services/visitor.ts), waiting to be written. */
+export interface CheckedBeacon {
   userId: string;
   kind: "page_view" | "link_click";
   linkId: string | null;
@@ -49,7 +50,7 @@ export function deviceClass(ua: string | undefined): "mobile" | "tablet" | "desk
   return "other";
 }
 
-export function eventOf(db: Db, b: Beacon): AnalyticsEventInput {
+export function eventOf(db: Db, b: CheckedBeacon): AnalyticsEventInput {
   const device = deviceClass(b.userAgent);
   const occurredAt = new Date(b.at);
   const campaign = b.kind === "page_view" ? campaignOf(b.url) : null;
@@ -73,7 +74,7 @@ export function eventOf(db: Db, b: Beacon): AnalyticsEventInput {
  * account after a beacon was answered takes that beacon along: it is left out, and the rest is
  * written, instead of a batch that fails for ever.
  */
-export function recordBeacons(db: Db, beacons: readonly Beacon[]): void {
+export function recordBeacons(db: Db, beacons: readonly CheckedBeacon[]): void {
   try {
     recordEvents(db, beacons.map((b) => eventOf(db, b)));
   } catch (err) {

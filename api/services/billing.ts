@@ -23,7 +23,7 @@ import { createTestProvider, type TestModeProvider } from "../billing/test-mode/
 import type { AppDeps } from "../context.ts";
 import { ApiError, plusRequired } from "../errors.ts";
 import { enqueueJob } from "../jobs/queue.ts";
-import { runJobs } from "../jobs/runner.ts";
+import { runJobs, runsTestProviderJobs } from "../jobs/runner.ts";
 import { cancelledMail, commissionMail, paymentFailedMail, receiptMail, subscriptionEndedMail } from "./billing-mail.ts";
 import { invoiceParties, issueInvoice } from "./invoices.ts";
 import { getProfile, planStateOf, type ProfileRow } from "./profile.ts";
@@ -73,6 +73,7 @@ export function billingFor(deps: AppDeps): Billing {
   });
   billing = { provider: testMode, testMode, webhookSecret };
   registry.set(deps, billing);
+  runsTestProviderJobs(deps, testMode);
   return billing;
 }
 

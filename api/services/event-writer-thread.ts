@@ -1,45 +1,41 @@
 /**
  * The analytics writer thread (event-writer.ts): writes each batch of beacons in one transaction
- * through its own connection, in order. A failed batch is kept and tried again, before any later one,
- * at the next batch, when asked, or after a pause. What is written is told through shared memory, so
- * the server can wait for it at shutdown.
+ * through its own connection, in order, and says so. A failed batch is kept and tried again, before
+ * any later one, at the next batch, when asked, or after a pause.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { openDatabase } from "#db/client.ts";
-import type { Beacon } from "./beacon-events.ts";
-import { recordBeacons } from "./beacon-events.ts";
-import { FAILURES, WRITTEN, type ToWriterThread } from "./event-writer.ts";
+import { recordBeacons, type CheckedBeacon } from "./beacon-events.ts";
+import type { FromWriterThread, ToWriterThread } from "./event-writer.ts";
 import { log } from "../log.ts";
 
-const { path, shared } = workerData as { path: string; shared: Int32Array };
-const db = openDatabase({ path, migrate: false });
-const waiting: { seq: number; beacons: Beacon[] }[] = [];
+const db = openDatabase({ path: (workerData as { path: string }).path, migrate: false });
+const port = parentPort!;
+const waiting: { seq: number; beacons: CheckedBeacon[] }[] = [];
 let retry: NodeJS.Timeout | null = null;
+/** The last ask to try again now: a failure answers it, and every ask before it. */
+let asked = 0;
 
 function writeWaiting(): void {
   if (retry) clearTimeout(retry);
   retry = null;
   while (waiting.length > 0) {
     const { seq, beacons } = waiting[0]!;
-    // A batch handed again after a thread was lost may already be written.
-    if (seq > Atomics.load(shared, WRITTEN)) {
-      try {
-        recordBeacons(db, beacons);
-      } catch (err) {
-        log().error({ err }, "Analytics write failed; retrying");
-        Atomics.add(shared, FAILURES, 1);
-        Atomics.notify(shared, WRITTEN);
-        retry = setTimeout(writeWaiting, 100);
-        return;
-      }
-      Atomics.store(shared, WRITTEN, seq);
-      Atomics.notify(shared, WRITTEN);
+    try {
+      recordBeacons(db, beacons);
+    } catch (err) {
+      log().error({ err }, "Analytics write failed; retrying");
+      port.postMessage({ failed: seq, retry: asked } satisfies FromWriterThread);
+      retry = setTimeout(writeWaiting, 100);
+      return;
     }
     waiting.shift();
+    port.postMessage({ written: seq } satisfies FromWriterThread);
   }
 }
 
-parentPort!.on("message", (m: ToWriterThread) => {
+port.on("message", (m: ToWriterThread) => {
   if ("seq" in m) waiting.push(m);
+  else asked = m.retry;
   writeWaiting();
 });

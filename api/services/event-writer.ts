@@ -1,17 +1,19 @@
 /**
- * The analytics batching writer (ADR 072, ADR 116): a beacon is checked, then queued; the queue is
- * handed to the writer thread every `flushMs` milliseconds or every `batchSize` beacons, whichever
- * comes first. The thread derives each event (device, country, campaign, visitor) and writes a batch
- * in one transaction through its own connection, so no request waits on analytics writes. A full
- * queue refuses (the route answers 503 with Retry-After) rather than dropping silently; a failed
- * write keeps its beacons and is retried; `close()` waits until everything queued is written, ends
- * the thread, and from then on writes each beacon at once in place, so no acknowledged beacon is lost
- * on a clean shutdown. A thread that stops is replaced and given what it had not written. A database
- * without a file (an in-memory one) is written in place.
+ * The analytics batching writer (ADR 072, ADR 170): a checked beacon is queued, and the queue is
+ * handed to the writer thread (event-writer-thread.ts) every `flushMs` milliseconds or every
+ * `batchSize` beacons, whichever comes first. The thread derives each event (device, country,
+ * campaign, visitor) and writes a batch in one transaction through its own connection: the write
+ * costs about a third of a beacon, and on the request thread it held beacons under the pace of the
+ * health route. Nothing waits for the thread synchronously: `flush()` and `close()` resolve once it
+ * says it has written. A full queue refuses (the route answers 503 with Retry-After) rather than
+ * dropping silently; a failed write keeps its beacons and is retried; after `close()`, each beacon is
+ * written at once in place, so no acknowledged beacon is lost on a clean shutdown. A thread that stops
+ * is replaced and given what it had not written. A database without a file (an in-memory one) is
+ * written in place.
  */
 import { Worker } from "node:worker_threads";
 import { databaseFile, type Db } from "#db/client.ts";
-import { recordBeacons, type Beacon } from "./beacon-events.ts";
+import { recordBeacons, type CheckedBeacon } from "./beacon-events.ts";
 import { log } from "../log.ts";
 import { beaconsQueued, beaconsRefused, beaconsWritten } from "../metrics.ts";
 
@@ -26,25 +28,26 @@ export interface EventWriterOptions {
 
 export interface EventWriter {
   /** Queue a beacon; false when the queue is full (nothing was queued). */
-  enqueue(b: Beacon): boolean;
-  /** Write everything queued now, and wait until it is written or the write failed. */
-  flush(): void;
-  /** Flush, end the thread, and write every later beacon at once (shutdown). */
-  close(): void;
+  enqueue(b: CheckedBeacon): boolean;
+  /** Hand everything queued to the thread now; resolves once it is written, or a write failed. */
+  flush(): Promise<void>;
+  /** Flush and end the thread; from then on each beacon is written at once, in place (shutdown). */
+  close(): Promise<void>;
   /** Beacons not written yet. */
   readonly queued: number;
 }
 
-/** Between the writer and its thread: batches, numbered from 1. */
-export type ToWriterThread = { seq: number; beacons: Beacon[] } | { retry: true };
-
-/** Shared with the thread: [0] the last batch written, [1] how many writes failed. */
-export const WRITTEN = 0;
-export const FAILURES = 1;
+/**
+ * Between the writer and its thread: batches numbered from 1, and what became of them, in order. A
+ * flush asks the thread to try a failed batch again now (numbered too); a failure says which of
+ * those asks it answers.
+ */
+export type ToWriterThread = { seq: number; beacons: CheckedBeacon[] } | { retry: number };
+export type FromWriterThread = { written: number } | { failed: number; retry: number };
 
 export const EVENT_WRITER_DEFAULTS = { batchSize: 500, flushMs: 20, maxQueue: 20_000 } as const;
-/** The longest flush() and close() wait for the thread (which may still be starting on a busy machine). */
-const SETTLE_MS = 30_000;
+/** The longest close() waits for the thread (a disk that refuses every write). */
+const CLOSE_WAIT_MS = 30_000;
 
 // The thread's entry registers tsx, as the republish workers do (renderer/republish.ts).
 const entry = new URL("./event-writer-thread.mjs", import.meta.url);
@@ -52,36 +55,45 @@ const entry = new URL("./event-writer-thread.mjs", import.meta.url);
 export function createEventWriter(db: Db, opts: EventWriterOptions = {}): EventWriter {
   const { batchSize, flushMs, maxQueue } = { ...EVENT_WRITER_DEFAULTS, ...opts };
   const path = databaseFile(db);
-  let queue: Beacon[] = [];
+  let queue: CheckedBeacon[] = [];
   let timer: NodeJS.Timeout | null = null;
   let soon: NodeJS.Immediate | null = null;
   let closed = path === null;
   // Batches handed to the thread and not yet written, kept to hand again to a new thread.
-  const inFlight = new Map<number, Beacon[]>();
+  const inFlight = new Map<number, CheckedBeacon[]>();
   let inFlightBeacons = 0;
   let seq = 0;
-  const shared = new Int32Array(new SharedArrayBuffer(8));
+  // flush() calls waiting for the thread's word on batch `upTo`, or on a write tried after ask `retry`.
+  let waiting: { upTo: number; retry: number; settle: () => void }[] = [];
+  let retries = 0;
   let worker: Worker | null = null;
 
-  const forgetWritten = () => {
-    const written = Atomics.load(shared, WRITTEN);
-    for (const [n, batch] of inFlight) {
-      if (n > written) break;
-      inFlight.delete(n);
-      inFlightBeacons -= batch.length;
-      beaconsWritten.inc(batch.length);
-    }
+  /** Settles the waits the thread has answered: those written, or those a failed write answers. */
+  const wake = (failedAfter: number) => {
+    const written = inFlight.size === 0 ? seq : Math.min(...inFlight.keys()) - 1;
+    const done = waiting.filter((w) => w.upTo <= written || w.retry <= failedAfter);
+    waiting = waiting.filter((w) => !done.includes(w));
+    for (const w of done) w.settle();
   };
-  const thread = () => {
+  const thread = (): Worker => {
     if (worker) return worker;
-    const w = new Worker(entry, { execArgv: [], workerData: { path, shared } });
+    const w = new Worker(entry, { execArgv: [], workerData: { path } });
     w.unref();
+    w.on("message", (m: FromWriterThread) => {
+      if ("written" in m) {
+        const batch = inFlight.get(m.written);
+        if (batch && inFlight.delete(m.written)) {
+          inFlightBeacons -= batch.length;
+          beaconsWritten.inc(batch.length);
+        }
+        wake(0);
+      } else wake(m.retry);
+    });
     const lost = (err: unknown) => {
       if (worker !== w) return;
       log().error({ err }, "The analytics writer thread stopped; starting another");
       worker = null;
       // What it had not written goes to the next thread, in order.
-      forgetWritten();
       if (inFlight.size > 0) {
         const next = thread();
         for (const [n, beacons] of inFlight) next.postMessage({ seq: n, beacons } satisfies ToWriterThread);
@@ -89,17 +101,13 @@ export function createEventWriter(db: Db, opts: EventWriterOptions = {}): EventW
     };
     w.on("error", lost);
     w.on("exit", (code) => lost(new Error(`exit code ${code}`)));
-    worker = w;
-    return w;
+    return (worker = w);
   };
-  const cancel = () => {
+  const handOver = () => {
     if (timer) clearTimeout(timer);
     if (soon) clearImmediate(soon);
     timer = null;
     soon = null;
-  };
-  const handOver = () => {
-    cancel();
     while (queue.length > 0) {
       const beacons = queue.slice(0, batchSize);
       queue = queue.slice(beacons.length);
@@ -108,18 +116,13 @@ export function createEventWriter(db: Db, opts: EventWriterOptions = {}): EventW
       thread().postMessage({ seq, beacons } satisfies ToWriterThread);
     }
   };
-  /** Hand everything over and wait until the thread has written it, or a write failed. */
-  const settle = () => {
+  const flush = () => {
     handOver();
-    forgetWritten();
-    if (inFlight.size === 0) return;
-    const failures = Atomics.load(shared, FAILURES);
-    worker?.postMessage({ retry: true } satisfies ToWriterThread);
-    const until = Date.now() + SETTLE_MS;
-    while (Atomics.load(shared, WRITTEN) < seq && Atomics.load(shared, FAILURES) === failures && Date.now() < until) {
-      Atomics.wait(shared, WRITTEN, Atomics.load(shared, WRITTEN), 50);
-    }
-    forgetWritten();
+    if (inFlight.size === 0) return Promise.resolve();
+    // A batch that failed before is tried again now.
+    const retry = ++retries;
+    worker?.postMessage({ retry } satisfies ToWriterThread);
+    return new Promise<void>((settle) => waiting.push({ upTo: seq, retry, settle }));
   };
 
   return {
@@ -130,7 +133,6 @@ export function createEventWriter(db: Db, opts: EventWriterOptions = {}): EventW
         beaconsWritten.inc();
         return true;
       }
-      forgetWritten();
       if (queue.length + inFlightBeacons >= maxQueue) {
         beaconsRefused.inc({ reason: "full" });
         return false;
@@ -141,20 +143,21 @@ export function createEventWriter(db: Db, opts: EventWriterOptions = {}): EventW
       else timer ??= setTimeout(handOver, flushMs);
       return true;
     },
-    flush: settle,
-    close() {
+    flush,
+    async close() {
       if (closed) return;
-      settle();
       closed = true;
+      handOver();
+      const until = Date.now() + CLOSE_WAIT_MS;
+      // A failed write is retried until the thread writes it, or the time is up.
+      while (inFlight.size > 0 && Date.now() < until) await Promise.race([flush(), new Promise((r) => setTimeout(r, 100))]);
       const w = worker;
       worker = null;
-      void w?.terminate();
-      // Only when the disk refuses every write: the thread may still be retrying, so say what is lost
-      // rather than write it twice.
+      await w?.terminate();
+      // Only when the disk refuses every write: say what is lost rather than write it twice.
       if (inFlightBeacons > 0) log().error({ lost: inFlightBeacons }, `Analytics: ${inFlightBeacons} events could not be written before shutdown`);
     },
     get queued() {
-      forgetWritten();
       return queue.length + inFlightBeacons;
     },
   };

@@ -1,5 +1,5 @@
 /**
- * Analytics reports on a thread of their own (issue 21): the thread reads through its own connection,
+ * Analytics reports on a thread of their own (ADR 116, ADR 170): the thread reads through its own connection,
  * so a 90-day report of a busy page never holds up other requests, beacons or owners. Started on the
  * first report and unreferenced, so it never keeps a process alive; a database without a file (an
  * in-memory one) is read in place.

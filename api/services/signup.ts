@@ -5,7 +5,7 @@
  * availability check and the hold are one transaction, and a unique index backs it up. The browser
  * holds a random token for its attempt (an HttpOnly cookie); the row keeps the token's SHA-256.
  */
-import { and, eq, lte } from "drizzle-orm";
+import { eq, lte } from "drizzle-orm";
 import { AUTH_LIMITS, AUTH_TEXT } from "#core/schemas/auth.ts";
 import { transaction, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
@@ -157,10 +157,6 @@ export function attemptState(attempt: SignupAttempt) {
     emailVerified: attempt.emailVerifiedAt !== null,
     provider: attempt.googleSub ? ("google" as const) : null,
   };
-}
-
-export function deleteAttempt(db: Db, attemptId: string): void {
-  db.delete(signupAttempts).where(and(eq(signupAttempts.id, attemptId))).run();
 }
 
 export function requireAttempt(db: Db, token: string | undefined, now: Date): SignupAttempt {

@@ -7,7 +7,7 @@ import { BrowserRouter, Navigate, NavLink, Route, Routes } from "react-router";
 import { Toaster } from "sonner";
 import { api, unwrap } from "../app/api.ts";
 import { AppErrorBoundary } from "../app/components/AppErrorBoundary.tsx";
-import { SkipLink } from "../app/components/ui.tsx";
+import { SkipLink } from "../app/components/skip-link.tsx";
 import { AuditScreen } from "./AuditScreen.tsx";
 import { PayoutsScreen } from "./PayoutsScreen.tsx";
 import { PeopleScreen, PersonScreen } from "./PeopleScreen.tsx";

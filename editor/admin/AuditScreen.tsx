@@ -3,7 +3,7 @@ import { useEffect, useId, useState, type FormEvent } from "react";
 import type { AuditEntry } from "#api/services/admin-audit.ts";
 import { ADMIN_ACTIONS } from "#core/admin.ts";
 import { api, ApiFailure, unwrap } from "../app/api.ts";
-import { Button } from "../app/components/ui.tsx";
+import { Button } from "../app/components/button.tsx";
 import { when } from "./format.ts";
 
 const ACTION_LABELS: Record<(typeof ADMIN_ACTIONS)[number], string> = {

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useId, useState, type ReactNode } from "react";
 import { toast } from "sonner";
 import type { AdminPayout, BalanceEntry } from "#api/services/admin-payouts.ts";
 import { api, ApiFailure, unwrap } from "../app/api.ts";
-import { Button } from "../app/components/ui.tsx";
+import { Button } from "../app/components/button.tsx";
 import { day, money, when } from "./format.ts";
 import { TextDialog, useKeptWhileClosing } from "./TextDialog.tsx";
 

@@ -6,7 +6,7 @@ import type { AdminPerson } from "#api/services/admin-people.ts";
 import { ADMIN_TEXTS } from "#core/admin.ts";
 import { PLAN_NAMES } from "#core/plans.ts";
 import { api, ApiFailure, unwrap } from "../app/api.ts";
-import { Button } from "../app/components/ui.tsx";
+import { Button } from "../app/components/button.tsx";
 import { day, money, when } from "./format.ts";
 import { Fact } from "./PayoutsScreen.tsx";
 import { TextDialog } from "./TextDialog.tsx";

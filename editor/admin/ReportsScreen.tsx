@@ -7,7 +7,7 @@ import { toast } from "sonner";
 import type { ReportedPage } from "#api/services/admin-reports.ts";
 import { REPORT_REASON_LABELS, type ReportReason } from "#core/limits.ts";
 import { api, ApiFailure, unwrap } from "../app/api.ts";
-import { Button } from "../app/components/ui.tsx";
+import { Button } from "../app/components/button.tsx";
 import { when } from "./format.ts";
 import { Fact } from "./PayoutsScreen.tsx";
 import { TextDialog, useKeptWhileClosing } from "./TextDialog.tsx";

@@ -1,7 +1,8 @@
 /** A dialog that asks for one text (a payment reference, a reason for the record), then runs the action. */
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { ApiFailure } from "../app/api.ts";
-import { Button, Modal } from "../app/components/ui.tsx";
+import { Button } from "../app/components/button.tsx";
+import { Modal } from "../app/components/modal.tsx";
 
 export function TextDialog(props: {
   open: boolean;

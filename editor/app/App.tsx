@@ -6,7 +6,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { createBrowserRouter, Navigate, Route, RouterProvider, Routes, useRouteError } from "react-router";
 import { api, ApiFailure, unwrap } from "./api.ts";
 import { AppErrorBoundary } from "./components/AppErrorBoundary.tsx";
-import { UpgradePrompt } from "./components/ui.tsx";
+import { UpgradePrompt } from "./components/upgrade-prompt.tsx";
 import { Shell } from "./shell/Shell.tsx";
 import { useDashboard } from "./store.ts";
 import { Toasts } from "./toast.tsx";

@@ -273,7 +273,7 @@ describe("beacons and leads for a suspended page", () => {
     expect(await visitor("track", { type: "page_view", username: owner.username })).toMatchObject({ status: 404, body: { error: { message: "Page not found" } } });
     expect(await visitor("track", { type: "link_click", username: owner.username, linkId: magnet })).toMatchObject({ status: 404, body: { error: { message: "Page not found" } } });
     expect(await visitor("lead", { linkId: magnet, email: "fan@example.com" })).toMatchObject({ status: 404, body: { error: { message: "Link not found" } } });
-    t.deps.events.flush();
+    await t.deps.events.flush();
     expect(t.deps.db.select().from(analyticsEvents).all()).toHaveLength(1);
     expect(t.deps.db.select().from(collectedLeads).all()).toHaveLength(0);
     expect(t.outbox()).toHaveLength(mailsBefore);

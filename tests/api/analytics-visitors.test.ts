@@ -41,8 +41,8 @@ const view = (from: string, ua: string, extra: Record<string, string> = {}) =>
     headers: { "Content-Type": "application/json", "X-Forwarded-For": from, "User-Agent": ua },
     body: JSON.stringify({ type: "page_view", username, ...extra }),
   });
-const report = () => {
-  t.deps.events.flush();
+const report = async () => {
+  await t.deps.events.flush();
   const range = AnalyticsRangeSchema.parse({ from: new Date(Date.UTC(2026, 10, 19)).toISOString(), to: new Date(Date.UTC(2026, 10, 23)).toISOString() });
   return analyticsReport(t.deps.db, userId, range, { leads: false });
 };
@@ -53,7 +53,7 @@ describe("visitors", () => {
     await view("81.2.69.160", CHROME);
     await view("81.2.69.161", SAFARI);
     await view("81.2.69.162", "curl/8.5.0");
-    let r = report();
+    let r = await report();
     expect(r.totals).toMatchObject({ pageViews: 7, visitors: 3 });
     // The next UTC day: yesterday's secret and hashes are gone, and the same visitor counts again.
     clock += 3 * 3_600_000;
@@ -62,14 +62,14 @@ describe("visitors", () => {
     await view("81.2.69.160", SAFARI);
     await view("81.2.69.160", SAFARI);
     // The writer rolls the secret over when it writes the day's first view.
-    t.deps.events.flush();
+    await t.deps.events.flush();
     const after = t.deps.db.select().from(analyticsSalts).all();
     expect(after).toHaveLength(1);
     expect(after[0]!.salt).not.toBe(before[0]!.salt);
     expect(after[0]!.day).toBe(before[0]!.day + 1);
-    t.deps.events.flush();
+    await t.deps.events.flush();
     expect(t.deps.db.select().from(analyticsVisitors).all().map((v) => v.day)).toEqual([after[0]!.day]);
-    r = report();
+    r = await report();
     expect(r.totals).toMatchObject({ pageViews: 9, visitors: 4 });
     expect(r.daily.map((d) => [d.date, d.pageViews, d.visitors])).toEqual([
       ["2026-11-20", 7, 3],
@@ -81,7 +81,7 @@ describe("visitors", () => {
     await view("81.2.69.160", SAFARI);
     await view("2a00:1450:4001:81c::200e", SAFARI);
     await view("10.1.2.3", SAFARI);
-    const r = report();
+    const r = await report();
     expect(r.sources.countries).toEqual([
       { country: "GB", views: 1 },
       { country: "IE", views: 1 },
@@ -102,7 +102,7 @@ describe("campaigns and sources", () => {
     await view("81.2.69.162", SAFARI, { url: `${page}?utm_source=${"x".repeat(500)}&utm_campaign=%E2%80%AEevil` });
     await view("81.2.69.163", SAFARI, { url: page });
     await view("81.2.69.164", SAFARI, { url: "not a url" });
-    const r = report();
+    const r = await report();
     expect(r.totals.pageViews).toBe(5);
     expect(r.campaigns).toEqual([
       { source: "newsletter", medium: "email", campaign: "spring sale", views: 2 },
@@ -116,7 +116,7 @@ describe("campaigns and sources", () => {
       await view("81.2.69.160", SAFARI, { referrer: ref });
     }
     await view("81.2.69.160", SAFARI);
-    expect(report().sources.referrers).toEqual([
+    expect((await report()).sources.referrers).toEqual([
       { domain: "Instagram", views: 3 },
       { domain: "Direct", views: 1 },
       { domain: "X", views: 1 },

@@ -56,12 +56,12 @@ describe("the batching writer", () => {
     expect(full.status).toBe(503);
     expect(full.headers.get("retry-after")).toBe("1");
     expect((await full.json()).error.message).toBe("Too many requests. Please try again later.");
-    events.flush();
+    await events.flush();
     expect(count(analyticsEvents)).toBe(3);
     expect(t.deps.db.select().from(analyticsRollups).all().find((r) => r.dimension === "page" && r.grain === "day")?.views).toBe(3);
     // Room again once written.
     expect((await beacon(app)).status).toBe(204);
-    events.close();
+    await events.close();
     expect(count(analyticsEvents)).toBe(4);
   });
 
@@ -70,44 +70,50 @@ describe("the batching writer", () => {
     const app = createServerApp({ ...t.deps, events });
     for (let i = 0; i < 5; i++) expect((await beacon(app)).status).toBe(204);
     // The timer would wait an hour: only the full batch gets the beacons written.
-    await vi.waitFor(() => expect(count(analyticsEvents)).toBe(5), { timeout: 20_000, interval: 20 });
-    expect(events.queued).toBe(0);
-    events.close();
+    // The rows commit before the thread's word that they did reaches this thread: both are waited for.
+    await vi.waitFor(
+      () => {
+        expect(count(analyticsEvents)).toBe(5);
+        expect(events.queued).toBe(0);
+      },
+      { timeout: 20_000, interval: 20 },
+    );
+    await events.close();
   });
 
-  it("keeps the events of a failed write and writes them on the next attempt, all or nothing", () => {
+  it("keeps the events of a failed write and writes them on the next attempt, all or nothing", async () => {
     const events = createEventWriter(t.deps.db, { batchSize: 100, flushMs: 3_600_000, maxQueue: 100 });
     const userId = t.deps.db.select().from(userProfiles).where(eq(userProfiles.username, username)).get()!.userId;
     const c = t.deps.db.$client;
     // The third insert of the batch fails, as a full disk would, on the writer thread's connection too.
     c.exec(`CREATE TRIGGER fail_third BEFORE INSERT ON analytics_events WHEN (SELECT count(*) FROM analytics_events) >= 2 BEGIN SELECT RAISE(ABORT, 'disk full'); END`);
     for (let i = 0; i < 4; i++) events.enqueue({ userId, kind: "page_view", linkId: null, at: Date.now(), userAgent: "Mozilla/5.0 (iPhone; Mobile)", address: "192.0.2.1" });
-    events.flush();
+    await events.flush();
     expect(events.queued).toBe(4);
     expect(count(analyticsEvents)).toBe(0);
     expect(t.deps.db.select().from(analyticsRollups).all()).toHaveLength(0);
     c.exec("DROP TRIGGER fail_third");
-    events.flush();
+    await events.flush();
     expect(events.queued).toBe(0);
     expect(count(analyticsEvents)).toBe(4);
-    events.close();
+    await events.close();
   });
 
-  it("leaves out the beacons of an owner who deleted the account before they were written, and writes the rest", () => {
+  it("leaves out the beacons of an owner who deleted the account before they were written, and writes the rest", async () => {
     const events = createEventWriter(t.deps.db, { batchSize: 100, flushMs: 3_600_000, maxQueue: 100 });
     const userId = t.deps.db.select().from(userProfiles).where(eq(userProfiles.username, username)).get()!.userId;
     const gone = createAccount(t.deps.db, { email: "gone@example.com", username: "gone_owner", passwordHash: null, emailVerified: true, now: new Date() }).userId;
     const at = Date.now();
     for (const owner of [userId, gone, userId]) events.enqueue({ userId: owner, kind: "page_view", linkId: null, at, userAgent: "Mozilla/5.0 (iPhone; Mobile)", address: "192.0.2.1" });
     t.deps.db.delete(users).where(eq(users.id, gone)).run();
-    events.flush();
+    await events.flush();
     expect(events.queued).toBe(0);
     expect(t.deps.db.select().from(analyticsEvents).all().map((e) => e.userId)).toEqual([userId, userId]);
     // Later beacons are not held up behind it.
     events.enqueue({ userId, kind: "page_view", linkId: null, at, userAgent: "Mozilla/5.0 (iPhone; Mobile)", address: "192.0.2.2" });
-    events.flush();
+    await events.flush();
     expect(count(analyticsEvents)).toBe(3);
-    events.close();
+    await events.close();
   });
 
   it("writes on a thread of its own: a write lock held by the server's connection holds up no beacon's answer", async () => {
@@ -115,7 +121,7 @@ describe("the batching writer", () => {
     const events = createEventWriter(t.deps.db, { batchSize: 1, flushMs: 3_600_000, maxQueue: 100 });
     const app = createServerApp({ ...t.deps, events });
     expect((await beacon(app)).status).toBe(204);
-    events.flush();
+    await events.flush();
     // The server's connection holds the write lock: the writes wait, on their thread, while the
     // beacons are answered (a write on this thread would wait here, then fail).
     t.deps.db.$client.exec("BEGIN IMMEDIATE");
@@ -124,17 +130,17 @@ describe("the batching writer", () => {
     expect(events.queued).toBe(3);
     expect(count(analyticsEvents)).toBe(1);
     t.deps.db.$client.exec("COMMIT");
-    events.flush();
+    await events.flush();
     expect(events.queued).toBe(0);
     expect(count(analyticsEvents)).toBe(4);
-    events.close();
+    await events.close();
   });
 
   it("after close, writes each beacon at once", async () => {
     const events = createEventWriter(t.deps.db, { batchSize: 1000, flushMs: 3_600_000, maxQueue: 100 });
     const app = createServerApp({ ...t.deps, events });
     expect((await beacon(app)).status).toBe(204);
-    events.close();
+    await events.close();
     expect(count(analyticsEvents)).toBe(1);
     expect((await beacon(app)).status).toBe(204);
     expect(events.queued).toBe(0);

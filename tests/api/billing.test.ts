@@ -240,6 +240,8 @@ describe("renewal at the period end", () => {
     // The same app seen by a worker whose clock the test moves: nothing in the database is edited.
     let clock = sub.currentPeriodEnd.getTime() - 1000;
     const later: AppDeps = { ...t.deps, now: () => new Date(clock) };
+    // The billing provider is made before the worker starts, as the server does at start.
+    billingFor(later);
     await jobsFor(later).tick();
     expect(t.deps.db.select().from(invoices).where(eq(invoices.userId, owner.userId)).all()).toHaveLength(1);
     // A day after the period end, as for a server that was off when it came.
@@ -264,6 +266,7 @@ describe("renewal at the period end", () => {
     t.deps.db.delete(jobs).run();
     const clock = sub.currentPeriodEnd.getTime() + 1000;
     const later: AppDeps = { ...t.deps, now: () => new Date(clock) };
+    billingFor(later);
     await jobsFor(later).tick();
     expect(t.deps.db.select().from(invoices).where(eq(invoices.userId, owner.userId)).all()).toHaveLength(1);
     billingFor(later).testMode!.requeue();

@@ -38,7 +38,8 @@ export interface TestApp {
   dir: string;
   /** Messages written to the outbox, oldest first, as raw .eml text. */
   outbox(): string[];
-  close(): void;
+  /** Writes the beacons still queued, then closes the database and removes the folders. */
+  close(): Promise<void>;
 }
 
 export function createTestApp(overrides: Record<string, string> = {}): TestApp {
@@ -71,8 +72,8 @@ export function createTestApp(overrides: Record<string, string> = {}): TestApp {
         .sort()
         .map((f) => readFileSync(join(env.OUTBOX_DIR, f), "utf8"));
     },
-    close() {
-      deps.events.close();
+    async close() {
+      await deps.events.close();
       deps.reports.close();
       closeDatabase(db);
       rmSync(dir, { recursive: true, force: true });

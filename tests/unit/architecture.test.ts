@@ -141,6 +141,11 @@ describe("what may import what (docs/architecture.md)", () => {
     expect([...reach("api/services/billing.ts")].filter((f) => f === "api/services/affiliate.ts")).toEqual([]);
   });
 
+  it("the job runner does not reach the billing service, which queues jobs and runs them: no import loop", () => {
+    expect(reach("api/services/billing.ts").has("api/jobs/runner.ts")).toBe(true);
+    expect(reach("api/jobs/runner.ts").has("api/services/billing.ts")).toBe(false);
+  });
+
   it("the job queue knows nothing of the services that use it", () => {
     expect([...reach("api/jobs/queue.ts")].filter((f) => !f.startsWith("db/") && !f.startsWith("core/"))).toEqual([]);
   });

@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from "react";
 import { STALE_WRITE } from "#core/revision.ts";
 import { isStaleWrite } from "../api.ts";
-import { Button } from "./ui.tsx";
+import { Button } from "./button.tsx";
 
 /** The element to focus once a reload is done, if still on the page; else the screen's heading. */
 function focusAfterReload(target: HTMLElement | null | undefined) {

@@ -1,13 +1,15 @@
 /**
  * The dialogs' Radix parts: the modal and the confirm dialog with the dialog stack (ADR 124), focus
- * return, scroll lock, and the question before a dialog with unsaved typing goes (ADR 140). `ui.tsx` loads this module when a dialog first opens (ADR 132); screens use
+ * return, scroll lock, and the question before a dialog with unsaved typing goes (ADR 140). `modal.tsx` loads this module when a dialog first opens (ADR 132); screens use
  * its `Modal` and `Confirm`.
  */
 import { AlertDialog, Dialog } from "radix-ui";
 import { X } from "lucide-react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { DASH } from "#core/dashboard-texts.ts";
-import { Button, lastFocusedElement, type ConfirmProps, type FocusOnClose, type ModalProps } from "./ui.tsx";
+import { Button } from "./button.tsx";
+import { lastFocusedElement, type FocusOnClose } from "./focus.ts";
+import { type ConfirmProps, type ModalProps } from "./modal.tsx";
 
 /**
  * The element that opens a dialog: the focused one, or, when that is an item of a dropdown menu

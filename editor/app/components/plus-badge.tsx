@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from "react";
 import { DASH } from "#core/dashboard-texts.ts";
 import { useDashboard } from "../store.ts";
-import { PlusTag } from "./ui.tsx";
+import { PlusTag } from "./plus-tag.tsx";
 import { loadOnce } from "./load-once.ts";
 
 /**

@@ -8,7 +8,7 @@ import { Eye, EyeOff } from "lucide-react";
 import { useEffect, useId, useState, type ReactNode } from "react";
 import { toast } from "../toast.tsx";
 import { PROFILE_MESSAGES } from "#core/profile.ts";
-import { Button } from "../components/ui.tsx";
+import { Button } from "../components/button.tsx";
 import { useDashboard } from "../store.ts";
 import { useProfileDraft } from "./store.ts";
 import { loadOnce } from "../components/load-once.ts";

@@ -5,7 +5,8 @@
  */
 import { Crown } from "lucide-react";
 import type { PlanFeature } from "#core/plan-hides.ts";
-import { Button, featureName } from "../components/ui.tsx";
+import { Button } from "../components/button.tsx";
+import { featureName } from "../components/upgrade-prompt.tsx";
 import { useDashboard } from "../store.ts";
 import { useProfileDraft } from "./store.ts";
 

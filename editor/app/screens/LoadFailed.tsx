@@ -2,7 +2,7 @@
  * What a list screen shows when its first load failed, in place of a loading text that would never
  * end: docs/product.md's failure text (also shown as the toast) and a way to try again without a reload.
  */
-import { Button } from "../components/ui.tsx";
+import { Button } from "../components/button.tsx";
 
 export function LoadFailed({ text, onRetry }: { text: string; onRetry(): void }) {
   return (

@@ -1,5 +1,5 @@
 import { useNavigate } from "react-router";
-import { Button } from "../components/ui.tsx";
+import { Button } from "../components/button.tsx";
 
 export function NotFound() {
   const navigate = useNavigate();

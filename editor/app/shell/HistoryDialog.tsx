@@ -11,7 +11,9 @@ import { HISTORY_TEXTS } from "#core/history.ts";
 import { LIMITS } from "#core/limits.ts";
 import { dateAtTime } from "../../components/dates.ts";
 import { api, ApiFailure, clientErrorMessage, unwrap } from "../api.ts";
-import { Button, Confirm, featureName, Modal, upgradeFor } from "../components/ui.tsx";
+import { Button } from "../components/button.tsx";
+import { Confirm, Modal } from "../components/modal.tsx";
+import { featureName, upgradeFor } from "../components/upgrade-prompt.tsx";
 import { toast } from "../toast.tsx";
 
 type Version = Awaited<ReturnType<typeof loadVersions>>[number];

@@ -6,7 +6,9 @@
  */
 import { useState } from "react";
 import { DASH } from "#core/dashboard-texts.ts";
-import { Button, featureName, Modal, upgradeFor } from "../components/ui.tsx";
+import { Button } from "../components/button.tsx";
+import { Modal } from "../components/modal.tsx";
+import { featureName, upgradeFor } from "../components/upgrade-prompt.tsx";
 
 export function PublishBlockers(props: {
   open: boolean;

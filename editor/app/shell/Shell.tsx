@@ -14,7 +14,8 @@ import { useDashboard, isLite } from "../store.ts";
 import { StatusBar } from "./StatusBar.tsx";
 import { hasUnsavedChanges, UnsavedChangesGuard } from "./unsaved.tsx";
 import { LazyMenu } from "../components/lazy-menu.tsx";
-import { PlusTag, SkipLink } from "../components/ui.tsx";
+import { PlusTag } from "../components/plus-tag.tsx";
+import { SkipLink } from "../components/skip-link.tsx";
 
 export const NAV = [
   { to: "/dashboard/analytics", label: "Analytics", icon: BarChart3 },

@@ -10,7 +10,9 @@ import { DASH } from "#core/dashboard-texts.ts";
 import { LIMITS } from "#core/limits.ts";
 import { ApiFailure, clientErrorMessage, unwrap } from "../api.ts";
 import { loadOnce } from "../components/load-once.ts";
-import { Button, Confirm, featureName, upgradeFor } from "../components/ui.tsx";
+import { Button } from "../components/button.tsx";
+import { Confirm } from "../components/modal.tsx";
+import { featureName, upgradeFor } from "../components/upgrade-prompt.tsx";
 import { useDashboard } from "../store.ts";
 
 const post = (path: string, body?: unknown) =>

@@ -8,7 +8,8 @@ import { useEffect, useState, type ReactNode } from "react";
 import { useBlocker } from "react-router";
 import { create } from "zustand";
 import { DASH } from "#core/dashboard-texts.ts";
-import { Confirm, type FocusOnClose } from "../components/ui.tsx";
+import { type FocusOnClose } from "../components/focus.ts";
+import { Confirm } from "../components/modal.tsx";
 
 interface UnsavedState {
   /** The forms that hold unsaved changes, by name. */

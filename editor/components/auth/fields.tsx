@@ -103,16 +103,6 @@ export function PrimaryButton({ busy, children, className = "", ...props }: Butt
   );
 }
 
-export function SecondaryButton({ className = "", ...props }: ButtonHTMLAttributes<HTMLButtonElement>) {
-  return (
-    <button
-      type="button"
-      {...props}
-      className={`inline-flex min-h-11 items-center justify-center rounded-md border border-slate-400 bg-white px-4 py-2 font-medium text-slate-800 hover:bg-slate-50 disabled:cursor-not-allowed disabled:text-slate-400 ${className}`}
-    />
-  );
-}
-
 /**
  * A form whose controls stay disabled until the page's script has taken over, so a click or a
  * keystroke before that cannot submit the bare HTML form or be lost.

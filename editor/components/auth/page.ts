@@ -125,11 +125,6 @@ export function ready(root: ParentNode = document) {
   for (const set of root.querySelectorAll<HTMLFieldSetElement>("fieldset[data-until-ready]")) set.disabled = false;
 }
 
-/** Reads a hidden section in or out. */
-export function showSection(section: HTMLElement, shown: boolean) {
-  section.hidden = !shown;
-}
-
 let providers: Promise<{ google: boolean; label?: string | null; googleLogo?: boolean }> | undefined;
 
 /**

@@ -1,8 +1,12 @@
 /**
  * A publishing process killed at random instants (SIGKILL) always leaves the page on disk as the
  * complete old or the complete new version. The children are plain JavaScript bundles, so a trial
- * costs a Node startup and not a TypeScript compile: the 50 trials take well under a minute even on
- * a busy machine, and the timeouts leave room for a machine several times busier.
+ * costs a Node startup and not a TypeScript compile; the timeouts leave room for a machine several
+ * times busier.
+ *
+ * The kill points come from a seeded random source: a failure names the seed, and CRASH_SEED=<seed>
+ * kills at the same points again. `npm run test:soak` runs the full trials (50, 30 and 16); every
+ * other run, CI's included, a quarter of them, with a new seed each time.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -20,9 +24,18 @@ import { renderPage } from "#renderer/render.tsx";
 import { BATCH_SIZE } from "#renderer/republish.ts";
 import type { AssetManifest } from "#renderer/types.ts";
 import { bundleForNode } from "#tests/support/node-bundle.ts";
+import { rng } from "#tests/support/rng.ts";
 import { startTestBucket } from "#tests/support/s3.ts";
 
-const TRIALS = 50;
+const SOAK = process.env.PLINTH_SOAK === "1";
+/** Trials of a run: all of them in the soak, a quarter otherwise. */
+const trials = (full: number) => (SOAK ? full : Math.ceil(full / 4));
+const SEED = process.env.CRASH_SEED ? Number(process.env.CRASH_SEED) : Math.floor(Math.random() * 2 ** 32);
+/** Each kind of trial draws from its own sequence, so one kind's kill points do not depend on another's. */
+const killPoints = (kind: number) => rng(SEED + kind);
+/** Where a failure happened, and how to repeat it. */
+const at = (trial: number) => `trial ${trial} (seed ${SEED}; CRASH_SEED=${SEED} kills at the same points)`;
+const TRIALS = trials(50);
 const NOW = "2026-01-01T12:00:00.000Z";
 const NAME_A = "Crash Version Alpha";
 const NAME_B = "Crash Version Bravo";
@@ -95,38 +108,40 @@ describe("crash safety", () => {
     const publishedDir = join(dir, "published");
     const page = join(publishedDir, username, "index.html");
     const seen = new Set<number>();
+    const random = killPoints(1);
     for (let trial = 0; trial < TRIALS; trial++) {
-      await runAndKill(publishedDir, Math.random() * 100, trial % 2);
-      expect(existsSync(page)).toBe(true);
+      await runAndKill(publishedDir, random() * 100, trial % 2);
+      expect(existsSync(page), at(trial)).toBe(true);
       const html = readFileSync(page, "utf8");
       const which = expected.indexOf(html);
-      expect(which, `trial ${trial}: page on disk is not a complete version`).toBeGreaterThanOrEqual(0);
+      expect(which, `${at(trial)}: page on disk is not a complete version`).toBeGreaterThanOrEqual(0);
       seen.add(which);
       // Leftover temporary files are dot files, which are never served.
       for (const f of readdirSync(join(publishedDir, username))) {
-        if (f !== "index.html" && f.endsWith(".html")) expect(f.startsWith(".")).toBe(true);
+        if (f !== "index.html" && f.endsWith(".html")) expect(f.startsWith("."), at(trial)).toBe(true);
       }
     }
-    expect(seen.size).toBe(2);
+    expect(seen.size, `both versions seen (seed ${SEED})`).toBe(2);
   }, 900_000);
 });
 
 describe("crash safety with a bucket target", () => {
-  it("leaves the page object whole, old or new, after 30 SIGKILLs during publishes to the bucket", async () => {
+  it(`leaves the page object whole, old or new, after ${trials(30)} SIGKILLs during publishes to the bucket`, async () => {
     const s3 = await startTestBucket();
     try {
       const publishedDir = join(dir, "bucket-work");
       const seen = new Set<number>();
-      for (let trial = 0; trial < 30; trial++) {
-        await spawnAndKill([bucketChild, join(dir, "db.sqlite"), publishedDir, userId, NOW, NAME_A, NAME_B, String(trial % 2), s3.endpoint, s3.bucket], Math.random() * 100);
+      const random = killPoints(2);
+      for (let trial = 0; trial < trials(30); trial++) {
+        await spawnAndKill([bucketChild, join(dir, "db.sqlite"), publishedDir, userId, NOW, NAME_A, NAME_B, String(trial % 2), s3.endpoint, s3.bucket], random() * 100);
         const object = await s3.object(`${username}/index.html`);
-        expect(object, `trial ${trial}: no page object`).not.toBeNull();
+        expect(object, `${at(trial)}: no page object`).not.toBeNull();
         const which = expected.indexOf(object!.body.toString("utf8"));
-        expect(which, `trial ${trial}: the page object is not a complete version`).toBeGreaterThanOrEqual(0);
+        expect(which, `${at(trial)}: the page object is not a complete version`).toBeGreaterThanOrEqual(0);
         expect(object!.contentType).toBe("text/html; charset=utf-8");
         seen.add(which);
       }
-      expect(seen.size).toBe(2);
+      expect(seen.size, `both versions seen (seed ${SEED})`).toBe(2);
       // Only the page, its own files, the shared assets, the sitemap and robots.txt: no temporary keys.
       for (const key of await s3.keys()) expect(key).toMatch(new RegExp(`^(${username}/(index\\.html|qr-[0-9a-z]+\\.svg)|_p/.+|(sitemap\\.xml|robots\\.txt)(\\.br|\\.gz)?)$`));
     } finally {
@@ -139,7 +154,7 @@ describe("crash safety of republishing every page", () => {
   const ORIGINS = ["http://origin-a.example", "http://origin-b.example"];
   const PAGES = BATCH_SIZE + 20;
 
-  it("leaves every page complete, old or new, after 16 SIGKILLs during bulk republishes", async () => {
+  it(`leaves every page complete, old or new, after ${trials(16)} SIGKILLs during bulk republishes`, async () => {
     const published = join(dir, "republish");
     const dbPath = join(dir, "republish.sqlite");
     const rdb = openDatabase({ path: dbPath });
@@ -159,16 +174,17 @@ describe("crash safety of republishing every page", () => {
     }
     closeDatabase(rdb);
     const seen = new Set<number>();
-    for (let trial = 0; trial < 16; trial++) {
-      await spawnAndKill([republishChild, dbPath, published, ORIGINS[0]!, ORIGINS[1]!, String(trial % 2)], Math.random() * 300);
+    const random = killPoints(3);
+    for (let trial = 0; trial < trials(16); trial++) {
+      await spawnAndKill([republishChild, dbPath, published, ORIGINS[0]!, ORIGINS[1]!, String(trial % 2)], random() * 300);
       for (const [name, versions] of expectedByPage) {
         const html = readFileSync(join(published, name, "index.html"), "utf8");
         const which = versions.indexOf(html);
-        expect(which, `trial ${trial}, ${name}: not a complete version`).toBeGreaterThanOrEqual(0);
+        expect(which, `${at(trial)}, ${name}: not a complete version`).toBeGreaterThanOrEqual(0);
         seen.add(which);
-        for (const f of readdirSync(join(published, name))) if (f !== "index.html" && f.endsWith(".html")) expect(f.startsWith(".")).toBe(true);
+        for (const f of readdirSync(join(published, name))) if (f !== "index.html" && f.endsWith(".html")) expect(f.startsWith("."), at(trial)).toBe(true);
       }
     }
-    expect(seen.size).toBe(2);
+    expect(seen.size, `both versions seen (seed ${SEED})`).toBe(2);
   }, 600_000);
 });

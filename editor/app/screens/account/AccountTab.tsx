@@ -8,7 +8,8 @@ import { AUTH_TEXT } from "#core/auth-rules.ts";
 import { BILLING_MESSAGES } from "#core/billing.ts";
 import { PasswordField, TextField } from "../../../components/auth/fields.tsx";
 import { api, ApiFailure, setSigningOut, unwrap } from "../../api.ts";
-import { Button, Modal } from "../../components/ui.tsx";
+import { Button } from "../../components/button.tsx";
+import { Modal } from "../../components/modal.tsx";
 
 type Account = Awaited<ReturnType<typeof loadAccount>>;
 const loadAccount = () => unwrap(api.auth.account.$get());

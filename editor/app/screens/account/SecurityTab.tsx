@@ -14,7 +14,8 @@ import PasswordStrength from "../../../components/auth/PasswordStrength.tsx";
 import { dateAtTime } from "../../../components/dates.ts";
 import { fieldsOf } from "../../../components/field-errors.ts";
 import { api, ApiFailure, clientErrorMessage, unwrap } from "../../api.ts";
-import { Button, Modal } from "../../components/ui.tsx";
+import { Button } from "../../components/button.tsx";
+import { Modal } from "../../components/modal.tsx";
 import { useUnsavedChanges } from "../../shell/unsaved.tsx";
 
 /** docs/product.md section 8, "server message or fallback": a 4xx's message; the action's own text when the request failed or the server did. */

@@ -15,7 +15,8 @@ import {
 } from "#core/affiliate.ts";
 import { addMonths, formatMoney, PLUS_PRICE } from "#core/billing.ts";
 import { api, ApiFailure, clientErrorMessage, unwrap } from "../../api.ts";
-import { Button, Modal } from "../../components/ui.tsx";
+import { Button } from "../../components/button.tsx";
+import { Modal } from "../../components/modal.tsx";
 import { longDate } from "../../../components/dates.ts";
 import { MIN_PAYOUT, PAYOUT_FEE_PERCENT } from "./affiliate-ui.ts";
 import { fieldsOf } from "../../../components/field-errors.ts";

@@ -5,7 +5,8 @@ import { Tabs } from "radix-ui";
 import { Copy, Mail } from "lucide-react";
 import { useId } from "react";
 import { AFFILIATE_MESSAGES, SHARE_TEXTS } from "#core/affiliate.ts";
-import { Button, Modal } from "../../components/ui.tsx";
+import { Button } from "../../components/button.tsx";
+import { Modal } from "../../components/modal.tsx";
 import { COMMISSION_PERCENT, copyText, tabClass } from "./affiliate-ui.ts";
 
 export function ShareDialog({ open, onOpenChange, url }: { open: boolean; onOpenChange(o: boolean): void; url: string }) {

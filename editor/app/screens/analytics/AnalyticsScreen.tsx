@@ -14,7 +14,8 @@ import { ANALYTICS_TEXTS as T, DEFAULT_RANGE_DAYS, LEADS_TEXTS, presetRange, sha
 import { VISITOR_MESSAGES } from "#core/visitor.ts";
 import { api, clientErrorMessage, unwrap } from "../../api.ts";
 import { LazyMenu } from "../../components/lazy-menu.tsx";
-import { Button, EmptyState } from "../../components/ui.tsx";
+import { Button } from "../../components/button.tsx";
+import { EmptyState } from "../../components/empty-state.tsx";
 import { useDashboard } from "../../store.ts";
 import { DayChart } from "./DayChart.tsx";
 import type { Report } from "./DetailPanels.tsx";

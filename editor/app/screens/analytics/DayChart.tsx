@@ -5,7 +5,7 @@
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
 import { dayLabel } from "#core/analytics-range.ts";
-import { Button } from "../../components/ui.tsx";
+import { Button } from "../../components/button.tsx";
 import { dateTickIndexes, valueTicks } from "./chart-scale.ts";
 
 export interface DayValue {

@@ -10,7 +10,7 @@ import { fillDays } from "#core/analytics-range.ts";
 import { DASH } from "#core/dashboard-texts.ts";
 import { ANALYTICS_TEXTS as T, ctrBadgeVariant } from "#core/analytics.ts";
 import type { api } from "../../api.ts";
-import { Button } from "../../components/ui.tsx";
+import { Button } from "../../components/button.tsx";
 import { useDashboard } from "../../store.ts";
 import { DayChart } from "./DayChart.tsx";
 

@@ -9,7 +9,10 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { LEADS_TEXTS as T } from "#core/analytics.ts";
 import { dateAtTime } from "../../../components/dates.ts";
 import { api, clientErrorMessage, unwrap } from "../../api.ts";
-import { Button, Confirm, EmptyState, useRowFocus } from "../../components/ui.tsx";
+import { Button } from "../../components/button.tsx";
+import { Confirm } from "../../components/modal.tsx";
+import { EmptyState } from "../../components/empty-state.tsx";
+import { useRowFocus } from "../../components/focus.ts";
 import { toast } from "../../toast.tsx";
 
 type LeadsPage = InferResponseType<typeof api.analytics.leads.$get, 200>;

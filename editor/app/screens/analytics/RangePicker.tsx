@@ -6,7 +6,7 @@ import { CalendarDays } from "lucide-react";
 import { cloneElement, useEffect, useState } from "react";
 import { LIMITS } from "#core/limits.ts";
 import { presetRange } from "#core/analytics.ts";
-import { Button } from "../../components/ui.tsx";
+import { Button } from "../../components/button.tsx";
 import { daysOf, labelOf, type Range } from "./range.ts";
 
 type Popover = typeof import("./RangePopover.tsx")["RangePopover"];

@@ -16,7 +16,8 @@ import { BUTTON_STYLES, FONT_PAIRINGS, getTheme, SOCIAL_POSITIONS, THEMES, type 
 import { ApiFailure } from "../../api.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
 import { PlusBadge, PlusMark } from "../../components/plus-badge.tsx";
-import { featureName, useBlocked } from "../../components/ui.tsx";
+import { featureName } from "../../components/upgrade-prompt.tsx";
+import { useBlocked } from "../../components/use-blocked.ts";
 import { EditorWithPreview } from "../../preview/EditorWithPreview.tsx";
 import { saveProfileEdit } from "../../preview/save.ts";
 import { useCurrentSnapshot, useProfileDraft } from "../../preview/store.ts";

@@ -9,7 +9,8 @@ import Cropper, { type Area } from "react-easy-crop";
 import { LIMITS } from "#core/limits.ts";
 import { FULLWIDTH_ASPECTS, type PictureShape } from "#core/profile.ts";
 import type { FullwidthSubtype } from "#core/themes.ts";
-import { Button, Modal } from "../../components/ui.tsx";
+import { Button } from "../../components/button.tsx";
+import { Modal } from "../../components/modal.tsx";
 
 const MIN_ZOOM = 1;
 

@@ -23,7 +23,8 @@ import {
 import { APPEARANCE_DEFAULTS, type FullwidthSubtype, type IconSubtype } from "#core/themes.ts";
 import { api, unwrap } from "../../api.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
-import { Button, Confirm, Modal } from "../../components/ui.tsx";
+import { Button } from "../../components/button.tsx";
+import { Confirm, Modal } from "../../components/modal.tsx";
 import { EditorWithPreview } from "../../preview/EditorWithPreview.tsx";
 import { afterProfileChange, saveProfileEdit, saveProfileSection, uploadFailureText } from "../../preview/save.ts";
 import { useCurrentSnapshot, useProfileDraft } from "../../preview/store.ts";

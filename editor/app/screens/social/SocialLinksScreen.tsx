@@ -20,7 +20,11 @@ import { moveItem, SortableGroup, SortableItem, SortableList, type SortProps } f
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
 import { RowMenu } from "../../components/row-menu.tsx";
 import { PlusBadge, PlusMark } from "../../components/plus-badge.tsx";
-import { Button, Confirm, EmptyState, Modal, useBlocked, useRowFocus } from "../../components/ui.tsx";
+import { Button } from "../../components/button.tsx";
+import { EmptyState } from "../../components/empty-state.tsx";
+import { useRowFocus } from "../../components/focus.ts";
+import { Confirm, Modal } from "../../components/modal.tsx";
+import { useBlocked } from "../../components/use-blocked.ts";
 import { VisibilitySwitch } from "../../components/visibility-switch.tsx";
 import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { isLite, useDashboard } from "../../store.ts";
