@@ -70,7 +70,8 @@ export function HistoryDialog({ open, onClose, username }: { open: boolean; onCl
           duration: 10_000,
           action: { label: DASH.upgrade, onClick: () => void upgradeFor(features[0] ?? "unlimited_links") },
         });
-        load();
+        // Read in place: the rows stay, and so does the focus on the button that asked.
+        loadVersions().then(setVersions, () => undefined);
       } else {
         const title = failedStep.kind === "restore" ? HISTORY_TEXTS.restoreFailed : HISTORY_TEXTS.putLiveFailed;
         toast.error(title, { description: clientErrorMessage(e) ?? DASH.publishFailedText });
