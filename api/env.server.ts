@@ -246,6 +246,18 @@ export function isGoogleIssuer(issuer: string): boolean {
   }
 }
 
+/** The provider's name when OIDC_PROVIDER_NAME is unset (ADR 202). */
+function oidcProviderName(issuer: string, label: string | undefined): string {
+  if (isGoogleIssuer(issuer)) return "Google";
+  const named = label && /^(?:continue|sign in|log in) with (.+)$/i.exec(label)?.[1]?.trim();
+  if (named) return named;
+  try {
+    return new URL(issuer).hostname;
+  } catch {
+    return issuer;
+  }
+}
+
 const EnvSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
@@ -297,6 +309,18 @@ const EnvSchema = z
       .trim()
       .min(1)
       .max(60, "must be 60 characters or fewer")
+      .refine((v) => !/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(v), "must not hold control or invisible characters")
+      .optional(),
+    /**
+     * The provider's name in the mail that tells an owner it was linked to their account (ADR 202):
+     * "Google" with Google's issuer; else what OIDC_BUTTON_LABEL names after "Continue with" or
+     * "Sign in with"; else the issuer's host name.
+     */
+    OIDC_PROVIDER_NAME: z
+      .string()
+      .trim()
+      .min(1)
+      .max(40, "must be 40 characters or fewer")
       .refine((v) => !/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(v), "must not hold control or invisible characters")
       .optional(),
     GOOGLE_ISSUER: z.url().optional(),
@@ -419,6 +443,7 @@ const EnvSchema = z
       OIDC_CLIENT_ID: env.OIDC_CLIENT_ID ?? GOOGLE_CLIENT_ID,
       OIDC_CLIENT_SECRET: env.OIDC_CLIENT_SECRET ?? GOOGLE_CLIENT_SECRET,
       OIDC_BUTTON_LABEL: env.OIDC_BUTTON_LABEL ?? (isGoogleIssuer(issuer) ? "Continue with Google" : "Continue with single sign-on"),
+      OIDC_PROVIDER_NAME: env.OIDC_PROVIDER_NAME ?? oidcProviderName(issuer, env.OIDC_BUTTON_LABEL),
       PUBLIC_ORIGIN: publicOrigin,
       LOG_PRETTY: env.LOG_PRETTY === undefined ? env.NODE_ENV === "development" : env.LOG_PRETTY === "1" || env.LOG_PRETTY === "true",
       DATA_DIR: resolve(env.DATA_DIR),

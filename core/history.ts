@@ -3,7 +3,9 @@
  * what changed since the version before it in the owner's words ("2 links added, theme changed").
  * Pure.
  */
-import type { PageLink, PageProfile, PageSnapshot } from "./model.ts";
+import type { PageLink, PagePlan, PageProfile, PageSnapshot } from "./model.ts";
+import { planHiddenItems, type PlanHiddenItem } from "./plan-hides.ts";
+import { publishGate } from "./publish-gate.ts";
 
 /** Dates in the History view and its preview banner, e.g. "28 Nov 2026, 10:30 UTC" (the server's words). */
 export function versionTime(at: Date): string {
@@ -29,10 +31,26 @@ export const HISTORY_TEXTS = {
   putLiveTitle: (n: number) => `Put version ${n} live?`,
   putLiveText: "Visitors will see this version at once, and your draft becomes this version. Unpublished edits in your draft are replaced.",
   putLiveConfirm: "Yes, Put It Live",
+  /** Put live of a version the owner's plan would publish with Plus items hidden (ADR 200). */
+  putLiveHidesText:
+    "Visitors will see this version at once, and your draft becomes this version. Your plan hides the Plus items below on your page; your draft keeps them, and they come back when you upgrade. Unpublished edits in your draft are replaced.",
+  putLiveHidesList: "What visitors will not see",
+  putLiveHidesConfirm: "Hide Plus items and put live",
+  planHidesNote: (n: number) => `Put live now, your plan hides ${n} Plus ${n === 1 ? "item" : "items"} of this version`,
+  consentOutdated: "What your plan hides on this version changed since you opened History. Check the list and try again.",
   putLiveFailed: "Failed to put this version live",
   versionNotFound: "Version not found",
   previewBanner: (n: number, at: Date) => `Version ${n}, published ${versionTime(at)}: your page as visitors saw it then. Visitors see your live page.`,
 } as const;
+
+/**
+ * What the owner's plan would hide, item by item, if `snapshot` were put live at `now` (ADR 200): the
+ * list "Put live" shows and asks consent to, as "Hide Plus items and publish" does for the draft
+ * (ADR 136); empty when the plan allows the version as it is.
+ */
+export function versionPlanHides(snapshot: PageSnapshot, plan: PagePlan, now: Date): PlanHiddenItem[] {
+  return publishGate(snapshot, plan, now).ok ? [] : planHiddenItems(snapshot, now);
+}
 
 export const VERSION_SUMMARY_TEXTS = {
   first: "First published version",

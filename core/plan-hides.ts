@@ -134,3 +134,22 @@ export function planHiddenItems(s: PageSnapshot, now: Date): PlanHiddenItem[] {
 export function featuresOf(items: readonly PlanHiddenItem[]): PlanFeature[] {
   return [...new Set(items.map((i) => i.feature))];
 }
+
+/** What a render tells about the owner's Plus items (ADR 136, 201): whether a Lite render leaves some out. */
+export type PlusItemsState = "none" | "hidden" | "back";
+
+/** Whether the Lite rules take anything off `snapshot` at `now`. */
+export const hasPlanHiddenItems = (snapshot: PageSnapshot, now: Date): boolean => planHiddenItems(snapshot, now).length > 0;
+
+/**
+ * The owner's plus_items_state after a render under a plan that is Lite (`lite`) or not, of a snapshot
+ * that has Plus items the Lite rules take off (`plusItems`, hasPlanHiddenItems) or not:
+ * "hidden" while a Lite render leaves items out; "back" when a render under Plus shows again what a
+ * Lite render hid, which the dashboard announces once; "none" when there is nothing to hide. Every
+ * render of a page, one publish or a bulk re-render, records it through this one rule.
+ */
+export function plusItemsStateAfter(current: PlusItemsState, lite: boolean, plusItems: boolean): PlusItemsState {
+  if (lite) return plusItems ? "hidden" : "none";
+  if (current === "hidden") return plusItems ? "back" : "none";
+  return current;
+}

@@ -9,10 +9,10 @@ import { join } from "node:path";
 import { and, desc, eq, isNotNull, lt, notInArray } from "drizzle-orm";
 import { LIMITS } from "#core/limits.ts";
 import { PagePlanSchema, PageSnapshotSchema, type PagePlan, type PageSnapshot } from "#core/model.ts";
-import { planHiddenItems, type PlanFeature, type PlanHiddenItem } from "#core/plan-hides.ts";
+import { hasPlanHiddenItems, planHiddenItems, plusItemsStateAfter, type PlanFeature, type PlanHiddenItem } from "#core/plan-hides.ts";
 import { publishGate } from "#core/publish-gate.ts";
 import { ALWAYS_PLUS, effectivePlan, planStateOf } from "#core/plans.ts";
-import { versionSummary } from "#core/history.ts";
+import { versionPlanHides, versionSummary } from "#core/history.ts";
 import { durably, transaction, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { pageReports, pageVersions, userProfiles } from "#db/schema.ts";
@@ -199,17 +199,12 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions, consen
 
 /**
  * Record, with a render of `snapshot` under `plan`, whether the live page hides Plus items (ADR 136):
- * "hidden" while a Lite render leaves some out; "back" when a render under Plus shows them again,
- * which the dashboard announces once (acknowledgePlusItemsBack); "none" when there is nothing to hide.
+ * the one rule of core/plan-hides.ts, which bulk re-renders follow too (published-pages.ts, ADR 201).
  */
-function notePlusItems(tx: Db, userId: string, snapshot: PageSnapshot, plan: PagePlan, now: Date): void {
+export function notePlusItems(tx: Db, userId: string, snapshot: PageSnapshot, plan: PagePlan, now: Date): void {
   const row = tx.select({ state: userProfiles.plusItemsState }).from(userProfiles).where(eq(userProfiles.userId, userId)).get();
   if (!row) return;
-  const lite = effectivePlan(planStateOf(plan), now) === "lite";
-  const plusItems = planHiddenItems(snapshot, now).length > 0;
-  let next = row.state;
-  if (lite) next = plusItems ? "hidden" : "none";
-  else if (row.state === "hidden") next = plusItems ? "back" : "none";
+  const next = plusItemsStateAfter(row.state, effectivePlan(planStateOf(plan), now) === "lite", hasPlanHiddenItems(snapshot, now));
   if (next !== row.state) tx.update(userProfiles).set({ plusItemsState: next }).where(eq(userProfiles.userId, userId)).run();
 }
 
@@ -317,13 +312,16 @@ export interface VersionEntry {
   live: boolean;
   /** The features the owner agreed the plan hides with this publish (ADR 136); empty for an ordinary one. */
   hiddenByPlan: string[];
+  /** What the owner's plan would hide, item by item, if this version were put live now (ADR 200). */
+  planHides: PlanHiddenItem[];
 }
 
 /**
  * The History view's list (ADR 137): the versions the owner can bring back, newest first, each with a
  * summary of what changed since the one before it (one more row is read for the oldest's summary).
  */
-export function versionHistory(db: Db, userId: string): VersionEntry[] {
+export function versionHistory(db: Db, userId: string, now: Date): VersionEntry[] {
+  const plan = loadDraft(db, userId)?.plan ?? null;
   const rows = db
     .select({ version: pageVersions.version, publishedAt: pageVersions.publishedAt, snapshot: pageVersions.snapshot, hiddenByPlan: pageVersions.hiddenByPlan })
     .from(pageVersions)
@@ -340,6 +338,7 @@ export function versionHistory(db: Db, userId: string): VersionEntry[] {
       summary: versionSummary(before, snapshots[i]!),
       live: i === 0,
       hiddenByPlan: r.hiddenByPlan ?? [],
+      planHides: plan ? versionPlanHides(snapshots[i]!, plan, now) : [],
     };
   });
 }
@@ -380,9 +379,19 @@ export function versionPreview(db: Db, userId: string, version: number): Version
 
 /**
  * Put one of the owner's last 20 versions live at once: the draft becomes that snapshot, then it is
- * published. A version the plan gate refuses leaves the draft untouched.
+ * published. When the plan gate refuses the version, `consent` (the features the owner agreed the plan
+ * hides, as History's confirmation listed them) lets it through as "Hide Plus items and publish" does
+ * (ADR 136, 200): the version is published under the plan, which hides those items, and the draft and
+ * the new version keep them. Refused (402 without consent, 409 when the consent no longer covers what
+ * the plan hides), the draft is left untouched.
  */
-export function rollbackTo(db: Db, userId: string, version: number, opts: PublishOptions): PublishResult | { ok: false; reason: "no_version" } {
+export function rollbackTo(
+  db: Db,
+  userId: string,
+  version: number,
+  opts: PublishOptions,
+  consent?: readonly PlanFeature[],
+): PublishResult | { ok: false; reason: "no_version" } {
   // Refused before the draft is touched.
   if (isPageSuspended(db, userId)) return { ok: false, reason: "suspended" };
   const row = keptVersion(db, userId, version);
@@ -390,9 +399,12 @@ export function rollbackTo(db: Db, userId: string, version: number, opts: Publis
   if (!row || !draft) return { ok: false, reason: "no_version" };
   const snapshot = PageSnapshotSchema.parse(row.snapshot);
   const gate = publishGate(snapshot, draft.plan, opts.now);
-  if (!gate.ok) return { ok: false, reason: "blocked", features: gate.features };
+  if (!gate.ok) {
+    if (!consent) return { ok: false, reason: "blocked", features: gate.features };
+    if (gate.features.some((f) => !consent.includes(f))) return { ok: false, reason: "consent_outdated", features: gate.features };
+  }
   restoreDraft(db, userId, snapshot, opts.now);
-  return publishPage(db, userId, opts);
+  return publishPage(db, userId, opts, consent);
 }
 
 /**

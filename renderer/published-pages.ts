@@ -6,6 +6,7 @@
 import type { Statement } from "better-sqlite3";
 import { and, asc, eq, isNull, max, sql } from "drizzle-orm";
 import type { PagePlan } from "#core/model.ts";
+import { plusItemsStateAfter, type PlusItemsState } from "#core/plan-hides.ts";
 import { transaction, type Db } from "#db/client.ts";
 import type { UnderPageLock } from "./republish-batch.ts";
 import { pageVersions, userProfiles } from "#db/schema.ts";
@@ -132,7 +133,8 @@ const versionStatements = new WeakMap<Db["$client"], Statement<[string], [userId
  * The page lock for bulk re-renders on this connection (ADR 097): a write transaction (BEGIN
  * IMMEDIATE, which waits for any other writer, in any process) in which each page's latest published
  * version is read again, and only the pages still at the version they were rendered from, and not
- * suspended meanwhile (ADR 108), are swapped and recorded as rendered with `fingerprint`.
+ * suspended meanwhile (ADR 108), are swapped and recorded as rendered with `fingerprint`, each with
+ * what its render tells of the owner's Plus items, as a single publish records it (ADR 136, 201).
  */
 export function pageLockOf(db: Db, fingerprint: string): UnderPageLock {
   const latest = preparedOnce(versionStatements, db, () =>
@@ -141,6 +143,8 @@ export function pageLockOf(db: Db, fingerprint: string): UnderPageLock {
     ),
   );
   const mark = db.$client.prepare<[string, string, number]>("UPDATE page_versions SET template_fingerprint = ? WHERE user_id = ? AND version = ?");
+  const states = db.$client.prepare<[string], [string, PlusItemsState]>("SELECT user_id, plus_items_state FROM user_profiles WHERE user_id IN (SELECT value FROM json_each(?))").raw(true);
+  const setState = db.$client.prepare<[PlusItemsState, string]>("UPDATE user_profiles SET plus_items_state = ? WHERE user_id = ?");
   return (pages, swap) =>
     transaction(db, () => {
       const now = new Map(latest.all(JSON.stringify(pages.map((p) => p.userId))));
@@ -148,5 +152,11 @@ export function pageLockOf(db: Db, fingerprint: string): UnderPageLock {
       swap(current);
       // Each page swapped in now follows the template it was rendered with.
       for (const p of current) mark.run(fingerprint, p.userId, p.version);
+      const was = new Map(states.all(JSON.stringify(current.map((p) => p.userId))));
+      for (const p of current) {
+        const state = was.get(p.userId);
+        const next = state && plusItemsStateAfter(state, p.plusItems.lite, p.plusItems.hidden);
+        if (next && next !== state) setState.run(next, p.userId);
+      }
     });
 }

@@ -5,6 +5,8 @@
  */
 import { join } from "node:path";
 import { PageSnapshotSchema, type PagePlan } from "#core/model.ts";
+import { hasPlanHiddenItems } from "#core/plan-hides.ts";
+import { effectivePlan, planStateOf } from "#core/plans.ts";
 import { discardStaged, stageFiles, swapStaged, syncFoldersOf, syncStaged, type StagedFile } from "./atomic-write.ts";
 import { pageWrites } from "./page-writes.ts";
 import { removeCompressedCopies } from "./precompress.ts";
@@ -50,6 +52,8 @@ export interface StagedPage {
   /** The page's index.html, whose old compressed copies go before it is swapped (ADR 121). */
   page: string;
   files: StagedFile[];
+  /** What the render tells of the owner's Plus items (ADR 136, 201), recorded when the page is swapped in. */
+  plusItems: { lite: boolean; hidden: boolean };
 }
 
 /** A batch's staged pages. */
@@ -72,8 +76,10 @@ export function stageRenderedBatch(pages: Iterable<PageToRender>, settings: Rend
   try {
     for (const p of pages) {
       const snapshot = PageSnapshotSchema.parse(JSON.parse(p.snapshotJson));
-      const writes = pageWrites(snapshot, p.plan, { ...settings, now: new Date() });
-      staged.push({ userId: p.userId, version: p.version, page: join(settings.publishedDir, snapshot.profile.username, "index.html"), files: stageFiles(writes) });
+      const now = new Date();
+      const writes = pageWrites(snapshot, p.plan, { ...settings, now });
+      const plusItems = { lite: effectivePlan(planStateOf(p.plan), now) === "lite", hidden: hasPlanHiddenItems(snapshot, now) };
+      staged.push({ userId: p.userId, version: p.version, page: join(settings.publishedDir, snapshot.profile.username, "index.html"), files: stageFiles(writes), plusItems });
     }
   } catch (err) {
     for (const s of staged) discardStaged(s.files);

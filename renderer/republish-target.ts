@@ -9,7 +9,7 @@ import { transaction, type Db } from "#db/client.ts";
 import { loadDraft } from "./draft.ts";
 import { pool } from "./pool.ts";
 import { throughTarget, type PublishTarget } from "./publish-target.ts";
-import { lastPublishedSnapshot, markRendered, withPageLock, writePage } from "./publish.ts";
+import { lastPublishedSnapshot, markRendered, notePlusItems, withPageLock, writePage } from "./publish.ts";
 import { isPageSuspended, writeUnavailablePage } from "./suspension.ts";
 import type { AssetManifest } from "./types.ts";
 
@@ -60,7 +60,11 @@ export function rerenderIntoTarget(db: Db, userId: string, settings: TargetRende
       if (!state) return false;
       const settled = transaction(db, (tx) => {
         if (pageState(tx, userId)?.key !== state.key) return false;
-        if (!state.suspended) markRendered(tx, userId, state.last!.version, settings.assets);
+        if (!state.suspended) {
+          markRendered(tx, userId, state.last!.version, settings.assets);
+          // As a single publish records it (ADR 136, 201).
+          notePlusItems(tx, userId, state.last!.snapshot, state.draft.plan, settings.now);
+        }
         return true;
       });
       if (settled || attempt === ATTEMPTS) return true;

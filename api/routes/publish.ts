@@ -33,7 +33,10 @@ import { jsonBody } from "../validate.ts";
 
 const VersionSchema = z.object({ version: z.number().int().min(1).max(1_000_000_000) }).strict();
 /** The features the owner agreed the plan hides, as the Publish dialog listed them (ADR 136). */
-const HidePlusSchema = z.object({ hide: z.array(z.enum(PLAN_FEATURES)).min(1).max(PLAN_FEATURES.length) }).strict();
+const HideSchema = z.array(z.enum(PLAN_FEATURES)).min(1).max(PLAN_FEATURES.length);
+const HidePlusSchema = z.object({ hide: HideSchema }).strict();
+/** Put live, with the same optional consent to what the plan hides (ADR 200). */
+const RollbackSchema = z.object({ version: VersionSchema.shape.version, hide: HideSchema.optional() }).strict();
 
 function answer(result: PublishResult | { ok: false; reason: "no_version" }) {
   if (result.ok) return { version: result.version, changed: result.changed };
@@ -98,7 +101,8 @@ export function publishRoutes(deps: AppDeps) {
         return c.json({ message: PUBLISH_TEXTS.discarded, description: PUBLISH_TEXTS.discardedBody });
       })
       // GET /api/publish/versions - the last 20 published versions, newest first, each with what changed
-      .get("/versions", (c) => c.json({ versions: versionHistory(db, currentUser(c).id) }))
+      // and what the owner's plan would hide if it were put live now (ADR 200)
+      .get("/versions", (c) => c.json({ versions: versionHistory(db, currentUser(c).id, now()) }))
       // POST /api/publish/restore {version} - make that version the draft, leaving the live page alone
       .post("/restore", jsonBody(VersionSchema), async (c) => {
         const user = currentUser(c);
@@ -107,11 +111,14 @@ export function publishRoutes(deps: AppDeps) {
         if (!ok) throw new ApiError("not_found", HISTORY_TEXTS.versionNotFound);
         return c.json({ message: HISTORY_TEXTS.restored(version), description: HISTORY_TEXTS.restoredText });
       })
-      // POST /api/publish/rollback {version} - restore that version to the draft and publish it
-      .post("/rollback", jsonBody(VersionSchema), async (c) => {
+      // POST /api/publish/rollback {version, hide?} - restore that version to the draft and publish it;
+      // a version with Plus items the plan refuses goes live only with the owner's consent to the
+      // hides (as hide-plus), 409 when the plan now hides more than was agreed (ADR 200)
+      .post("/rollback", jsonBody(RollbackSchema), async (c) => {
         const user = currentUser(c);
-        const { version } = c.req.valid("json");
-        const result = await publishing(user.id, (o) => rollbackTo(db, user.id, version, o));
+        const { version, hide } = c.req.valid("json");
+        const result = await publishing(user.id, (o) => rollbackTo(db, user.id, version, o, hide));
+        if (!result.ok && result.reason === "consent_outdated") throw new ApiError("conflict", HISTORY_TEXTS.consentOutdated, { details: { features: result.features } });
         return c.json(answered(result));
       })
   );

@@ -97,21 +97,31 @@ export function backupCodesRenewedMail(to: string, origin: string): MailMessage 
   };
 }
 
-/** ADR 048: Google was linked to an account that had only a password until now. */
-export function googleLinkedMail(to: string, origin: string, at: Date, supportEmail: string): MailMessage {
+/** The OpenID Connect provider an account was linked to: its name and its button's text (ADR 150, 202). */
+export interface LinkedProvider {
+  name: string;
+  label: string;
+}
+
+/**
+ * ADR 048, 202: an OpenID Connect provider was linked to an account that had only a password until
+ * now, named as configured ("Google" and "Continue with Google" by default, the spec's text).
+ */
+export function providerLinkedMail(to: string, origin: string, at: Date, supportEmail: string, provider: LinkedProvider): MailMessage {
+  const { name, label } = provider;
   return {
     to,
-    subject: "Google sign-in was added to your Plinth account",
+    subject: `${name} sign-in was added to your Plinth account`,
     text: [
-      `On ${moment(at)} someone signed in to your Plinth account with "Continue with Google", using the Google account for ${to}.`,
-      "From now on that Google account signs in to Plinth too. Your password still works as before.",
+      `On ${moment(at)} someone signed in to your Plinth account with "${label}", using the ${name} account for ${to}.`,
+      `From now on that ${name} account signs in to Plinth too. Your password still works as before.`,
       "",
       "If this was you, there is nothing to do.",
       "",
-      "If it was not you, someone has access to a Google account with your email address. Then:",
+      `If it was not you, someone has access to a ${name} account with your email address. Then:`,
       `1. Reset your Plinth password, which signs out every session: ${origin}/auth/forgot-password`,
-      `2. Sign in and turn on two-factor authentication, so Google alone no longer lets anyone in: ${origin}${SECURITY_TAB}`,
-      `3. Secure your Google account, and write to ${supportEmail} if you want Google sign-in removed from your Plinth account.`,
+      `2. Sign in and turn on two-factor authentication, so ${name} alone no longer lets anyone in: ${origin}${SECURITY_TAB}`,
+      `3. Secure your ${name} account, and write to ${supportEmail} if you want ${name} sign-in removed from your Plinth account.`,
     ].join("\n"),
   };
 }

@@ -14,6 +14,7 @@ import { openDatabase, closeDatabase } from "#db/client.ts";
 import { createAccount } from "#api/services/accounts.ts";
 import { totpAt } from "#api/services/two-factor.ts";
 import { authorizationParameters, oidcSettings } from "#api/services/oidc.ts";
+import { providerLinkedMail } from "#api/services/auth-mail.ts";
 import { parseEnv } from "#api/env.server.ts";
 import { SUSPENSION_TEXTS } from "#core/admin.ts";
 import { AUTH_TEXT } from "#core/schemas/auth.ts";
@@ -176,9 +177,12 @@ describe("Google sign-in", () => {
 
     // The owner is told what happened, when, and what to do if it was not them (ADR 048).
     const mails = readOutbox(t.deps.env.OUTBOX_DIR).filter((m) => m.to === who.email);
-    expect(mails.map((m) => m.subject)).toEqual(["Google sign-in was added to your Plinth account"]);
+    // The provider is named as configured: this issuer is not Google's and has no label of its own,
+    // so its host name and the default button text (ADR 202).
+    expect(mails.map((m) => m.subject)).toEqual([`${new URL(provider.issuer.url!).hostname} sign-in was added to your Plinth account`]);
     const text = mails[0]!.text;
-    expect(text).toMatch(/On \w+ \d{1,2}, \d{4} at \d{2}:\d{2} UTC someone signed in to your Plinth account with "Continue with Google"/);
+    expect(text).toMatch(/On \w+ \d{1,2}, \d{4} at \d{2}:\d{2} UTC someone signed in to your Plinth account with "Continue with single sign-on"/);
+    expect(text).not.toContain("Google");
     expect(text).toContain("If this was you, there is nothing to do.");
     expect(text).toContain(`${t.deps.env.PUBLIC_ORIGIN}/auth/forgot-password`);
     expect(text).toContain("turn on two-factor authentication");
@@ -511,6 +515,43 @@ describe("the provider's settings (issue 35)", () => {
     expect(() => parseEnv({ ...base, OIDC_CLIENT_ID: "id", GOOGLE_CLIENT_ID: "other" })).toThrow("GOOGLE_CLIENT_ID: is the older name of OIDC_CLIENT_ID, which is set to something else: keep only OIDC_CLIENT_ID");
     expect(() => parseEnv({ ...base, OIDC_CLIENT_ID: "id", OIDC_BUTTON_LABEL: "x".repeat(61) })).toThrow("OIDC_BUTTON_LABEL: must be 60 characters or fewer");
     expect(() => parseEnv({ ...base, OIDC_CLIENT_ID: "id", OIDC_BUTTON_LABEL: "Sign\u202ein" })).toThrow("OIDC_BUTTON_LABEL: must not hold control or invisible characters");
+  });
+
+  it("names the provider for the mail that says it was linked: Google, the label's name, OIDC_PROVIDER_NAME, or the issuer's host (ADR 202)", () => {
+    expect(parseEnv({ ...base, OIDC_CLIENT_ID: "id" }).OIDC_PROVIDER_NAME).toBe("Google");
+    expect(parseEnv({ ...base, OIDC_CLIENT_ID: "id", OIDC_ISSUER: "https://sso.example.com", OIDC_BUTTON_LABEL: "Continue with Acme ID" }).OIDC_PROVIDER_NAME).toBe("Acme ID");
+    expect(parseEnv({ ...base, OIDC_CLIENT_ID: "id", OIDC_ISSUER: "https://sso.example.com", OIDC_BUTTON_LABEL: "Sign in with Keycloak" }).OIDC_PROVIDER_NAME).toBe("Keycloak");
+    expect(parseEnv({ ...base, OIDC_CLIENT_ID: "id", OIDC_ISSUER: "https://sso.example.com", OIDC_BUTTON_LABEL: "Staff login" }).OIDC_PROVIDER_NAME).toBe("sso.example.com");
+    expect(parseEnv({ ...base, OIDC_CLIENT_ID: "id", OIDC_ISSUER: "https://sso.example.com" }).OIDC_PROVIDER_NAME).toBe("sso.example.com");
+    expect(parseEnv({ ...base, OIDC_CLIENT_ID: "id", OIDC_ISSUER: "https://sso.example.com", OIDC_PROVIDER_NAME: " Acme Workforce " }).OIDC_PROVIDER_NAME).toBe("Acme Workforce");
+    expect(() => parseEnv({ ...base, OIDC_PROVIDER_NAME: "x".repeat(41) })).toThrow("OIDC_PROVIDER_NAME: must be 40 characters or fewer");
+    expect(() => parseEnv({ ...base, OIDC_PROVIDER_NAME: "Acme\nID" })).toThrow("OIDC_PROVIDER_NAME: must not hold control or invisible characters");
+  });
+
+  it("keeps the mail's text for Google word for word, and names any other provider throughout (ADR 048, 202)", () => {
+    const at = new Date("2026-11-28T10:30:00Z");
+    const google = providerLinkedMail("ada@gmail.example", "https://plinth.example", at, "support@plinth.example", { name: "Google", label: "Continue with Google" });
+    expect(google).toEqual({
+      to: "ada@gmail.example",
+      subject: "Google sign-in was added to your Plinth account",
+      text: [
+        `On November 28, 2026 at 10:30 UTC someone signed in to your Plinth account with "Continue with Google", using the Google account for ada@gmail.example.`,
+        "From now on that Google account signs in to Plinth too. Your password still works as before.",
+        "",
+        "If this was you, there is nothing to do.",
+        "",
+        "If it was not you, someone has access to a Google account with your email address. Then:",
+        "1. Reset your Plinth password, which signs out every session: https://plinth.example/auth/forgot-password",
+        "2. Sign in and turn on two-factor authentication, so Google alone no longer lets anyone in: https://plinth.example/dashboard/account-settings?tab=security",
+        "3. Secure your Google account, and write to support@plinth.example if you want Google sign-in removed from your Plinth account.",
+      ].join("\n"),
+    });
+    const acme = providerLinkedMail("ada@acme.example", "https://plinth.example", at, "support@plinth.example", { name: "Acme ID", label: "Continue with Acme ID" });
+    expect(acme.subject).toBe("Acme ID sign-in was added to your Plinth account");
+    expect(acme.text).toContain('with "Continue with Acme ID", using the Acme ID account for ada@acme.example.');
+    expect(acme.text).toContain("so Acme ID alone no longer lets anyone in");
+    expect(acme.text).toContain("if you want Acme ID sign-in removed from your Plinth account.");
+    expect(acme.text).not.toContain("Google");
   });
 
   it("asks only Google's issuer to let the person pick an account (prompt=select_account)", () => {

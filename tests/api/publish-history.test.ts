@@ -3,7 +3,7 @@
  * published, restoring one into the draft, and hostile input on each (another owner's versions,
  * malformed bodies, cross-origin requests, signed-out callers).
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -50,9 +50,9 @@ describe("GET /api/publish/versions", () => {
   it("lists the versions newest first, each with what changed and whether it is live", async () => {
     await threeVersions(owner);
     expect(await versions(owner)).toEqual([
-      { version: 3, publishedAt: expect.any(String), summary: "1 link removed, display name changed", live: true, hiddenByPlan: [] },
-      { version: 2, publishedAt: expect.any(String), summary: "2 links added, display name changed, theme changed", live: false, hiddenByPlan: [] },
-      { version: 1, publishedAt: expect.any(String), summary: "First published version", live: false, hiddenByPlan: [] },
+      { version: 3, publishedAt: expect.any(String), summary: "1 link removed, display name changed", live: true, hiddenByPlan: [], planHides: [] },
+      { version: 2, publishedAt: expect.any(String), summary: "2 links added, display name changed, theme changed", live: false, hiddenByPlan: [], planHides: [] },
+      { version: 1, publishedAt: expect.any(String), summary: "First published version", live: false, hiddenByPlan: [], planHides: [] },
     ]);
   });
 
@@ -161,6 +161,107 @@ describe("POST /api/publish/restore", () => {
     });
     expect(forged.status).toBe(403);
     expect(loadDraft(t.deps.db, owner.userId)!.snapshot.profile.displayName).toBe("Version Three");
+  });
+});
+
+describe("putting a version with Plus items live on Lite (ADR 200)", () => {
+  const LONG_TEXT = "About me, in seven hundred words.";
+  /** Version 1 with a main button and long-form text (published during the trial), version 2 without; then the trial ends. */
+  async function plusVersionThenLite(o: ApiOwner) {
+    addLink(o, "Shop", { isMainButton: true, orderIndex: 0 });
+    setProfile(o, { displayName: "With Plus", longFormText: LONG_TEXT });
+    expect((await o.call("POST", "/api/publish")).status).toBe(200);
+    t.deps.db.delete(links).where(eq(links.userId, o.userId)).run();
+    setProfile(o, { displayName: "Lite draft", longFormText: "" });
+    expect((await o.call("POST", "/api/publish")).status).toBe(200);
+    setProfile(o, { trialEndsAt: new Date(Date.now() - 1000) });
+  }
+  const draftName = (o: ApiOwner) => loadDraft(t.deps.db, o.userId)!.snapshot.profile.displayName;
+  const plusState = (o: ApiOwner) => t.deps.db.select({ s: userProfiles.plusItemsState }).from(userProfiles).where(eq(userProfiles.userId, o.userId)).get()!.s;
+
+  it("lists, per version, what the plan would hide if it were put live now", async () => {
+    await plusVersionThenLite(owner);
+    const [v2, v1] = await versions(owner);
+    expect(v2).toMatchObject({ version: 2, planHides: [] });
+    expect(v1.planHides).toEqual([
+      { feature: "main_button", kind: "main", id: expect.any(String), text: "“Shop” will show as an ordinary link, not the main button" },
+      { feature: "long_form_text", kind: "long_form_text", text: "Your long-form text will be hidden" },
+    ]);
+    // On Plus nothing is hidden.
+    setProfile(owner, { planType: "plus", subscriptionStatus: "active_plus", currentPeriodEndDate: new Date(Date.now() + 86_400_000) });
+    expect((await versions(owner)).map((v: { planHides: unknown[] }) => v.planHides)).toEqual([[], []]);
+  });
+
+  it("answers 402 without consent and leaves the draft and the page alone", async () => {
+    await plusVersionThenLite(owner);
+    const live = readFileSync(pageFile(owner), "utf8");
+    const res = await owner.call("POST", "/api/publish/rollback", { version: 1 });
+    expect(res.status).toBe(402);
+    expect((await res.json()).error.details.features).toEqual(["main_button", "long_form_text"]);
+    expect(draftName(owner)).toBe("Lite draft");
+    expect(readFileSync(pageFile(owner), "utf8")).toBe(live);
+  });
+
+  it("puts it live with consent: the plan hides the listed items, the draft and the stored version keep them", async () => {
+    await plusVersionThenLite(owner);
+    const res = await owner.call("POST", "/api/publish/rollback", { version: 1, hide: ["main_button", "long_form_text"] });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ version: 3, changed: true });
+    const page = mainOf(readFileSync(pageFile(owner), "utf8"));
+    expect(page).toContain("With Plus");
+    expect(page).toContain("Shop");
+    expect(page).not.toContain(LONG_TEXT);
+    const draft = loadDraft(t.deps.db, owner.userId)!.snapshot;
+    expect(draft.profile.longFormText).toBe(LONG_TEXT);
+    expect(draft.links).toMatchObject([{ title: "Shop", isMainButton: true }]);
+    const stored = t.deps.db.select().from(pageVersions).where(and(eq(pageVersions.userId, owner.userId), eq(pageVersions.version, 3))).get()!;
+    expect(stored.snapshot).toMatchObject({ profile: { longFormText: LONG_TEXT }, links: [{ title: "Shop", isMainButton: true }] });
+    expect(stored.hiddenByPlan).toEqual(["main_button", "long_form_text"]);
+    expect((await versions(owner))[0]).toMatchObject({ version: 3, live: true, hiddenByPlan: ["main_button", "long_form_text"] });
+    expect(plusState(owner)).toBe("hidden");
+    // Nothing to publish: the draft is the live version.
+    expect(await (await owner.call("GET", "/api/publish/state")).json()).toMatchObject({ hasUnpublishedChanges: false, version: 3 });
+  });
+
+  it("answers 409 when the consent no longer covers what the plan hides, changing nothing", async () => {
+    await plusVersionThenLite(owner);
+    const live = readFileSync(pageFile(owner), "utf8");
+    const res = await owner.call("POST", "/api/publish/rollback", { version: 1, hide: ["main_button"] });
+    expect(res.status).toBe(409);
+    const body = await res.json();
+    expect(body.error.message).toBe("What your plan hides on this version changed since you opened History. Check the list and try again.");
+    expect(body.error.details.features).toEqual(["main_button", "long_form_text"]);
+    expect(draftName(owner)).toBe("Lite draft");
+    expect(readFileSync(pageFile(owner), "utf8")).toBe(live);
+    expect((await versions(owner))[0].version).toBe(2);
+  });
+
+  it("answers 404 for another owner's version, consent or not, and touches neither owner", async () => {
+    await plusVersionThenLite(owner);
+    const other = createApiOwner(t, "lite");
+    setProfile(other, { displayName: "Other draft" });
+    for (const body of [{ version: 1 }, { version: 1, hide: ["main_button", "long_form_text"] }]) {
+      const res = await other.call("POST", "/api/publish/rollback", body);
+      expect(res.status).toBe(404);
+      expect((await res.json()).error.message).toBe("Version not found");
+    }
+    expect(draftName(other)).toBe("Other draft");
+    expect(existsSync(pageFile(other))).toBe(false);
+    expect(draftName(owner)).toBe("Lite draft");
+  });
+
+  it.each([
+    ["an empty consent", { version: 1, hide: [] }],
+    ["an unknown feature", { version: 1, hide: ["everything"] }],
+    ["a script", { version: 1, hide: ["<script>alert(1)</script>"] }],
+    ["a string", { version: 1, hide: "main_button" }],
+    ["too many", { version: 1, hide: Array.from({ length: 100 }, () => "main_button") }],
+  ])("answers 400 for %s, touching nothing", async (_name, body) => {
+    await plusVersionThenLite(owner);
+    const res = await owner.call("POST", "/api/publish/rollback", body);
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.message).toEqual(expect.any(String));
+    expect(draftName(owner)).toBe("Lite draft");
   });
 });
 

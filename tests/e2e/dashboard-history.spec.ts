@@ -139,3 +139,46 @@ test("History before anything is published says what it will hold", async ({ pag
   await expect(page.getByRole("dialog", { name: "History" })).toContainText("Nothing published yet.");
   await expectNoAxeViolations(page, "History, empty");
 });
+
+test("a Lite owner puts a version with Plus items live: the confirmation lists what visitors will not see", async ({ page, owner }) => {
+  test.setTimeout(120_000);
+  const db = e2eDb();
+  await page.goto("/api/health");
+  // Version 1, during the trial: a main button and long-form text; version 2: neither.
+  const shop = newId();
+  db.update(userProfiles).set({ displayName: "Plus Name", longFormText: "My long story, kept safe." }).where(eq(userProfiles.userId, owner.userId)).run();
+  db.insert(links).values({ id: shop, userId: owner.userId, title: "Shop", url: "https://example.com/shop", orderIndex: 0, isMainButton: true }).run();
+  await publishNow(page);
+  db.delete(links).where(eq(links.id, shop)).run();
+  db.update(userProfiles).set({ displayName: "Lite Name", longFormText: "" }).where(eq(userProfiles.userId, owner.userId)).run();
+  await publishNow(page);
+  // The trial ends.
+  db.update(userProfiles).set({ trialEndsAt: new Date(Date.now() - 1000) }).where(eq(userProfiles.userId, owner.userId)).run();
+  await page.goto("/dashboard/links");
+  await expect(page.getByRole("heading", { name: "Page Layout" })).toBeVisible();
+
+  await page.getByRole("button", { name: "History" }).click();
+  await expect(versionItem(page, 1)).toContainText("Put live now, your plan hides 2 Plus items of this version");
+  await versionItem(page, 1).getByRole("button", { name: "Put live: version 1" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Put version 1 live?" });
+  await expect(confirm).toContainText("Your plan hides the Plus items below on your page; your draft keeps them");
+  const hides = confirm.getByRole("list", { name: "What visitors will not see" }).getByRole("listitem");
+  await expect(hides).toHaveText(["“Shop” will show as an ordinary link, not the main button", "Your long-form text will be hidden"]);
+  await expectNoAxeViolations(page, "History: put live with Plus items hidden");
+  const reloaded = page.waitForEvent("load");
+  await confirm.getByRole("button", { name: "Hide Plus items and put live" }).click();
+  await expect(page.getByText("Your page has been published!")).toBeVisible();
+
+  // Visitors get version 1 as a Lite page: Shop as an ordinary link, no long-form text.
+  const visitor = await page.context().newPage();
+  await visitor.goto(`/${owner.username}`);
+  await expect(visitor.getByRole("heading", { name: "Plus Name" })).toBeVisible();
+  await expect(visitor.getByRole("link", { name: "Shop" })).toBeVisible();
+  await expect(visitor.getByText("My long story, kept safe.")).toHaveCount(0);
+  // The draft keeps everything.
+  await reloaded;
+  await expect(page.getByTestId("link-row").filter({ hasText: "Shop" })).toBeVisible();
+  await page.getByRole("button", { name: "History" }).click();
+  await expect(versionItem(page, 3)).toContainText("Live now");
+  await expect(versionItem(page, 3)).toContainText("Published with Plus items hidden by your plan");
+});

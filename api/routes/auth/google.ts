@@ -19,7 +19,7 @@ import { serverSecret } from "../../auth/server-secret.ts";
 import { assertNotSuspended } from "../../auth/sign-in.ts";
 import type { AppDeps, AppEnv } from "../../context.ts";
 import { ApiError } from "../../errors.ts";
-import { googleLinkedMail } from "../../services/auth-mail.ts";
+import { providerLinkedMail } from "../../services/auth-mail.ts";
 import { authorizationUrl, finishAuthorization, oidcSettings, type ProviderIdentity } from "../../services/oidc.ts";
 import { createProviderAttempt } from "../../services/signup.ts";
 import { jsonBody, query } from "../../validate.ts";
@@ -127,8 +127,8 @@ export function googleRoutes(deps: AppDeps, limiters: AuthLimiters) {
         if ("userId" in resolved) {
           if (resolved.linkedEmail) {
             await mailer
-              .send(googleLinkedMail(resolved.linkedEmail, env.PUBLIC_ORIGIN, now(), env.CONTACT_TO))
-              .catch((err) => log().error({ err }, "Sending the Google link notice failed"));
+              .send(providerLinkedMail(resolved.linkedEmail, env.PUBLIC_ORIGIN, now(), env.CONTACT_TO, { name: env.OIDC_PROVIDER_NAME, label: settings.label }))
+              .catch((err) => log().error({ err }, "Sending the sign-in link notice failed"));
           }
           const outcome = finishFirstFactor(c, deps, resolved.userId, flow.remember);
           // Checked again where it is used: only a dashboard path of this site leaves here, whatever the cookie held.

@@ -125,6 +125,7 @@ export function ConfirmBox(props: ConfirmProps) {
           <AlertDialog.Content {...focus} className="fixed left-1/2 top-1/2 w-[calc(100vw-1rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-5 shadow-xl">
             <AlertDialog.Title className="text-lg font-semibold">{props.title}</AlertDialog.Title>
             <AlertDialog.Description className="mt-2 text-sm text-slate-600">{props.description}</AlertDialog.Description>
+            {props.children}
             <div className="mt-5 flex flex-wrap justify-end gap-2">
               <AlertDialog.Cancel asChild>
                 <Button variant="secondary">{props.cancel}</Button>

@@ -34,6 +34,8 @@ export type ConfirmProps = {
   onConfirm(): void;
   /** Where focus goes on close, chosen by the screen; by default back to the opener. */
   focusOnClose?: FocusOnClose;
+  /** More to read before confirming, under the description (a list of what the action changes). */
+  children?: ReactNode;
 };
 
 /**

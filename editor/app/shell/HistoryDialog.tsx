@@ -3,6 +3,8 @@
  * newest first, each with its time and what changed since the one before. Each can be previewed as it
  * was published (a new tab), restored into the draft, or put live at once; both ask first, in a
  * confirmation stacked above this dialog (ADR 124), and focus goes back to the button that asked.
+ * Putting live a version with Plus items the owner's plan refuses lists, item by item, what visitors
+ * will not see, and sends that consent, as "Hide Plus items and publish" does (ADR 136, 200).
  */
 import { Eye, History as HistoryIcon, RotateCcw, Upload } from "lucide-react";
 import { useEffect, useState } from "react";
@@ -17,7 +19,7 @@ import { featureName, upgradeFor } from "../components/upgrade-prompt.tsx";
 import { toast } from "../toast.tsx";
 
 type Version = Awaited<ReturnType<typeof loadVersions>>[number];
-type Step = { kind: "restore" | "live"; version: number };
+type Step = { kind: "restore" | "live"; version: number; hides: Version["planHides"] };
 
 async function loadVersions() {
   return (await unwrap(api.publish.versions.$get())).versions;
@@ -31,6 +33,7 @@ export function HistoryDialog({ open, onClose, username }: { open: boolean; onCl
   const [failed, setFailed] = useState(false);
   const [step, setStep] = useState<Step | null>(null);
   const [busy, setBusy] = useState(false);
+  const hides = step?.kind === "live" ? step.hides : [];
 
   function load() {
     setFailed(false);
@@ -51,21 +54,26 @@ export function HistoryDialog({ open, onClose, username }: { open: boolean; onCl
         setStep(null);
         void toast.success(done.message, { description: done.description }).then(reloadSoon);
       } else {
-        await unwrap(api.publish.rollback.$post({ json: { version: step.version } }));
+        // The consent: the features of the items the confirmation listed, once each.
+        const hide = [...new Set(step.hides.map((h) => h.feature))];
+        await unwrap(api.publish.rollback.$post({ json: hide.length ? { version: step.version, hide } : { version: step.version } }));
         setStep(null);
         void toast.success(DASH.published, { description: DASH.publishedText }).then(reloadSoon);
       }
     } catch (e) {
       const failedStep = step;
       setStep(null);
-      if (e instanceof ApiFailure && e.status === 402) {
-        // A version with Plus items the plan refuses: restore it and publish with them hidden, or upgrade.
+      if (e instanceof ApiFailure && failedStep.kind === "live" && (e.status === 402 || e.status === 409)) {
+        // The plan hides more of this version than the confirmation listed (the plan or the time
+        // changed since History was read): the list is read afresh, to be checked and confirmed again.
         const features: string[] = e.details.features ?? [];
-        toast.error(DASH.publishBlockedTitle, {
-          description: `Version ${failedStep.version} uses ${features.map(featureName).join(", ")}. Restore it to your draft to publish it with those hidden, or upgrade.`,
+        toast.error(HISTORY_TEXTS.putLiveFailed, {
+          description: e.status === 409 ? e.message : `${HISTORY_TEXTS.consentOutdated} (${features.map(featureName).join(", ")})`,
           duration: 10_000,
           action: { label: DASH.upgrade, onClick: () => void upgradeFor(features[0] ?? "unlimited_links") },
         });
+        // Read in place: the rows stay, and so does the focus on the button that asked.
+        loadVersions().then(setVersions, () => undefined);
       } else {
         const title = failedStep.kind === "restore" ? HISTORY_TEXTS.restoreFailed : HISTORY_TEXTS.putLiveFailed;
         toast.error(title, { description: clientErrorMessage(e) ?? DASH.publishFailedText });
@@ -111,15 +119,16 @@ export function HistoryDialog({ open, onClose, username }: { open: boolean; onCl
                   </div>
                   <p className="mt-1 text-sm text-slate-800">{v.summary}</p>
                   {v.hiddenByPlan.length ? <p className="mt-1 text-sm text-amber-900">{HISTORY_TEXTS.hiddenByPlan}</p> : null}
+                  {!v.live && v.planHides.length ? <p className="mt-1 text-sm text-amber-900">{HISTORY_TEXTS.planHidesNote(v.planHides.length)}</p> : null}
                   <div className="mt-2 flex flex-wrap gap-2">
                     <a className={linkClass} href={`/${encodeURIComponent(username)}/preview?version=${v.version}`} target="_blank" rel="noopener" aria-label={`${HISTORY_TEXTS.preview}: version ${v.version} (opens in a new tab)`}>
                       <Eye aria-hidden className="size-4 shrink-0" /> {HISTORY_TEXTS.preview}
                     </a>
-                    <Button variant="secondary" aria-label={`${HISTORY_TEXTS.restore}: version ${v.version}`} onClick={() => setStep({ kind: "restore", version: v.version })}>
+                    <Button variant="secondary" aria-label={`${HISTORY_TEXTS.restore}: version ${v.version}`} onClick={() => setStep({ kind: "restore", version: v.version, hides: [] })}>
                       <RotateCcw aria-hidden className="size-4 shrink-0" /> {HISTORY_TEXTS.restore}
                     </Button>
                     {v.live ? null : (
-                      <Button variant="secondary" aria-label={`${HISTORY_TEXTS.putLive}: version ${v.version}`} onClick={() => setStep({ kind: "live", version: v.version })}>
+                      <Button variant="secondary" aria-label={`${HISTORY_TEXTS.putLive}: version ${v.version}`} onClick={() => setStep({ kind: "live", version: v.version, hides: v.planHides })}>
                         <Upload aria-hidden className="size-4 shrink-0" /> {HISTORY_TEXTS.putLive}
                       </Button>
                     )}
@@ -134,12 +143,25 @@ export function HistoryDialog({ open, onClose, username }: { open: boolean; onCl
         open={step !== null}
         onOpenChange={(o) => !o && setStep(null)}
         title={step ? (step.kind === "restore" ? HISTORY_TEXTS.restoreTitle(step.version) : HISTORY_TEXTS.putLiveTitle(step.version)) : ""}
-        description={step?.kind === "live" ? HISTORY_TEXTS.putLiveText : HISTORY_TEXTS.restoreText}
+        description={step?.kind === "live" ? (hides.length ? HISTORY_TEXTS.putLiveHidesText : HISTORY_TEXTS.putLiveText) : HISTORY_TEXTS.restoreText}
         cancel="Cancel"
-        confirm={step?.kind === "live" ? HISTORY_TEXTS.putLiveConfirm : HISTORY_TEXTS.restoreConfirm}
+        confirm={step?.kind === "live" ? (hides.length ? HISTORY_TEXTS.putLiveHidesConfirm : HISTORY_TEXTS.putLiveConfirm) : HISTORY_TEXTS.restoreConfirm}
         busy={busy}
         onConfirm={() => void confirm()}
-      />
+      >
+        {hides.length ? (
+          <>
+            <h3 id="history-hides" className="mt-3 text-sm font-semibold">
+              {HISTORY_TEXTS.putLiveHidesList}
+            </h3>
+            <ul aria-labelledby="history-hides" tabIndex={0} className="mt-1 max-h-60 list-disc space-y-1 overflow-y-auto pl-5 text-sm text-slate-800">
+              {hides.map((h, i) => (
+                <li key={i}>{h.text}</li>
+              ))}
+            </ul>
+          </>
+        ) : null}
+      </Confirm>
     </>
   );
 }

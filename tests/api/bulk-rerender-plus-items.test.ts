@@ -1,0 +1,85 @@
+/**
+ * Bulk re-renders record what the plan hides as a single publish or re-render does (ADR 136, 201):
+ * after a trial ends, a re-render of every page (npm run republish, a restore, the template pass)
+ * marks an owner whose Lite page leaves Plus items out as "hidden", and once the owner is on Plus
+ * again the next one marks them "back", so the dashboard says "Your Plus items are back on your
+ * page". The folder on the main thread and on worker threads, and a bucket, each against an owner
+ * whose page a single re-render handles.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { userProfiles } from "#db/schema.ts";
+import { republishAll } from "#renderer/republish.ts";
+import { rerenderPublishedPage } from "#renderer/rerender.ts";
+import { createTestApp, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
+import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
+import { startTestBucket, type TestBucket } from "#tests/support/s3.ts";
+
+const LONG_TEXT = "A long story the plan hides on a Lite page.";
+
+let t: TestApp;
+let bucket: TestBucket;
+beforeAll(async () => {
+  bucket = await startTestBucket();
+});
+afterAll(() => bucket.stop());
+afterEach(() => t.close());
+
+const set = (o: ApiOwner, values: Partial<typeof userProfiles.$inferInsert>) => t.deps.db.update(userProfiles).set(values).where(eq(userProfiles.userId, o.userId)).run();
+const stateOf = (o: ApiOwner) => t.deps.db.select({ s: userProfiles.plusItemsState }).from(userProfiles).where(eq(userProfiles.userId, o.userId)).get()!.s;
+const plusItemsBack = async (o: ApiOwner) => (await (await o.call("GET", "/api/publish/state")).json()).plusItemsBack;
+
+/** An owner who published long-form text during the trial. */
+async function publishedDuringTrial(): Promise<ApiOwner> {
+  const o = createApiOwner(t, "trial");
+  set(o, { displayName: "Trial page", longFormText: LONG_TEXT });
+  expect((await o.call("POST", "/api/publish")).status).toBe(200);
+  expect(stateOf(o)).toBe("none");
+  return o;
+}
+
+/** Trial over, then Plus again: after each, `bulk` re-renders every page; `single` is re-rendered on its own. */
+async function trialEndsThenPlus(bulk: () => Promise<number>, pageOf: (o: ApiOwner) => Promise<string>) {
+  const [owner, single] = [await publishedDuringTrial(), await publishedDuringTrial()];
+  const singly = () => rerenderPublishedPage(t.deps.db, single.userId, { publishedDir: t.deps.env.PUBLISHED_DIR, origin: TEST_ORIGIN, now: new Date() }, t.deps.target);
+
+  for (const o of [owner, single]) set(o, { trialEndsAt: new Date(Date.now() - 1000) });
+  expect(await bulk()).toBeGreaterThanOrEqual(1);
+  expect(await singly()).toBe(true);
+  expect(await pageOf(owner)).not.toContain(LONG_TEXT);
+  expect(stateOf(single)).toBe("hidden");
+  expect(stateOf(owner)).toBe("hidden");
+
+  for (const o of [owner, single]) set(o, { planType: "plus", subscriptionStatus: "active_plus", currentPeriodEndDate: new Date(Date.now() + 30 * 86_400_000) });
+  await bulk();
+  expect(await singly()).toBe(true);
+  expect(await pageOf(owner)).toContain(LONG_TEXT);
+  expect(stateOf(single)).toBe("back");
+  expect(stateOf(owner)).toBe("back");
+  expect(await plusItemsBack(owner)).toBe(true);
+  // The dashboard said so: once.
+  expect((await owner.call("POST", "/api/publish/plus-items-back/seen")).status).toBe(200);
+  expect(await plusItemsBack(owner)).toBe(false);
+}
+
+describe("a bulk re-render of the folder records what the plan hides, as a single re-render does", () => {
+  const filePage = async (o: ApiOwner) => readFileSync(join(t.deps.env.PUBLISHED_DIR, o.username, "index.html"), "utf8");
+  it.each([
+    ["on the main thread", 1],
+    ["on worker threads", 2],
+  ])("%s", async (_where, threads) => {
+    t = createTestApp();
+    await trialEndsThenPlus(() => republishAll(t.deps.db, { publishedDir: t.deps.env.PUBLISHED_DIR, origin: TEST_ORIGIN, threads, offMainThread: threads > 1 }), filePage);
+  }, 60_000);
+});
+
+describe("a bulk re-render into a bucket records what the plan hides, as a single re-render does", () => {
+  it("through the target", async () => {
+    const prefix = `plus-items-${Date.now()}/`;
+    t = createTestApp(bucket.env(prefix));
+    const bucketPage = async (o: ApiOwner) => (await bucket.object(`${prefix}${o.username}/index.html`))!.body.toString("utf8");
+    await trialEndsThenPlus(() => republishAll(t.deps.db, { publishedDir: t.deps.env.PUBLISHED_DIR, origin: TEST_ORIGIN, target: t.deps.target }), bucketPage);
+  }, 60_000);
+});
