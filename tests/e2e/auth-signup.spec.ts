@@ -167,6 +167,8 @@ test("the bare signup page asks for a username first, and refuses a taken one", 
 });
 
 test("a name held by a signup in progress: its owner continues it from another browser, anyone else is told when it frees up (ADR 141)", async ({ page, browser }) => {
+  // Two browsers through the signup wizard: close to a minute on a busy two-core machine.
+  test.setTimeout(120_000);
   const name = freshName("held");
   const email = `${name}@example.com`;
   const first = await browser.newContext();

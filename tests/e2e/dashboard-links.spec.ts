@@ -34,6 +34,8 @@ test("the shell: redirects, menu entries, user menu and the 404 screen", async (
 });
 
 test("adds a link of every type with the validation messages, then edits, hides, schedules and deletes", async ({ page, owner }) => {
+  // A walk through every link type: close to a minute on a busy two-core machine.
+  test.setTimeout(120_000);
   expect(owner.username).toBeTruthy();
   await page.goto("/dashboard/links");
   await expect(page.getByRole("heading", { name: "Page Layout" })).toBeVisible();

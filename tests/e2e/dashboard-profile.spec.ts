@@ -146,6 +146,8 @@ test("accepts a GIF; refuses an SVG, a renamed text file and a 3 MB image with d
 });
 
 test("every style and shape reaches the published page; initials; delete", async ({ page, owner }) => {
+  // Seven publishes and four crops in one walk: more than a minute on a busy two-core machine.
+  test.setTimeout(120_000);
   await page.goto("/dashboard/profile-picture");
   await choose(page, { name: "me.jpg", mimeType: "image/jpeg", buffer: await photo("jpeg", 800, 800) });
   await cropAndSave(page);
