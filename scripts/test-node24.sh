@@ -82,5 +82,5 @@ vitest run \
   tests/unit/publish/atomic-write.test.ts tests/unit/jobs/queue.test.ts \
   tests/unit/backup/backup-archive.test.ts tests/unit/auth/two-factor.test.ts tests/api/auth-login.test.ts \
   tests/api/report-thread.test.ts tests/api/analytics-writer.test.ts tests/unit/publish/republish.test.ts \
-  tests/api/visitor.test.ts tests/api/compression.test.ts tests/api/http-timeouts.test.ts tests/api/boot-errors.test.ts
+  tests/api/visitor.test.ts tests/api/compression.test.ts tests/api/http-timeouts.test.ts
 playwright test tests/e2e/smoke.spec.ts
