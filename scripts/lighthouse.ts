@@ -32,6 +32,11 @@ async function signIn(): Promise<string | null> {
 }
 
 const results = await scorePages(origin, MARKETING_PAGES);
+// A performance score moves a point between runs of one page (its paint times on a shared machine):
+// a page below 100 is scored again by the median of three runs, as Lighthouse's docs advise.
+for (const [i, r] of results.entries()) {
+  if (r.scores.performance < 100) results[i] = (await scorePages(origin, [r.path], { runs: 3 }))[0]!;
+}
 const problems: string[] = [];
 for (const r of results) {
   if (CATEGORIES.some((c) => r.scores[c] < 100)) problems.push(`${r.path}: ${r.failing.join("; ") || "a score below 100"}`);
