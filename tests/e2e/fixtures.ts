@@ -54,6 +54,15 @@ export async function signInAs(context: BrowserContext, owner: TestOwner, opts: 
 }
 
 export const test = base.extend<{ owner: TestOwner }>({
+  /**
+   * Every page is left on about:blank before the context closes. The dashboard reloads itself a
+   * moment after a publish; a context closed while one of its pages navigates can wait for that
+   * navigation without end, so a test that finishes right after a publish would hang in teardown.
+   */
+  context: async ({ context }, use) => {
+    await use(context);
+    await Promise.all(context.pages().map((p) => p.goto("about:blank", { timeout: 10_000 }).catch(() => undefined)));
+  },
   owner: async ({ context }, use) => {
     const owner = await createOwner();
     await signInAs(context, owner);
