@@ -6,54 +6,36 @@
  * shared test server and its Google-like mock stay as they are for the other tests. An account that
  * had only a password is linked on the way, and the mail that says so names the provider (ADR 202).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { expect, test } from "@playwright/test";
 import { hashPassword } from "#api/auth/password.ts";
 import { createAccount } from "#api/services/accounts.ts";
-import { closeDatabase, openDatabase, type Db } from "#db/client.ts";
+import type { Db } from "#db/client.ts";
 import { users } from "#db/schema.ts";
 import { mailsTo } from "#tests/support/mail.ts";
-import { freePort } from "#tests/support/nginx.ts";
 import { MOCK_IDENTITY_COOKIE } from "#tests/support/oidc-mock.ts";
 import { startOidcProvider, type OidcProviderServer } from "#tests/support/oidc-provider.ts";
-import { startServerProcess, type ServerProcess } from "#tests/support/server-process.ts";
+import { startOwnServer, type OwnServer } from "#tests/support/server-process.ts";
 import { expectNoAxeViolations } from "./axe.ts";
 
 const CLIENT_ID = "plinth-e2e-certified";
 let origin = "";
-let dir = "";
 let provider: OidcProviderServer;
-let server: ServerProcess;
+let own: OwnServer;
 let db: Db;
 
 test.beforeAll(async () => {
-  const port = await freePort();
-  origin = `http://localhost:${port}`;
-  dir = mkdtempSync(join(tmpdir(), "plinth-oidc-e2e-"));
-  provider = await startOidcProvider({ clientId: CLIENT_ID, redirectUri: `${origin}/auth/callback` });
-  server = await startServerProcess({
-    NODE_ENV: "test",
-    HOST: "127.0.0.1",
-    PORT: String(port),
-    PUBLIC_ORIGIN: origin,
-    DATA_DIR: join(dir, "data"),
-    PUBLISHED_DIR: join(dir, "published"),
-    LOG_REQUESTS: "0",
-    OIDC_ISSUER: provider.issuer,
-    OIDC_CLIENT_ID: CLIENT_ID,
-    OIDC_BUTTON_LABEL: "Continue with Acme ID",
+  own = await startOwnServer("oidc-e2e", async (origin) => {
+    provider = await startOidcProvider({ clientId: CLIENT_ID, redirectUri: `${origin}/auth/callback` });
+    return { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: CLIENT_ID, OIDC_BUTTON_LABEL: "Continue with Acme ID" };
   });
-  db = openDatabase({ path: join(dir, "data", "plinth.db"), migrate: false });
+  ({ origin, db } = own);
 });
 
 test.afterAll(async () => {
-  if (db) closeDatabase(db);
-  await server?.stop();
+  await own?.stop();
   await provider?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 test("an owner signs in with the provider's button on /auth/login, goes to the provider and comes back to the dashboard", async ({ page, context }) => {
@@ -83,5 +65,5 @@ test("an owner signs in with the provider's button on /auth/login, goes to the p
 
   // The account is linked to the provider's subject, and the owner is told, by the provider's name.
   expect(db.select({ googleSub: users.googleSub }).from(users).where(eq(users.id, userId)).get()).toEqual({ googleSub: sub });
-  await expect.poll(() => mailsTo(join(dir, "data", "outbox"), email).map((m) => m.subject)).toEqual(["Acme ID sign-in was added to your Plinth account"]);
+  await expect.poll(() => mailsTo(join(own.dataDir, "outbox"), email).map((m) => m.subject)).toEqual(["Acme ID sign-in was added to your Plinth account"]);
 });

@@ -7,52 +7,34 @@
  * which the SDK sends to the stand-in. Every body and header the browser receives is kept and
  * searched for the secrets.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { createSession, SESSION_COOKIE } from "#api/auth/session.ts";
 import { hashPassword } from "#api/auth/password.ts";
 import { createAccount } from "#api/services/accounts.ts";
 import { SUBSCRIPTION_TAB_PATH } from "#core/schemas/billing.ts";
-import { closeDatabase, openDatabase, type Db } from "#db/client.ts";
+import type { Db } from "#db/client.ts";
 import { userProfiles } from "#db/schema.ts";
-import { freePort } from "#tests/support/nginx.ts";
-import { startServerProcess, type ServerProcess } from "#tests/support/server-process.ts";
+import { startOwnServer, type OwnServer } from "#tests/support/server-process.ts";
 import { startStripeStandIn, stripeInvoice, STRIPE_TEST_ENV, type StripeStandIn } from "#tests/support/stripe.ts";
 import { expect, test } from "@playwright/test";
 
 const DAY = 86_400;
 let origin = "";
-let dir = "";
-let server: ServerProcess;
+let own: OwnServer;
 let stripe: StripeStandIn;
 let db: Db;
 
 test.beforeAll(async () => {
-  const port = await freePort();
-  origin = `http://localhost:${port}`;
-  dir = mkdtempSync(join(tmpdir(), "plinth-stripe-e2e-"));
-  stripe = await startStripeStandIn({ webhookUrl: `${origin}/api/billing/stripe/webhook` });
-  server = await startServerProcess({
-    NODE_ENV: "test",
-    HOST: "127.0.0.1",
-    PORT: String(port),
-    PUBLIC_ORIGIN: origin,
-    DATA_DIR: join(dir, "data"),
-    PUBLISHED_DIR: join(dir, "published"),
-    LOG_REQUESTS: "0",
-    ...STRIPE_TEST_ENV,
-    STRIPE_API_BASE: stripe.base,
+  own = await startOwnServer("stripe-e2e", async (origin) => {
+    stripe = await startStripeStandIn({ webhookUrl: `${origin}/api/billing/stripe/webhook` });
+    return { ...STRIPE_TEST_ENV, STRIPE_API_BASE: stripe.base };
   });
-  db = openDatabase({ path: join(dir, "data", "plinth.db"), migrate: false });
+  ({ origin, db } = own);
 });
 
 test.afterAll(async () => {
-  closeDatabase(db);
-  await server?.stop();
+  await own?.stop();
   await stripe?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 test("an owner upgrades through Stripe Checkout, falls past due, recovers, cancels, resumes and switches to yearly billing and back", async ({ page, context }) => {
@@ -169,7 +151,7 @@ test("an owner upgrades through Stripe Checkout, falls past due, recovers, cance
   const browser = await Promise.all(received);
   expect(browser.map((r) => new URL(r.url).pathname)).toEqual(expect.arrayContaining(["/api/billing/subscription", "/api/billing/checkout", "/api/billing/cancel", "/api/billing/resume", "/api/billing/interval"]));
   expect(browser.some((r) => r.url.startsWith(`${stripe.base}/c/pay/`))).toBe(true);
-  const seen = [...browser, { url: "the server's output", text: server.output() }];
+  const seen = [...browser, { url: "the server's output", text: own.server.output() }];
   // A secret whole, or without its prefix (a tail of zeros alone would match any script).
   const secrets = [STRIPE_TEST_ENV.STRIPE_SECRET_KEY, STRIPE_TEST_ENV.STRIPE_WEBHOOK_SECRET].flatMap((s) => [s, s.replace(/^(sk_test_|whsec_)/, "")]);
   expect(seen.filter((r) => secrets.some((s) => r.text.includes(s))).map((r) => r.url)).toEqual([]);

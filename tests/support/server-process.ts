@@ -4,7 +4,11 @@
  * read what it logged.
  */
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { closeDatabase, openDatabase, type Db } from "#db/client.ts";
+import { freePort } from "./nginx.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
 
@@ -32,6 +36,49 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
       await exited;
+    },
+  };
+}
+
+export interface OwnServer {
+  origin: string;
+  /** Its DATA_DIR (the outbox is under it). */
+  dataDir: string;
+  server: ServerProcess;
+  /** The server's database, for a test to arrange and check rows. */
+  db: Db;
+  /** Stops the server and removes its data folder. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A server of its own on a free port and a throwaway data folder, with the test settings and what
+ * `env` returns for its origin on top (a provider the test starts there can be told where to come back).
+ */
+export async function startOwnServer(name: string, env: (origin: string) => Promise<Record<string, string>>): Promise<OwnServer> {
+  const port = await freePort();
+  const origin = `http://localhost:${port}`;
+  const dir = mkdtempSync(join(tmpdir(), `plinth-${name}-`));
+  const server = await startServerProcess({
+    NODE_ENV: "test",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    PUBLIC_ORIGIN: origin,
+    DATA_DIR: join(dir, "data"),
+    PUBLISHED_DIR: join(dir, "published"),
+    LOG_REQUESTS: "0",
+    ...(await env(origin)),
+  });
+  const db = openDatabase({ path: join(dir, "data", "plinth.db"), migrate: false });
+  return {
+    origin,
+    dataDir: join(dir, "data"),
+    server,
+    db,
+    async stop() {
+      closeDatabase(db);
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
