@@ -37,7 +37,8 @@ function demoRows(name: string) {
   }
 }
 
-describe("npm run seed", () => {
+// Each run starts npm, tsx and the visitor script's build: seconds on a quiet machine, far more on a busy one.
+describe("npm run seed", { timeout: 180_000 }, () => {
   it("publishes the demo page into the bucket when the bucket is the publish target, and again when run again", async () => {
     for (let run = 0; run < 2; run++) {
       const out = await seed("bucket", bucket.env("seeded/"));
