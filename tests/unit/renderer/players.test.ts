@@ -144,3 +144,16 @@ describe("a Social button", () => {
     expect(byTag(b, "path").length).toBeGreaterThan(0);
   });
 });
+
+describe("the policies sent as headers with a page", () => {
+  it("say nothing of child frames, so the page's own frame-src decides (api/content-security.ts, docs/nginx.conf)", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { PAGE_HEADERS } = await import("#api/content-security.ts");
+    const nginx = [...readFileSync(new URL("../../../docs/nginx.conf", import.meta.url), "utf8").matchAll(/add_header Content-Security-Policy "([^"]+)"/g)].map((m) => m[1]!);
+    expect(nginx.length).toBeGreaterThan(0);
+    for (const policy of [PAGE_HEADERS["Content-Security-Policy"], ...nginx]) {
+      const names = policy.split(";").map((d) => d.trim().split(" ")[0]);
+      for (const governs of ["frame-src", "child-src", "default-src"]) expect(names, policy).not.toContain(governs);
+    }
+  });
+});
