@@ -195,3 +195,12 @@ export function recognizeEmbed(url: string): RecognizedEmbed | null {
   if (TIKTOK_HOSTS.has(host)) return tiktok(s);
   return null;
 }
+
+/**
+ * The player a page draws for a link, or null for a plain link: a standard link switched on as a
+ * player (link_specific_data.player = "on") whose address is recognised. The page derives the
+ * service from the address each time it draws it; nothing else is stored.
+ */
+export function playerOf(link: { linkType: string; url: string; data: { player?: string } }): RecognizedEmbed | null {
+  return link.linkType === "standard_url" && link.data.player === "on" ? recognizeEmbed(link.url.trim()) : null;
+}
