@@ -41,9 +41,9 @@ test("an owner adds a YouTube player, a Music release and a Social button; the v
   // A YouTube address: recognised, the player switch on for a new link; an unknown address has no switch.
   let d = await openAdd(page);
   await d.getByLabel("Title").fill("My new video");
-  await d.getByLabel("URL").fill("https://example.com/watch");
+  await d.getByRole("textbox", { name: "URL", exact: true }).fill("https://example.com/watch");
   await expect(d.getByRole("switch", { name: "Show as a player" })).toHaveCount(0);
-  await d.getByLabel("URL").fill(YOUTUBE);
+  await d.getByRole("textbox", { name: "URL", exact: true }).fill(YOUTUBE);
   await expect(d.getByText("Recognised: YouTube")).toBeVisible();
   const player = d.getByRole("switch", { name: "Show as a player" });
   await expect(player).toHaveAttribute("aria-checked", "true");
@@ -125,11 +125,13 @@ test("an owner adds a YouTube player, a Music release and a Social button; the v
     return route.abort("blockedbyclient");
   });
   await visitor.goto(`/${owner.username}`);
-  await expect(visitor.getByRole("button", { name: /Play.*My new video/ })).toBeVisible();
+  await expect(visitor.getByRole("button", { name: "Play My new video (YouTube)" })).toBeVisible();
   await expect(visitor.locator("iframe")).toHaveCount(0);
-  const card = visitor.locator("section, article, div").filter({ has: visitor.getByText("Night Drive", { exact: true }) }).filter({ has: visitor.getByRole("link", { name: /Bandcamp/ }) }).last();
-  await expect(card.getByRole("link", { name: /Spotify|Apple Music|Bandcamp/ })).toHaveText([/Bandcamp/, /Spotify/, /Apple Music/]);
-  await expect(card.getByRole("link", { name: /Bandcamp/ })).toHaveAttribute("href", SERVICES.Bandcamp);
+  const listen = visitor.getByRole("list", { name: "Listen to Night Drive" });
+  await expect(listen.getByRole("link")).toHaveText(["Bandcamp", "Spotify", "Apple Music"]);
+  await expect(listen.getByRole("link", { name: "Bandcamp" })).toHaveAttribute("href", SERVICES.Bandcamp);
+  // The card shows the cropped cover.
+  await expect(visitor.locator("li", { has: listen }).locator("img").first()).toHaveAttribute("src", /^\/media\/[0-9a-f]{2}\/[0-9a-f]{32}\.jpg$/);
   await expect(visitor.getByRole("link", { name: "Instagram" })).toHaveAttribute("href", "https://www.instagram.com/plinth.tester");
   await visitor.waitForLoadState("load");
   expect(elsewhere).toEqual([]);
@@ -142,8 +144,8 @@ test("the link dialog with each new type passes axe, fits 320 px and gives the f
   const fits = async () => expect(await d.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
 
   await d.getByLabel("Title").fill("Video");
-  await d.getByLabel("URL").fill("vimeo.com/76979871");
-  await d.getByLabel("URL").blur();
+  await d.getByRole("textbox", { name: "URL", exact: true }).fill("vimeo.com/76979871");
+  await d.getByRole("textbox", { name: "URL", exact: true }).blur();
   await expect(d.getByText("Recognised: Vimeo")).toBeVisible();
   await expect(d.getByRole("switch", { name: "Show as a player" })).toHaveAttribute("aria-checked", "true");
   await fits();
@@ -158,8 +160,16 @@ test("the link dialog with each new type passes axe, fits 320 px and gives the f
   await expect(d.getByRole("button", { name: "Remove Apple Music" })).toBeFocused();
 
   await d.getByLabel("Social", { exact: true }).check();
+  // The title follows the platform until the owner types their own.
+  await d.getByLabel("Title").fill("");
+  await d.getByLabel("Platform").selectOption({ label: "Instagram" });
+  await expect(d.getByLabel("Title")).toHaveValue("Instagram");
   await d.getByLabel("Platform").selectOption({ label: "WhatsApp" });
   await expect(d.getByLabel("Title")).toHaveValue("WhatsApp");
+  await d.getByLabel("Title").fill("Chat with me");
+  await d.getByLabel("Platform").selectOption({ label: "Instagram" });
+  await expect(d.getByLabel("Title")).toHaveValue("Chat with me");
+  await d.getByLabel("Platform").selectOption({ label: "WhatsApp" });
   await d.getByLabel("Country code and phone number").fill("no digits");
   await d.getByRole("button", { name: "Add Link" }).click();
   await expect(d.getByText("Please enter a valid phone number for WhatsApp")).toBeVisible();
@@ -172,19 +182,26 @@ test("the link dialog with each new type passes axe, fits 320 px and gives the f
   await expect(page.getByRole("button", { name: /Add Component|Add Your First Link/ }).first()).toBeFocused();
 });
 
-test("a Music release's services come back by their fields when the API refuses one", async ({ page, owner: _owner }) => {
+test("a Music release refused for its services says why by the field, and saves nothing", async ({ page, owner: _owner }) => {
   await page.goto("/dashboard/links");
   const d = await openAdd(page);
   await d.getByLabel("Music", { exact: true }).check();
   await d.getByLabel("Release title").fill("No services yet");
   await d.getByRole("button", { name: "Add Link" }).click();
-  // Nothing saved: the dialog stays with the services' message.
-  await expect(d.getByRole("group", { name: /Services/ })).toHaveAttribute("aria-describedby", /error/);
-  await expect(addDialog(page)).toBeVisible();
+  const services = d.getByRole("group", { name: /Services/ });
+  await expect(services).toHaveAccessibleDescription("Add the release's address on at least one service");
   await addService(d, "Spotify");
   await d.getByLabel("Spotify address").fill("javascript:alert(1)");
   await d.getByRole("button", { name: "Add Link" }).click();
   await expect(d.getByLabel("Spotify address")).toHaveAttribute("aria-invalid", "true");
+  await expect(d.getByLabel("Spotify address")).toHaveAccessibleDescription("Please enter a valid URL");
+  // Another service's address in Spotify's row.
+  await d.getByLabel("Spotify address").fill("music.apple.com/us/album/night-drive/1440857781");
+  await d.getByRole("button", { name: "Add Link" }).click();
+  await expect(d.getByLabel("Spotify address")).toHaveValue("https://music.apple.com/us/album/night-drive/1440857781");
+  await expect(d.getByLabel("Spotify address")).toHaveAccessibleDescription("This is not a Spotify address");
+  await expect(addDialog(page)).toBeVisible();
+  await d.getByRole("button", { name: "Cancel" }).click();
   await expect(page.getByTestId("link-row")).toHaveCount(0);
 });
 
@@ -197,6 +214,8 @@ test("a Lite owner sees Music as a Plus type, as the other Plus types", async ({
   const card = (name: string) => d.getByRole("group", { name: "Link type" }).locator("div.relative").filter({ has: page.getByRole("radio", { name, exact: true }) });
   await expect(card("Contact Card").getByRole("button", { name: /^PLUS/ })).toHaveCount(1);
   await expect(card("Music").getByRole("button", { name: /^PLUS/ })).toHaveCount(1);
+  // Social buttons are Lite links, as social icons are.
+  await expect(card("Social").getByRole("button", { name: /^PLUS/ })).toHaveCount(0);
   await d.getByLabel("Music", { exact: true }).click();
   await expect(page.getByRole("dialog", { name: "Upgrade to Plinth Plus" })).toBeVisible();
 });
