@@ -103,14 +103,17 @@ test("a page with players loads nothing from elsewhere; play swaps in the nocook
   await expectNoAxeViolations(page);
 });
 
-test("Enter on the focused play button loads the player", async ({ page, context }) => {
+test("Enter on the focused play button loads the player, and nothing scrolls sideways at 320 px", async ({ page, context }) => {
   const owner = await publishedPlayers();
   const g = await guard(page, context);
+  await page.setViewportSize({ width: 320, height: 640 });
   await page.goto(`/${owner.username}`);
   await page.getByRole("button", { name: "Accept All" }).click();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
   await page.getByRole("button", { name: "Play My new video (YouTube)" }).focus();
   await page.keyboard.press("Enter");
   await expect(page.locator("iframe")).toHaveAttribute("src", /^https:\/\/www\.youtube-nocookie\.com\/embed\//);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
   expect(g.outside).toEqual([]);
 });
 
