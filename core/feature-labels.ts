@@ -15,6 +15,7 @@ export const FEATURE_LABELS: Record<FeatureKey, string> = {
   unlimited_social_links: "Unlimited social links",
   lead_magnet: "Lead magnet links",
   vcf: "Contact cards (vCard)",
+  music: "Music releases",
   promote_plinth: "Promote & Earn affiliate link",
   main_button: "Main call-to-action button",
   scheduling: "Link scheduling",

@@ -4,8 +4,13 @@
  * each type.
  */
 import { z } from "zod";
+import { DASH } from "./dashboard-texts.ts";
+import { recognizeEmbed } from "./embeds.ts";
 import { LIMITS } from "./limits.ts";
 import { HASH_URL_LINK_TYPES, LINK_TYPES, PROMOTE_LINK_TYPE, URL_REQUIRED_LINK_TYPES, type LinkType } from "./link-types.ts";
+import { MUSIC_MESSAGES, MusicServicesSchema, musicServicesData, type MusicServiceLink } from "./music.ts";
+import { getPlatform, PLATFORM_IDS } from "./platforms.ts";
+import { cleanHandle, SOCIAL_HANDLE_MAX } from "./social-handle.ts";
 import { multiLine, singleLine } from "./text-rule.ts";
 import { CONTACT_LINK_TYPES, completeUrl, contactSchemeOf, isLinkAddress, isMediaPath, isWebUrl } from "./url-rule.ts";
 
@@ -24,7 +29,24 @@ export const LINK_MESSAGES = {
   fullNameRequired: "Full Name is required",
   emailInvalid: "Please enter a valid email address",
   tooLong: "This field is too long",
+  playerSwitch: "Please choose on or off",
+  notPlayer: "Only YouTube, Vimeo, Spotify, SoundCloud, Apple Music, Bandcamp and TikTok addresses can show as a player",
+  platformRequired: "Please choose a platform",
 } as const;
+
+/**
+ * A Music link's services as sent: the ordered array, or its stored JSON text (what the dialog read
+ * from link_specific_data.services). Text that is not JSON is refused as a missing list.
+ */
+const musicServicesInput = z.preprocess((v) => {
+  if (typeof v !== "string") return v;
+  if (v.length > 8 * (LIMITS.URL_MAX + 64)) return null;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return null;
+  }
+}, MusicServicesSchema);
 
 const line = (max: number) => singleLine().max(max, LINK_MESSAGES.tooLong).optional().default("");
 const lines = (max: number) => multiLine().max(max, LINK_MESSAGES.tooLong).optional().default("");
@@ -52,7 +74,8 @@ export function linkUrlProblem(linkType: LinkType, url: string): string | null {
 export const LinkInputSchema = z
   .object({
     linkType: z.enum(LINK_TYPES, "Please choose a link type"),
-    title: singleLine(LINK_MESSAGES.titleRequired).min(1, LINK_MESSAGES.titleRequired).max(LIMITS.LINK_TITLE_MAX, LINK_MESSAGES.titleTooLong),
+    // Required of every type but Social, whose title defaults to the platform's name.
+    title: singleLine(LINK_MESSAGES.titleRequired).max(LIMITS.LINK_TITLE_MAX, LINK_MESSAGES.titleTooLong).optional().default(""),
     url: urlText(true),
     data: z
       .object({
@@ -66,6 +89,11 @@ export const LinkInputSchema = z
         phone: line(LIMITS.VCF_FIELD_MAX),
         email: line(LIMITS.VCF_FIELD_MAX),
         organization: line(LIMITS.VCF_FIELD_MAX),
+        // A link shown as a player (ADR 212): only "on" or "off".
+        player: z.enum(["on", "off"], LINK_MESSAGES.playerSwitch).optional(),
+        services: musicServicesInput.optional(),
+        platform: z.enum(PLATFORM_IDS, LINK_MESSAGES.platformRequired).optional(),
+        handle: z.string().max(2048, LINK_MESSAGES.tooLong).optional(),
       })
       .strip()
       .optional()
@@ -80,6 +108,20 @@ export const LinkInputSchema = z
       const problem = linkUrlProblem(v.linkType, url);
       need(!problem, path, problem ?? "");
     };
+    if (v.linkType !== "social") need(v.title !== "", ["title"], LINK_MESSAGES.titleRequired);
+    if (v.linkType === "music") {
+      // The url is the first service's address; the list is required and checked on its own.
+      need(d.services !== undefined, ["data", "services"], MUSIC_MESSAGES.servicesRequired);
+      return;
+    }
+    if (v.linkType === "social") {
+      const platform = d.platform ? getPlatform(d.platform) : undefined;
+      if (!platform) return need(false, ["data", "platform"], LINK_MESSAGES.platformRequired);
+      const handle = d.handle !== undefined && d.handle.length <= SOCIAL_HANDLE_MAX * 4 ? cleanHandle(platform, d.handle) : null;
+      need(handle !== null, ["data", "handle"], platform.id === "whatsapp" ? DASH.whatsappInvalid : DASH.handleRequired);
+      return;
+    }
+    if (d.player === "on") need(v.linkType === "standard_url" && recognizeEmbed(v.url) !== null, ["data", "player"], LINK_MESSAGES.notPlayer);
     if (URL_REQUIRED_LINK_TYPES.includes(v.linkType)) {
       need(v.url !== "", ["url"], LINK_MESSAGES.urlRequired);
       if (v.url) address(["url"], v.url);
@@ -103,7 +145,7 @@ export const LinkInputSchema = z
   })
   .transform((v) => {
     // Keep only the fields of the link's own type.
-    const keys: Partial<Record<LinkType, readonly (keyof typeof v.data)[]>> = {
+    const keys: Partial<Record<LinkType, readonly ("text" | "url" | "message" | "description" | "fileUrl" | "name" | "phone" | "email" | "organization")[]>> = {
       text_link: ["text", "url"],
       donation: ["message"],
       lead_magnet: ["description", "fileUrl"],
@@ -111,6 +153,19 @@ export const LinkInputSchema = z
     };
     const data: Record<string, string> = {};
     for (const k of keys[v.linkType] ?? []) if (v.data[k]) data[k] = v.data[k];
+    if (v.linkType === "standard_url" && v.data.player) data.player = v.data.player;
+    if (v.linkType === "music") {
+      const services: MusicServiceLink[] = v.data.services!;
+      data.services = musicServicesData(services);
+      return { linkType: v.linkType, title: v.title, url: services[0]!.url, data };
+    }
+    if (v.linkType === "social") {
+      const platform = getPlatform(v.data.platform!)!;
+      const handle = cleanHandle(platform, v.data.handle!)!;
+      data.platform = platform.id;
+      data.handle = handle;
+      return { linkType: v.linkType, title: v.title || platform.name, url: platform.baseUrl + handle, data };
+    }
     return { linkType: v.linkType, title: v.title, url: v.url, data };
   });
 export type LinkInput = z.output<typeof LinkInputSchema>;

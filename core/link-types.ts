@@ -30,14 +30,17 @@ export const LINK_TYPE_LABELS: Record<LinkType, string> = {
 };
 
 /**
- * The types the Add Link dialog offers, in its order. Music and Social are stored types (docs/product.md section
- * 3) the editor does not offer yet, so the site does not sell them either (ADR 143).
+ * The types the Add Link dialog offers, in its order: every stored type (docs/product.md section 3). The
+ * site sells only what the dialog offers (ADR 143); Music and Social joined with ADR 211.
  */
-export const EDITOR_LINK_TYPES = ["standard_url", "label", "text_link", "donation", "lead_magnet", "vcf", PROMOTE_LINK_TYPE] as const satisfies readonly LinkType[];
+export const EDITOR_LINK_TYPES = ["standard_url", "label", "text_link", "donation", "music", "social", "lead_magnet", "vcf", PROMOTE_LINK_TYPE] as const satisfies readonly LinkType[];
 export type EditorLinkType = (typeof EDITOR_LINK_TYPES)[number];
 
-/** docs/product.md section 6: the link types a Lite owner may use. */
-export const LITE_LINK_TYPES: readonly LinkType[] = ["standard_url", "label", "text_link", "donation"];
+/**
+ * docs/product.md section 6: the link types a Lite owner may use. A Social button is a Lite link, as a
+ * social icon is; a Music release is Plus (ADR 211). A player is a way of showing a standard link.
+ */
+export const LITE_LINK_TYPES: readonly LinkType[] = ["standard_url", "label", "text_link", "donation", "social"];
 
 /** Link types whose stored url is '#', because the page builds their action itself. */
 export const HASH_URL_LINK_TYPES: readonly LinkType[] = ["label", "vcf"];

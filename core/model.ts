@@ -28,6 +28,13 @@ export const LinkSpecificDataSchema = z
     phone: z.string().optional(),
     email: z.string().optional(),
     organization: z.string().optional(),
+    /** standard_url shown as a player: "on" or "off" (ADR 212) */
+    player: z.string().optional(),
+    /** music: the JSON text of its ordered services (core/music.ts) */
+    services: z.string().optional(),
+    /** social: the platform id and the cleaned handle */
+    platform: z.string().optional(),
+    handle: z.string().optional(),
   })
   .strip();
 export type LinkSpecificData = z.infer<typeof LinkSpecificDataSchema>;

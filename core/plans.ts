@@ -27,6 +27,7 @@ export const PLUS_ONLY_FEATURES = [
   "unlimited_social_links",
   "lead_magnet",
   "vcf",
+  "music",
   PROMOTE_LINK_TYPE,
   "main_button",
   "scheduling",

@@ -19,6 +19,7 @@ export function linkPlusFeatures(l: GatedLink): FeatureKey[] {
   const used: FeatureKey[] = [];
   if (l.linkType === "lead_magnet") used.push("lead_magnet");
   if (l.linkType === "vcf") used.push("vcf");
+  if (l.linkType === "music") used.push("music");
   if (l.linkType === PROMOTE_LINK_TYPE) used.push(PROMOTE_LINK_TYPE);
   if (l.isMainButton) used.push("main_button");
   if (l.scheduleStartTime || l.scheduleEndTime) used.push("scheduling");

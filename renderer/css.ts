@@ -4,7 +4,8 @@
  * against #rrggbb, fonts and themes come from core's lists. No node: APIs: the dashboard's live
  * preview draws with this same stylesheet in the browser (render.tsx adds the CSP hash).
  */
-import type { PageProfile } from "#core/model.ts";
+import { playerOf } from "#core/embeds.ts";
+import type { PageLink, PageProfile } from "#core/model.ts";
 import { FONT_PAIRINGS, getTheme, type FontPairingId, type ThemeId } from "#core/themes.ts";
 import type { VisibleContent } from "#core/visible-content.ts";
 import { drawnColorsOf, isHexColor, MIN_LARGE_TEXT_CONTRAST, readableOn } from "#core/color.ts";
@@ -18,10 +19,22 @@ export interface PageStyle {
   buttonBorder: string | null;
   buttonShape: PageProfile["buttonShapeStyle"];
   initialsBackground: string;
+  /** Whether the page draws a player or a Music card, whose rules only such pages carry (ADR 212). */
+  media?: boolean;
 }
 
-export function pageStyleOf(p: PageProfile, v: Pick<VisibleContent, "themeId" | "fontPairing">): PageStyle {
+/** Whether a page with these links draws a player or a Music card. */
+export function hasMediaBlocks(links: readonly PageLink[]): boolean {
+  for (let i = 0; i < links.length; i++) {
+    const l = links[i]!;
+    if (l.linkType === "music" || (l.data.player === "on" && playerOf(l))) return true;
+  }
+  return false;
+}
+
+export function pageStyleOf(p: PageProfile, v: Pick<VisibleContent, "themeId" | "fontPairing"> & Partial<Pick<VisibleContent, "links">>): PageStyle {
   return {
+    media: v.links ? hasMediaBlocks(v.links) : false,
     themeId: v.themeId,
     fontPairing: v.fontPairing,
     pageBackground: isHexColor(p.customPageBackgroundColor) ? p.customPageBackgroundColor.toLowerCase() : null,
@@ -55,11 +68,29 @@ export interface PageStylesheet {
 const cache = new Map<string, PageStylesheet>();
 
 /**
+ * Players and Music cards (ADR 212): the facade fills the box its player will (a video's aspect
+ * ratio, an audio player's fixed height), so nothing moves when the embed replaces it.
+ */
+function mediaCss(bg: string, text: string, border: string, radius: string, font: string): string {
+  return (
+    `.ply{display:flex;flex-direction:column;align-items:center;justify-content:center;gap:10px;width:100%;padding:16px 24px;background:${bg};color:${text};border:2px solid ${border};border-radius:${radius};font:700 1.1875rem/1.3 ${font};text-align:center;text-decoration:none;overflow-wrap:anywhere;cursor:pointer}` +
+    `.pp{display:flex;align-items:center;justify-content:center;width:56px;height:56px;border-radius:50%;border:2px solid currentColor}.pp svg{margin-left:3px}` +
+    `.a-v{aspect-ratio:16/9}.a-p{aspect-ratio:9/16;max-width:340px;margin:0 auto}.a-w{height:176px}.a-t{height:452px}` +
+    `.emb{display:block;width:100%;border:0;border-radius:${radius}}` +
+    `.mus{padding:16px;background:${bg};color:${text};border:2px solid ${border};border-radius:${radius};text-align:center}` +
+    `.cv{display:flex;align-items:center;justify-content:center;width:96px;height:96px;margin:0 auto 8px;border-radius:8px;object-fit:cover}` +
+    `.mt{margin:0 0 12px;font:700 1.1875rem/1.3 ${font};overflow-wrap:anywhere}` +
+    `.msl{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(132px,1fr));gap:8px}` +
+    `.msv{display:flex;align-items:center;justify-content:center;gap:8px;min-height:44px;padding:8px 12px;border:1px solid currentColor;border-radius:8px;font-weight:600;text-decoration:none}`
+  );
+}
+
+/**
  * The stylesheet and the page's flat base colour. Memoised (the same object for the same style):
  * bulk republish renders many alike pages. */
 export function pageCss(style: PageStyle, fonts: Record<string, string[]>): PageStylesheet {
   // Every field is an id from core's lists, a #rrggbb colour or null (never ""): joined, they tell styles apart.
-  const key = `${style.themeId} ${style.fontPairing ?? ""} ${style.pageBackground ?? ""} ${style.buttonBackground ?? ""} ${style.buttonBorder ?? ""} ${style.buttonShape} ${style.initialsBackground}`;
+  const key = `${style.themeId} ${style.fontPairing ?? ""} ${style.pageBackground ?? ""} ${style.buttonBackground ?? ""} ${style.buttonBorder ?? ""} ${style.buttonShape} ${style.initialsBackground}${style.media ? " media" : ""}`;
   const hit = cache.get(key);
   if (hit) return hit;
   const t = getTheme(style.themeId);
@@ -97,6 +128,7 @@ export function pageCss(style: PageStyle, fonts: Record<string, string[]>): Page
     `.lbl{font-size:1.125rem;line-height:1.3;text-align:center;margin:14px 0 0;overflow-wrap:anywhere}` +
     `.txt{margin:0;text-align:center;overflow-wrap:anywhere}.txt a{display:inline-block;padding:10px 4px}` +
     `.msg{margin:8px 0 0;text-align:center;color:${muted};font-size:.9375rem;overflow-wrap:anywhere}` +
+    (style.media ? mediaCss(btnBg, btnText, btnBd, style.buttonShape === "box" ? "0" : "16px", body) : "") +
     `.grp{margin-top:36px}.grp .lbl{margin:0}.grp .ls{margin-top:14px}` +
     // Long-form text (Markdown, ADR 126): a line break the owner typed stays one.
     `.lf{margin:36px 0 0;white-space:pre-line;overflow-wrap:anywhere}.lf p,.lf ul,.lf ol{margin:0 0 12px}.lf ul,.lf ol{padding-left:1.5em}.lf li>ul,.lf li>ol{margin:4px 0 0}` +

@@ -3,6 +3,7 @@
  */
 import { createHash } from "node:crypto";
 import { renderToStaticMarkup } from "react-dom/server";
+import { EMBED_FRAME_ORIGINS, playerOf } from "#core/embeds.ts";
 import { visibleContentOf } from "#core/visible-content.ts";
 import { BRAND_ICONS } from "./components/brand-icons.ts";
 import { CookieBanner, PageBody, PageChrome, pictureSrcOf } from "./components/Page.tsx";
@@ -79,8 +80,16 @@ export function renderPage(input: RenderInput): RenderedPage {
     }
   }
 
+  // Frames only from the embed hosts of the page's players (ADR 212); a page without one says nothing of frames.
+  let frameSrc = "";
+  for (let i = 0; i < v.links.length; i++) {
+    const embed = v.links[i]!.data.player === "on" ? playerOf(v.links[i]!) : null;
+    const o = embed ? EMBED_FRAME_ORIGINS[embed.service] : null;
+    if (o && !frameSrc.includes(` ${o}`)) frameSrc += ` ${o}`;
+  }
+
   const sheet = pageCss(pageStyleOf(p, v), input.assets.fonts);
-  const csp = `default-src 'none'; style-src ${styleHashOf(sheet)}; script-src 'self' ${INLINE_SCRIPT_HASH}; connect-src ${apiOrigin}; ${imgSrc}; font-src 'self'; base-uri 'none'; form-action 'none'`;
+  const csp = `default-src 'none'; style-src ${styleHashOf(sheet)}; script-src 'self' ${INLINE_SCRIPT_HASH}; connect-src ${apiOrigin}; ${imgSrc}; font-src 'self';${frameSrc ? ` frame-src${frameSrc};` : ""} base-uri 'none'; form-action 'none'`;
 
   // The JSON-LD and the visitor script's config, written out key by key: the same text
   // JSON.stringify gives for these objects, each string value made safe inside <script>.

@@ -7,7 +7,8 @@
  * serving the site as `npm run build` left it in dist/ (npm run bench builds first, as npm start
  * does), and measures:
  *  - first round trip: a 20-link page with a picture and 6 social icons, HTML (critical CSS inlined)
- *    gzipped, and every script it loads gzipped;
+ *    gzipped, and every script it loads gzipped; the same page with three links shown as players
+ *    against plain links, gzipped (ADR 212);
  *  - third-party requests, counted in Debian's Chromium while the page loads and is used;
  *  - bytes on the wire, as Chromium receives them from the server (ADR 056): the demo page of
  *    `npm run seed`, and the dashboard's first screen (/dashboard/links) with every script,
@@ -59,6 +60,9 @@ import { newId } from "#db/ids.ts";
 import { links, pageVersions, socialLinks, userProfiles } from "#db/schema.ts";
 import { writeFileAtomic } from "#renderer/atomic-write.ts";
 import { loadDraft } from "#renderer/draft.ts";
+import { ensureSharedAssets } from "#renderer/assets.ts";
+import { renderPage } from "#renderer/render.tsx";
+import { ALWAYS_PLUS } from "#core/plans.ts";
 import { publishPage, snapshotHash } from "#renderer/publish.ts";
 import { publishedUserIds } from "#renderer/published-pages.ts";
 import { followTemplate } from "#renderer/follow-template.ts";
@@ -202,6 +206,15 @@ try {
   const inline = [...html.toString().matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
   const jsGz = scripts.reduce((n, src) => n + gzipSync(readFileSync(join(publishedDir, src)), { level: 9 }).length, 0) + inline.reduce((n, s) => n + gzipSync(s).length, 0);
   row("Total JS ≤ 5 KB gzip", `${kb(jsGz)} (${scripts.length} file, ${inline.length} inline)`, jsGz <= 5 * 1024);
+  // The same page with three of its links shown as players (ADR 212) and as plain links.
+  const draft = loadDraft(db, benchUser)!;
+  const playerUrls = ["https://www.youtube.com/watch?v=dQw4w9WgXcQ", "https://vimeo.com/76979871", "https://open.spotify.com/album/4uLU6hMCjMI75M1A2tKUQC"];
+  const withPlayers = (player: "on" | "off") => {
+    const snapshot = { ...draft.snapshot, links: draft.snapshot.links.map((l, i) => (i < 3 ? { ...l, url: playerUrls[i]!, data: { player } } : l)) };
+    return gzipSync(renderPage({ snapshot, plan: ALWAYS_PLUS, now: new Date(), origin, apiOrigin: origin, mode: "published", assets: ensureSharedAssets(publishedDir) }).html, { level: 9 }).length;
+  };
+  const playersExtra = withPlayers("on") - withPlayers("off");
+  row("page with three players vs plain links, gzip ≤ +2 KB", `+${kb(playersExtra)}`, playersExtra <= 2 * 1024);
 
   const { token } = createSession(db, benchUser, { persistent: true, now: new Date() });
   // BENCH_ROWS=pipeline measures only the publish pipeline's rows (no browser, no Lighthouse);
@@ -404,4 +417,4 @@ if (process.env.BENCH_ROWS !== "pipeline" && process.env.BENCH_ROWS !== "weight"
 if (process.env.BENCH_ROWS !== "pipeline" && process.env.BENCH_ROWS !== "weight") await benchProcesses(row, log, freePort);
 
 const weightRows = DASHBOARD_SCREENS.length + AUTH_PAGES.length;
-printTable({ pipeline: 6, weight: 2 + weightRows }[process.env.BENCH_ROWS ?? ""] ?? 12 + ANALYTICS_ROWS + weightRows);
+printTable({ pipeline: 7, weight: 3 + weightRows }[process.env.BENCH_ROWS ?? ""] ?? 13 + ANALYTICS_ROWS + weightRows);

@@ -4,7 +4,9 @@
  * attributes (the CSP allows only the hashed stylesheet), every URL through safe-href.
  */
 import type { ReactNode } from "react";
+import { playerOf, type EmbedAspect, type RecognizedEmbed } from "#core/embeds.ts";
 import type { PageLink, PagePlan, PageSnapshot, PageSocialLink } from "#core/model.ts";
+import { musicService, parseMusicServices } from "#core/music.ts";
 import { initialsOf, shownName } from "#core/initials.ts";
 import { getPlatform, type PlatformId } from "#core/platforms.ts";
 import { REPORT_REASON_LABELS, REPORT_REASONS } from "#core/limits.ts";
@@ -270,6 +272,70 @@ function LinkItem(f: ButtonFace & { href: string; message: string | null }) {
   );
 }
 
+/** The brand marks the page has for a service (brand-icons.ts); the others show the music note. */
+const SERVICE_MARKS: Partial<Record<string, PlatformId>> = { youtube: "youtube", youtube_music: "youtube", vimeo: "vimeo", spotify: "spotify", soundcloud: "soundcloud", tiktok: "tiktok" };
+const ASPECT_CLASS: Record<EmbedAspect, string> = { "16/9": "a-v", "9/16": "a-p", "wide-audio": "a-w", "tall-audio": "a-t" };
+
+function ServiceMark({ service, icons }: { service: string; icons: BrandIconPaths }) {
+  const platform = SERVICE_MARKS[service];
+  return platform ? <BrandIcon platform={platform} path={icons[platform]} /> : <Icon name="music" size={22} />;
+}
+
+/**
+ * A player (ADR 212): a facade drawn by the page, the service's mark, the title and a play mark, in
+ * the box the player will fill. It is a plain link to the address; the visitor script turns it into
+ * a play button that swaps in the service's embed (data-embed). Nothing loads from the service before.
+ */
+function PlayerItem({ id, title, href, embed, icons }: { id: string; title: string; href: string; embed: RecognizedEmbed; icons: BrandIconPaths }) {
+  return (
+    <li>
+      <a className={`ply ${ASPECT_CLASS[embed.aspect]}`} href={href} rel="noopener" data-link={id} data-embed={embed.embedUrl}>
+        <ServiceMark service={embed.service} icons={icons} />
+        <span className="pt">
+          {title}
+          <span className="sr"> ({embed.label})</span>
+        </span>
+        <span className="pp">
+          <Icon name="play" size={28} />
+        </span>
+      </a>
+    </li>
+  );
+}
+
+/** A Music release: its cover, its title, and a button per service in the owner's order. */
+function MusicItem({ id, title, cover, services, icons }: { id: string; title: string; cover: string | null; services: { service: string; label: string; url: string }[]; icons: BrandIconPaths }) {
+  const buttons: ReactNode[] = [];
+  for (const s of services) {
+    buttons.push(
+      <li key={s.service}>
+        <a className="msv" href={s.url} rel="noopener" data-link={id}>
+          <ServiceMark service={s.service} icons={icons} />
+          {s.label}
+        </a>
+      </li>,
+    );
+  }
+  return (
+    <li>
+      <div className="mus">
+        {cover ? <img className="cv" src={cover} alt="" width={96} height={96} loading="lazy" /> : <span className="cv"><Icon name="music" size={36} /></span>}
+        <p className="mt">{title}</p>
+        <ul className="msl" aria-label={`Listen to ${title}`}>
+          {buttons}
+        </ul>
+      </div>
+    </li>
+  );
+}
+
+/** The services a Music link shows: the stored list, each address one the page would link to. */
+function musicServicesOf(link: PageLink): { service: string; label: string; url: string }[] {
+  const out: { service: string; label: string; url: string }[] = [];
+  for (const s of parseMusicServices(link.data.services)) out.push({ service: s.service, label: musicService(s.service)!.label, url: s.url });
+  return out;
+}
+
 /** A contact link's card: its dialog's id and its .vcf file's address. */
 interface CardRef {
   dialog: string;
@@ -277,7 +343,7 @@ interface CardRef {
 }
 
 /** A link's list item; null when it draws nothing (a button whose URL is refused). */
-function linkItem(link: PageLink, card: CardRef | undefined): ReactNode {
+function linkItem(link: PageLink, card: CardRef | undefined, icons: BrandIconPaths): ReactNode {
   // Props are spelled out rather than spread from one object: V8 copies a spread slowly, and bulk
   // republish draws every link of every page through here.
   const { id, title, isMainButton: main } = link;
@@ -296,9 +362,29 @@ function linkItem(link: PageLink, card: CardRef | undefined): ReactNode {
       return <CardItem key={id} main={main} id={id} title={title} thumb={thumb} icon={icon} href={card!.file} dialog={card!.dialog} />;
     case "qr_code":
       return <QrItem key={id} main={main} id={id} title={title} thumb={thumb} icon={icon} />;
+    case "music": {
+      const services = musicServicesOf(link);
+      if (services.length === 0) return null;
+      return <MusicItem key={id} id={id} title={title} cover={thumb} services={services} icons={icons} />;
+    }
+    case "social": {
+      const href = linkHref(link);
+      const platform = getPlatform(link.data.platform ?? "");
+      if (!href) return null;
+      return (
+        <li key={id}>
+          <a className={btnClass(main)} href={href} rel="noopener" data-link={id}>
+            {platform ? <BrandIcon platform={platform.id} path={icons[platform.id]} /> : null}
+            {title}
+          </a>
+        </li>
+      );
+    }
     default: {
       const href = linkHref(link);
       if (!href) return null;
+      const embed = playerOf(link);
+      if (embed) return <PlayerItem key={id} id={id} title={title} href={href} embed={embed} icons={icons} />;
       const message = link.linkType === "donation" ? link.data.message || null : null;
       return <LinkItem key={id} main={main} id={id} title={title} thumb={thumb} icon={icon ?? CONTACT_ICONS[contactSchemeOf(href) ?? ""]} href={href} message={message} />;
     }
@@ -546,7 +632,7 @@ export function PageBody({ snapshot, plan, now, mode = "published", banner, orig
   for (let i = 0; i < cards.length; i++) dialogs.push(contactDialog(cards[i]!, cardRefs.get(cards[i]!.id)!));
   const items = (links: PageLink[]) => {
     const out: ReactNode[] = [];
-    for (let i = 0; i < links.length; i++) out.push(linkItem(links[i]!, cardRefs.get(links[i]!.id)));
+    for (let i = 0; i < links.length; i++) out.push(linkItem(links[i]!, cardRefs.get(links[i]!.id), icons));
     return out;
   };
   const top = v.main ? [v.main, ...v.ungrouped] : v.ungrouped;

@@ -214,6 +214,31 @@ function resetLead(): void {
   if (done) done.hidden = true;
 }
 
+// Players (ADR 212): each facade is a link to the address; here it becomes a play button, and a
+// press swaps in the service's embed. Nothing is asked of the service before the press.
+for (const a of document.querySelectorAll<HTMLAnchorElement>("a[data-embed]")) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = a.className;
+  b.dataset.act = "play";
+  b.dataset.link = a.dataset.link;
+  b.dataset.embed = a.dataset.embed;
+  b.setAttribute("aria-label", `Play ${a.textContent}`);
+  b.append(...a.childNodes);
+  a.replaceWith(b);
+}
+function play(b: HTMLElement): void {
+  const f = document.createElement("iframe");
+  f.className = `emb ${b.classList[1]}`;
+  f.src = b.dataset.embed!;
+  f.title = b.textContent || "Player";
+  f.loading = "lazy";
+  f.allow = "autoplay; encrypted-media; fullscreen; picture-in-picture";
+  f.allowFullscreen = true;
+  b.replaceWith(f);
+  f.focus();
+}
+
 document.addEventListener("click", (e) => {
   const target = e.target as Element;
   // A click on a dialog's backdrop closes it.
@@ -229,6 +254,7 @@ document.addEventListener("click", (e) => {
   if (link) beacon({ type: "link_click", linkId: link });
   if (el.hasAttribute("data-close")) el.closest("dialog")?.close();
   if (act === "qr") open($<HTMLDialogElement>("#d-qr"));
+  if (act === "play") play(el);
   if (act === "vcf" && el.dataset.dlg) {
     e.preventDefault();
     open($<HTMLDialogElement>(`#${el.dataset.dlg}`));

@@ -204,12 +204,19 @@ test("arrowing through the link types passes the Plus ones without a prompt; Spa
   const upgrade = page.getByRole("dialog", { name: "Upgrade to Plinth Plus" });
   const type = (name: string) => add.getByRole("radio", { name, exact: true });
   await type("Donation").check();
+  // Music is Plus: the arrow passes it and the choice stays; Social, a Lite type, is chosen as the arrow reaches it.
+  await page.keyboard.press("ArrowRight");
+  await expect(type("Music")).toBeFocused();
+  await expect(upgrade).toBeHidden();
+  await expect(type("Donation")).toBeChecked();
+  await page.keyboard.press("ArrowRight");
+  await expect(type("Social")).toBeChecked();
   // Lead Magnet, Contact Card and Promote & Earn are Plus: the arrow passes them and the choice stays.
   for (const name of ["Lead Magnet", "Contact Card", "Promote & Earn"]) {
     await page.keyboard.press("ArrowRight");
     await expect(type(name)).toBeFocused();
     await expect(upgrade).toBeHidden();
-    await expect(type("Donation")).toBeChecked();
+    await expect(type("Social")).toBeChecked();
   }
   await page.keyboard.press("ArrowLeft");
   await expect(type("Contact Card")).toBeFocused();
@@ -217,7 +224,7 @@ test("arrowing through the link types passes the Plus ones without a prompt; Spa
   await expect(upgrade).toBeVisible();
   await page.keyboard.press("Escape");
   await expect(upgrade).toBeHidden();
-  await expect(type("Donation")).toBeChecked();
+  await expect(type("Social")).toBeChecked();
   await type("Lead Magnet").click();
   await expect(upgrade).toBeVisible();
 });

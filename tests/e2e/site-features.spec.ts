@@ -26,6 +26,10 @@ const premiumTheme = THEMES.find((t) => !t.free)!.name;
 /** Where each row of the table lives in the dashboard. The Record makes a new row without a place a type error. */
 const PLACES: Record<SiteFeatureId, Place[]> = {
   links: [addDialog("radio", "Link"), addDialog("radio", "Label"), addDialog("radio", "Text Link"), addDialog("radio", "Donation")],
+  // A player is a way of showing a Link: the dialog's switch shows once a player address is typed.
+  players: [addDialog("radio", "Link")],
+  "social-buttons": [addDialog("radio", "Social")],
+  music: [addDialog("radio", "Music")],
   "social-icons": [{ path: "/dashboard/social-links", role: "button", name: "Instagram" }],
   profile: [
     { path: "/dashboard/profile-picture", role: "radio", name: "Initials" },

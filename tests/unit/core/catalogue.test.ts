@@ -27,7 +27,7 @@ describe("link types (docs/product.md sections 3, 5 and 6)", () => {
   });
 
   it("limits Lite to standard_url, label, text_link and donation", () => {
-    expect([...LITE_LINK_TYPES]).toEqual(["standard_url", "label", "text_link", "donation"]);
+    expect([...LITE_LINK_TYPES]).toEqual(["standard_url", "label", "text_link", "donation", "social"]);
   });
 
   it("stores '#' for label and vcf", () => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { SITE_FEATURES, siteFeaturesOf, slideFeatures, type SiteFeature } from "#core/features.ts";
-import { EDITOR_LINK_TYPES, LINK_TYPES } from "#core/link-types.ts";
+import { EDITOR_LINK_TYPES, LINK_TYPES, LITE_LINK_TYPES } from "#core/link-types.ts";
 import { FEATURE_KEYS, LITE_FEATURES, PLUS_ONLY_FEATURES } from "#core/plans.ts";
 
 const rows: readonly SiteFeature[] = SITE_FEATURES;
@@ -46,9 +46,16 @@ describe("the site's feature table", () => {
     expect(sold.some((l) => /button style|colour/i.test(l))).toBe(false);
   });
 
-  it("offers in the editor only link types the site may sell: not Music or Social yet", () => {
-    expect(EDITOR_LINK_TYPES).not.toContain("music");
-    expect(EDITOR_LINK_TYPES).not.toContain("social");
-    for (const t of EDITOR_LINK_TYPES) expect(LINK_TYPES).toContain(t);
+  it("offers in the editor every stored link type, Music and Social included (ADR 211)", () => {
+    expect([...EDITOR_LINK_TYPES].sort()).toEqual([...LINK_TYPES].sort());
+  });
+
+  it("sells Music releases on Plus and players and Social buttons on every plan (ADR 211)", () => {
+    const row = (id: string) => rows.find((r) => r.id === id)!;
+    expect(row("music")).toMatchObject({ plan: "plus", keys: ["music"] });
+    expect(row("players").plan).toBe("lite");
+    expect(row("social-buttons").plan).toBe("lite");
+    expect(LITE_LINK_TYPES).toContain("social");
+    expect(LITE_LINK_TYPES).not.toContain("music");
   });
 });

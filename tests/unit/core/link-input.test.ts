@@ -108,3 +108,27 @@ describe("link input (docs/product.md section 5, Links)", () => {
     expect(parse(null).success).toBe(false);
   });
 });
+
+describe("players, Music and Social (ADR 210-212)", () => {
+  const YT = "https://youtu.be/dQw4w9WgXcQ";
+  const spotify = { service: "spotify", url: "https://open.spotify.com/album/4uLU6hMCjMI75M1A2tKUQC" };
+
+  it("keeps the player switch only on a standard link, and only on a recognised address", () => {
+    expect(parse({ linkType: "standard_url", title: "V", url: YT, data: { player: "on" } }).data?.data).toEqual({ player: "on" });
+    expect(messages({ linkType: "standard_url", title: "V", url: "https://example.com", data: { player: "on" } })).toEqual({ "data.player": LINK_MESSAGES.notPlayer });
+    expect(parse({ linkType: "standard_url", title: "V", url: "https://example.com", data: { player: "off" } }).data?.data).toEqual({ player: "off" });
+    expect(parse({ linkType: "donation", title: "V", url: YT, data: { player: "off", services: [spotify] } }).data?.data).toEqual({});
+  });
+
+  it("stores a Music link's services as JSON text and its first address as the url", () => {
+    const r = parse({ linkType: "music", title: "Album", url: "https://evil.example", data: { services: [spotify] } }).data!;
+    expect(r.url).toBe(spotify.url);
+    expect(r.data).toEqual({ services: JSON.stringify([spotify]) });
+  });
+
+  it("builds a Social link's address from the platform and the cleaned handle, titled after the platform", () => {
+    const r = parse({ linkType: "social", data: { platform: "github", handle: "https://github.com/octocat/" } }).data!;
+    expect(r).toEqual({ linkType: "social", title: "GitHub", url: "https://github.com/octocat", data: { platform: "github", handle: "octocat" } });
+    expect(messages({ linkType: "social", title: "", data: { platform: "github", handle: "" } })).toEqual({ "data.handle": "Please enter a username or handle" });
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { linkPlusFeatures, profilePlusFeatures, publishGate, plusOnlyFeaturesUsed } from "#core/publish-gate.ts";
+import { planHiddenItems } from "#core/plan-hides.ts";
 import { link, LITE, NOW, PLUS, snapshot, social } from "../renderer/fixtures.ts";
 
 const TRIAL = { ...LITE, trialEndsAt: new Date(NOW.getTime() + 86_400_000).toISOString() };
@@ -23,6 +24,16 @@ describe("canPublish (docs/product.md section 5, Publishing)", () => {
     ["a contact card", { linkType: "vcf" as const }, "vcf"],
   ])("blocks a Lite owner without trial whose page has %s", (_what, over, feature) => {
     expect(blocked(snapshot({}, [link(over)]))).toContain(feature);
+  });
+
+  it("blocks a Music release on Lite and names it in the Publish dialog's list; a Social button and a player publish (ADR 211)", () => {
+    const music = link({ linkType: "music", title: "First album", data: { services: '[{"service":"spotify","url":"https://open.spotify.com/album/x"}]' } });
+    expect(blocked(snapshot({}, [music]))).toEqual(["music"]);
+    expect(linkPlusFeatures(music)).toEqual(["music"]);
+    expect(planHiddenItems(snapshot({}, [music]), NOW)).toEqual([{ feature: "music", kind: "link", id: music.id, text: "“First album” will be hidden (Music links need Plus)" }]);
+    const lite = [link({ linkType: "social", data: { platform: "x", handle: "a" } }), link({ url: "https://youtu.be/dQw4w9WgXcQ", data: { player: "on" } })];
+    expect(publishGate(snapshot({}, lite), ENDED_TRIAL, NOW)).toEqual({ ok: true });
+    expect(publishGate(snapshot({}, [music]), TRIAL, NOW)).toEqual({ ok: true });
   });
 
   it.each([

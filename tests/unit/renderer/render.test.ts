@@ -52,8 +52,8 @@ describe("link types", () => {
     link({ linkType: "donation", title: "Tip jar", url: "https://example.com/tip", data: { message: "Thank you for the coffee!" } }),
     link({ linkType: "lead_magnet", title: "Free guide", url: "#", data: { description: "A one-page checklist", fileUrl: "https://files.example/g.pdf" } }),
     link({ linkType: "vcf", title: "Save my contact", url: "#", data: { name: "Alice Example", phone: "+1 555 0100", email: "alice@example.com", organization: "Studio" } }),
-    link({ linkType: "music", title: "New single", url: "https://open.spotify.com/track/1" }),
-    link({ linkType: "social", title: "My channel", url: "https://www.youtube.com/@alice" }),
+    link({ linkType: "music", title: "New single", url: "https://open.spotify.com/track/1", data: { services: JSON.stringify([{ service: "spotify", url: "https://open.spotify.com/track/1" }]) } }),
+    link({ linkType: "social", title: "My channel", url: "https://www.youtube.com/@alice", data: { platform: "youtube", handle: "alice" } }),
     link({ linkType: "promote_plinth", title: "Try Plinth", url: "https://plinth.example/auth/signup?ref=abc" }),
   ];
   const { doc, files } = page(snapshot({}, links));
@@ -63,7 +63,7 @@ describe("link types", () => {
   });
 
   it("draws links as buttons with their real href and rel=noopener", () => {
-    for (const [title, href] of [["My site", "https://example.com/site"], ["Tip jar", "https://example.com/tip"], ["New single", "https://open.spotify.com/track/1"], ["My channel", "https://www.youtube.com/@alice"], ["Try Plinth", "https://plinth.example/auth/signup?ref=abc"]]) {
+    for (const [title, href] of [["My site", "https://example.com/site"], ["Tip jar", "https://example.com/tip"], ["My channel", "https://www.youtube.com/@alice"], ["Try Plinth", "https://plinth.example/auth/signup?ref=abc"]]) {
       const a = buttons(doc).find((b) => normText(b) === title)!;
       expect(a.tag, title).toBe("a");
       expect(a.attrs.href).toBe(href);

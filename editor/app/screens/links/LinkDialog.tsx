@@ -8,6 +8,9 @@ import { useState, type ReactNode } from "react";
 import { toast } from "../../toast.tsx";
 import { DASH } from "#core/dashboard-texts.ts";
 import { EDITOR_LINK_TYPES, LINK_TYPE_LABELS, LITE_LINK_TYPES, PROMOTE_LINK_TYPE, type LinkType } from "#core/link-types.ts";
+import { recognizeEmbed } from "#core/embeds.ts";
+import { getPlatform, SOCIAL_PLATFORMS } from "#core/platforms.ts";
+import { cleanHandle } from "#core/social-handle.ts";
 import { completeUrl, isMediaPath } from "#core/url-rule.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
@@ -18,6 +21,7 @@ import { mergeLatest } from "../../revisions.ts";
 import { isLite, useDashboard } from "../../store.ts";
 import { RadioCards } from "../appearance/RadioCards.tsx";
 import { LinkFileField } from "./LinkFileField.tsx";
+import { CoverField, readServices, ServicesField } from "./MusicFields.tsx";
 import type { Link, LinkList, LinksData } from "./types.ts";
 import { writeLink } from "./write-link.ts";
 
@@ -31,6 +35,8 @@ const URL_FIELDS: Record<string, boolean> = { url: true, dataUrl: true, fileUrl:
 const completed = (f: Fields): Fields => {
   const out = { ...f };
   for (const [k, contact] of Object.entries(URL_FIELDS)) if (out[k]) out[k] = completeUrl(out[k]!, contact);
+  // A Music link's addresses too (kept as JSON text while the dialog is open).
+  if (out.services && out.services !== "[]") out.services = JSON.stringify(readServices(out.services).map((r) => ({ ...r, url: completeUrl(r.url, false) })));
   return out;
 };
 
@@ -74,6 +80,11 @@ function fieldsOf(link: Link | null): Fields {
   return {
     title: link?.title ?? "",
     url: link && link.url !== "#" && link.linkType !== "text_link" && link.linkType !== PROMOTE_LINK_TYPE ? link.url : "",
+    // A new link of a player's address is a player until the owner says otherwise; a saved one stays as it was saved.
+    player: link ? (d.player === "on" ? "on" : "off") : "on",
+    services: d.services ?? "[]",
+    platform: d.platform ?? "",
+    handle: d.handle ?? "",
     text: d.text ?? "",
     dataUrl: d.url ?? "",
     message: d.message ?? "",
@@ -129,11 +140,24 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
     if (type === "donation") data.message = f.message ?? "";
     if (type === "lead_magnet") Object.assign(data, { description: f.description, fileUrl: f.fileUrl });
     if (type === "vcf") Object.assign(data, { name: f.name, phone: f.phone, email: f.email, organization: f.organization });
-    const needsUrl = type === "standard_url" || type === "donation";
+    // A player only for an address a player can show; any other address saves as a plain link.
+    if (type === "standard_url" && recognizeEmbed(f.url ?? "")) data.player = f.player === "on" ? "on" : "off";
+    let url = type === "standard_url" || type === "donation" ? (f.url ?? "") : "";
+    if (type === "music") {
+      const rows = readServices(f.services ?? "");
+      data.services = JSON.stringify(rows);
+      url = rows[0]?.url ?? "";
+    }
+    if (type === "social") {
+      const platform = getPlatform(f.platform ?? "");
+      const handle = platform ? cleanHandle(platform, f.handle ?? "") : null;
+      Object.assign(data, { platform: f.platform ?? "", handle: handle ?? f.handle ?? "" });
+      url = platform && handle ? platform.baseUrl + handle : "";
+    }
     return {
       linkType: type,
       title: f.title ?? "",
-      url: needsUrl ? (f.url ?? "") : "",
+      url,
       data,
       ...(lite ? {} : { thumbnailUrl: f.thumbnailUrl || null, scheduleStartTime: fromLocalInput(f.start ?? ""), scheduleEndTime: fromLocalInput(f.end ?? ""), isMainButton: main }),
       parentListId: f.parentListId || null,
@@ -151,6 +175,12 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
     setF(done);
     const b = body(done);
     const errs: Fields = {};
+    if (type === "social") {
+      // The field shows the handle as it is saved: "@name" or a pasted profile address cleaned as the social icons clean it.
+      const platform = getPlatform(done.platform ?? "");
+      const clean = platform ? cleanHandle(platform, done.handle ?? "") : null;
+      if (clean !== null) setF((s) => ({ ...s, handle: clean }));
+    }
     setBusy(true);
     const [{ LinkInputSchema }, { LinkExtrasSchema }] = await Promise.all([import("#core/link-input.ts"), import("#core/dashboard-schemas.ts")]);
     for (const check of [LinkInputSchema.safeParse(b), LinkExtrasSchema.safeParse(b)]) {
@@ -220,6 +250,17 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
     });
   };
   const contactHint = "A web address, or an email address or phone number (with + and the country code).";
+  /** The service a standard link's address is recognised as, which can show it as a player (ADR 215). */
+  const embed = type === "standard_url" ? recognizeEmbed(completeUrl(f.url ?? "", true)) : null;
+  const platform = type === "social" ? getPlatform(f.platform ?? "") : undefined;
+  /** Picks a Social link's platform; a title left empty, or the last platform's name, becomes the new platform's name. */
+  const choosePlatform = (id: string) =>
+    setF((s) => {
+      const before = getPlatform(s.platform ?? "")?.name;
+      const untitled = !s.title?.trim() || s.title === before;
+      return { ...s, platform: id, title: untitled ? (getPlatform(id)?.name ?? "") : s.title! };
+    });
+  const titleInput = input("title", type === "music" ? "Release title" : "Title", { required: type !== "social" });
 
   return (
     <Modal open={open} onOpenChange={onOpenChange} dirty={dirty} title={link ? "Edit Link" : "Add New Link"}>
@@ -242,10 +283,40 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
           })}
           onChange={(t) => (lite && !LITE_LINK_TYPES.includes(t) ? openUpgrade(t) : setType(t))}
         />
-        {input("title", "Title", { required: true })}
+        {type !== "social" ? titleInput : null}
         {type === "standard_url" ? (
           <>
             {input("url", "URL", { required: true, type: "url", placeholder: "https://", hint: contactHint })}
+            <p role="status" className={embed ? "-mt-1 mb-2 text-sm font-medium text-emerald-800" : "sr-only"} data-testid="link-recognised">
+              {embed ? `Recognised: ${embed.label}` : ""}
+            </p>
+            {embed ? (
+              <div className="mb-3 flex items-start justify-between gap-3 rounded-md border border-slate-200 p-3">
+                <div className="min-w-0">
+                  <label htmlFor="link-player" className="block text-sm font-medium">
+                    Show as a player
+                  </label>
+                  <p id="link-player-hint" className="mt-0.5 text-xs text-slate-600">
+                    Your page shows a play button; {embed.label} loads only when a visitor presses it.
+                  </p>
+                </div>
+                <button
+                  id="link-player"
+                  type="button"
+                  role="switch"
+                  aria-checked={f.player === "on"}
+                  aria-describedby="link-player-hint"
+                  data-state={f.player === "on" ? "checked" : "unchecked"}
+                  onClick={() => setF((s) => ({ ...s, player: s.player === "on" ? "off" : "on" }))}
+                  className="relative mt-0.5 h-6 w-11 shrink-0 rounded-full bg-slate-400 data-[state=checked]:bg-brand-600"
+                >
+                  <span
+                    data-state={f.player === "on" ? "checked" : "unchecked"}
+                    className="block size-5 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[22px]"
+                  />
+                </button>
+              </div>
+            ) : null}
             <div role="group" aria-label="Quick start" className="-mt-1 mb-3 flex flex-wrap gap-2">
               {CONTACT_STARTS.map((c) => (
                 <button
@@ -298,22 +369,75 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
             {input("organization", "Organization (optional)", { errKey: "data.organization" })}
           </>
         ) : null}
+        {type === "music" ? (
+          <>
+            <CoverField value={f.thumbnailUrl ?? ""} onChange={(url) => setF((s) => ({ ...s, thumbnailUrl: url }))} error={err("thumbnailUrl")} onPlusRequired={openUpgrade} />
+            <ServicesField value={readServices(f.services ?? "")} onChange={(rows) => setF((s) => ({ ...s, services: JSON.stringify(rows) }))} errors={errors} />
+          </>
+        ) : null}
+        {type === "social" ? (
+          <>
+            <Field id="link-platform" label="Platform" required error={err("data.platform")}>
+              <select
+                id="link-platform"
+                value={f.platform ?? ""}
+                onChange={(e) => choosePlatform(e.target.value)}
+                aria-invalid={err("data.platform") ? true : undefined}
+                aria-describedby={err("data.platform") ? "link-platform-error" : undefined}
+                className={inputClass}
+              >
+                <option value="">Choose a platform</option>
+                {SOCIAL_PLATFORMS.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            {platform ? (
+              <Field id="link-handle" label={platform.handleLabel} required error={err("data.handle") ?? err("url")}>
+                <div className="flex rounded-md border border-slate-300">
+                  <span className="flex max-w-[45%] items-center truncate rounded-l-md bg-slate-100 px-2 text-xs text-slate-700" aria-hidden>
+                    {platform.baseUrl}
+                  </span>
+                  <input
+                    id="link-handle"
+                    value={f.handle ?? ""}
+                    onChange={set("handle")}
+                    // Cleaned as the owner leaves the field, as it is saved: "@name" or a pasted profile address becomes the handle.
+                    onBlur={(e) => setF((s) => ({ ...s, handle: cleanHandle(platform, e.target.value) ?? e.target.value }))}
+                    inputMode={platform.id === "whatsapp" ? "tel" : "text"}
+                    aria-invalid={err("data.handle") ?? err("url") ? true : undefined}
+                    aria-describedby={err("data.handle") ?? err("url") ? "link-handle-error" : undefined}
+                    className="min-w-0 flex-1 rounded-r-md px-2 py-2 text-sm"
+                  />
+                </div>
+              </Field>
+            ) : null}
+            {titleInput}
+          </>
+        ) : null}
         {type === PROMOTE_LINK_TYPE ? <p className="mb-3 text-sm text-slate-600">This button links to your referral link, so you earn 20% on every referral.</p> : null}
 
-        <details className="mb-3 rounded-md border border-slate-200 p-3" open={!!(link?.scheduleStartTime || link?.scheduleEndTime || link?.thumbnailUrl)}>
+        <details className="mb-3 rounded-md border border-slate-200 p-3" open={!!(link?.scheduleStartTime || link?.scheduleEndTime || (link?.thumbnailUrl && link.linkType !== "music"))}>
           <summary className="cursor-pointer text-sm font-medium">More options</summary>
           <div className="mt-3">
-            <div className="mb-1 flex items-center gap-2">{lite ? <PlusBadge feature="thumbnails" /> : null}</div>
-            <LinkFileField
-              kind="thumbnail"
-              value={f.thumbnailUrl ?? ""}
-              onChange={(url) => setF((s) => ({ ...s, thumbnailUrl: url }))}
-              urlInput={input("thumbnailUrl", "Thumbnail image URL", { type: "url", disabled: lite, placeholder: "https://" })}
-              uploadLabel="Or upload a thumbnail"
-              disabled={lite}
-              onPlusRequired={openUpgrade}
-            />
-            {isMediaPath(f.thumbnailUrl ?? "") && err("thumbnailUrl") ? <p className="-mt-2 mb-3 text-sm text-red-700">{err("thumbnailUrl")}</p> : null}
+            {/* A release's cover is its thumbnail, chosen above. */}
+            {type !== "music" ? (
+              <>
+                <div className="mb-1 flex items-center gap-2">{lite ? <PlusBadge feature="thumbnails" /> : null}</div>
+                <LinkFileField
+                  kind="thumbnail"
+                  value={f.thumbnailUrl ?? ""}
+                  onChange={(url) => setF((s) => ({ ...s, thumbnailUrl: url }))}
+                  urlInput={input("thumbnailUrl", "Thumbnail image URL", { type: "url", disabled: lite, placeholder: "https://" })}
+                  uploadLabel="Or upload a thumbnail"
+                  disabled={lite}
+                  onPlusRequired={openUpgrade}
+                />
+                {isMediaPath(f.thumbnailUrl ?? "") && err("thumbnailUrl") ? <p className="-mt-2 mb-3 text-sm text-red-700">{err("thumbnailUrl")}</p> : null}
+              </>
+            ) : null}
             <div className="mb-1 flex items-center gap-2">{lite ? <PlusBadge feature="scheduling" /> : null}</div>
             <div className="grid gap-2 sm:grid-cols-2">
               {input("start", "Schedule start", { type: "datetime-local", disabled: lite, errKey: "scheduleStartTime" })}

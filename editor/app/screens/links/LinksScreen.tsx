@@ -5,11 +5,12 @@
  * long press, keyboard).
  */
 import type { Announcements } from "@dnd-kit/core";
-import { ArrowDown, ArrowUp, CalendarClock, ExternalLink, Link2, GripVertical, Pencil, Plus, Star, Trash2, FolderPlus } from "lucide-react";
+import { ArrowDown, ArrowUp, CalendarClock, ExternalLink, Link2, GripVertical, Pencil, Play, Plus, Star, Trash2, FolderPlus } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "../../toast.tsx";
 import { DASH } from "#core/dashboard-texts.ts";
+import { recognizeEmbed } from "#core/embeds.ts";
 import { LINK_TYPE_LABELS } from "#core/link-types.ts";
 import { LIMITS } from "#core/limits.ts";
 import { linkPlusFeatures } from "#core/plus-marks.ts";
@@ -47,6 +48,18 @@ export function ScheduleBadge({ link }: { link: Link }) {
         ? [`Expired ${dateAtTime(b.at)}`, "bg-red-100 text-red-900"]
         : [b.at ? `Ends ${dateAtTime(b.at)}` : "Active (no end date)", "bg-emerald-100 text-emerald-900"];
   return <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${cls}`}>{text}</span>;
+}
+
+/** A standard link shown as a player (ADR 215): the badge names the service the page's player loads. */
+export function PlayerBadge({ link }: { link: Link }) {
+  const data = (link.linkSpecificData ?? {}) as { player?: string };
+  const embed = link.linkType === "standard_url" && data.player === "on" ? recognizeEmbed(link.url) : null;
+  if (!embed) return null;
+  return (
+    <span className="inline-flex items-center gap-1 rounded bg-violet-100 px-1.5 text-xs text-violet-900" data-testid="player-badge">
+      <Play aria-hidden className="size-3" /> Player: {embed.label}
+    </span>
+  );
 }
 
 /** A link saved under an older URL rule that the page cannot link to (ADR 096): editing it asks for a valid URL. */
@@ -151,6 +164,7 @@ function LinkRow(props: {
               <Star aria-hidden className="size-3" /> Main button
             </span>
           ) : null}
+          <PlayerBadge link={link} />
           <ScheduleBadge link={link} />
           <AddressBadge link={link} />
           {plusFeatures.length > 0 ? <PlusMark feature={plusFeatures[0]!} /> : null}

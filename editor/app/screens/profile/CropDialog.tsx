@@ -33,8 +33,12 @@ export function CropDialog(props: {
   onCancel(): void;
   onSave(area: Area): void;
   onUnreadable(): void;
+  /** The dialog's title: the profile picture's by default; a music release's cover uses its own. */
+  title?: string;
+  /** A square picture is framed in a circle (the profile icon) unless `square` asks for the square itself. */
+  square?: boolean;
 }) {
-  const { src, shape, fullwidthHeight, busy, onCancel, onSave, onUnreadable } = props;
+  const { src, shape, fullwidthHeight, busy, onCancel, onSave, onUnreadable, title = "Crop Your Profile Picture", square = false } = props;
   const [crop, setCrop] = useState({ x: 0, y: 0 });
   const [zoom, setZoom] = useState(MIN_ZOOM);
   const [area, setArea] = useState<Area | null>(null);
@@ -53,7 +57,7 @@ export function CropDialog(props: {
       onOpenChange={(o) => !o && !busy && onCancel()}
       // Moved or zoomed: Escape or a click outside asks before the framing is lost (ADR 140).
       dirty={zoom !== MIN_ZOOM || crop.x !== 0 || crop.y !== 0}
-      title="Crop Your Profile Picture"
+      title={title}
     >
       {src ? (
         <div>
@@ -70,7 +74,7 @@ export function CropDialog(props: {
               minZoom={MIN_ZOOM}
               maxZoom={LIMITS.CROPPER_ZOOM_MAX}
               objectFit="cover"
-              cropShape={shape === "full_width" ? "rect" : "round"}
+              cropShape={shape === "full_width" || square ? "rect" : "round"}
               showGrid={false}
               restrictPosition
               onCropChange={setCrop}
