@@ -2,10 +2,9 @@
  * A Music link (ADR 211): one release, its cover, and its addresses on the streaming services, in
  * the owner's order. Stored in link_specific_data.services as the JSON text of
  * [{ service, url }, …]; the link's url is the first service's address. The link dialog and the API
- * check the list with the same schema and messages.
+ * check the list with the same schema and messages (core/schemas/music.ts). This module is
+ * zod-free: the renderer, and with it the dashboard's live preview, reads stored lists with it alone.
  */
-import { z } from "zod";
-import { LIMITS } from "./limits.ts";
 import { isWebUrl } from "./url-rule.ts";
 
 export interface MusicServiceInfo {
@@ -62,35 +61,6 @@ export function isServiceUrl(service: MusicServiceInfo, url: string): boolean {
   const host = u.hostname;
   return service.domains.some((d) => host === d || host.endsWith(`.${d}`));
 }
-
-/**
- * The services list as the dialog and the API take it: an ordered array of { service, url }, one
- * entry per service, 1 to 8. The url is trimmed; each must be the service's own address.
- */
-export const MusicServicesSchema = z
-  .array(
-    z.object(
-      {
-        service: z.enum(MUSIC_SERVICE_IDS, MUSIC_MESSAGES.unknownService),
-        url: z.string(MUSIC_MESSAGES.urlRequired).trim().min(1, MUSIC_MESSAGES.urlRequired).max(LIMITS.URL_MAX, MUSIC_MESSAGES.urlInvalid),
-      },
-      MUSIC_MESSAGES.servicesRequired,
-    ),
-    MUSIC_MESSAGES.servicesRequired,
-  )
-  .min(1, MUSIC_MESSAGES.servicesRequired)
-  .max(MUSIC_SERVICES_MAX, MUSIC_MESSAGES.tooMany)
-  .superRefine((list, ctx) => {
-    const seen = new Set<string>();
-    list.forEach((entry, i) => {
-      const info = musicService(entry.service)!;
-      if (seen.has(entry.service)) ctx.addIssue({ code: "custom", path: [i, "service"], message: MUSIC_MESSAGES.duplicate });
-      seen.add(entry.service);
-      if (!isWebUrl(entry.url)) ctx.addIssue({ code: "custom", path: [i, "url"], message: MUSIC_MESSAGES.urlInvalid });
-      else if (!isServiceUrl(info, entry.url)) ctx.addIssue({ code: "custom", path: [i, "url"], message: MUSIC_MESSAGES.notService(info.label) });
-    });
-  })
-  .transform((list) => list.map((e) => ({ service: e.service, url: e.url }) as MusicServiceLink));
 
 /** The stored form of a services list (link_specific_data.services). */
 export const musicServicesData = (list: readonly MusicServiceLink[]): string => JSON.stringify(list.map((e) => ({ service: e.service, url: e.url })));

@@ -3,7 +3,7 @@
  * address the service's own, and a stored list read back without anything the rules refuse.
  */
 import { describe, expect, it } from "vitest";
-import { MUSIC_MESSAGES, MUSIC_SERVICES, MusicServicesSchema, isServiceUrl, musicService, musicServicesData, parseMusicServices } from "#core/music.ts";
+import { MUSIC_MESSAGES, MUSIC_SERVICES, MusicServicesSchema, isServiceUrl, musicService, musicServicesData, parseMusicServices } from "#core/schemas/music.ts";
 
 const SPOTIFY = { service: "spotify", url: "https://open.spotify.com/album/4uLU6hMCjMI75M1A2tKUQC" };
 const BANDCAMP = { service: "bandcamp", url: "https://artist.bandcamp.com/album/first" };

@@ -16,6 +16,10 @@
  * module, loaded for the platforms shown (editor/app/components/brand-icons.ts). Nor does the shell
  * load all of billing for the Plus price, or the Publish dialog of a refused draft before it opens,
  * or History (ADR 137) before it is first opened.
+ * The live preview's renderer (renderer/components/Page.tsx and renderer/css.ts, shared with the
+ * published page) reaches no zod either: it reads a Music link's stored services with the zod-free
+ * core/music.ts, and the schema that checks them (core/schemas/music.ts) loads with the link dialog.
+ * The links list loads core/embeds.ts when it first shows a Player badge.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -74,6 +78,30 @@ describe("the dashboard's first load", () => {
     for (const id of marks) expect(loader).toContain(`import("#renderer/components/brand-icons/${id}.ts")`);
   });
 
+  // The preview draws the page when it is first on screen, beside the editor on large screens: what
+  // its renderer loads counts towards the three editor screens' first load.
+  it.each(["renderer/components/Page.tsx", "renderer/css.ts", "editor/app/preview/LivePreview.tsx"])("%s reaches no zod through static imports", (entry) => {
+    expect(pathToHeavy(entry)).toBeNull();
+    expect([...staticGraph(entry)].filter((f) => f.startsWith("core/schemas/"))).toEqual([]);
+  });
+
+  it("the live preview draws Music cards and players with core's readers", () => {
+    const graph = [...staticGraph("editor/app/preview/LivePreview.tsx")];
+    expect(graph).toContain("core/music.ts");
+    expect(graph).toContain("core/embeds.ts");
+    expect(staticImports("core/music.ts")).not.toContain("zod");
+  });
+
+  // ADR 132: the dialogs' Radix parts load when a dialog first opens. The shell does load Modal and
+  // Confirm (components/modal.tsx: the unsaved-changes prompt, the status bar), which must import
+  // dialog.tsx only with import().
+  it("the shell loads the dialogs' wrapper, not their Radix parts", () => {
+    const graph = [...staticGraph("editor/app/App.tsx")];
+    expect(graph).toContain("editor/app/components/modal.tsx");
+    expect(staticImports("editor/app/components/modal.tsx")).not.toContain("editor/app/components/dialog.tsx");
+    expect(readFileSync(join(ROOT, "editor/app/components/modal.tsx"), "utf8")).toContain('import("./dialog.tsx")');
+  });
+
   it("finds the screens", () => {
     expect(screens.length).toBeGreaterThanOrEqual(8);
   });
@@ -92,6 +120,8 @@ describe("the dashboard's first load", () => {
     ["editor/app/screens/affiliate/AffiliateScreen.tsx", "editor/app/screens/affiliate/ShareDialog.tsx"],
     // ADR 132
     ["editor/app/screens/links/LinksScreen.tsx", "editor/app/screens/links/LinkDialog.tsx"],
+    // The Player badge's recognition loads with the first player on the list.
+    ["editor/app/screens/links/LinksScreen.tsx", "core/embeds.ts"],
     ["editor/app/screens/links/LinksScreen.tsx", "editor/app/dnd.tsx"],
     ["editor/app/screens/social/SocialLinksScreen.tsx", "editor/app/dnd.tsx"],
     ["editor/app/screens/bio/BioScreen.tsx", "editor/app/components/plus-tooltip.tsx"],
@@ -119,6 +149,16 @@ describe("the dashboard's first load", () => {
         /import\s*\{[^}]*\b(DropdownMenu|Popover|Dialog|AlertDialog|Tooltip|Switch)\b[^}]*\}\s*from\s*"radix-ui"/.test(readFileSync(join(ROOT, file), "utf8")),
       );
       expect(menus).toEqual([]);
+    });
+
+    // ADR 132: Radix's dialog stack (dialog.tsx, the mobile drawer), however it is imported.
+    it(`${entry} loads no Radix dialog stack through static imports`, () => {
+      const graph = [...staticGraph(entry)];
+      expect(graph).not.toContain("editor/app/components/dialog.tsx");
+      expect(graph).not.toContain("editor/app/shell/MobileMenu.tsx");
+      const packages = graph.filter((f) => /\.(ts|tsx)$/.test(f)).flatMap((f) => staticImports(f).map((spec) => `${f}: ${spec}`));
+      expect(packages.filter((p) => /: (@radix-ui\/react-(alert-)?dialog|vaul)$/.test(p))).toEqual([]);
+      expect(graph.filter((f) => /import\s*\*\s*as\s+\w+\s+from\s*"radix-ui"/.test(readFileSync(join(ROOT, f), "utf8")))).toEqual([]);
     });
 
     it(`${entry} reaches none of zod, sonner, date-fns and @dnd-kit through static imports`, () => {

@@ -10,7 +10,6 @@ import { Tabs } from "radix-ui";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "../../toast.tsx";
 import { DASH } from "#core/dashboard-texts.ts";
-import { recognizeEmbed } from "#core/embeds.ts";
 import { LINK_TYPE_LABELS } from "#core/link-types.ts";
 import { LIMITS } from "#core/limits.ts";
 import { linkPlusFeatures } from "#core/plus-marks.ts";
@@ -28,6 +27,7 @@ import { EmptyState } from "../../components/empty-state.tsx";
 import { useRowFocus } from "../../components/focus.ts";
 import { Confirm, Modal } from "../../components/modal.tsx";
 import { PlusTag } from "../../components/plus-tag.tsx";
+import { loadOnce } from "../../components/load-once.ts";
 import { useBlocked } from "../../components/use-blocked.ts";
 import { VisibilitySwitch } from "../../components/visibility-switch.tsx";
 import { mergeLatest, versionedWrite } from "../../revisions.ts";
@@ -50,10 +50,21 @@ export function ScheduleBadge({ link }: { link: Link }) {
   return <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${cls}`}>{text}</span>;
 }
 
-/** A standard link shown as a player (ADR 215): the badge names the service the page's player loads. */
+/** How addresses are recognised as players (core/embeds.ts): loaded when the list first shows a player. */
+const embeds = loadOnce(() => import("#core/embeds.ts"));
+
+/**
+ * A standard link shown as a player (ADR 215): the badge names the service the page's player loads.
+ * It shows once the recognition code has arrived, a moment after the list for the first player.
+ */
 export function PlayerBadge({ link }: { link: Link }) {
   const data = (link.linkSpecificData ?? {}) as { player?: string };
-  const embed = link.linkType === "standard_url" && data.player === "on" ? recognizeEmbed(link.url) : null;
+  const player = link.linkType === "standard_url" && data.player === "on";
+  const [recognize, setRecognize] = useState(() => embeds.loaded()?.recognizeEmbed ?? null);
+  useEffect(() => {
+    if (player && !recognize) embeds.load().then((m) => setRecognize(() => m.recognizeEmbed), () => undefined);
+  }, [player, recognize]);
+  const embed = player && recognize ? recognize(link.url) : null;
   if (!embed) return null;
   return (
     <span className="inline-flex items-center gap-1 rounded bg-violet-100 px-1.5 text-xs text-violet-900" data-testid="player-badge">
