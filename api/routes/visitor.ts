@@ -34,9 +34,8 @@ export function visitorRoutes(deps: AppDeps) {
       }
       await next();
     };
-  // The limits are shared by every server process on the data folder (ADR 180); a beacon's tokens are
-  // leased ten at a time, so most beacons do not write to the shared store.
-  const everyRequest = limit(createRateLimiter(30, 1, { now: deps.now, store: limitStoreFor(deps.db), name: "visitor", lease: 10 }));
+  // The limits are shared by every server process on the data folder (ADR 180).
+  const everyRequest = limit(createRateLimiter(30, 1, { now: deps.now, store: limitStoreFor(deps.db), name: "visitor" }));
   // Each lead or report sends an e-mail: a client gets 10 at once, then one every 6 seconds.
   const mailRequest = limit(createRateLimiter(10, 1 / 6, { now: deps.now, store: limitStoreFor(deps.db), name: "visitor-mail" }));
 

@@ -29,13 +29,6 @@ export interface RateLimiterOptions {
   store?: LimitStore;
   /** Names this limit in the store, apart from the others' keys (default: its capacity and rate). */
   name?: string;
-  /**
-   * Tokens taken from the store at once and spent in this process for up to LEASE_MS (default 1:
-   * every request asks the store). For the busiest limit, the beacons' (ADR 180): a token a process
-   * holds was taken from the shared bucket, so the processes together still never let a client past
-   * the limit; a lease left unspent is dropped, which only holds that client a little tighter.
-   */
-  lease?: number;
 }
 
 export const LIMITS_FILE = "limits.db";
@@ -75,24 +68,18 @@ export function limitStoreFor(db: Db): LimitStore {
 
 /** How often (on the limiter's clock) a limiter prunes its full buckets. */
 const PRUNE_EVERY_MS = 60_000;
-/** How long a process may spend a lease of tokens. */
-const LEASE_MS = 1_000;
-/** Leases held before the spent and expired ones are dropped. */
-const LEASES_KEPT = 10_000;
 
-export function createRateLimiter(capacity: number, perSecond: number, { now = () => new Date(), store, name, lease = 1 }: RateLimiterOptions = {}): RateLimiter {
+export function createRateLimiter(capacity: number, perSecond: number, { now = () => new Date(), store, name }: RateLimiterOptions = {}): RateLimiter {
   const db = store ?? openLimitStore(":memory:");
   const bucket = name ?? `${capacity}/${perSecond}`;
   // Refill since the last take (never negative: a clock that went back gives nothing back), capped.
   const refilled = "min(@capacity, tokens + max(0, @at - at) / 1000.0 * @perSecond)";
-  const take = db.prepare<{ name: string; key: string; capacity: number; perSecond: number; at: number; n: number }, { tokens: number }>(
-    `INSERT INTO buckets (name, key, tokens, at) VALUES (@name, @key, @capacity - @n, @at)
-     ON CONFLICT (name, key) DO UPDATE SET tokens = ${refilled} - @n, at = max(at, @at)
-     WHERE ${refilled} >= @n
+  const take = db.prepare<{ name: string; key: string; capacity: number; perSecond: number; at: number }, { tokens: number }>(
+    `INSERT INTO buckets (name, key, tokens, at) VALUES (@name, @key, @capacity - 1, @at)
+     ON CONFLICT (name, key) DO UPDATE SET tokens = ${refilled} - 1, at = max(at, @at)
+     WHERE ${refilled} >= 1
      RETURNING tokens`,
   );
-  const takes = (key: string, n: number, at: number) => take.get({ name: bucket, key, capacity, perSecond, at, n }) !== undefined;
-  const leases = new Map<string, { tokens: number; at: number }>();
   // A bucket untouched for as long as an empty one takes to fill is full: the same as no row.
   const fullAfterMs = Math.ceil((capacity / perSecond) * 1000);
   const prune = db.prepare<{ name: string; before: number }>("DELETE FROM buckets WHERE name = @name AND at < @before");
@@ -104,17 +91,7 @@ export function createRateLimiter(capacity: number, perSecond: number, { now = (
         prune.run({ name: bucket, before: at - fullAfterMs });
         prunedAt = at;
       }
-      const held = leases.get(key);
-      if (held && held.tokens > 0 && at - held.at < LEASE_MS) {
-        held.tokens--;
-        return true;
-      }
-      if (lease > 1 && takes(key, lease, at)) {
-        if (leases.size >= LEASES_KEPT) for (const [k, l] of leases) if (l.tokens === 0 || at - l.at >= LEASE_MS) leases.delete(k);
-        leases.set(key, { tokens: lease - 1, at });
-        return true;
-      }
-      return takes(key, 1, at);
+      return take.get({ name: bucket, key, capacity, perSecond, at }) !== undefined;
     },
   };
 }

@@ -61,31 +61,6 @@ describe("createRateLimiter", () => {
     expect(other.take("a")).toBe(true);
   });
 
-  it("leased tokens come out of the shared bucket: limiters that lease never let a client past the limit together, and a lone one gives the whole burst", () => {
-    const c = clock();
-    const store = openLimitStore(":memory:");
-    const leasing = () => createRateLimiter(30, 1, { now: c.now, store, name: "visitor", lease: 10 });
-    const processes = [leasing(), leasing(), leasing()];
-    let taken = 0;
-    for (let i = 0; i < 200; i++) if (processes[i % 3]!.take("a")) taken++;
-    expect(taken).toBe(30);
-    // A second later one token has come back: one more, wherever it is asked.
-    c.advance(1_000);
-    expect(processes.map((p) => p.take("a"))).toEqual([true, false, false]);
-
-    const alone = createRateLimiter(30, 1, { now: c.now, store: openLimitStore(":memory:"), name: "visitor", lease: 10 });
-    expect(Array.from({ length: 31 }, () => alone.take("b")).filter(Boolean)).toHaveLength(30);
-  });
-
-  it("drops a lease left unspent for a second: its tokens are not spent later", () => {
-    const c = clock();
-    const limiter = createRateLimiter(10, 1 / 60, { now: c.now, lease: 5 });
-    expect(limiter.take("a")).toBe(true); // 5 taken from the bucket, 4 held
-    c.advance(1_000);
-    // The held 4 are dropped; the bucket holds 5: 5 more, then none.
-    expect(Array.from({ length: 7 }, () => limiter.take("a")).filter(Boolean)).toHaveLength(5);
-  });
-
   it("gives nothing back when the clock goes backwards", () => {
     const c = clock();
     const limiter = createRateLimiter(1, 1, { now: c.now });
