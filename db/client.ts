@@ -46,12 +46,23 @@ function migrateSafely(db: Db): void {
   sqlite.pragma("foreign_keys = OFF");
   try {
     const before = appliedMigrations(db);
+    const attempt = () => {
+      try {
+        migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+      } catch (err) {
+        // Processes started together on a new database (ADR 180) all find it unmigrated; the first
+        // migrates it, the others then fail on tables that now exist. All migrated is all that matters.
+        if (appliedMigrations(db) < knownMigrations()) throw err;
+      }
+    };
     try {
-      migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+      attempt();
     } catch (err) {
-      // Processes started together on a new database (ADR 180) all find it unmigrated; the first
-      // migrates it, the others then fail on tables that now exist. All migrated is all that matters.
-      if (appliedMigrations(db) < knownMigrations()) throw err;
+      // Or one finds the other's migration under way: SQLite refuses its write at once (SQLITE_BUSY)
+      // rather than wait. Waiting for the write lock (the busy timeout applies) lets that one finish.
+      if ((err as { code?: string }).code !== "SQLITE_BUSY") throw err;
+      sqlite.transaction(() => undefined).immediate();
+      attempt();
     }
     // The check reads every row (seconds on a large analytics table), so only a start that migrated pays for it.
     if (appliedMigrations(db) === before) return;
