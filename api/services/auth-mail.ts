@@ -105,7 +105,7 @@ export interface LinkedProvider {
 
 /**
  * ADR 048, 202: an OpenID Connect provider was linked to an account that had only a password until
- * now, named as configured ("Google" and "Continue with Google" by default, the spec's text).
+ * now, named as configured ("Google" and "Continue with Google" by default, docs/product.md's text).
  */
 export function providerLinkedMail(to: string, origin: string, at: Date, supportEmail: string, provider: LinkedProvider): MailMessage {
   const { name, label } = provider;
