@@ -28,7 +28,7 @@ export function visitorRoutes(deps: AppDeps) {
   const limit =
     (limiter: RateLimiter): MiddlewareHandler =>
     async (c, next) => {
-      if (!limiter.take(clientOf(c))) {
+      if (!(await limiter.takeSoon(clientOf(c)))) {
         if (c.req.path === TRACK) beaconsRefused.inc({ reason: "limited" });
         throw new ApiError("rate_limited", VISITOR_MESSAGES.rateLimited);
       }

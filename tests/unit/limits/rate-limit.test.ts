@@ -1,6 +1,7 @@
 /**
  * The token bucket (ADR 091, kept in SQLite by ADR 180): a bucket refills with the injected clock,
  * limiters on one store share their buckets, and a bucket is forgotten only once it is full again.
+ * takeSoon answers the takes of one turn of the event loop together, with the same answers.
  */
 import { describe, expect, it } from "vitest";
 import { createRateLimiter, openLimitStore } from "#api/services/rate-limit.ts";
@@ -67,5 +68,31 @@ describe("createRateLimiter", () => {
     expect(limiter.take("a")).toBe(true);
     c.advance(-60_000);
     expect(limiter.take("a")).toBe(false);
+  });
+
+  it("takeSoon answers the takes of one turn together, in order, from the same buckets as take", async () => {
+    const c = clock();
+    const store = openLimitStore(":memory:");
+    const limiter = createRateLimiter(3, 0.5, { now: c.now, store, name: "visitor" });
+    const other = createRateLimiter(3, 0.5, { now: c.now, store, name: "visitor" });
+    expect(other.take("a")).toBe(true);
+    const answers = Promise.all(["a", "b", "a", "a", "b"].map((key) => limiter.takeSoon(key)));
+    // Nothing is taken before the turn ends: the other limiter still finds two tokens for "a".
+    expect(store.prepare("SELECT count(*) FROM buckets WHERE key = 'b'").pluck().get()).toBe(0);
+    expect(await answers).toEqual([true, true, true, false, true]);
+    expect(other.take("a")).toBe(false);
+    c.advance(2_000);
+    expect(await limiter.takeSoon("a")).toBe(true);
+    expect(await limiter.takeSoon("a")).toBe(false);
+  });
+
+  it("takeSoon fails every waiting take when the store fails, and answers the next turn's", async () => {
+    const store = openLimitStore(":memory:");
+    const limiter = createRateLimiter(3, 0.5, { store, name: "visitor" });
+    store.exec("ALTER TABLE buckets RENAME TO gone");
+    const failed = await Promise.allSettled([limiter.takeSoon("a"), limiter.takeSoon("b")]);
+    expect(failed.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    store.exec("ALTER TABLE gone RENAME TO buckets");
+    expect(await limiter.takeSoon("a")).toBe(true);
   });
 });
