@@ -99,12 +99,11 @@ export function createRateLimiter(capacity: number, perSecond: number, { now = (
   };
   type Waiting = { key: string; at: number; answer: (taken: boolean) => void; fail: (err: unknown) => void };
   let waiting: Waiting[] = [];
-  const takeAll = db.transaction((batch: Waiting[]) => batch.map(({ key, at }) => takeOne(key, at)));
   const flush = () => {
     const batch = waiting;
     waiting = [];
     try {
-      const taken = takeAll.immediate(batch);
+      const taken = db.transaction(() => batch.map(({ key, at }) => takeOne(key, at))).immediate();
       batch.forEach((w, i) => w.answer(taken[i]!));
     } catch (err) {
       for (const w of batch) w.fail(err);

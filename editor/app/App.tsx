@@ -3,10 +3,11 @@
  * prompt, and live updates from other tabs or devices (ADR 060).
  */
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
-import { createBrowserRouter, Navigate, Route, RouterProvider, Routes, useRouteError } from "react-router";
+import { Navigate, Route, Routes, unstable_HistoryRouter as HistoryRouter } from "react-router";
 import { api, ApiFailure, unwrap } from "./api.ts";
 import { AppErrorBoundary } from "./components/AppErrorBoundary.tsx";
 import { UpgradePrompt } from "./components/upgrade-prompt.tsx";
+import { dashboardHistory } from "./shell/guarded-history.ts";
 import { Shell } from "./shell/Shell.tsx";
 import { useDashboard } from "./store.ts";
 import { Toasts } from "./toast.tsx";
@@ -91,18 +92,9 @@ const dashboardRoutes = (
   </Shell>
 );
 
-/** A render error inside the router goes on to the dashboard's own error screen (AppErrorBoundary), not the router's. */
-function RethrowRouteError(): never {
-  throw useRouteError();
-}
-
-/**
- * The signed-in dashboard. A data router (rather than a plain BrowserRouter) so that the shell can
- * hold a navigation while a form has unsaved changes (useBlocker, see shell/unsaved.tsx).
- */
+/** The signed-in dashboard, on a history whose moves wait while a form has unsaved changes (shell/unsaved.tsx). */
 function Dashboard() {
-  const [router] = useState(() => createBrowserRouter([{ path: "*", element: dashboardRoutes, errorElement: <RethrowRouteError /> }]));
-  return <RouterProvider router={router} />;
+  return <HistoryRouter history={dashboardHistory()}>{dashboardRoutes}</HistoryRouter>;
 }
 
 export default function App() {

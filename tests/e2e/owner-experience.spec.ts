@@ -170,6 +170,27 @@ test.describe("unsaved changes", () => {
     await expect(dialog).toBeHidden();
   });
 
+  test("Back with unsaved typing: Leave goes back one step, and Forward then moves without a question", async ({ page, owner }) => {
+    expect(owner.username).toBeTruthy();
+    await page.goto("/dashboard/links");
+    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Bio & SEO" }).click();
+    await page.getByLabel("Display name").fill("Ada Lovelace");
+
+    await page.goBack();
+    const dialog = page.getByRole("alertdialog", { name: "You have unsaved changes" });
+    await expect(dialog).toBeVisible();
+    // Held: the address is put back and the screen never changed under the question.
+    await expect(page).toHaveURL(/\/dashboard\/bio$/);
+    await dialog.getByRole("button", { name: "Leave" }).click();
+    await expect(page).toHaveURL(/\/dashboard\/links$/);
+    await expect(page.getByRole("heading", { name: "Page Layout" })).toBeVisible();
+
+    await page.goForward();
+    await expect(page).toHaveURL(/\/dashboard\/bio$/);
+    await expect(page.getByLabel("Display name")).not.toHaveValue("Ada Lovelace");
+    await expect(dialog).toBeHidden();
+  });
+
   test("on a phone the mobile menu stays open on Stay, with focus on the chosen entry", async ({ page, owner }) => {
     expect(owner.username).toBeTruthy();
     await page.setViewportSize({ width: 390, height: 844 });

@@ -5,11 +5,11 @@
  * and a reload or a link out of the dashboard behind the browser's own prompt.
  */
 import { useEffect, useState, type ReactNode } from "react";
-import { useBlocker } from "react-router";
 import { create } from "zustand";
 import { DASH } from "#core/dashboard-texts.ts";
 import { type FocusOnClose } from "../components/focus.ts";
 import { Confirm } from "../components/modal.tsx";
+import { dashboardHistory } from "./guarded-history.ts";
 
 interface UnsavedState {
   /** The forms that hold unsaved changes, by name. */
@@ -42,7 +42,19 @@ export const hasUnsavedChanges = () => useUnsaved.getState().forms.size > 0;
 /** In the shell, inside the router: the one guard of the dashboard's navigation. */
 export function UnsavedChangesGuard() {
   const dirty = useUnsaved((s) => s.forms.size > 0);
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname);
+  // The move the owner is asked about, made by Leave.
+  const [held, setHeld] = useState<{ go(): void } | null>(null);
+
+  useEffect(() => {
+    if (!dirty) return;
+    const history = dashboardHistory();
+    history.setGate((from, to, go) => {
+      if (from === to) return false;
+      setHeld({ go });
+      return true;
+    });
+    return () => history.setGate(null);
+  }, [dirty]);
 
   useEffect(() => {
     if (!dirty) return;
@@ -51,8 +63,16 @@ export function UnsavedChangesGuard() {
     return () => window.removeEventListener("beforeunload", warn);
   }, [dirty]);
 
-  const blocked = blocker.state === "blocked";
-  return <UnsavedPrompt open={blocked} onStay={() => blocked && blocker.reset()} onLeave={() => blocked && blocker.proceed()} />;
+  return (
+    <UnsavedPrompt
+      open={held !== null}
+      onStay={() => setHeld(null)}
+      onLeave={() => {
+        setHeld(null);
+        held?.go();
+      }}
+    />
+  );
 }
 
 /** "You have unsaved changes": Stay (also Escape) keeps the form and returns the focus to what was chosen; Leave goes on. */
