@@ -22,11 +22,12 @@ const BADGE: Record<ReturnType<typeof ctrBadgeVariant>, string> = {
   outline: "border border-slate-400 text-slate-800",
 };
 const DEVICE_NAMES: Record<string, string> = { mobile: "Mobile", tablet: "Tablet", desktop: "Desktop", other: "Other" };
-const regions = new Intl.DisplayNames(["en"], { type: "region", fallback: "code" });
+// Made on first use, as the date formats are (editor/components/dates.ts).
+let regions: Intl.DisplayNames | undefined;
 /** "Germany (DE)"; a code the browser does not know stays a code; "Unknown" stays as it is. */
 export function countryName(code: string): string {
   if (!/^[A-Z]{2}$/.test(code)) return code;
-  const name = regions.of(code);
+  const name = (regions ??= new Intl.DisplayNames(["en"], { type: "region", fallback: "code" })).of(code);
   return name && name !== code ? `${name} (${code})` : code;
 }
 
