@@ -10,13 +10,13 @@ import { Eye, History as HistoryIcon, RotateCcw, Upload } from "lucide-react";
 import { useEffect, useState } from "react";
 import { DASH } from "#core/dashboard-texts.ts";
 import { HISTORY_TEXTS } from "#core/history.ts";
-import { LIMITS } from "#core/limits.ts";
 import { dateAtTime } from "../../components/dates.ts";
 import { api, ApiFailure, clientErrorMessage, unwrap } from "../api.ts";
 import { Button } from "../components/button.tsx";
 import { Confirm, Modal } from "../components/modal.tsx";
 import { featureName, upgradeFor } from "../components/upgrade-prompt.tsx";
 import { toast } from "../toast.tsx";
+import { reloadSoon } from "./StatusBar.tsx";
 
 type Version = Awaited<ReturnType<typeof loadVersions>>[number];
 type Step = { kind: "restore" | "live"; version: number; hides: Version["planHides"] };
@@ -25,7 +25,6 @@ async function loadVersions() {
   return (await unwrap(api.publish.versions.$get())).versions;
 }
 
-const reloadSoon = () => setTimeout(() => window.location.reload(), LIMITS.RELOAD_AFTER_PUBLISH_MS);
 const linkClass = "inline-flex min-h-10 items-center justify-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium hover:bg-slate-50";
 
 export function HistoryDialog({ open, onClose, username }: { open: boolean; onClose(): void; username: string }) {

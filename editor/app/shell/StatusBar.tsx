@@ -21,7 +21,8 @@ const post = (path: string, body?: unknown) =>
 const blockersPart = loadOnce(() => import("./PublishBlockers.tsx"));
 /** History loads when first opened, like the Publish dialog. */
 const historyPart = loadOnce(() => import("./HistoryDialog.tsx"));
-const reloadSoon = () => setTimeout(() => window.location.reload(), LIMITS.RELOAD_AFTER_PUBLISH_MS);
+/** After a publish, a discard or a rollback: the dashboard reloads once the toast has been read. */
+export const reloadSoon = () => setTimeout(() => window.location.reload(), LIMITS.RELOAD_AFTER_PUBLISH_MS);
 
 export function StatusBar() {
   const me = useDashboard((s) => s.me);
