@@ -31,6 +31,7 @@ import { eventRoutes } from "./routes/events.ts";
 import { publishRoutes } from "./routes/publish.ts";
 import { isPictureUpload, profileRoutes } from "./routes/profile.ts";
 import { billingRoutes } from "./routes/billing.ts";
+import { connectRoutes } from "./routes/connect.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { affiliateRoutes } from "./routes/affiliate.ts";
 import { visitorRoutes } from "./routes/visitor.ts";
@@ -97,6 +98,7 @@ export function createApi(deps: AppDeps) {
     .route("/publish", publishRoutes(deps))
     .route("/profile", profileRoutes(deps))
     .route("/billing", billingRoutes(deps))
+    .route("/connect", connectRoutes(deps))
     .route("/affiliate", affiliateRoutes(deps))
     .route("/admin", adminRoutes(deps));
 

@@ -730,6 +730,31 @@ export const billingWebhookEvents = sqliteTable("billing_webhook_events", {
   receivedAt: time("received_at").notNull(),
 });
 
+/**
+ * The owner's Stripe Connect account (ADR 230): an Express account at the billing provider that takes
+ * the page's tips and sales; its state is what the provider last reported (account.updated).
+ */
+export const connectAccounts = sqliteTable(
+  "connect_accounts",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    accountId: text("account_id").notNull(),
+    detailsSubmitted: bool("details_submitted").notNull().default(false),
+    chargesEnabled: bool("charges_enabled").notNull().default(false),
+    payoutsEnabled: bool("payouts_enabled").notNull().default(false),
+    /** The provider still asks for information (requirements currently or past due). */
+    detailsNeeded: bool("details_needed").notNull().default(true),
+    /** The newest account event applied: an older one arriving late is ignored. */
+    lastEventAt: time("last_event_at"),
+    createdAt: createdAt(),
+    updatedAt: time("updated_at").notNull().default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (t) => [uniqueIndex("connect_accounts_account_unique").on(t.provider, t.accountId)],
+);
+
 /** Why owners cancel (docs/product.md section 9, Cancel reasons; Other keeps their own words). */
 export const subscriptionCancellations = sqliteTable(
   "subscription_cancellations",
@@ -920,6 +945,63 @@ export const testBillingEvents = sqliteTable(
     deliveredAt: time("delivered_at"),
   },
   (t) => [uniqueIndex("test_billing_events_id_unique").on(t.id), index("test_billing_events_pending_idx").on(t.deliveredAt, t.seq)],
+);
+
+/**
+ * The test-mode provider's Connect accounts (ADR 230): onboarded on its own page, which either
+ * completes the details or leaves them for later.
+ */
+export const testConnectAccounts = sqliteTable("test_connect_accounts", {
+  id: text("id").primaryKey(),
+  userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+  email: text("email").notNull(),
+  detailsSubmitted: bool("details_submitted").notNull().default(false),
+  chargesEnabled: bool("charges_enabled").notNull().default(false),
+  payoutsEnabled: bool("payouts_enabled").notNull().default(false),
+  createdAt: createdAt(),
+});
+
+/** Its Account Links: one use each, and short-lived, as Stripe's are. */
+export const testConnectLinks = sqliteTable("test_connect_links", {
+  id: text("id").primaryKey(),
+  accountId: text("account_id")
+    .notNull()
+    .references(() => testConnectAccounts.id, { onDelete: "cascade" }),
+  returnUrl: text("return_url").notNull(),
+  refreshUrl: text("refresh_url").notNull(),
+  expiresAt: time("expires_at").notNull(),
+  usedAt: time("used_at"),
+  createdAt: createdAt(),
+});
+
+export const TEST_CONNECT_SESSION_STATUSES = ["open", "complete"] as const;
+
+/** Its Checkout Sessions on a connected account: a tip or a sale, paid on its own page. */
+export const testConnectSessions = sqliteTable(
+  "test_connect_sessions",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => testConnectAccounts.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["tip", "download"] }).notNull(),
+    name: text("name").notNull(),
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    feeAmount: integer("fee_amount").notNull(),
+    /** The product's ids, as JSON, carried back on the completed session. */
+    metadata: text("metadata").notNull().default("{}"),
+    successUrl: text("success_url").notNull(),
+    cancelUrl: text("cancel_url").notNull(),
+    status: text("status", { enum: TEST_CONNECT_SESSION_STATUSES }).notNull().default("open"),
+    buyerEmail: text("buyer_email"),
+    paymentIntentId: text("payment_intent_id"),
+    refundedAt: time("refunded_at"),
+    expiresAt: time("expires_at").notNull(),
+    completedAt: time("completed_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [check("test_connect_sessions_status", oneOf(t.status, TEST_CONNECT_SESSION_STATUSES))],
 );
 
 // ---------------------------------------------------------------------------------------------
