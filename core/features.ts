@@ -97,6 +97,14 @@ export const SITE_FEATURES = [
     note: `${pct}% commission on every referral, paid out in cash or as months of Plus`,
     slide: "grow",
   },
+  {
+    id: "tips-and-paid-downloads",
+    plan: "plus",
+    keys: ["creator_payments"],
+    label: "Tips and paid downloads",
+    note: "Visitors tip you or buy your download through Stripe, paid straight into your own Stripe account",
+    slide: "grow",
+  },
   { id: "billing-history", plan: "plus", keys: ["billing_history"], label: "Billing history and invoices" },
 ] as const satisfies readonly SiteFeature[];
 

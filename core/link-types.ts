@@ -13,6 +13,9 @@ export const LINK_TYPES = [
   "music",
   "social",
   PROMOTE_LINK_TYPE,
+  // Payments on the creator's Stripe account (ADR 230, 231).
+  "tip",
+  "paid_download",
 ] as const;
 export type LinkType = (typeof LINK_TYPES)[number];
 
@@ -27,13 +30,15 @@ export const LINK_TYPE_LABELS: Record<LinkType, string> = {
   music: "Music",
   social: "Social",
   [PROMOTE_LINK_TYPE]: "Promote & Earn",
+  tip: "Tip",
+  paid_download: "Paid Download",
 };
 
 /**
  * The types the Add Link dialog offers, in its order: every stored type (docs/product.md section 3). The
  * site sells only what the dialog offers (ADR 143); Music and Social joined with ADR 211.
  */
-export const EDITOR_LINK_TYPES = ["standard_url", "label", "text_link", "donation", "music", "social", "lead_magnet", "vcf", PROMOTE_LINK_TYPE] as const satisfies readonly LinkType[];
+export const EDITOR_LINK_TYPES = ["standard_url", "label", "text_link", "donation", "tip", "paid_download", "music", "social", "lead_magnet", "vcf", PROMOTE_LINK_TYPE] as const satisfies readonly LinkType[];
 export type EditorLinkType = (typeof EDITOR_LINK_TYPES)[number];
 
 /**
@@ -43,7 +48,7 @@ export type EditorLinkType = (typeof EDITOR_LINK_TYPES)[number];
 export const LITE_LINK_TYPES: readonly LinkType[] = ["standard_url", "label", "text_link", "donation", "social"];
 
 /** Link types whose stored url is '#', because the page builds their action itself. */
-export const HASH_URL_LINK_TYPES: readonly LinkType[] = ["label", "vcf"];
+export const HASH_URL_LINK_TYPES: readonly LinkType[] = ["label", "vcf", "tip", "paid_download"];
 
 /** Link types for which the editor asks for a URL. */
 export const URL_REQUIRED_LINK_TYPES: readonly LinkType[] = ["standard_url", "donation", "music", "social"];

@@ -948,6 +948,27 @@ export const testBillingEvents = sqliteTable(
 );
 
 /**
+ * Files sold by Paid download links (ADR 231): kept in DATA_DIR/downloads under a random name, never
+ * in the published folder or the bucket, and served only through a buyer's signed link.
+ */
+export const downloadFiles = sqliteTable(
+  "download_files",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    storageKey: text("storage_key").notNull(),
+    contentType: text("content_type").notNull(),
+    bytes: integer("bytes").notNull(),
+    /** The name it had on the owner's device, cleaned; the buyer's download is named after it. */
+    originalName: text("original_name"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("download_files_user_idx").on(t.userId), uniqueIndex("download_files_key_unique").on(t.storageKey)],
+);
+
+/**
  * The test-mode provider's Connect accounts (ADR 230): onboarded on its own page, which either
  * completes the details or leaves them for later.
  */
