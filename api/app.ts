@@ -33,6 +33,7 @@ import { isPictureUpload, profileRoutes } from "./routes/profile.ts";
 import { billingRoutes } from "./routes/billing.ts";
 import { connectRoutes } from "./routes/connect.ts";
 import { isDownloadUpload, paymentRoutes } from "./routes/payments.ts";
+import { payRoutes } from "./routes/pay.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { affiliateRoutes } from "./routes/affiliate.ts";
 import { visitorRoutes } from "./routes/visitor.ts";
@@ -71,6 +72,8 @@ export function createApi(deps: AppDeps) {
   // Published pages call the visitor routes from any host, without cookies: mounted here, before the
   // same-origin check, the session and the owners' limits below, none of which runs for them.
   api.route("/visitor", visitorRoutes(deps));
+  // Their payment forms and buyers' download links too (ADR 232): no cookie is read there.
+  api.route("/pay", payRoutes(deps));
 
   api.use("*", sameOriginOnly(deps.env.PUBLIC_ORIGIN, cookieName(SESSION_COOKIE, isSecureOrigin(deps.env.PUBLIC_ORIGIN))));
   // Uploads carry their own, larger limits and messages.

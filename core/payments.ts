@@ -41,7 +41,8 @@ export function formatAmount(amount: number, currency: string): string {
 
 /** "12.50" or "12" as typed in an amount field, to the smallest unit; null when it is not an amount. */
 export function parseAmountText(text: string): number | null {
-  const t = text.trim().replace(/^[^\d]+/, "");
+  // A currency sign in front is fine ("$7.50"); a minus sign or anything else is not an amount.
+  const t = text.trim().replace(/^[$€£]\s*/, "");
   if (!/^\d{1,7}([.,]\d{1,2})?$/.test(t)) return null;
   const [whole, frac = ""] = t.split(/[.,]/);
   return Number(whole) * 100 + Number(frac.padEnd(2, "0"));

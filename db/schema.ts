@@ -968,6 +968,72 @@ export const downloadFiles = sqliteTable(
   (t) => [index("download_files_user_idx").on(t.userId), uniqueIndex("download_files_key_unique").on(t.storageKey)],
 );
 
+export const SALE_KINDS = ["tip", "download"] as const;
+export const SALE_STATUSES = ["open", "paid", "refunded"] as const;
+
+/**
+ * Tips and sales on an owner's page (ADR 232): made `open` with the Checkout Session, before the
+ * buyer pays; `paid` by the provider's checkout.session.completed, `refunded` by charge.refunded.
+ * The item's title, amount and fee are kept as they were charged, whatever the link becomes.
+ */
+export const sales = sqliteTable(
+  "sales",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    linkId: text("link_id"),
+    kind: text("kind", { enum: SALE_KINDS }).notNull(),
+    itemTitle: text("item_title").notNull(),
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    feeAmount: integer("fee_amount").notNull(),
+    /** The visitor's note with a tip, cleaned; private notes are the owner's only. */
+    note: text("note").notNull().default(""),
+    notePrivate: bool("note_private").notNull().default(false),
+    status: text("status", { enum: SALE_STATUSES }).notNull().default("open"),
+    provider: text("provider").notNull(),
+    accountId: text("account_id").notNull(),
+    sessionId: text("session_id"),
+    paymentIntentId: text("payment_intent_id"),
+    buyerEmail: text("buyer_email"),
+    /** The download file sold (a Paid download), as it was when the buyer paid. */
+    fileId: text("file_id"),
+    /** The success page's key: the buyer's browser proves it came back from this checkout. */
+    receiptKey: text("receipt_key").notNull(),
+    createdAt: createdAt(),
+    paidAt: time("paid_at"),
+    refundedAt: time("refunded_at"),
+  },
+  (t) => [
+    index("sales_user_paid_idx").on(t.userId, t.paidAt),
+    uniqueIndex("sales_session_unique").on(t.provider, t.sessionId),
+    index("sales_payment_intent_idx").on(t.provider, t.paymentIntentId),
+    check("sales_kind", oneOf(t.kind, SALE_KINDS)),
+    check("sales_status", oneOf(t.status, SALE_STATUSES)),
+  ],
+);
+
+/**
+ * A buyer's download link (ADR 232): `{id}.{expires}.{signature}`, the signature an HMAC of the id
+ * and expiry under this row's own random key; it opens the file up to `max_uses` times until it
+ * expires, and never after a refund.
+ */
+export const downloadGrants = sqliteTable("download_grants", {
+  id: text("id").primaryKey(),
+  saleId: text("sale_id")
+    .notNull()
+    .unique()
+    .references(() => sales.id, { onDelete: "cascade" }),
+  key: text("key").notNull(),
+  expiresAt: time("expires_at").notNull(),
+  uses: integer("uses").notNull().default(0),
+  maxUses: integer("max_uses").notNull(),
+  revokedAt: time("revoked_at"),
+  createdAt: createdAt(),
+});
+
 /**
  * The test-mode provider's Connect accounts (ADR 230): onboarded on its own page, which either
  * completes the details or leaves them for later.

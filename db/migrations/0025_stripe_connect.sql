@@ -26,6 +26,49 @@ CREATE TABLE `download_files` (
 --> statement-breakpoint
 CREATE INDEX `download_files_user_idx` ON `download_files` (`user_id`);--> statement-breakpoint
 CREATE UNIQUE INDEX `download_files_key_unique` ON `download_files` (`storage_key`);--> statement-breakpoint
+CREATE TABLE `download_grants` (
+	`id` text PRIMARY KEY NOT NULL,
+	`sale_id` text NOT NULL,
+	`key` text NOT NULL,
+	`expires_at` integer NOT NULL,
+	`uses` integer DEFAULT 0 NOT NULL,
+	`max_uses` integer NOT NULL,
+	`revoked_at` integer,
+	`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,
+	FOREIGN KEY (`sale_id`) REFERENCES `sales`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `download_grants_sale_id_unique` ON `download_grants` (`sale_id`);--> statement-breakpoint
+CREATE TABLE `sales` (
+	`id` text PRIMARY KEY NOT NULL,
+	`user_id` text NOT NULL,
+	`link_id` text,
+	`kind` text NOT NULL,
+	`item_title` text NOT NULL,
+	`amount` integer NOT NULL,
+	`currency` text NOT NULL,
+	`fee_amount` integer NOT NULL,
+	`note` text DEFAULT '' NOT NULL,
+	`note_private` integer DEFAULT false NOT NULL,
+	`status` text DEFAULT 'open' NOT NULL,
+	`provider` text NOT NULL,
+	`account_id` text NOT NULL,
+	`session_id` text,
+	`payment_intent_id` text,
+	`buyer_email` text,
+	`file_id` text,
+	`receipt_key` text NOT NULL,
+	`created_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,
+	`paid_at` integer,
+	`refunded_at` integer,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade,
+	CONSTRAINT "sales_kind" CHECK("sales"."kind" IN ('tip', 'download')),
+	CONSTRAINT "sales_status" CHECK("sales"."status" IN ('open', 'paid', 'refunded'))
+);
+--> statement-breakpoint
+CREATE INDEX `sales_user_paid_idx` ON `sales` (`user_id`,`paid_at`);--> statement-breakpoint
+CREATE UNIQUE INDEX `sales_session_unique` ON `sales` (`provider`,`session_id`);--> statement-breakpoint
+CREATE INDEX `sales_payment_intent_idx` ON `sales` (`provider`,`payment_intent_id`);--> statement-breakpoint
 CREATE TABLE `test_connect_accounts` (
 	`id` text PRIMARY KEY NOT NULL,
 	`user_id` text,

@@ -46,3 +46,23 @@ export async function addLink(owner: ApiOwner, body: unknown): Promise<string> {
   expect(res.status, JSON.stringify(json)).toBe(201);
   return json.link.id as string;
 }
+
+/** A form post from a published page on another host: no cookie, no same-origin headers. */
+export function payForm(t: TestApp, linkId: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+  return t.app.request(`/api/pay/${linkId}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "https://pages.example", "Sec-Fetch-Site": "cross-site", ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+/** A Plus owner, connected, with a published tip and a published paid download. */
+export async function sellingOwner(t: TestApp, owner: ApiOwner) {
+  await connectOwner(owner);
+  const tipId = await addLink(owner, tipBody());
+  const file = await uploadDownload(t, owner);
+  expect(file.status).toBe(201);
+  const downloadId = await addLink(owner, downloadBody(file.body.id));
+  expect((await owner.call("POST", "/api/publish")).status).toBe(200);
+  return { tipId, downloadId, fileId: file.body.id as string };
+}
