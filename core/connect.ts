@@ -59,4 +59,7 @@ export const CONNECT_MESSAGES = {
   linkNotFound: "This setup link is not valid.",
   linkExpired: "This setup link has expired. Start again from your dashboard.",
   checkoutFailed: "Payments are not available right now. Please try again later.",
+  sessionNotFound: "This payment page is not valid.",
+  sessionExpired: "This payment page has expired. Go back to the page and try again.",
+  notRefundable: "This payment cannot be refunded.",
 } as const;

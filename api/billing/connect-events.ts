@@ -18,10 +18,36 @@ const ConnectAccountObjectSchema = z.object({
   details_needed: z.boolean(),
 }) satisfies z.ZodType<ConnectAccountObject>;
 
+/** A completed Checkout Session on the connected account: what was paid, by whom, for which sale. */
+const ConnectCheckoutObjectSchema = z.object({
+  object: z.literal("checkout.session"),
+  id,
+  payment_status: z.enum(["paid", "unpaid", "no_payment_required"]),
+  amount_total: z.number().int().nonnegative().max(100_000_000),
+  currency: z.string().regex(/^[a-z]{3}$/),
+  customer_email: z.email().max(254).nullable(),
+  payment_intent: id.nullable(),
+  metadata: z.object({ saleId: id.optional() }),
+});
+
+/** A charge refunded on the connected account (wholly when `refunded`). */
+const ConnectChargeObjectSchema = z.object({
+  object: z.literal("charge"),
+  id,
+  payment_intent: id.nullable(),
+  refunded: z.boolean(),
+  amount_refunded: z.number().int().nonnegative().max(100_000_000),
+});
+
 const base = { id, created: ms, account: id };
 
 export const ConnectEventSchema = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("account.updated"), data: z.object({ object: ConnectAccountObjectSchema }) }),
+  z.object({ ...base, type: z.literal("checkout.session.completed"), data: z.object({ object: ConnectCheckoutObjectSchema }) }),
+  z.object({ ...base, type: z.literal("charge.refunded"), data: z.object({ object: ConnectChargeObjectSchema }) }),
 ]);
+
+export type ConnectCheckoutObject = z.infer<typeof ConnectCheckoutObjectSchema>;
+export type ConnectChargeObject = z.infer<typeof ConnectChargeObjectSchema>;
 
 export type ConnectEvent = z.infer<typeof ConnectEventSchema>;

@@ -44,6 +44,11 @@ export function connectRoutes(deps: AppDeps) {
       .post("/stripe/webhook", async (c) => c.json({ received: true, ...(await receiveStripeConnectWebhook(deps, await c.req.text(), c.req.header(STRIPE_SIGNATURE_HEADER))) }))
       // GET /api/connect/test/links/:id - the test provider's onboarding page: its link, to the account's own owner
       .get("/test/links/:id", requireUser, params(LinkParamSchema), (c) => c.json(testMode().accountLink(c.req.valid("param").id, currentUser(c).id)))
+      // POST /api/connect/test/sessions/:id/refund - the Express dashboard stand-in's Refund button, for the account's owner
+      .post("/test/sessions/:id/refund", requireUser, params(LinkParamSchema), async (c) => {
+        await testMode().refundConnectSession(c.req.valid("param").id, currentUser(c).id);
+        return c.json({ refunded: true });
+      })
       // POST /api/connect/test/links/:id - {outcome}: the onboarding page's buttons; the answer's redirectUrl is where to go
       .post("/test/links/:id", requireUser, params(LinkParamSchema), jsonBody(OnboardingOutcomeSchema), async (c) =>
         c.json(await testMode().completeOnboarding(c.req.valid("param").id, currentUser(c).id, c.req.valid("json").outcome)),

@@ -9,16 +9,51 @@ import { z } from "zod";
 import { PayFormSchema } from "#core/schemas/payments.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError, validationError } from "../errors.ts";
-import { startPayment } from "../services/sales.ts";
-import { params } from "../validate.ts";
+import { Readable } from "node:stream";
+import { billingFor } from "../services/billing.ts";
+import { downloadName, openDownloadFile } from "../services/download-files.ts";
+import { saleReceipt, startPayment, useDownloadToken } from "../services/sales.ts";
+import { jsonBody, params, query } from "../validate.ts";
+import { CONNECT_MESSAGES } from "#core/connect.ts";
+import type { TestModeProvider } from "../billing/test-mode/provider.ts";
 
 const LinkParamSchema = z.object({ linkId: z.string().min(1).max(64) });
+const TokenParamSchema = z.object({ token: z.string().min(1).max(200) });
+const IdParamSchema = z.object({ id: z.string().min(1).max(100) });
+const KeyQuerySchema = z.object({ key: z.string().min(1).max(100) });
+/** The test provider's payment page: the buyer's e-mail and a test card. */
+const TestPaySchema = z.object({ email: z.email("Please enter a valid email address").max(254), number: z.string().max(40).transform((v) => v.replace(/[\s-]/g, "")) });
 /** A payment form holds an amount and a short note: a few kilobytes at most. */
 const PAY_FORM_MAX_BYTES = 4 * 1024;
 
 export function payRoutes(deps: AppDeps) {
+  const testMode = (): TestModeProvider => {
+    const p = billingFor(deps).testMode;
+    if (!p) throw new ApiError("not_found", CONNECT_MESSAGES.sessionNotFound);
+    return p;
+  };
   return (
     new Hono<AppEnv>()
+      // GET /api/pay/download/:token - a buyer's signed download link: the file, as an attachment
+      .get("/download/:token", params(TokenParamSchema), (c) => {
+        const { file, name } = useDownloadToken(deps, c.req.valid("param").token);
+        const opened = openDownloadFile(deps.env.DATA_DIR, file);
+        if (!opened) throw new ApiError("gone", "This file is no longer available.");
+        const filename = downloadName(file, name);
+        const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
+        return c.body(Readable.toWeb(opened.stream) as ReadableStream, 200, {
+          "Content-Type": file.contentType,
+          "Content-Length": String(opened.size),
+          "Content-Disposition": `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+          "X-Content-Type-Options": "nosniff",
+        });
+      })
+      // GET /api/pay/sales/:id?key= - the success page: the buyer's own sale, its thank-you and download link
+      .get("/sales/:id", params(IdParamSchema), query(KeyQuerySchema), (c) => c.json(saleReceipt(deps, c.req.valid("param").id, c.req.valid("query").key)))
+      // GET /api/pay/test/sessions/:id - the test provider's payment page: what is paid for
+      .get("/test/sessions/:id", params(IdParamSchema), (c) => c.json(testMode().connectSession(c.req.valid("param").id)))
+      // POST /api/pay/test/sessions/:id - {email, number}: its Pay button -> {redirectUrl}
+      .post("/test/sessions/:id", params(IdParamSchema), jsonBody(TestPaySchema), async (c) => c.json(await testMode().payConnectSession(c.req.valid("param").id, c.req.valid("json"))))
       // POST /api/pay/:linkId - form {amount, custom?, note?, private?} from the page -> 303 to the hosted checkout
       .post(
         "/:linkId",

@@ -14,6 +14,7 @@ import type { ConnectAccountObject } from "../billing/provider.ts";
 import type { AppDeps } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { billingFor, emailOf } from "./billing.ts";
+import { completeSale, refundSale } from "./sales.ts";
 
 export type ConnectAccountRow = typeof connectAccounts.$inferSelect;
 
@@ -131,6 +132,10 @@ function applyEvent(deps: AppDeps, tx: Db, event: ConnectEvent): void {
       writeAccount(tx, row, account, deps.now(), event.created);
       return;
     }
+    case "checkout.session.completed":
+      return completeSale(deps, tx, event.account, event.data.object);
+    case "charge.refunded":
+      return refundSale(deps, tx, event.account, event.data.object);
   }
 }
 

@@ -7,15 +7,20 @@
  * the form sends; the link must still exist in the draft. A suspended account or page, an owner
  * whose plan no longer has payments, or a link no longer shown answers 410.
  */
-import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { and, eq, lt, sql } from "drizzle-orm";
 import { platformFee } from "#core/connect.ts";
 import type { PageLink } from "#core/model.ts";
-import { chosenAmount, paidDownloadOf, PAYMENT_MESSAGES, tipConfigOf, type PayForm } from "#core/schemas/payments.ts";
+import { chosenAmount, formatAmount, paidDownloadOf, PAYMENT_MESSAGES, PAYMENTS, tipConfigOf, type PayForm } from "#core/schemas/payments.ts";
 import { hasFeature } from "#core/plans.ts";
 import { visibleContentOf } from "#core/visible-content.ts";
+import type { Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
-import { links, sales, userProfiles, users } from "#db/schema.ts";
+import { downloadFiles, downloadGrants, links, sales, userProfiles, users } from "#db/schema.ts";
+import type { ConnectChargeObject, ConnectCheckoutObject } from "../billing/connect-events.ts";
+import { enqueueJob } from "../jobs/queue.ts";
+import type { MailMessage } from "../mail/mailer.ts";
+import { quoted } from "../mail/quote.ts";
 import { planOf } from "#renderer/draft.ts";
 import { lastPublishedSnapshot } from "#renderer/publish.ts";
 import { pagesOrigin } from "../env.server.ts";
@@ -133,4 +138,119 @@ export async function startPayment(deps: AppDeps, linkId: string, form: PayForm)
   }
   deps.db.update(sales).set({ sessionId: session.id }).where(eq(sales.id, sale.id)).run();
   return { url: session.url };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The provider's events (applied once, in the webhook's transaction: services/connect.ts)
+
+const saleById = (tx: Db, id: string) => tx.select().from(sales).where(eq(sales.id, id)).get();
+
+/**
+ * checkout.session.completed on a connected account: the open sale it was made for becomes paid,
+ * if everything matches what the server asked for (the account, the session, the amount and the
+ * currency); a Paid download's buyer gets a download link by e-mail.
+ */
+export function completeSale(deps: AppDeps, tx: Db, account: string, session: ConnectCheckoutObject): void {
+  const saleId = session.metadata.saleId;
+  const sale = saleId ? saleById(tx, saleId) : undefined;
+  if (!sale || sale.status !== "open") return;
+  const provider = billingFor(deps).provider.name;
+  if (sale.provider !== provider || sale.accountId !== account || sale.sessionId !== session.id) return;
+  if (session.payment_status !== "paid" || session.amount_total !== sale.amount || session.currency !== sale.currency) return;
+  const at = deps.now();
+  const email = session.customer_email?.toLowerCase() ?? null;
+  tx.update(sales).set({ status: "paid", paidAt: at, buyerEmail: email, paymentIntentId: session.payment_intent }).where(eq(sales.id, sale.id)).run();
+  if (sale.kind !== "download") return;
+  const grant = { id: newId(), saleId: sale.id, key: randomBytes(32).toString("hex"), expiresAt: new Date(at.getTime() + PAYMENTS.DOWNLOAD_LINK_TTL_MS), maxUses: PAYMENTS.DOWNLOAD_LINK_MAX_USES, createdAt: at };
+  tx.insert(downloadGrants).values(grant).run();
+  if (email) enqueueJob(tx, { kind: "mail", payload: downloadMail(email, sale, downloadUrl(deps.env.PUBLIC_ORIGIN, grant), grant.expiresAt) }, at);
+}
+
+/** charge.refunded on a connected account: a wholly refunded sale is marked so, and its download link stops working. */
+export function refundSale(deps: AppDeps, tx: Db, account: string, charge: ConnectChargeObject): void {
+  if (!charge.refunded || !charge.payment_intent) return;
+  const provider = billingFor(deps).provider.name;
+  const sale = tx.select().from(sales).where(and(eq(sales.provider, provider), eq(sales.paymentIntentId, charge.payment_intent))).get();
+  if (!sale || sale.accountId !== account || sale.status !== "paid") return;
+  const at = deps.now();
+  tx.update(sales).set({ status: "refunded", refundedAt: at }).where(eq(sales.id, sale.id)).run();
+  tx.update(downloadGrants).set({ revokedAt: at }).where(eq(downloadGrants.saleId, sale.id)).run();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The buyer's download link
+
+type GrantRow = typeof downloadGrants.$inferSelect;
+
+const signatureOf = (grant: Pick<GrantRow, "id" | "key">, expires: number) => createHmac("sha256", grant.key).update(`${grant.id}.${expires}`).digest("base64url");
+
+/** `{id}.{expires ms}.{signature}`: the signature is an HMAC of the id and expiry under the grant's own key. */
+export const downloadToken = (grant: Pick<GrantRow, "id" | "key" | "expiresAt">) => `${grant.id}.${grant.expiresAt.getTime()}.${signatureOf(grant, grant.expiresAt.getTime())}`;
+export const downloadUrl = (origin: string, grant: Pick<GrantRow, "id" | "key" | "expiresAt">) => `${origin}/api/pay/download/${downloadToken(grant)}`;
+
+export function downloadMail(to: string, sale: Pick<SaleRow, "itemTitle" | "amount" | "currency">, url: string, expires: Date): MailMessage {
+  return {
+    to,
+    subject: `Your download: ${sale.itemTitle.replace(/[\r\n]+/g, " ").slice(0, 100)}`,
+    text: [
+      `Thank you for your purchase (${formatAmount(sale.amount, sale.currency)}).`,
+      "",
+      quoted(sale.itemTitle),
+      "",
+      `Download it here: ${url}`,
+      "",
+      `The link works ${PAYMENTS.DOWNLOAD_LINK_MAX_USES} times, until ${expires.toUTCString()}.`,
+    ].join("\n"),
+  };
+}
+
+/**
+ * GET /api/pay/download/:token: the file, if the token's signature checks out, it has not expired
+ * (by the app's clock), the sale was not refunded and a use is left; the use is taken in the same
+ * statement that checks the count, so two requests at once cannot both take the last one.
+ */
+export function useDownloadToken(deps: AppDeps, token: string): { file: typeof downloadFiles.$inferSelect; name: string } {
+  const notFound = () => new ApiError("not_found", PAYMENT_MESSAGES.linkNotFound);
+  const m = /^([A-Za-z0-9_-]{1,40})\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  if (!m) throw notFound();
+  const [, id, expires, signature] = m as unknown as [string, string, string, string];
+  const grant = deps.db.select().from(downloadGrants).where(eq(downloadGrants.id, id)).get();
+  if (!grant || grant.expiresAt.getTime() !== Number(expires)) throw notFound();
+  const expected = Buffer.from(signatureOf(grant, Number(expires)));
+  if (!timingSafeEqual(expected, Buffer.from(signature))) throw notFound();
+  const sale = saleById(deps.db, grant.saleId);
+  if (!sale || !sale.fileId) throw notFound();
+  if (grant.revokedAt || sale.status === "refunded") throw new ApiError("gone", PAYMENT_MESSAGES.linkRefunded);
+  if (deps.now().getTime() >= grant.expiresAt.getTime()) throw new ApiError("gone", PAYMENT_MESSAGES.linkExpired);
+  const file = deps.db.select().from(downloadFiles).where(eq(downloadFiles.id, sale.fileId)).get();
+  if (!file) throw new ApiError("gone", PAYMENT_MESSAGES.notAvailable);
+  const taken = deps.db
+    .update(downloadGrants)
+    .set({ uses: sql`${downloadGrants.uses} + 1` })
+    .where(and(eq(downloadGrants.id, grant.id), lt(downloadGrants.uses, downloadGrants.maxUses)))
+    .run();
+  if (taken.changes === 0) throw new ApiError("gone", PAYMENT_MESSAGES.linkUsedUp);
+  return { file, name: sale.itemTitle };
+}
+
+/**
+ * GET /api/pay/sales/:id?key=: the success page's view of the buyer's own sale (the key came in the
+ * success url): whether it is paid yet, the thank-you, and the download link once the webhook came.
+ */
+export function saleReceipt(deps: AppDeps, saleId: string, key: string) {
+  const sale = saleById(deps.db, saleId);
+  const keyOk = sale && key.length === sale.receiptKey.length && timingSafeEqual(Buffer.from(key), Buffer.from(sale.receiptKey));
+  if (!sale || !keyOk) throw new ApiError("not_found", "Not found");
+  const link = sale.linkId ? deps.db.select({ data: links.linkSpecificData }).from(links).where(eq(links.id, sale.linkId)).get() : undefined;
+  const grant = sale.status === "paid" ? deps.db.select().from(downloadGrants).where(eq(downloadGrants.saleId, sale.id)).get() : undefined;
+  return {
+    status: sale.status,
+    kind: sale.kind,
+    title: sale.itemTitle,
+    amount: sale.amount,
+    currency: sale.currency,
+    message: link?.data.message ?? "",
+    downloadUrl: grant && !grant.revokedAt ? downloadUrl(deps.env.PUBLIC_ORIGIN, grant) : null,
+    expiresAt: grant ? grant.expiresAt.toISOString() : null,
+  };
 }

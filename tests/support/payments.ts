@@ -66,3 +66,19 @@ export async function sellingOwner(t: TestApp, owner: ApiOwner) {
   expect((await owner.call("POST", "/api/publish")).status).toBe(200);
   return { tipId, downloadId, fileId: file.body.id as string };
 }
+
+export const BUYER = "buyer@example.net";
+
+/** A visitor pays for `linkId` on the test provider's payment page: the session id, and where it sent the buyer. */
+export async function buy(t: TestApp, linkId: string, fields: Record<string, string> = { amount: "500" }, email = BUYER) {
+  const res = await payForm(t, linkId, fields);
+  expect(res.status).toBe(303);
+  const sessionId = new URL(res.headers.get("location")!).searchParams.get("session")!;
+  const paid = await t.app.request(`/api/pay/test/sessions/${sessionId}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Sec-Fetch-Site": "same-origin" },
+    body: JSON.stringify({ email, number: "4242 4242 4242 4242" }),
+  });
+  expect(paid.status).toBe(200);
+  return { sessionId, redirectUrl: ((await paid.json()) as { redirectUrl: string }).redirectUrl };
+}

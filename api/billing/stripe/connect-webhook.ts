@@ -13,14 +13,14 @@ import { runJobs } from "../../jobs/runner.ts";
 import { billingFor } from "../../services/billing.ts";
 import { applyConnectEvent } from "../../services/connect.ts";
 import { log } from "../../log.ts";
-import { connectAccountObject } from "./map.ts";
+import { connectAccountObject, idOf } from "./map.ts";
 import { verifiedStripeEvent } from "./webhook.ts";
 
 /** Where Stripe posts Connect events, under PUBLIC_ORIGIN (api/routes/connect.ts). */
 export const STRIPE_CONNECT_WEBHOOK_PATH = "/api/connect/stripe/webhook";
 
 /** The Connect events the adapter acts on; the README lists the same and npm run stripe:check checks them. */
-export const STRIPE_CONNECT_WEBHOOK_EVENTS = ["account.updated"] as const;
+export const STRIPE_CONNECT_WEBHOOK_EVENTS = ["account.updated", "checkout.session.completed", "charge.refunded"] as const;
 
 /** A Stripe Connect event in the product's shape, or null when it changes nothing here. */
 export function connectEvent(event: Stripe.Event): unknown {
@@ -29,6 +29,31 @@ export function connectEvent(event: Stripe.Event): unknown {
   switch (event.type) {
     case "account.updated":
       return { ...base, type: event.type, data: { object: connectAccountObject(event.data.object) } };
+    case "checkout.session.completed": {
+      const s = event.data.object;
+      // Only the one-off payments the product made (a subscription checkout is billing's).
+      if (s.mode !== "payment") return null;
+      return {
+        ...base,
+        type: event.type,
+        data: {
+          object: {
+            object: "checkout.session",
+            id: s.id,
+            payment_status: s.payment_status,
+            amount_total: s.amount_total ?? 0,
+            currency: s.currency ?? "",
+            customer_email: s.customer_details?.email ?? s.customer_email ?? null,
+            payment_intent: idOf(s.payment_intent),
+            metadata: { saleId: s.metadata?.saleId },
+          },
+        },
+      };
+    }
+    case "charge.refunded": {
+      const ch = event.data.object;
+      return { ...base, type: event.type, data: { object: { object: "charge", id: ch.id, payment_intent: idOf(ch.payment_intent), refunded: ch.refunded, amount_refunded: ch.amount_refunded } } };
+    }
     default:
       return null;
   }

@@ -13,7 +13,7 @@ import { testBillingEvents, testConnectAccounts, testConnectLinks, testConnectSe
 import { ApiError } from "../../errors.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import type { ConnectAccountObject, ConnectProvider } from "../provider.ts";
-import type { TestProviderOptions } from "./records.ts";
+import { refuseCard, testCard, type TestProviderOptions } from "./records.ts";
 
 /** Stripe's Account Links last minutes; this one leaves time to read its page. */
 export const ACCOUNT_LINK_TTL_MS = 15 * 60 * 1000;
@@ -29,7 +29,23 @@ export interface TestConnectLinkView {
   refreshUrl: string;
 }
 
+export interface TestConnectSessionView {
+  id: string;
+  status: "open" | "complete" | "expired";
+  kind: "tip" | "download";
+  name: string;
+  amount: number;
+  currency: string;
+  cancelUrl: string;
+}
+
 export interface TestConnect extends ConnectProvider {
+  /** The test provider's payment page: the session as it shows it (the session id is the buyer's capability, as Stripe's is). */
+  connectSession(sessionId: string): TestConnectSessionView;
+  /** Its Pay button: a test card and the buyer's e-mail; idempotent once complete. */
+  payConnectSession(sessionId: string, buyer: { email: string; number: string }): Promise<{ redirectUrl: string }>;
+  /** The Express dashboard stand-in's Refund button, for the account's own owner: the whole charge. */
+  refundConnectSession(sessionId: string, userId: string): Promise<void>;
   /** The onboarding page: its link as the page shows it, to the account's own user only. */
   accountLink(linkId: string, userId: string): TestConnectLinkView;
   /**
@@ -62,6 +78,14 @@ export function emitConnect(tx: Db, now: () => Date, type: string, account: stri
 
 export function testConnect(opts: TestProviderOptions): TestConnect {
   const { db, now } = opts;
+
+  const sessionById = (tx: Db, sessionId: string) => {
+    const session = typeof sessionId === "string" && sessionId.length <= 100 ? tx.select().from(testConnectSessions).where(eq(testConnectSessions.id, sessionId)).get() : undefined;
+    if (!session) throw new ApiError("not_found", CONNECT_MESSAGES.sessionNotFound);
+    return session;
+  };
+  const statusOf = (s: typeof testConnectSessions.$inferSelect): TestConnectSessionView["status"] =>
+    s.status === "open" && s.expiresAt.getTime() <= now().getTime() ? "expired" : s.status;
 
   const ownLink = (tx: Db, linkId: string, userId: string) => {
     if (typeof linkId !== "string" || linkId.length > 100) throw new ApiError("not_found", CONNECT_MESSAGES.linkNotFound);
@@ -127,6 +151,49 @@ export function testConnect(opts: TestProviderOptions): TestConnect {
         })
         .run();
       return { id, url: `${opts.origin}/billing/pay?session=${id}` };
+    },
+
+    connectSession(sessionId) {
+      const session = sessionById(db, sessionId);
+      return { id: session.id, status: statusOf(session), kind: session.kind, name: session.name, amount: session.amount, currency: session.currency, cancelUrl: session.cancelUrl };
+    },
+
+    async payConnectSession(sessionId, buyer) {
+      const card = testCard(buyer.number);
+      const result = durably(db, (tx) => {
+        const session = sessionById(tx, sessionId);
+        if (session.status === "complete") return { redirectUrl: session.successUrl };
+        if (statusOf(session) === "expired") throw new ApiError("gone", CONNECT_MESSAGES.sessionExpired);
+        refuseCard(card.outcome);
+        const at = now();
+        const paymentIntent = `pi_test_${newId()}`;
+        tx.update(testConnectSessions).set({ status: "complete", buyerEmail: buyer.email, paymentIntentId: paymentIntent, completedAt: at }).where(eq(testConnectSessions.id, session.id)).run();
+        emitConnect(tx, now, "checkout.session.completed", session.accountId, {
+          object: "checkout.session",
+          id: session.id,
+          payment_status: "paid",
+          amount_total: session.amount,
+          currency: session.currency,
+          customer_email: buyer.email,
+          payment_intent: paymentIntent,
+          metadata: JSON.parse(session.metadata) as Record<string, string>,
+        });
+        return { redirectUrl: session.successUrl };
+      });
+      await opts.runJobs();
+      return result;
+    },
+
+    async refundConnectSession(sessionId, userId) {
+      durably(db, (tx) => {
+        const session = sessionById(tx, sessionId);
+        const account = accountById(tx, session.accountId);
+        if (!account || account.userId !== userId) throw new ApiError("not_found", CONNECT_MESSAGES.sessionNotFound);
+        if (session.status !== "complete" || session.refundedAt) throw new ApiError("conflict", CONNECT_MESSAGES.notRefundable);
+        tx.update(testConnectSessions).set({ refundedAt: now() }).where(eq(testConnectSessions.id, session.id)).run();
+        emitConnect(tx, now, "charge.refunded", account.id, { object: "charge", id: `ch_test_${newId()}`, payment_intent: session.paymentIntentId, refunded: true, amount_refunded: session.amount });
+      });
+      await opts.runJobs();
     },
 
     accountLink(linkId, userId) {
