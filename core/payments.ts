@@ -82,6 +82,8 @@ export const PAYMENT_MESSAGES = {
   linkExpired: "This download link has expired.",
   linkUsedUp: "This download link has been used the most times it can be.",
   linkRefunded: "This purchase was refunded, so its download link no longer works.",
+  nothingToResend: "Only a download has a link to send again.",
+  linkResent: "Download link sent again",
 } as const;
 
 /** The visible texts of the page's payment items. */

@@ -6,7 +6,12 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { validator } from "hono/validator";
 import { hasFeature } from "#core/plans.ts";
-import { PAYMENTS } from "#core/payments.ts";
+import { PAYMENT_MESSAGES, PAYMENTS } from "#core/payments.ts";
+import { csvRows } from "#core/analytics.ts";
+import { z } from "zod";
+import { runJobs } from "../jobs/runner.ts";
+import { listSales, resendDownload, salesCsv } from "../services/sales.ts";
+import { params } from "../validate.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError, plusRequired } from "../errors.ts";
@@ -30,7 +35,10 @@ const downloadForm = validator("form", (value): { file: File } => {
   return { file: v.file };
 });
 
-export function paymentRoutes({ db, env, now }: AppDeps) {
+const SaleParamSchema = z.object({ id: z.string().min(1).max(64) });
+
+export function paymentRoutes(deps: AppDeps) {
+  const { db, env, now } = deps;
   const limiter = createRateLimiter(UPLOAD_BURST, 1 / 60, { now, store: limitStoreFor(db), name: "download-uploads" });
   return (
     new Hono<AppEnv>()
@@ -62,5 +70,17 @@ export function paymentRoutes({ db, env, now }: AppDeps) {
           return c.json({ id: row.id, name: row.originalName, bytes: row.bytes, contentType: row.contentType }, 201);
         },
       )
+      // GET /api/payments/sales - the owner's sales, newest first: date, item, amount, fee, net, buyer e-mail
+      .get("/sales", (c) => c.json({ sales: listSales(deps, currentUser(c).id) }))
+      // GET /api/payments/sales.csv - the same as a spreadsheet
+      .get("/sales.csv", (c) =>
+        c.body(csvRows(salesCsv(deps, currentUser(c).id)), 200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="sales.csv"` }),
+      )
+      // POST /api/payments/sales/:id/resend - a fresh download link e-mailed to the buyer again
+      .post("/sales/:id/resend", params(SaleParamSchema), async (c) => {
+        const result = resendDownload(deps, currentUser(c).id, c.req.valid("param").id);
+        await runJobs(deps);
+        return c.json({ ...result, message: PAYMENT_MESSAGES.linkResent });
+      })
   );
 }

@@ -14,7 +14,7 @@ import type { PageLink } from "#core/model.ts";
 import { chosenAmount, formatAmount, paidDownloadOf, PAYMENT_MESSAGES, PAYMENTS, tipConfigOf, type PayForm } from "#core/schemas/payments.ts";
 import { hasFeature } from "#core/plans.ts";
 import { visibleContentOf } from "#core/visible-content.ts";
-import type { Db } from "#db/client.ts";
+import { transaction, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { downloadFiles, downloadGrants, links, sales, userProfiles, users } from "#db/schema.ts";
 import type { ConnectChargeObject, ConnectCheckoutObject } from "../billing/connect-events.ts";
@@ -253,4 +253,65 @@ export function saleReceipt(deps: AppDeps, saleId: string, key: string) {
     downloadUrl: grant && !grant.revokedAt ? downloadUrl(deps.env.PUBLIC_ORIGIN, grant) : null,
     expiresAt: grant ? grant.expiresAt.toISOString() : null,
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The owner's Sales screen
+
+const money = (cents: number) => (cents / 100).toFixed(2);
+
+/** The owner's paid and refunded sales, newest first: date, item, amount, fee, net, buyer e-mail. */
+export function listSales(deps: AppDeps, userId: string, limit = 1000) {
+  const rows = deps.db
+    .select()
+    .from(sales)
+    .where(and(eq(sales.userId, userId), sql`${sales.status} <> 'open'`))
+    .orderBy(sql`${sales.paidAt} DESC`)
+    .limit(limit)
+    .all();
+  return rows.map((s) => ({
+    id: s.id,
+    date: s.paidAt!.toISOString(),
+    kind: s.kind,
+    item: s.itemTitle,
+    amount: s.amount,
+    fee: s.feeAmount,
+    net: s.amount - s.feeAmount,
+    currency: s.currency,
+    buyerEmail: s.buyerEmail,
+    status: s.status,
+    note: s.note,
+    notePrivate: s.notePrivate,
+  }));
+}
+
+/** The Sales screen's CSV export: one row per sale, amounts in the currency's units ("9.00"). */
+export function salesCsv(deps: AppDeps, userId: string): (string | number | null)[][] {
+  const rows: (string | number | null)[][] = [["Date", "Item", "Type", "Amount", "Fee", "Net", "Currency", "Buyer email", "Status", "Note"]];
+  for (const s of listSales(deps, userId, 100_000)) {
+    rows.push([s.date, s.item, s.kind === "tip" ? "Tip" : "Download", money(s.amount), money(s.fee), money(s.net), s.currency.toUpperCase(), s.buyerEmail, s.status === "paid" ? "Paid" : "Refunded", s.note]);
+  }
+  return rows;
+}
+
+/**
+ * Resend a buyer's link (the owner's own paid download sale): a fresh link, 72 hours and 5
+ * downloads from now, replaces the old one (which stops working) and is e-mailed again.
+ */
+export function resendDownload(deps: AppDeps, userId: string, saleId: string): { expiresAt: string } {
+  const sale = saleById(deps.db, saleId);
+  if (!sale || sale.userId !== userId || sale.status === "open") throw new ApiError("not_found", "Not found");
+  if (sale.kind !== "download" || !sale.buyerEmail) throw new ApiError("conflict", PAYMENT_MESSAGES.nothingToResend);
+  if (sale.status === "refunded") throw new ApiError("gone", PAYMENT_MESSAGES.linkRefunded);
+  const at = deps.now();
+  const grant = { key: randomBytes(32).toString("hex"), expiresAt: new Date(at.getTime() + PAYMENTS.DOWNLOAD_LINK_TTL_MS), uses: 0, maxUses: PAYMENTS.DOWNLOAD_LINK_MAX_USES, revokedAt: null };
+  const email = sale.buyerEmail;
+  transaction(deps.db, (tx) => {
+    const existing = tx.select().from(downloadGrants).where(eq(downloadGrants.saleId, sale.id)).get();
+    const id = existing?.id ?? newId();
+    if (existing) tx.update(downloadGrants).set(grant).where(eq(downloadGrants.id, id)).run();
+    else tx.insert(downloadGrants).values({ id, saleId: sale.id, ...grant, createdAt: at }).run();
+    enqueueJob(tx, { kind: "mail", payload: downloadMail(email, sale, downloadUrl(deps.env.PUBLIC_ORIGIN, { id, ...grant }), grant.expiresAt) }, at);
+  });
+  return { expiresAt: grant.expiresAt.toISOString() };
 }
