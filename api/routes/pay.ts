@@ -14,6 +14,8 @@ import { billingFor } from "../services/billing.ts";
 import { downloadName, openDownloadFile } from "../services/download-files.ts";
 import { saleReceipt, startPayment, useDownloadToken } from "../services/sales.ts";
 import { jsonBody, params, query } from "../validate.ts";
+import { clientKey } from "../services/client-key.ts";
+import { createRateLimiter, limitStoreFor } from "../services/rate-limit.ts";
 import { CONNECT_MESSAGES } from "#core/connect.ts";
 import type { TestModeProvider } from "../billing/test-mode/provider.ts";
 
@@ -25,8 +27,12 @@ const KeyQuerySchema = z.object({ key: z.string().min(1).max(100) });
 const TestPaySchema = z.object({ email: z.email("Please enter a valid email address").max(254), number: z.string().max(40).transform((v) => v.replace(/[\s-]/g, "")) });
 /** A payment form holds an amount and a short note: a few kilobytes at most. */
 const PAY_FORM_MAX_BYTES = 4 * 1024;
+/** Checkouts started per visitor address: a burst of 20, then one every 6 seconds (no one pays faster). */
+const PAY_BURST = 20;
+export const PAY_RATE_LIMITED = "Too many payment attempts. Please wait a minute and try again.";
 
 export function payRoutes(deps: AppDeps) {
+  const limiter = createRateLimiter(PAY_BURST, 1 / 6, { now: () => deps.now(), store: limitStoreFor(deps.db), name: "pay" });
   const testMode = (): TestModeProvider => {
     const p = billingFor(deps).testMode;
     if (!p) throw new ApiError("not_found", CONNECT_MESSAGES.sessionNotFound);
@@ -65,6 +71,8 @@ export function payRoutes(deps: AppDeps) {
         }),
         params(LinkParamSchema),
         async (c) => {
+          // Each press makes a Checkout Session at the provider: a script cannot make thousands.
+          if (!limiter.take(clientKey(c, deps.env.TRUST_PROXY))) throw new ApiError("rate_limited", PAY_RATE_LIMITED);
           let raw: Record<string, unknown>;
           try {
             raw = await c.req.parseBody();

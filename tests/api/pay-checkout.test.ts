@@ -10,6 +10,8 @@ import { PAYMENT_MESSAGES } from "#core/payments.ts";
 import { links, sales, testConnectSessions, userProfiles, users } from "#db/schema.ts";
 import { createTestApp, type TestApp } from "#tests/support/app.ts";
 import { createApiOwner } from "#tests/support/owner.ts";
+import { clockedApp } from "#tests/support/billing.ts";
+import { PAY_RATE_LIMITED } from "#api/routes/pay.ts";
 import { addLink, connectOwner, payForm, sellingOwner, tipBody } from "#tests/support/payments.ts";
 import { startStripeStandIn, stripeAccount, STRIPE_TEST_ENV, type StripeStandIn } from "#tests/support/stripe.ts";
 
@@ -137,6 +139,20 @@ describe("checkout with the test provider", () => {
     const unpublished = await addLink(other, tipBody({}, "New tip"));
     expect((await errorOf(await payForm(t, unpublished, { amount: "500" }))).status).toBe(410);
     expect(allSales()).toHaveLength(0);
+  });
+});
+
+describe("checkout rate limit", () => {
+  it("lets one visitor address start 20 checkouts at once, then answers 429 until the bucket refills, without recording a sale", async () => {
+    const clocked = clockedApp("2026-11-28T10:00:00Z");
+    t = clocked.t;
+    const owner = createApiOwner(t, "plus");
+    const { tipId } = await sellingOwner(t, owner);
+    for (let i = 0; i < 20; i++) expect((await payForm(t, tipId, { amount: "300" })).status).toBe(303);
+    expect(await errorOf(await payForm(t, tipId, { amount: "300" }))).toEqual({ status: 429, message: PAY_RATE_LIMITED });
+    expect(allSales()).toHaveLength(20);
+    clocked.setClock("2026-11-28T10:00:06Z");
+    expect((await payForm(t, tipId, { amount: "300" })).status).toBe(303);
   });
 });
 
