@@ -58,7 +58,6 @@ const PLACES: Record<SiteFeatureId, Place[]> = {
   ],
   seo: [{ path: "/dashboard/bio", role: "textbox", name: "SEO title" }],
   "promote-and-earn": [{ path: "/dashboard/affiliate", role: "heading", name: "Affiliate Program" }, addDialog("radio", "Promote & Earn")],
-  "tips-and-paid-downloads": [addDialog("radio", "Tip"), addDialog("radio", "Paid Download")],
   "billing-history": [{ path: "/dashboard/account-settings?tab=billing", role: "region", name: "Billing History" }],
 };
 
