@@ -31,6 +31,9 @@ import { eventRoutes } from "./routes/events.ts";
 import { publishRoutes } from "./routes/publish.ts";
 import { isPictureUpload, profileRoutes } from "./routes/profile.ts";
 import { billingRoutes } from "./routes/billing.ts";
+import { connectRoutes } from "./routes/connect.ts";
+import { isDownloadUpload, paymentRoutes } from "./routes/payments.ts";
+import { payRoutes } from "./routes/pay.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { affiliateRoutes } from "./routes/affiliate.ts";
 import { visitorRoutes } from "./routes/visitor.ts";
@@ -69,10 +72,12 @@ export function createApi(deps: AppDeps) {
   // Published pages call the visitor routes from any host, without cookies: mounted here, before the
   // same-origin check, the session and the owners' limits below, none of which runs for them.
   api.route("/visitor", visitorRoutes(deps));
+  // Their payment forms and buyers' download links too (ADR 232): no cookie is read there.
+  api.route("/pay", payRoutes(deps));
 
   api.use("*", sameOriginOnly(deps.env.PUBLIC_ORIGIN, cookieName(SESSION_COOKIE, isSecureOrigin(deps.env.PUBLIC_ORIGIN))));
   // Uploads carry their own, larger limits and messages.
-  const isUpload = (method: string, path: string) => isPictureUpload(method, path) || isLinkFileUpload(method, path);
+  const isUpload = (method: string, path: string) => isPictureUpload(method, path) || isLinkFileUpload(method, path) || isDownloadUpload(method, path);
   // GET and HEAD carry no body; asking for one would build a whole fetch Request for every read.
   const bodiless = (method: string) => method === "GET" || method === "HEAD";
   api.use("*", (c, next) => (bodiless(c.req.method) || isUpload(c.req.method, c.req.path) ? next() : jsonBodyLimit(c, next)));
@@ -97,6 +102,8 @@ export function createApi(deps: AppDeps) {
     .route("/publish", publishRoutes(deps))
     .route("/profile", profileRoutes(deps))
     .route("/billing", billingRoutes(deps))
+    .route("/connect", connectRoutes(deps))
+    .route("/payments", paymentRoutes(deps))
     .route("/affiliate", affiliateRoutes(deps))
     .route("/admin", adminRoutes(deps));
 

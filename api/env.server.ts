@@ -2,6 +2,7 @@
  * Configuration, parsed once at boot from the environment with embedded defaults: with nothing set,
  * the product runs on one machine (SQLite in DATA_DIR, pages in PUBLISHED_DIR, mail in an outbox).
  */
+import { DEFAULT_PLATFORM_FEE_PERCENT } from "#core/connect.ts";
 import { existsSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { Encrypter } from "age-encryption";
@@ -337,6 +338,12 @@ const EnvSchema = z
     STRIPE_PRICE_YEARLY: z.string().optional(),
     /** Where the Stripe SDK sends its calls instead of https://api.stripe.com (an http(s) origin). */
     STRIPE_API_BASE: z.string().optional(),
+    /** The operator's share of each tip and sale on a creator's page, taken as Stripe's application fee (ADR 230). */
+    PLATFORM_FEE_PERCENT: z.coerce.number().min(0, "must be between 0 and 50").max(50, "must be between 0 and 50").default(DEFAULT_PLATFORM_FEE_PERCENT),
+    /** 1: creators take payments through Stripe Connect (ADR 230); needs STRIPE_CONNECT_WEBHOOK_SECRET with BILLING_PROVIDER=stripe. */
+    STRIPE_CONNECT: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
+    /** The signing secret of the Stripe Connect webhook endpoint (whsec_…), a second endpoint beside billing's. */
+    STRIPE_CONNECT_WEBHOOK_SECRET: z.string().optional(),
     /** Who sells, printed on every invoice (ADR 103); all optional but the name with a real provider. */
     SELLER_NAME: sellerName.optional(),
     SELLER_ADDRESS: sellerAddress.optional(),
@@ -432,6 +439,12 @@ const EnvSchema = z
       const value = env[name as keyof typeof STRIPE_VALUES];
       if (!value) problem(name, `is required with BILLING_PROVIDER=stripe (${rule.what})`);
       else if (!rule.pattern.test(value)) problem(name, `must be ${rule.what}`);
+    }
+    if (env.STRIPE_CONNECT === "1") {
+      const secret = env.STRIPE_CONNECT_WEBHOOK_SECRET;
+      const rule = STRIPE_VALUES.STRIPE_WEBHOOK_SECRET;
+      if (!secret) problem("STRIPE_CONNECT_WEBHOOK_SECRET", "is required with STRIPE_CONNECT=1 (the Connect webhook endpoint's signing secret, whsec_…)");
+      else if (!rule.pattern.test(secret)) problem("STRIPE_CONNECT_WEBHOOK_SECRET", `must be ${rule.what}`);
     }
   })
   .transform(({ GOOGLE_ISSUER, GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET, ...env }) => {

@@ -28,6 +28,7 @@ export const FEATURE_LABELS: Record<FeatureKey, string> = {
   remove_branding: "Remove Plinth branding",
   premium_themes: "Premium themes",
   custom_fonts: "Custom fonts",
+  creator_payments: "Tips and paid downloads",
   long_form_text: "Long-form text",
   billing_history: "Billing history",
 };

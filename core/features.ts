@@ -28,6 +28,9 @@ export interface SiteFeature {
 const pct = Math.round(LIMITS.AFFILIATE_COMMISSION_RATE * 100);
 const freeThemes = THEMES.filter((t) => t.free).length;
 
+/** Plan keys the site does not sell yet, because the dashboard has no screen for them (ADR 231). */
+export const UNSOLD_FEATURE_KEYS = ["creator_payments"] as const;
+
 export const SITE_FEATURES = [
   {
     id: "links",

@@ -10,6 +10,8 @@ import { LIMITS } from "./limits.ts";
 import { HASH_URL_LINK_TYPES, LINK_TYPES, PROMOTE_LINK_TYPE, URL_REQUIRED_LINK_TYPES, type LinkType } from "./link-types.ts";
 import { MUSIC_MESSAGES, musicServicesData, type MusicServiceLink } from "./music.ts";
 import { MusicServicesSchema } from "./schemas/music.ts";
+import { AmountSchema, CurrencySchema, DownloadFileIdSchema, SuggestedAmountsSchema } from "./schemas/payments.ts";
+import { PAYMENT_MESSAGES, PAYMENTS } from "./payments.ts";
 import { getPlatform, PLATFORM_IDS } from "./platforms.ts";
 import { cleanHandle, SOCIAL_HANDLE_MAX } from "./social-handle.ts";
 import { multiLine, singleLine } from "./text-rule.ts";
@@ -95,10 +97,19 @@ export const LinkInputSchema = z
         services: musicServicesInput.optional(),
         platform: z.enum(PLATFORM_IDS, LINK_MESSAGES.platformRequired).optional(),
         handle: z.string().max(2048, LINK_MESSAGES.tooLong).optional(),
+        // Tip and Paid download (ADR 231): amounts in the currency's smallest unit.
+        currency: CurrencySchema.optional(),
+        amounts: SuggestedAmountsSchema.optional(),
+        custom: z.enum(["on", "off"], LINK_MESSAGES.playerSwitch).optional(),
+        min: AmountSchema.optional(),
+        max: AmountSchema.optional(),
+        price: AmountSchema.optional(),
+        cover: urlText(),
+        file: DownloadFileIdSchema.optional(),
       })
       .strip()
       .optional()
-      .default({ text: "", url: "", message: "", description: "", fileUrl: "", name: "", phone: "", email: "", organization: "" }),
+      .default({ text: "", url: "", message: "", description: "", fileUrl: "", name: "", phone: "", email: "", organization: "", cover: "" }),
   })
   .superRefine((v, ctx) => {
     const d = v.data;
@@ -120,6 +131,23 @@ export const LinkInputSchema = z
       if (!platform) return need(false, ["data", "platform"], LINK_MESSAGES.platformRequired);
       const handle = d.handle !== undefined && d.handle.length <= SOCIAL_HANDLE_MAX * 4 ? cleanHandle(platform, d.handle) : null;
       need(handle !== null, ["data", "handle"], platform.id === "whatsapp" ? DASH.whatsappInvalid : DASH.handleRequired);
+      return;
+    }
+    if (v.linkType === "tip") {
+      need(d.currency !== undefined, ["data", "currency"], PAYMENT_MESSAGES.currencyInvalid);
+      const min = d.min ?? PAYMENTS.MIN_AMOUNT;
+      const max = d.max ?? PAYMENTS.MAX_AMOUNT;
+      need(min <= max, ["data", "min"], PAYMENT_MESSAGES.minAboveMax);
+      const amounts = d.amounts ?? [];
+      need(amounts.length > 0 || d.custom === "on", ["data", "amounts"], PAYMENT_MESSAGES.amountsRequired);
+      need(amounts.every((a) => a >= min && a <= max), ["data", "amounts"], PAYMENT_MESSAGES.amountOutsideRange);
+      return;
+    }
+    if (v.linkType === "paid_download") {
+      need(d.currency !== undefined, ["data", "currency"], PAYMENT_MESSAGES.currencyInvalid);
+      need(d.price !== undefined, ["data", "price"], PAYMENT_MESSAGES.priceRequired);
+      need(d.file !== undefined, ["data", "file"], PAYMENT_MESSAGES.fileRequired);
+      if (d.cover) need(isMediaPath(d.cover), ["data", "cover"], PAYMENT_MESSAGES.coverInvalid);
       return;
     }
     if (d.player === "on") need(v.linkType === "standard_url" && recognizeEmbed(v.url) !== null, ["data", "player"], LINK_MESSAGES.notPlayer);
@@ -155,6 +183,28 @@ export const LinkInputSchema = z
     const data: Record<string, string> = {};
     for (const k of keys[v.linkType] ?? []) if (v.data[k]) data[k] = v.data[k];
     if (v.linkType === "standard_url" && v.data.player) data.player = v.data.player;
+    if (v.linkType === "tip") {
+      const d = v.data;
+      data.currency = d.currency!;
+      data.amounts = (d.amounts ?? []).join(",");
+      data.custom = d.custom === "on" ? "on" : "off";
+      data.min = String(d.min ?? PAYMENTS.MIN_AMOUNT);
+      data.max = String(d.max ?? PAYMENTS.MAX_AMOUNT);
+      // The thank-you message, shown after the payment.
+      if (d.message) data.message = d.message;
+      return { linkType: v.linkType, title: v.title, url: "#", data };
+    }
+    if (v.linkType === "paid_download") {
+      const d = v.data;
+      data.currency = d.currency!;
+      data.price = String(d.price!);
+      data.file = d.file!;
+      if (d.description) data.description = d.description;
+      if (d.cover) data.cover = d.cover;
+      // The thank-you message, shown after the payment.
+      if (d.message) data.message = d.message;
+      return { linkType: v.linkType, title: v.title, url: "#", data };
+    }
     if (v.linkType === "music") {
       const services: MusicServiceLink[] = v.data.services!;
       data.services = musicServicesData(services);

@@ -13,6 +13,9 @@ export const LINK_TYPES = [
   "music",
   "social",
   PROMOTE_LINK_TYPE,
+  // Payments on the creator's Stripe account (ADR 230, 231).
+  "tip",
+  "paid_download",
 ] as const;
 export type LinkType = (typeof LINK_TYPES)[number];
 
@@ -27,6 +30,8 @@ export const LINK_TYPE_LABELS: Record<LinkType, string> = {
   music: "Music",
   social: "Social",
   [PROMOTE_LINK_TYPE]: "Promote & Earn",
+  tip: "Tip",
+  paid_download: "Paid Download",
 };
 
 /**
@@ -37,13 +42,19 @@ export const EDITOR_LINK_TYPES = ["standard_url", "label", "text_link", "donatio
 export type EditorLinkType = (typeof EDITOR_LINK_TYPES)[number];
 
 /**
+ * Stored, checked and drawn on the page, but not offered by the Add Link dialog yet: their fields
+ * come with the dashboard's Earnings screen (ADR 231). Until then the site does not sell them.
+ */
+export const UNOFFERED_LINK_TYPES = ["tip", "paid_download"] as const satisfies readonly LinkType[];
+
+/**
  * docs/product.md section 6: the link types a Lite owner may use. A Social button is a Lite link, as a
  * social icon is; a Music release is Plus (ADR 211). A player is a way of showing a standard link.
  */
 export const LITE_LINK_TYPES: readonly LinkType[] = ["standard_url", "label", "text_link", "donation", "social"];
 
 /** Link types whose stored url is '#', because the page builds their action itself. */
-export const HASH_URL_LINK_TYPES: readonly LinkType[] = ["label", "vcf"];
+export const HASH_URL_LINK_TYPES: readonly LinkType[] = ["label", "vcf", "tip", "paid_download"];
 
 /** Link types for which the editor asks for a URL. */
 export const URL_REQUIRED_LINK_TYPES: readonly LinkType[] = ["standard_url", "donation", "music", "social"];

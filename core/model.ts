@@ -35,6 +35,17 @@ export const LinkSpecificDataSchema = z
     /** social: the platform id and the cleaned handle */
     platform: z.string().optional(),
     handle: z.string().optional(),
+    /** tip and paid_download (ADR 231): amounts in the smallest unit, as digits */
+    currency: z.string().optional(),
+    amounts: z.string().optional(),
+    custom: z.string().optional(),
+    min: z.string().optional(),
+    max: z.string().optional(),
+    price: z.string().optional(),
+    cover: z.string().optional(),
+    /** paid_download: the private file's id and its name (never drawn on the page) */
+    file: z.string().optional(),
+    fileName: z.string().optional(),
   })
   .strip();
 export type LinkSpecificData = z.infer<typeof LinkSpecificDataSchema>;

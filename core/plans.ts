@@ -42,6 +42,8 @@ export const PLUS_ONLY_FEATURES = [
   "custom_fonts",
   "long_form_text",
   "billing_history",
+  // Tip and Paid download links (ADR 231).
+  "creator_payments",
 ] as const;
 
 export const FEATURE_KEYS = [...LITE_FEATURES, ...PLUS_ONLY_FEATURES] as const;

@@ -730,6 +730,31 @@ export const billingWebhookEvents = sqliteTable("billing_webhook_events", {
   receivedAt: time("received_at").notNull(),
 });
 
+/**
+ * The owner's Stripe Connect account (ADR 230): an Express account at the billing provider that takes
+ * the page's tips and sales; its state is what the provider last reported (account.updated).
+ */
+export const connectAccounts = sqliteTable(
+  "connect_accounts",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    accountId: text("account_id").notNull(),
+    detailsSubmitted: bool("details_submitted").notNull().default(false),
+    chargesEnabled: bool("charges_enabled").notNull().default(false),
+    payoutsEnabled: bool("payouts_enabled").notNull().default(false),
+    /** The provider still asks for information (requirements currently or past due). */
+    detailsNeeded: bool("details_needed").notNull().default(true),
+    /** The newest account event applied: an older one arriving late is ignored. */
+    lastEventAt: time("last_event_at"),
+    createdAt: createdAt(),
+    updatedAt: time("updated_at").notNull().default(sql`(unixepoch('subsec') * 1000)`),
+  },
+  (t) => [uniqueIndex("connect_accounts_account_unique").on(t.provider, t.accountId)],
+);
+
 /** Why owners cancel (docs/product.md section 9, Cancel reasons; Other keeps their own words). */
 export const subscriptionCancellations = sqliteTable(
   "subscription_cancellations",
@@ -920,6 +945,150 @@ export const testBillingEvents = sqliteTable(
     deliveredAt: time("delivered_at"),
   },
   (t) => [uniqueIndex("test_billing_events_id_unique").on(t.id), index("test_billing_events_pending_idx").on(t.deliveredAt, t.seq)],
+);
+
+/**
+ * Files sold by Paid download links (ADR 231): kept in DATA_DIR/downloads under a random name, never
+ * in the published folder or the bucket, and served only through a buyer's signed link.
+ */
+export const downloadFiles = sqliteTable(
+  "download_files",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    storageKey: text("storage_key").notNull(),
+    contentType: text("content_type").notNull(),
+    bytes: integer("bytes").notNull(),
+    /** The name it had on the owner's device, cleaned; the buyer's download is named after it. */
+    originalName: text("original_name"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("download_files_user_idx").on(t.userId), uniqueIndex("download_files_key_unique").on(t.storageKey)],
+);
+
+export const SALE_KINDS = ["tip", "download"] as const;
+export const SALE_STATUSES = ["open", "paid", "refunded"] as const;
+
+/**
+ * Tips and sales on an owner's page (ADR 232): made `open` with the Checkout Session, before the
+ * buyer pays; `paid` by the provider's checkout.session.completed, `refunded` by charge.refunded.
+ * The item's title, amount and fee are kept as they were charged, whatever the link becomes.
+ */
+export const sales = sqliteTable(
+  "sales",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    linkId: text("link_id"),
+    kind: text("kind", { enum: SALE_KINDS }).notNull(),
+    itemTitle: text("item_title").notNull(),
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    feeAmount: integer("fee_amount").notNull(),
+    /** The visitor's note with a tip, cleaned; private notes are the owner's only. */
+    note: text("note").notNull().default(""),
+    notePrivate: bool("note_private").notNull().default(false),
+    status: text("status", { enum: SALE_STATUSES }).notNull().default("open"),
+    provider: text("provider").notNull(),
+    accountId: text("account_id").notNull(),
+    sessionId: text("session_id"),
+    paymentIntentId: text("payment_intent_id"),
+    buyerEmail: text("buyer_email"),
+    /** The download file sold (a Paid download), as it was when the buyer paid. */
+    fileId: text("file_id"),
+    /** The success page's key: the buyer's browser proves it came back from this checkout. */
+    receiptKey: text("receipt_key").notNull(),
+    createdAt: createdAt(),
+    paidAt: time("paid_at"),
+    refundedAt: time("refunded_at"),
+  },
+  (t) => [
+    index("sales_user_paid_idx").on(t.userId, t.paidAt),
+    uniqueIndex("sales_session_unique").on(t.provider, t.sessionId),
+    index("sales_payment_intent_idx").on(t.provider, t.paymentIntentId),
+    check("sales_kind", oneOf(t.kind, SALE_KINDS)),
+    check("sales_status", oneOf(t.status, SALE_STATUSES)),
+  ],
+);
+
+/**
+ * A buyer's download link (ADR 232): `{id}.{expires}.{signature}`, the signature an HMAC of the id
+ * and expiry under this row's own random key; it opens the file up to `max_uses` times until it
+ * expires, and never after a refund.
+ */
+export const downloadGrants = sqliteTable("download_grants", {
+  id: text("id").primaryKey(),
+  saleId: text("sale_id")
+    .notNull()
+    .unique()
+    .references(() => sales.id, { onDelete: "cascade" }),
+  key: text("key").notNull(),
+  expiresAt: time("expires_at").notNull(),
+  uses: integer("uses").notNull().default(0),
+  maxUses: integer("max_uses").notNull(),
+  revokedAt: time("revoked_at"),
+  createdAt: createdAt(),
+});
+
+/**
+ * The test-mode provider's Connect accounts (ADR 230): onboarded on its own page, which either
+ * completes the details or leaves them for later.
+ */
+export const testConnectAccounts = sqliteTable("test_connect_accounts", {
+  id: text("id").primaryKey(),
+  userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+  email: text("email").notNull(),
+  detailsSubmitted: bool("details_submitted").notNull().default(false),
+  chargesEnabled: bool("charges_enabled").notNull().default(false),
+  payoutsEnabled: bool("payouts_enabled").notNull().default(false),
+  createdAt: createdAt(),
+});
+
+/** Its Account Links: one use each, and short-lived, as Stripe's are. */
+export const testConnectLinks = sqliteTable("test_connect_links", {
+  id: text("id").primaryKey(),
+  accountId: text("account_id")
+    .notNull()
+    .references(() => testConnectAccounts.id, { onDelete: "cascade" }),
+  returnUrl: text("return_url").notNull(),
+  refreshUrl: text("refresh_url").notNull(),
+  expiresAt: time("expires_at").notNull(),
+  usedAt: time("used_at"),
+  createdAt: createdAt(),
+});
+
+export const TEST_CONNECT_SESSION_STATUSES = ["open", "complete"] as const;
+
+/** Its Checkout Sessions on a connected account: a tip or a sale, paid on its own page. */
+export const testConnectSessions = sqliteTable(
+  "test_connect_sessions",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => testConnectAccounts.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["tip", "download"] }).notNull(),
+    name: text("name").notNull(),
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    feeAmount: integer("fee_amount").notNull(),
+    /** The product's ids, as JSON, carried back on the completed session. */
+    metadata: text("metadata").notNull().default("{}"),
+    successUrl: text("success_url").notNull(),
+    cancelUrl: text("cancel_url").notNull(),
+    status: text("status", { enum: TEST_CONNECT_SESSION_STATUSES }).notNull().default("open"),
+    buyerEmail: text("buyer_email"),
+    paymentIntentId: text("payment_intent_id"),
+    refundedAt: time("refunded_at"),
+    expiresAt: time("expires_at").notNull(),
+    completedAt: time("completed_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [check("test_connect_sessions_status", oneOf(t.status, TEST_CONNECT_SESSION_STATUSES))],
 );
 
 // ---------------------------------------------------------------------------------------------

@@ -77,7 +77,10 @@ function mediaCss(bg: string, text: string, border: string, radius: string, font
     `.pp{display:flex;align-items:center;justify-content:center;width:56px;height:56px;border-radius:50%;border:2px solid currentColor}.pp svg{margin-left:3px}` +
     `.a-v{aspect-ratio:16/9}.a-p{aspect-ratio:9/16;max-width:340px;margin:0 auto}.a-w{height:176px}.a-t{height:452px}` +
     `.emb{display:block;width:100%;border:0;border-radius:${radius}}` +
-    `.mus{padding:16px;background:${bg};color:${text};border:2px solid ${border};border-radius:${radius};text-align:center}` +
+    `.mus,.pay{padding:16px;background:${bg};color:${text};border:2px solid ${border};border-radius:${radius};text-align:center}` +
+    `.pay label{display:block;margin:12px 0 4px;font-size:.9375rem}.pay textarea,.pay input[name=custom]{box-sizing:border-box;width:100%;min-height:44px;padding:8px;font:inherit;border:1px solid currentColor;border-radius:8px}` +
+    `.pay .chk{display:flex;gap:8px;align-items:center;justify-content:center}.pay .chk input{width:20px;height:20px}` +
+    `.amts{display:grid;grid-template-columns:repeat(auto-fit,minmax(80px,1fr));gap:8px}.own .btn{margin-top:8px}` +
     `.cv{display:flex;align-items:center;justify-content:center;width:96px;height:96px;margin:0 auto 8px;border-radius:8px;object-fit:cover}` +
     `.mt{margin:0 0 12px;font:700 1.1875rem/1.3 ${font};overflow-wrap:anywhere}` +
     `.msl{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(132px,1fr));gap:8px}` +

@@ -1,6 +1,7 @@
 /**
  * render(model): a page snapshot to a complete HTML document and its per-page files.
  */
+import { paidDownloadOf, tipConfigOf } from "#core/payments.ts";
 import { createHash } from "node:crypto";
 import { renderToStaticMarkup } from "react-dom/server";
 import { EMBED_FRAME_ORIGINS, playerOf } from "#core/embeds.ts";
@@ -88,8 +89,16 @@ export function renderPage(input: RenderInput): RenderedPage {
     if (o && !frameSrc.includes(` ${o}`)) frameSrc += ` ${o}`;
   }
 
+  // Forms only to Plinth's checkout endpoint, and only on a page that takes payments (ADR 231).
+  let takesPayments = false;
+  for (let i = 0; i < v.links.length && !takesPayments; i++) {
+    const l = v.links[i]!;
+    takesPayments = (l.linkType === "tip" && tipConfigOf(l.data) !== null) || (l.linkType === "paid_download" && paidDownloadOf(l.data) !== null);
+  }
+  const formAction = takesPayments ? apiOrigin || "'self'" : "'none'";
+
   const sheet = pageCss(pageStyleOf(p, v), input.assets.fonts);
-  const csp = `default-src 'none'; style-src ${styleHashOf(sheet)}; script-src 'self' ${INLINE_SCRIPT_HASH}; connect-src ${apiOrigin}; ${imgSrc}; font-src 'self';${frameSrc ? ` frame-src${frameSrc};` : ""} base-uri 'none'; form-action 'none'`;
+  const csp = `default-src 'none'; style-src ${styleHashOf(sheet)}; script-src 'self' ${INLINE_SCRIPT_HASH}; connect-src ${apiOrigin}; ${imgSrc}; font-src 'self';${frameSrc ? ` frame-src${frameSrc};` : ""} base-uri 'none'; form-action ${formAction}`;
 
   // The JSON-LD and the visitor script's config, written out key by key: the same text
   // JSON.stringify gives for these objects, each string value made safe inside <script>.
@@ -133,7 +142,7 @@ export function renderPage(input: RenderInput): RenderedPage {
     renderToStaticMarkup(
       <>
         <CookieBanner origin={origin} />
-        <PageBody snapshot={snapshot} plan={plan} now={now} mode={mode} banner={input.banner} origin={origin} pagesOrigin={pagesOrigin} content={v} longForm={longFormBlocks(v.longFormText)} icons={BRAND_ICONS} />
+        <PageBody snapshot={snapshot} plan={plan} now={now} mode={mode} banner={input.banner} origin={origin} pagesOrigin={pagesOrigin} apiOrigin={apiOrigin} content={v} longForm={longFormBlocks(v.longFormText)} icons={BRAND_ICONS} />
         <PageChrome origin={origin} />
       </>,
     ),

@@ -14,6 +14,7 @@ import { PLUS_PLANS } from "#core/billing.ts";
 import { formatMoney } from "#core/plus-price.ts";
 import { createStripeProvider } from "../api/billing/stripe/provider.ts";
 import { STRIPE_WEBHOOK_EVENTS, STRIPE_WEBHOOK_PATH } from "../api/billing/stripe/webhook.ts";
+import { STRIPE_CONNECT_WEBHOOK_EVENTS, STRIPE_CONNECT_WEBHOOK_PATH } from "../api/billing/stripe/connect-webhook.ts";
 
 /** The site's prices are US dollars (core/billing.ts); Stripe names currencies in lower case. */
 const SITE_CURRENCY = "usd";
@@ -25,6 +26,8 @@ export interface CheckSettings {
   /** PUBLIC_ORIGIN, where Stripe reaches the webhook. */
   publicOrigin: string;
   apiBase?: string;
+  /** STRIPE_CONNECT=1: the Connect webhook endpoint is checked too (ADR 230). */
+  connect?: boolean;
 }
 
 export function checkSettingsFrom(env: Record<string, string | undefined>): CheckSettings {
@@ -36,7 +39,7 @@ export function checkSettingsFrom(env: Record<string, string | undefined>): Chec
   if (!priceMonthly.startsWith("price_") || !priceYearly.startsWith("price_")) throw new Error("Set STRIPE_PRICE_MONTHLY and STRIPE_PRICE_YEARLY to the ids of Plinth Plus's prices (price_…).");
   const origin = (env.PUBLIC_ORIGIN ?? "").replace(/\/+$/, "");
   if (!/^https?:\/\/[^/\s]+$/.test(origin)) throw new Error("Set PUBLIC_ORIGIN to the server's address as Stripe reaches it (https://…), as the server runs with: the webhook endpoint is looked up at PUBLIC_ORIGIN/api/billing/stripe/webhook.");
-  return { secretKey, priceMonthly, priceYearly, publicOrigin: origin, apiBase: env.STRIPE_API_BASE || undefined };
+  return { secretKey, priceMonthly, priceYearly, publicOrigin: origin, apiBase: env.STRIPE_API_BASE || undefined, connect: env.STRIPE_CONNECT === "1" };
 }
 
 /** Records `what` as verified when `condition` holds; otherwise fails with `what`, and `found` (what Stripe answered) when given. */
@@ -68,17 +71,22 @@ export async function runStripeCheck(settings: CheckSettings): Promise<string[]>
     `Stripe has ${amountOf(monthly)} every ${monthly.recurring?.interval_count ?? 1} month(s) and ${amountOf(yearly)} every ${yearly.recurring?.interval_count ?? 1} year(s)`,
   );
 
-  const url = settings.publicOrigin + STRIPE_WEBHOOK_PATH;
   const endpoints: Stripe.WebhookEndpoint[] = [];
   for await (const endpoint of stripe.webhookEndpoints.list({ limit: 100 })) endpoints.push(endpoint);
-  const ours = endpoints.filter((e) => e.url === url);
-  check(ours.length > 0, `a webhook endpoint posts to ${url}`, verified, endpoints.length ? `the endpoints post to ${endpoints.map((e) => e.url).join(", ")}` : "there is no webhook endpoint");
-  const enabled = ours.filter((e) => e.status === "enabled");
-  check(enabled.length > 0, `the endpoint ${ours[0]!.id} is enabled`, verified, `its status is ${ours[0]!.status}`);
-  const listens = (e: Stripe.WebhookEndpoint) => STRIPE_WEBHOOK_EVENTS.filter((type) => !e.enabled_events.includes("*") && !e.enabled_events.includes(type));
-  const best = enabled.reduce((a, b) => (listens(b).length < listens(a).length ? b : a));
-  const missing = listens(best);
-  check(missing.length === 0, `the endpoint ${best.id} listens to ${STRIPE_WEBHOOK_EVENTS.join(", ")}`, verified, `it does not listen to ${missing.join(", ")}`);
+  const checkEndpoint = (kind: string, path: string, events: readonly string[]) => {
+    const url = settings.publicOrigin + path;
+    const ours = endpoints.filter((e) => e.url === url);
+    check(ours.length > 0, `a ${kind}webhook endpoint posts to ${url}`, verified, endpoints.length ? `the endpoints post to ${endpoints.map((e) => e.url).join(", ")}` : "there is no webhook endpoint");
+    const enabled = ours.filter((e) => e.status === "enabled");
+    check(enabled.length > 0, `the endpoint ${ours[0]!.id} is enabled`, verified, `its status is ${ours[0]!.status}`);
+    const listens = (e: Stripe.WebhookEndpoint) => events.filter((type) => !e.enabled_events.includes("*") && !e.enabled_events.includes(type));
+    const best = enabled.reduce((a, b) => (listens(b).length < listens(a).length ? b : a));
+    const missing = listens(best);
+    check(missing.length === 0, `the endpoint ${best.id} listens to ${events.join(", ")}`, verified, `it does not listen to ${missing.join(", ")}`);
+  };
+  checkEndpoint("", STRIPE_WEBHOOK_PATH, STRIPE_WEBHOOK_EVENTS);
+  // Connect (ADR 230): a second endpoint, listening to events on connected accounts.
+  if (settings.connect) checkEndpoint("Connect ", STRIPE_CONNECT_WEBHOOK_PATH, STRIPE_CONNECT_WEBHOOK_EVENTS);
 
   const userId = `stripe-check-${Date.now()}`;
   const { customerId } = await provider.createCustomer({ userId, email: "stripe-check@example.com" });

@@ -99,7 +99,53 @@ export interface BalancePayment {
   reference: string;
 }
 
-export interface BillingProvider {
+/**
+ * A Stripe Connect account as the product reads it (ADR 230): what the owner still has to do and
+ * what the account may do. details_needed: the provider asks for information now (Stripe's
+ * requirements.currently_due or past_due is not empty).
+ */
+export interface ConnectAccountObject {
+  object: "account";
+  id: string;
+  details_submitted: boolean;
+  charges_enabled: boolean;
+  payouts_enabled: boolean;
+  details_needed: boolean;
+}
+
+/** A one-off payment taken on the creator's connected account, the operator's fee kept by the platform. */
+export interface ConnectCheckoutInput {
+  accountId: string;
+  /** In the smallest unit of `currency`, decided by the server. */
+  amount: number;
+  /** Lower-case ISO 4217 code. */
+  currency: string;
+  /** The operator's application fee, in the same unit; at most `amount`. */
+  feeAmount: number;
+  /** The line item's name as the buyer sees it at checkout. */
+  name: string;
+  kind: "tip" | "download";
+  successUrl: string;
+  cancelUrl: string;
+  /** Carried back on the completed session's event: the product's own ids. */
+  metadata: Record<string, string>;
+}
+
+/** The Stripe Connect operations (Express accounts; ADR 230). */
+export interface ConnectProvider {
+  /** A new Express account for the owner; one per owner (the caller keeps its id). */
+  createConnectAccount(input: { userId: string; email: string }): Promise<{ accountId: string }>;
+  /** The account as the provider has it now (the return from onboarding reads it at once). */
+  retrieveConnectAccount(accountId: string): Promise<ConnectAccountObject>;
+  /** A one-use onboarding page on the provider (Account Link). */
+  createAccountLink(input: { accountId: string; returnUrl: string; refreshUrl: string }): Promise<{ url: string }>;
+  /** A one-use sign-in to the Express dashboard (payouts, tax forms). */
+  createLoginLink(accountId: string): Promise<{ url: string }>;
+  /** A hosted checkout for one payment on the connected account, with the operator's fee. */
+  createConnectCheckoutSession(input: ConnectCheckoutInput): Promise<{ id: string; url: string }>;
+}
+
+export interface BillingProvider extends ConnectProvider {
   /** "test" for the embedded test-mode provider. */
   readonly name: string;
   /** True when no real money moves; the dashboard says so. */

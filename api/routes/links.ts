@@ -28,6 +28,8 @@ import { ApiError, plusRequired, validationError } from "../errors.ts";
 import { linksOrderRevision, listLinks, listLists, makeMainButton, ownedLink, ownedList, type LinkRow } from "../services/links.ts";
 import { typedJson } from "../services/json-input.ts";
 import { invalidLinkFile, linkFileTooLarge, processLinkFile, saveLinkFile } from "../services/link-files.ts";
+import { ownDownloadFile } from "../services/download-files.ts";
+import { PAYMENT_MESSAGES } from "#core/payments.ts";
 import { createRateLimiter, limitStoreFor } from "../services/rate-limit.ts";
 import { sweepUnusedMedia } from "../services/uploads.ts";
 import { mediaStorageFor } from "../storage/media.ts";
@@ -108,10 +110,17 @@ const linkFileForm = validator("form", (value): { file: File; kind: LinkFileKind
  * would break when that owner's file is swept.
  */
 function enforceOwnMedia(db: Db, userId: string, input: LinkInput, extras: LinkExtras): void {
-  for (const url of [input.data.fileUrl, extras.thumbnailUrl]) {
+  for (const url of [input.data.fileUrl, extras.thumbnailUrl, input.data.cover]) {
     if (!url || !url.startsWith("/media/")) continue;
     const row = db.select({ id: uploads.id }).from(uploads).where(and(eq(uploads.userId, userId), eq(uploads.storageKey, url.slice(1)))).get();
-    if (!row) throw new ApiError("validation_failed", "Please upload the file again", { fields: { [url === extras.thumbnailUrl ? "thumbnailUrl" : "data.fileUrl"]: "Please upload the file again" } });
+    const field = url === extras.thumbnailUrl ? "thumbnailUrl" : url === input.data.cover ? "data.cover" : "data.fileUrl";
+    if (!row) throw new ApiError("validation_failed", "Please upload the file again", { fields: { [field]: "Please upload the file again" } });
+  }
+  // A Paid download sells one of the owner's own download files (ADR 231); its name is kept with the link.
+  if (input.linkType === "paid_download") {
+    const file = input.data.file ? ownDownloadFile(db, userId, input.data.file) : undefined;
+    if (!file) throw new ApiError("validation_failed", PAYMENT_MESSAGES.fileUnknown, { fields: { "data.file": PAYMENT_MESSAGES.fileUnknown } });
+    if (file.originalName) input.data.fileName = file.originalName;
   }
 }
 

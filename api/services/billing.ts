@@ -28,6 +28,7 @@ import { cancelledMail, commissionMail, paymentFailedMail, receiptMail, subscrip
 import { invoiceParties, issueInvoice } from "./invoices.ts";
 import { getProfile, planStateOf, type ProfileRow } from "./profile.ts";
 import { creditCommission } from "./rewards-balance.ts";
+import { applyConnectEvent, isConnectEvent } from "./connect.ts";
 import { log } from "../log.ts";
 
 export interface Billing {
@@ -329,6 +330,8 @@ function applyWebhook(deps: AppDeps, body: string, signature: string | undefined
   } catch {
     throw new ApiError("bad_request", BILLING_MESSAGES.webhookPayload);
   }
+  // Connect events (ADR 230) come with the `account` they happened on.
+  if (isConnectEvent(json)) return applyConnectEvent(deps, json);
   return applyBillingEvent(deps, json);
 }
 

@@ -139,9 +139,9 @@ export function clearProfilePicture(db: Db, userId: string, now: Date, base: num
   });
 }
 
-/** The media URLs one page snapshot shows: its picture, its links' thumbnails and lead-magnet files. */
+/** The media URLs one page snapshot shows: its picture, its links' thumbnails, lead-magnet files and download covers. */
 function mediaOf(
-  snapshot: { profile: { profilePictureUrl: string | null; profilePictureFullwidthUrl: string | null }; links: { thumbnailUrl: string | null; data: { fileUrl?: string | undefined } }[] },
+  snapshot: { profile: { profilePictureUrl: string | null; profilePictureFullwidthUrl: string | null }; links: { thumbnailUrl: string | null; data: { fileUrl?: string | undefined; cover?: string | undefined } }[] },
   into: Set<string>,
 ): void {
   if (snapshot.profile.profilePictureUrl) into.add(snapshot.profile.profilePictureUrl);
@@ -149,6 +149,8 @@ function mediaOf(
   for (const l of snapshot.links) {
     if (l.thumbnailUrl) into.add(l.thumbnailUrl);
     if (l.data.fileUrl) into.add(l.data.fileUrl);
+    // A Paid download's cover (ADR 231).
+    if (l.data.cover) into.add(l.data.cover);
   }
 }
 

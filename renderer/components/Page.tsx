@@ -13,6 +13,7 @@ import { REPORT_REASON_LABELS, REPORT_REASONS } from "#core/limits.ts";
 import { cropOutputSize } from "#core/profile.ts";
 import type { FullwidthSubtype } from "#core/themes.ts";
 import { contactSchemeOf } from "#core/url-rule.ts";
+import { formatAmount, paidDownloadOf, PAYMENT_TEXTS, PAYMENTS, tipConfigOf } from "#core/payments.ts";
 import { visibleContentOf, type VisibleContent } from "#core/visible-content.ts";
 import type { LongFormBlock } from "../markdown.ts";
 import type { BrandIconPaths } from "./brand-icons.ts";
@@ -32,6 +33,8 @@ export interface PageProps {
   origin?: string;
   /** Where visitors reach the page, when not `origin` (a bucket's CDN): its share and QR address. */
   pagesOrigin?: string;
+  /** Where the API answers (the payment forms post there, ADR 231); "" for same-site. */
+  apiOrigin?: string;
   /** What the page shows, when the caller has already computed it. */
   content?: VisibleContent;
   /**
@@ -342,8 +345,69 @@ interface CardRef {
   file: string;
 }
 
+/**
+ * A Tip (ADR 231): a form posting to Plinth's checkout endpoint, one button per suggested amount,
+ * an amount of the visitor's own when the creator allows it, and a note. Plain HTML: it works
+ * without the visitor script and from any host; the server decides what is charged.
+ */
+function TipItem({ id, title, action, amounts, currency, custom, min, max }: { id: string; title: string; action: string; amounts: number[]; currency: string; custom: boolean; min: number; max: number }) {
+  const buttons: ReactNode[] = [];
+  for (let i = 0; i < amounts.length; i++) {
+    const a = amounts[i]!;
+    buttons.push(
+      <button key={a} type="submit" className="btn" name="amount" value={String(a)}>
+        {formatAmount(a, currency)}
+      </button>,
+    );
+  }
+  return (
+    <li>
+      <form className="pay" method="post" action={action} aria-labelledby={`t-${id}`} data-link={id}>
+        <p className="mt" id={`t-${id}`}>
+          {title}
+        </p>
+        {buttons.length ? <div className="amts">{buttons}</div> : null}
+        {custom ? (
+          <div className="own">
+            <label htmlFor={`c-${id}`}>
+              {PAYMENT_TEXTS.otherAmount} ({formatAmount(min, currency)} – {formatAmount(max, currency)})
+            </label>
+            <input id={`c-${id}`} name="custom" inputMode="decimal" autoComplete="off" maxLength={12} />
+            <button type="submit" className="btn" name="amount" value="custom">
+              {PAYMENT_TEXTS.tip}
+            </button>
+          </div>
+        ) : null}
+        <label htmlFor={`n-${id}`}>{PAYMENT_TEXTS.note}</label>
+        <textarea id={`n-${id}`} name="note" rows={2} maxLength={PAYMENTS.NOTE_MAX} />
+        <label className="chk">
+          <input type="checkbox" name="private" value="on" /> {PAYMENT_TEXTS.notePrivate}
+        </label>
+      </form>
+    </li>
+  );
+}
+
+/** A Paid download (ADR 231): its cover, title, description and a Buy button posting to Plinth's checkout endpoint. */
+function DownloadItem({ id, title, action, price, cover, description, main }: { id: string; title: string; action: string; price: string; cover: string | null; description: string; main: boolean }) {
+  return (
+    <li>
+      <form className="pay" method="post" action={action} aria-labelledby={`t-${id}`} data-link={id}>
+        {cover ? <img className="cv" src={cover} alt="" width={96} height={96} loading="lazy" /> : null}
+        <p className="mt" id={`t-${id}`}>
+          {title}
+        </p>
+        {description ? <p className="msg">{description}</p> : null}
+        <button type="submit" className={btnClass(main)}>
+          {PAYMENT_TEXTS.buy} · {price}
+        </button>
+      </form>
+    </li>
+  );
+}
+
 /** A link's list item; null when it draws nothing (a button whose URL is refused). */
-function linkItem(link: PageLink, card: CardRef | undefined, icons: BrandIconPaths): ReactNode {
+function linkItem(link: PageLink, card: CardRef | undefined, icons: BrandIconPaths, payTo: string): ReactNode {
   // Props are spelled out rather than spread from one object: V8 copies a spread slowly, and bulk
   // republish draws every link of every page through here.
   const { id, title, isMainButton: main } = link;
@@ -366,6 +430,17 @@ function linkItem(link: PageLink, card: CardRef | undefined, icons: BrandIconPat
       const services = musicServicesOf(link);
       if (services.length === 0) return null;
       return <MusicItem key={id} id={id} title={title} cover={thumb} services={services} icons={icons} />;
+    }
+    case "tip": {
+      const tip = tipConfigOf(link.data);
+      if (!tip) return null;
+      return <TipItem key={id} id={id} title={title} action={`${payTo}/${encodeURIComponent(id)}`} amounts={tip.amounts} currency={tip.currency} custom={tip.custom} min={tip.min} max={tip.max} />;
+    }
+    case "paid_download": {
+      const item = paidDownloadOf(link.data);
+      if (!item) return null;
+      const price = formatAmount(item.price, item.currency);
+      return <DownloadItem key={id} id={id} title={title} action={`${payTo}/${encodeURIComponent(id)}`} price={price} cover={safeSrc(item.cover)} description={item.description} main={main} />;
     }
     case "social": {
       const href = linkHref(link);
@@ -613,7 +688,8 @@ function PageLayout(p: LayoutProps) {
 }
 
 /** The part of the page that changes from page to page. */
-export function PageBody({ snapshot, plan, now, mode = "published", banner, origin = "", pagesOrigin = origin, content, longForm, icons }: PageProps) {
+export function PageBody({ snapshot, plan, now, mode = "published", banner, origin = "", pagesOrigin = origin, apiOrigin = origin, content, longForm, icons }: PageProps) {
+  const payTo = `${apiOrigin.replace(/\/+$/, "")}/api/pay`;
   const { profile } = snapshot;
   const v = content ?? visibleContentOf(snapshot, plan, now);
   const name = shownName(profile.displayName, profile.username);
@@ -632,7 +708,7 @@ export function PageBody({ snapshot, plan, now, mode = "published", banner, orig
   for (let i = 0; i < cards.length; i++) dialogs.push(contactDialog(cards[i]!, cardRefs.get(cards[i]!.id)!));
   const items = (links: PageLink[]) => {
     const out: ReactNode[] = [];
-    for (let i = 0; i < links.length; i++) out.push(linkItem(links[i]!, cardRefs.get(links[i]!.id), icons));
+    for (let i = 0; i < links.length; i++) out.push(linkItem(links[i]!, cardRefs.get(links[i]!.id), icons, payTo));
     return out;
   };
   const top = v.main ? [v.main, ...v.ungrouped] : v.ungrouped;

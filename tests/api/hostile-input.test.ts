@@ -16,12 +16,12 @@ import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
 import { expectErrorShape } from "#tests/support/hostile.ts";
 
 /** Routes anyone may call: the rest need a session. */
-const PUBLIC = [/^\/api\/health$/, /^\/api\/ready$/, /^\/api\/status$/, /^\/api\/contact$/, /^\/api\/auth\//, /^\/api\/visitor\//, /^\/api\/billing\/webhook$/, /^\/api\/billing\/stripe\/webhook$/];
+const PUBLIC = [/^\/api\/health$/, /^\/api\/ready$/, /^\/api\/status$/, /^\/api\/contact$/, /^\/api\/auth\//, /^\/api\/visitor\//, /^\/api\/billing\/webhook$/, /^\/api\/billing\/stripe\/webhook$/, /^\/api\/connect\/stripe\/webhook$/, /^\/api\/pay\//];
 const isPublic = (path: string) => PUBLIC.some((re) => re.test(path));
 /** Without a session an owner route answers 401; the operator's console answers 404, as if it did not exist (ADR 105). */
 const refusedWith = (path: string) => (path.startsWith("/api/admin/") ? 404 : 401);
-/** Visitor routes are cross-origin by design (published pages live on any static host). */
-const isCrossOriginByDesign = (path: string) => path.startsWith("/api/visitor/");
+/** Visitor and payment routes are cross-origin by design (published pages live on any static host). */
+const isCrossOriginByDesign = (path: string) => path.startsWith("/api/visitor/") || path.startsWith("/api/pay/");
 
 let t: TestApp;
 let victim: ApiOwner;

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { STRIPE_WEBHOOK_EVENTS } from "#api/billing/stripe/webhook.ts";
+import { STRIPE_CONNECT_WEBHOOK_EVENTS } from "#api/billing/stripe/connect-webhook.ts";
 import { checkSettingsFrom, runStripeCheck } from "../../scripts/stripe-check.ts";
 import { startStripeStandIn, STRIPE_TEST_ENV, stripeWebhookEndpoint, type StripeStandIn } from "#tests/support/stripe.ts";
 
@@ -115,6 +116,33 @@ describe("stripe:check", () => {
     expect(lines).toContain("the endpoint we_all is enabled");
     expect(lines).toContain(`the endpoint we_all listens to ${STRIPE_WEBHOOK_EVENTS.join(", ")}`);
     expect(stripe.calls.filter((c) => c.path === "/v1/webhook_endpoints").length).toBe(2);
+  });
+
+  it("checks the Connect webhook endpoint and its events when STRIPE_CONNECT=1, and names what it misses", async () => {
+    const CONNECT_URL = `${ORIGIN}/api/connect/stripe/webhook`;
+    const connectSettings = () => checkSettingsFrom({ ...STRIPE_TEST_ENV, PUBLIC_ORIGIN: ORIGIN, STRIPE_API_BASE: stripe.base, STRIPE_CONNECT: "1" });
+    stripe.webhookEndpoints.push(documentedEndpoint());
+    // Without the Connect endpoint the check fails while reading, before creating anything.
+    await expect(runStripeCheck(connectSettings())).rejects.toThrow(`Stripe check failed: a Connect webhook endpoint posts to ${CONNECT_URL}`);
+    onlyReads();
+    stripe.webhookEndpoints.push(stripeWebhookEndpoint({ id: "we_connect_partial", url: CONNECT_URL, enabled_events: ["account.updated"] }));
+    await expect(runStripeCheck(connectSettings())).rejects.toThrow("(it does not listen to checkout.session.completed, charge.refunded)");
+    stripe.webhookEndpoints.push(stripeWebhookEndpoint({ id: "we_connect", url: CONNECT_URL, enabled_events: [...STRIPE_CONNECT_WEBHOOK_EVENTS] }));
+    const lines = await runStripeCheck(connectSettings());
+    expect(lines).toContain(`a Connect webhook endpoint posts to ${CONNECT_URL}`);
+    expect(lines).toContain(`the endpoint we_connect listens to ${STRIPE_CONNECT_WEBHOOK_EVENTS.join(", ")}`);
+    // Without STRIPE_CONNECT=1 it is not asked for.
+    expect(checkSettingsFrom({ ...STRIPE_TEST_ENV, PUBLIC_ORIGIN: ORIGIN }).connect).toBe(false);
+  });
+
+  it("lists in the README's Connect section the Connect events the adapter acts on", () => {
+    const readme = readFileSync(join(import.meta.dirname, "../../README.md"), "utf8");
+    const section = /\n### Stripe Connect\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? "";
+    expect(section).toContain("`PUBLIC_ORIGIN/api/connect/stripe/webhook`");
+    expect(section).toContain("`STRIPE_CONNECT=1`");
+    expect(section).toContain("`PLATFORM_FEE_PERCENT`");
+    const step = /\*\*Connect webhook\.\*\*([\s\S]*?)Put its signing secret/.exec(section)?.[1] ?? "";
+    expect([...step.matchAll(/`([a-z_]+(?:\.[a-z_]+)+)`/g)].map((m) => m[1])).toEqual([...STRIPE_CONNECT_WEBHOOK_EVENTS]);
   });
 
   it("checks the events the README's Stripe section lists, which names SELLER_NAME as required", () => {

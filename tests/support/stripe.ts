@@ -27,6 +27,8 @@ export interface RecordedCall {
   params: Record<string, string>;
   idempotencyKey: string | undefined;
   authorization: string | undefined;
+  /** The Stripe-Account header: the connected account a call acts on (Connect). */
+  stripeAccount: string | undefined;
 }
 
 const secs = (d: Date) => Math.floor(d.getTime() / 1000);
@@ -39,6 +41,30 @@ export function stripePrice(id: string, created = secs(new Date())) {
   const interval = id === STRIPE_TEST_ENV.STRIPE_PRICE_YEARLY ? ("year" as const) : ("month" as const);
   return { id, object: "price" as const, active: true, billing_scheme: "per_unit", created, currency: "usd", livemode: false, lookup_key: null, metadata: {}, product: "prod_PlinthPlus", recurring: { interval, interval_count: 1, usage_type: "licensed" }, type: "recurring", unit_amount: interval === "year" ? 8990 : 899 };
 }
+
+/** An Express account as the API reference documents the `account` object (the fields the product reads, and their neighbours). */
+export function stripeAccount(input: { id?: string; email: string | null; userId?: string; onboarded?: boolean; currentlyDue?: string[] }) {
+  const onboarded = input.onboarded ?? false;
+  const due = input.currentlyDue ?? (onboarded ? [] : ["business_type", "external_account", "tos_acceptance.date"]);
+  return {
+    id: input.id ?? nextId("acct"),
+    object: "account" as const,
+    business_type: null,
+    capabilities: { card_payments: onboarded ? "active" : "inactive", transfers: onboarded ? "active" : "inactive" },
+    charges_enabled: onboarded,
+    controller: { type: "application", is_controller: true },
+    country: "US",
+    created: secs(new Date()),
+    default_currency: "usd",
+    details_submitted: onboarded,
+    email: input.email,
+    metadata: input.userId ? { userId: input.userId } : {},
+    payouts_enabled: onboarded,
+    requirements: { alternatives: [], current_deadline: null, currently_due: due, disabled_reason: onboarded ? null : "requirements.past_due", errors: [], eventually_due: due, past_due: [], pending_verification: [] },
+    type: "express" as const,
+  };
+}
+export type StripeAccountBody = ReturnType<typeof stripeAccount>;
 
 /** A webhook endpoint as GET /v1/webhook_endpoints lists it (Stripe's OpenAPI `webhook_endpoint`). */
 export function stripeWebhookEndpoint(input: { url: string; enabled_events: string[]; status?: "enabled" | "disabled"; id?: string }) {
@@ -288,6 +314,8 @@ export interface StripeStandIn {
   webhookEndpoints: StripeWebhookEndpointBody[];
   /** Fields a test changes on a price GET /v1/prices/:id answers (its currency, its amount). */
   priceChanges: Map<string, Partial<ReturnType<typeof stripePrice>>>;
+  /** The Connect accounts made (POST /v1/accounts); a test changes one as Stripe would after onboarding. */
+  accounts: Map<string, StripeAccountBody>;
   close(): Promise<void>;
 }
 
@@ -315,6 +343,7 @@ export async function startStripeStandIn(opts: { webhookUrl?: string } = {}): Pr
   const calls: RecordedCall[] = [];
   const subscriptions = new Map<string, StripeSubscriptionBody>();
   const customers = new Map<string, object>();
+  const accounts = new Map<string, StripeAccountBody>();
   const sessions = new Map<string, { id: string; customer: string | null; success_url: string; status: string } & Record<string, unknown>>();
   /** The price each Checkout Session sells (its line item, which Stripe lists under /line_items). */
   const sessionPrices = new Map<string, string>();
@@ -352,7 +381,8 @@ export async function startStripeStandIn(opts: { webhookUrl?: string } = {}): Pr
       const url = new URL(req.url ?? "/", "http://stand-in");
       const params = Object.fromEntries(new URLSearchParams(req.method === "GET" || req.method === "DELETE" ? url.search : raw));
       const key = req.headers["idempotency-key"];
-      calls.push({ method: req.method ?? "", path: url.pathname, params, idempotencyKey: typeof key === "string" ? key : undefined, authorization: req.headers.authorization });
+      const onAccount = req.headers["stripe-account"];
+      calls.push({ method: req.method ?? "", path: url.pathname, params, idempotencyKey: typeof key === "string" ? key : undefined, authorization: req.headers.authorization, stripeAccount: typeof onAccount === "string" ? onAccount : undefined });
       if (failWith && (!failWith.path || failWith.path.test(url.pathname))) {
         const { status } = failWith;
         failWith = null;
@@ -384,6 +414,26 @@ export async function startStripeStandIn(opts: { webhookUrl?: string } = {}): Pr
           },
           (err: Error) => stripeError(res, 502, err.message, "api_error"),
         );
+      }
+      // Connect (ADR 230): Express accounts, their Account Links and Login Links.
+      if (req.method === "POST" && path === "/v1/accounts") {
+        const account = stripeAccount({ email: params.email ?? null, userId: params["metadata[userId]"] });
+        accounts.set(account.id, account);
+        return send(account);
+      }
+      if ((m = path.match(/^\/v1\/accounts\/(acct_[^/]+)$/)) && req.method === "GET") {
+        const account = accounts.get(m[1]!);
+        return account ? send(account) : stripeError(res, 404, `No such account: '${m[1]}'`);
+      }
+      if ((m = path.match(/^\/v1\/accounts\/(acct_[^/]+)\/login_links$/)) && req.method === "POST") {
+        const account = accounts.get(m[1]!);
+        if (!account) return stripeError(res, 404, `No such account: '${m[1]}'`);
+        if (!account.details_submitted) return stripeError(res, 400, "Cannot create a login link for an account that has not completed onboarding.");
+        return send({ object: "login_link", created: now, url: `https://connect.stripe.com/express/${nextId("Ln")}` });
+      }
+      if (req.method === "POST" && path === "/v1/account_links") {
+        if (!accounts.has(params.account ?? "")) return stripeError(res, 400, `No such account: '${params.account}'`);
+        return send({ object: "account_link", created: now, expires_at: now + 300, url: `https://connect.stripe.com/setup/e/${params.account}/${nextId("x")}` });
       }
       if (req.method === "POST" && path === "/v1/customers") {
         const customer = { id: nextId("cus"), object: "customer", balance: 0, created: now, currency: null, email: params.email ?? null, livemode: false, metadata: { userId: params["metadata[userId]"] } };
@@ -504,6 +554,7 @@ export async function startStripeStandIn(opts: { webhookUrl?: string } = {}): Pr
     schedules,
     webhookEndpoints,
     priceChanges,
+    accounts,
     failNext(status, path) {
       failWith = { status, path };
     },

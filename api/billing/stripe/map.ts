@@ -6,7 +6,7 @@
  * Anything the product has no state for maps to null and is acknowledged without a change.
  */
 import type Stripe from "stripe";
-import type { BillingEvent, CheckoutSessionObject, InvoiceObject, ProviderInvoiceStatus, ProviderSubscriptionStatus, SubscriptionObject } from "../provider.ts";
+import type { BillingEvent, CheckoutSessionObject, ConnectAccountObject, InvoiceObject, ProviderInvoiceStatus, ProviderSubscriptionStatus, SubscriptionObject } from "../provider.ts";
 
 const ms = (seconds: number) => seconds * 1000;
 export const idOf = (value: string | { id: string } | null | undefined): string | null => (value == null ? null : typeof value === "string" ? value : value.id);
@@ -126,4 +126,17 @@ export function billingEvent(event: Stripe.Event): BillingEvent | null {
     default:
       return null;
   }
+}
+
+/** A Connect account's state: details needed while Stripe asks for anything now or overdue (ADR 230). */
+export function connectAccountObject(account: Stripe.Account): ConnectAccountObject {
+  const due = (account.requirements?.currently_due?.length ?? 0) + (account.requirements?.past_due?.length ?? 0);
+  return {
+    object: "account",
+    id: account.id,
+    details_submitted: account.details_submitted ?? false,
+    charges_enabled: account.charges_enabled ?? false,
+    payouts_enabled: account.payouts_enabled ?? false,
+    details_needed: due > 0,
+  };
 }

@@ -7,9 +7,10 @@ import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
 import { AFFILIATE_MESSAGES } from "#core/schemas/affiliate.ts";
 import { BILLING_MESSAGES } from "#core/schemas/billing.ts";
+import { CONNECT_MESSAGES } from "#core/connect.ts";
 import { ApiError } from "../../errors.ts";
 import type { BalancePayment, BillingProvider, CheckoutInput, SubscriptionObject } from "../provider.ts";
-import { idOf, subscriptionObject } from "./map.ts";
+import { connectAccountObject, idOf, subscriptionObject } from "./map.ts";
 import { log } from "../../log.ts";
 
 export interface StripeSettings {
@@ -105,6 +106,61 @@ export function createStripeProvider(settings: StripeSettings): StripeProvider {
         // One key per attempt: the SDK's own retries of this call reuse it, a new click makes a new session.
         { idempotencyKey: `plinth-checkout-${randomUUID()}` },
       ));
+      if (!session.url) throw new Error("Stripe answered a Checkout Session without a url");
+      return { id: session.id, url: session.url };
+    },
+
+    // ---- Connect (ADR 230): Express accounts, Account Links, Login Links, direct charges with a fee
+
+    async createConnectAccount({ userId, email }) {
+      const account = await asked("creating a Connect account", CONNECT_MESSAGES.onboardingFailed, () =>
+        stripe.accounts.create(
+          {
+            type: "express",
+            email,
+            metadata: { userId },
+            capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+          },
+          { idempotencyKey: `plinth-connect-account-${userId}` },
+        ),
+      );
+      return { accountId: account.id };
+    },
+
+    async retrieveConnectAccount(accountId) {
+      const account = await asked("reading a Connect account", CONNECT_MESSAGES.onboardingFailed, () => stripe.accounts.retrieve(accountId));
+      return connectAccountObject(account);
+    },
+
+    async createAccountLink({ accountId, returnUrl, refreshUrl }) {
+      const link = await asked("creating an Account Link", CONNECT_MESSAGES.onboardingFailed, () =>
+        stripe.accountLinks.create({ account: accountId, type: "account_onboarding", return_url: returnUrl, refresh_url: refreshUrl }),
+      );
+      return { url: link.url };
+    },
+
+    async createLoginLink(accountId) {
+      const link = await asked("creating a Login Link", CONNECT_MESSAGES.dashboardFailed, () => stripe.accounts.createLoginLink(accountId));
+      return { url: link.url };
+    },
+
+    async createConnectCheckoutSession(input) {
+      // A direct charge on the creator's account (the Stripe-Account header): the creator is the
+      // merchant of record and pays Stripe's fee; the platform keeps application_fee_amount.
+      const session = await asked("creating a Connect Checkout Session", CONNECT_MESSAGES.checkoutFailed, () =>
+        stripe.checkout.sessions.create(
+          {
+            mode: "payment",
+            submit_type: input.kind === "tip" ? "donate" : "pay",
+            line_items: [{ quantity: 1, price_data: { currency: input.currency, unit_amount: input.amount, product_data: { name: input.name } } }],
+            payment_intent_data: { application_fee_amount: input.feeAmount, metadata: input.metadata },
+            metadata: input.metadata,
+            success_url: input.successUrl,
+            cancel_url: input.cancelUrl,
+          },
+          { stripeAccount: input.accountId, idempotencyKey: `plinth-connect-checkout-${randomUUID()}` },
+        ),
+      );
       if (!session.url) throw new Error("Stripe answered a Checkout Session without a url");
       return { id: session.id, url: session.url };
     },

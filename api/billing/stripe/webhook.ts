@@ -44,20 +44,24 @@ function signedAhead(header: string, now: Date): boolean {
   return false;
 }
 
-export async function receiveStripeWebhook(deps: AppDeps, body: string, signature: string | undefined): Promise<{ duplicate: boolean; ignored: boolean }> {
-  const billing = billingFor(deps);
-  // Only the provider that is configured has a webhook.
-  if (billing.provider.name !== "stripe") throw new ApiError("not_found", "Not found");
+/** A Stripe event whose signature checked out with `secret` on the app's clock; a 400 otherwise. Billing's and Connect's endpoints share it. */
+export function verifiedStripeEvent(deps: AppDeps, body: string, signature: string | undefined, secret: string): Stripe.Event {
   if (!signature || signature.length > 2000) throw new ApiError("bad_request", BILLING_MESSAGES.webhookSignature);
   if (signedAhead(signature, deps.now())) throw new ApiError("bad_request", BILLING_MESSAGES.webhookSignature);
-  let event: Stripe.Event;
   try {
-    event = Stripe.webhooks.constructEvent(body, signature, billing.webhookSecret, SIGNATURE_TOLERANCE_MS / 1000, undefined, deps.now().getTime());
+    return Stripe.webhooks.constructEvent(body, signature, secret, SIGNATURE_TOLERANCE_MS / 1000, undefined, deps.now().getTime());
   } catch (err) {
     // A body that is not JSON fails after its signature checked out.
     if (err instanceof Stripe.errors.StripeSignatureVerificationError) throw new ApiError("bad_request", BILLING_MESSAGES.webhookSignature);
     throw new ApiError("bad_request", BILLING_MESSAGES.webhookPayload);
   }
+}
+
+export async function receiveStripeWebhook(deps: AppDeps, body: string, signature: string | undefined): Promise<{ duplicate: boolean; ignored: boolean }> {
+  const billing = billingFor(deps);
+  // Only the provider that is configured has a webhook.
+  if (billing.provider.name !== "stripe") throw new ApiError("not_found", "Not found");
+  const event = verifiedStripeEvent(deps, body, signature, billing.webhookSecret);
   let mapped;
   try {
     mapped = billingEvent(event);

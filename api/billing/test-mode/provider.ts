@@ -14,13 +14,14 @@ import { newId } from "#db/ids.ts";
 import { testBillingCustomers } from "#db/schema.ts";
 import type { BillingProvider } from "../provider.ts";
 import { requeue, runDue } from "./clock.ts";
+import { testConnect, type TestConnect } from "./connect.ts";
 import { deliverPending, type TestProviderOptions } from "./records.ts";
 import { hostedPages, type HostedPages } from "./sessions.ts";
 import { subscriptionChanges } from "./subscriptions.ts";
 
 export type { ProviderDueJob } from "./clock.ts";
 
-export interface TestModeProvider extends BillingProvider, HostedPages {
+export interface TestModeProvider extends BillingProvider, HostedPages, TestConnect {
   /** The `provider-due` job: a subscription's period end or retry, if it is due now. */
   runDue(subscriptionId: string): void;
   /** The `provider-events` job: every undelivered event, in order; throws at the first refusal. */
@@ -49,6 +50,7 @@ export function createTestProvider(opts: TestProviderOptions): TestModeProvider 
     },
     ...hostedPages(opts),
     ...subscriptionChanges(opts),
+    ...testConnect(opts),
     runDue: (subscriptionId) => runDue(opts, subscriptionId),
     deliverPending: () => deliverPending(opts),
     requeue: () => requeue(opts),

@@ -19,7 +19,7 @@ import {
 describe("link types (docs/product.md sections 3, 5 and 6)", () => {
   it("stores docs/product.md's types, promote_{product} being promote_plinth", () => {
     expect(PROMOTE_LINK_TYPE).toBe("promote_plinth");
-    expect([...LINK_TYPES]).toEqual(["standard_url", "label", "text_link", "donation", "lead_magnet", "vcf", "music", "social", "promote_plinth"]);
+    expect([...LINK_TYPES]).toEqual(["standard_url", "label", "text_link", "donation", "lead_magnet", "vcf", "music", "social", "promote_plinth", "tip", "paid_download"]);
   });
 
   it("labels them as the editor shows them", () => {
@@ -30,8 +30,8 @@ describe("link types (docs/product.md sections 3, 5 and 6)", () => {
     expect([...LITE_LINK_TYPES]).toEqual(["standard_url", "label", "text_link", "donation", "social"]);
   });
 
-  it("stores '#' for label and vcf", () => {
-    expect([...HASH_URL_LINK_TYPES]).toEqual(["label", "vcf"]);
+  it("stores '#' for label and vcf, and for Tip and Paid download, whose page builds their action (ADR 231)", () => {
+    expect([...HASH_URL_LINK_TYPES]).toEqual(["label", "vcf", "tip", "paid_download"]);
   });
 });
 

@@ -55,6 +55,8 @@ describe("link types", () => {
     link({ linkType: "music", title: "New single", url: "https://open.spotify.com/track/1", data: { services: JSON.stringify([{ service: "spotify", url: "https://open.spotify.com/track/1" }]) } }),
     link({ linkType: "social", title: "My channel", url: "https://www.youtube.com/@alice", data: { platform: "youtube", handle: "alice" } }),
     link({ linkType: "promote_plinth", title: "Try Plinth", url: "https://plinth.example/auth/signup?ref=abc" }),
+    link({ linkType: "tip", title: "Tip me", url: "#", data: { currency: "usd", amounts: "500", custom: "off", min: "100", max: "1000" } }),
+    link({ linkType: "paid_download", title: "My guide", url: "#", data: { currency: "usd", price: "900", file: "f1234567890" } }),
   ];
   const { doc, files } = page(snapshot({}, links));
 
