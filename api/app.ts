@@ -34,6 +34,7 @@ import { billingRoutes } from "./routes/billing.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { affiliateRoutes } from "./routes/affiliate.ts";
 import { visitorRoutes } from "./routes/visitor.ts";
+import { domainRoutes } from "./routes/domains.ts";
 import { log } from "./log.ts";
 
 /**
@@ -98,6 +99,7 @@ export function createApi(deps: AppDeps) {
     .route("/profile", profileRoutes(deps))
     .route("/billing", billingRoutes(deps))
     .route("/affiliate", affiliateRoutes(deps))
+    .route("/domains", domainRoutes(deps))
     .route("/admin", adminRoutes(deps));
 
   // A sub-app's notFound is not consulted once it is mounted with app.route(), so unknown API paths

@@ -30,4 +30,5 @@ export const FEATURE_LABELS: Record<FeatureKey, string> = {
   custom_fonts: "Custom fonts",
   long_form_text: "Long-form text",
   billing_history: "Billing history",
+  custom_domain: "Custom domain",
 };

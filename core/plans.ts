@@ -42,6 +42,7 @@ export const PLUS_ONLY_FEATURES = [
   "custom_fonts",
   "long_form_text",
   "billing_history",
+  "custom_domain",
 ] as const;
 
 export const FEATURE_KEYS = [...LITE_FEATURES, ...PLUS_ONLY_FEATURES] as const;

@@ -5,6 +5,7 @@
  * Billing is one of those services, so the runner does not import it: the test-mode provider's own
  * jobs run on the provider billing made, which billing hands to the runner (`runsTestProviderJobs`).
  */
+import { runDomainCheck, runPageAddress, type DomainJob, type PageAddressJob } from "../services/domains.ts";
 import { rerenderPublishedPage } from "#renderer/rerender.ts";
 import type { AppDeps } from "../context.ts";
 import { pagesOrigin } from "../env.server.ts";
@@ -98,6 +99,9 @@ export function jobsFor(deps: AppDeps): JobWorker {
         "target-cleanup": (payload) => runTargetCleanup(deps, payload as TargetCleanupJob),
         // A scheduled backup, once per period of BACKUP_EVERY across processes (ADR 160).
         backup: (payload) => runBackupJob(deps, payload as BackupJob),
+        // Custom domains (ADR 240): the background check, and the page's address after a change.
+        "domain-check": (payload) => runDomainCheck(deps, payload as DomainJob),
+        "page-address": (payload) => runPageAddress(deps, payload as PageAddressJob),
       },
     });
     workers.set(deps, worker);

@@ -32,6 +32,8 @@ export interface PageProps {
   origin?: string;
   /** Where visitors reach the page, when not `origin` (a bucket's CDN): its share and QR address. */
   pagesOrigin?: string;
+  /** The page's address when it is not `pagesOrigin/username`: its verified custom domain (ADR 240). */
+  pageUrl?: string;
   /** What the page shows, when the caller has already computed it. */
   content?: VisibleContent;
   /**
@@ -613,12 +615,12 @@ function PageLayout(p: LayoutProps) {
 }
 
 /** The part of the page that changes from page to page. */
-export function PageBody({ snapshot, plan, now, mode = "published", banner, origin = "", pagesOrigin = origin, content, longForm, icons }: PageProps) {
+export function PageBody({ snapshot, plan, now, mode = "published", banner, origin = "", pagesOrigin = origin, pageUrl, content, longForm, icons }: PageProps) {
   const { profile } = snapshot;
   const v = content ?? visibleContentOf(snapshot, plan, now);
   const name = shownName(profile.displayName, profile.username);
   const base = `/${encodeURIComponent(profile.username)}`;
-  const url = `${pagesOrigin}${base}`;
+  const url = pageUrl ?? `${pagesOrigin}${base}`;
   const cards: PageLink[] = [];
   const cardRefs = new Map<string, CardRef>();
   const dialogs: ReactNode[] = [];
