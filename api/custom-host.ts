@@ -36,11 +36,11 @@ export function requestHost(c: Context, trustProxy: number): string | null {
 /** Loopback names and IP addresses: the machine itself, a load balancer's health check, the proxy's ask. */
 const isMachineHost = (host: string) => host === "localhost" || host.endsWith(".localhost") || host.startsWith("[") || /^[0-9.]+$/.test(host);
 
-export function customHosts(deps: AppDeps, answers: { notFound: (c: Context) => Response | Promise<Response>; unavailable: (c: Context) => Response }): MiddlewareHandler {
+/** The router, or null with custom domains off: then every host is answered as it always was. */
+export function customHosts(deps: AppDeps, answers: { notFound: (c: Context) => Response | Promise<Response>; unavailable: (c: Context) => Response }): MiddlewareHandler | null {
   const { env } = deps;
   const target = env.CUSTOM_DOMAIN_TARGET;
-  // Custom domains off: every host is answered as it always was.
-  if (!target) return (_c, next) => next();
+  if (!target) return null;
   const own = [new URL(env.PUBLIC_ORIGIN).hostname, target, ...(env.PUBLIC_PAGES_ORIGIN ? [new URL(env.PUBLIC_PAGES_ORIGIN).hostname] : [])].map((h) => h.toLowerCase());
   const verified = domainHostLookup(deps.db);
   const bucketPages = env.PUBLISH_TARGET === "s3" ? pagesOrigin(env) : null;

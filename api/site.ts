@@ -57,7 +57,8 @@ export function createServerApp(deps: AppDeps) {
   });
   // A verified custom domain's page, its companion's redirect, and 404 for any host not ours (ADR 241).
   // The answers it names are made below; it calls them only once a request arrives.
-  app.use("*", customHosts(deps, { notFound: (c) => notFound(c), unavailable: (c) => unavailable(c) }));
+  const byHost = customHosts(deps, { notFound: (c) => notFound(c), unavailable: (c) => unavailable(c) });
+  if (byHost) app.use("*", byHost);
   // Prometheus metrics (ADR 191): only to the bearer token; 404 without one.
   app.get("/metrics", metricsHandler(deps));
   // Every HTML answer has a policy and may not be framed; in development Astro's dev server injects

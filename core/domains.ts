@@ -41,6 +41,10 @@ export const DOMAIN_STATE_TEXTS = {
   taken: "Another page verified this domain first",
 } as const;
 
+/** Under the CNAME record: what an apex domain, which cannot have a CNAME, creates instead. */
+export const apexNote = (target: string) =>
+  `For a domain without a subdomain, create A and AAAA records with the addresses of ${target} instead, or an ALIAS record if your DNS provider offers one.`;
+
 /** Characters never part of a typed domain: controls, spaces and invisible marks of every kind. */
 const INVISIBLE = /[\u0000-\u0020\u007f-\u00a0\u00ad\u061c\u115f\u1160\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\uffa0]/;
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;

@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import * as dns from "node:dns/promises";
 import { and, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import {
+  apexNote,
   claimKeyOf,
   DOMAIN_CHECK_EVERY_MS,
   DOMAIN_CHECK_PERIOD_MS,
@@ -158,7 +159,7 @@ export function domainView(db: Db, env: Env, row: DomainRow, now: Date) {
         name: row.name,
         value: target,
         /** For an apex domain, which cannot have a CNAME: A/AAAA records with the target's addresses. */
-        apexNote: `For a domain without a subdomain, create A and AAAA records with the addresses of ${target} instead, or an ALIAS record if your DNS provider offers one.`,
+        apexNote: apexNote(target),
         state: recordState("routing"),
         status: RECORD_TEXT[recordState("routing")],
         seen: row.verifiedAt ? [] : (check?.seenRouting ?? []),

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DOMAIN_CHECK_EVERY_MS, DOMAIN_MESSAGES, DOMAIN_STATE_TEXTS } from "#core/domains.ts";
 import { customDomains, jobs } from "#db/schema.ts";
 import { runJobs } from "#api/jobs/runner.ts";
+import { republishAll } from "#renderer/republish.ts";
 import { createTestApp, type TestApp } from "#tests/support/app.ts";
 import { fakeDns, type FakeDns } from "#tests/support/dns.ts";
 import { expectErrorShape } from "#tests/support/hostile.ts";
@@ -185,6 +186,30 @@ describe("the page's address", () => {
     expect(page(owner.username)).toContain(`<link rel="canonical" href="${plinthAddress}">`);
     expect(sitemap()).toContain(`<loc>${plinthAddress}</loc>`);
     expect(sitemap()).not.toContain("links.ada-music.com");
+  });
+});
+
+describe("the page's address in every render", () => {
+  it("keeps the domain through a bulk re-render, on the main thread and on workers", async () => {
+    expect((await owner.call("POST", "/api/publish")).status).toBe(200);
+    await addAndVerify(owner, "links.ada-music.com");
+    for (const threads of [1, 2]) {
+      const count = await republishAll(t.deps.db, { publishedDir: t.deps.env.PUBLISHED_DIR, origin: t.deps.env.PUBLIC_ORIGIN, threads, offMainThread: threads > 1 });
+      expect(count).toBe(1);
+      expect(page(owner.username), `threads ${threads}`).toContain(`<link rel="canonical" href="https://links.ada-music.com/">`);
+    }
+  });
+
+  it("goes back to the Plinth address when the trial ends, and the domain is kept", async () => {
+    const trial = createApiOwner(t, "trial");
+    expect((await trial.call("POST", "/api/publish")).status).toBe(200);
+    await addAndVerify(trial, "links.trial-owner.com");
+    expect(page(trial.username)).toContain(`<link rel="canonical" href="https://links.trial-owner.com/">`);
+    // The trial's end is one of the page's boundaries: its re-render runs on the queue at that time.
+    clock += 8 * 86_400_000;
+    await runJobs(t.deps);
+    expect(page(trial.username)).toContain(`<link rel="canonical" href="${t.deps.env.PUBLIC_ORIGIN}/${trial.username}">`);
+    expect(rows().find((d) => d.userId === trial.userId)?.verifiedAt).not.toBeNull();
   });
 });
 
