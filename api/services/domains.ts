@@ -28,6 +28,7 @@ import { hasFeature } from "#core/plans.ts";
 import { durably, transaction, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { customDomains, jobs, userProfiles } from "#db/schema.ts";
+import { verifiedDomainOf } from "#renderer/draft.ts";
 import { rerenderPublishedPage } from "#renderer/rerender.ts";
 import { throughTarget } from "#renderer/publish-target.ts";
 import { writeSeoFiles } from "#renderer/seo-files.ts";
@@ -286,7 +287,19 @@ export async function runPageAddress(deps: AppDeps, job: PageAddressJob): Promis
   const { env } = deps;
   const origin = pagesOrigin(env);
   await rerenderPublishedPage(deps.db, job.userId, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, pagesOrigin: origin, now: deps.now() }, deps.target);
+  // Written whether or not the domain is still there: a removal takes it out of the sitemap.
   await throughTarget(deps.target, (writer) => writer.putFiles(writeSeoFiles(deps.db, env.PUBLISHED_DIR, origin, deps.now())));
+}
+
+/**
+ * After a re-render under a plan that may have changed (a boundary, a subscription's start or end):
+ * an owner with a verified domain may have moved between it and the Plinth address, which the
+ * sitemap lists (ADR 240). Nothing to do for anyone else.
+ */
+export async function sitemapAfterPlanChange(deps: AppDeps, userId: string): Promise<void> {
+  const { env } = deps;
+  if (!env.CUSTOM_DOMAIN_TARGET || verifiedDomainOf(deps.db, userId) === null) return;
+  await throughTarget(deps.target, (writer) => writer.putFiles(writeSeoFiles(deps.db, env.PUBLISHED_DIR, pagesOrigin(env), deps.now())));
 }
 
 /** A verified domain (or its www / apex companion) and the page it serves, for the host router and Caddy's ask. */

@@ -205,10 +205,13 @@ describe("the page's address in every render", () => {
     expect((await trial.call("POST", "/api/publish")).status).toBe(200);
     await addAndVerify(trial, "links.trial-owner.com");
     expect(page(trial.username)).toContain(`<link rel="canonical" href="https://links.trial-owner.com/">`);
+    expect(sitemap()).toContain("<loc>https://links.trial-owner.com/</loc>");
     // The trial's end is one of the page's boundaries: its re-render runs on the queue at that time.
     clock += 8 * 86_400_000;
     await runJobs(t.deps);
     expect(page(trial.username)).toContain(`<link rel="canonical" href="${t.deps.env.PUBLIC_ORIGIN}/${trial.username}">`);
+    expect(sitemap()).toContain(`<loc>${t.deps.env.PUBLIC_ORIGIN}/${trial.username}</loc>`);
+    expect(sitemap()).not.toContain("links.trial-owner.com");
     expect(rows().find((d) => d.userId === trial.userId)?.verifiedAt).not.toBeNull();
   });
 });
