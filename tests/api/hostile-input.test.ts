@@ -16,7 +16,7 @@ import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
 import { expectErrorShape } from "#tests/support/hostile.ts";
 
 /** Routes anyone may call: the rest need a session. */
-const PUBLIC = [/^\/api\/health$/, /^\/api\/ready$/, /^\/api\/status$/, /^\/api\/contact$/, /^\/api\/auth\//, /^\/api\/visitor\//, /^\/api\/billing\/webhook$/, /^\/api\/billing\/stripe\/webhook$/];
+const PUBLIC = [/^\/api\/health$/, /^\/api\/ready$/, /^\/api\/status$/, /^\/api\/contact$/, /^\/api\/auth\//, /^\/api\/visitor\//, /^\/api\/billing\/webhook$/, /^\/api\/billing\/stripe\/webhook$/, /^\/api\/domains\/allowed$/];
 const isPublic = (path: string) => PUBLIC.some((re) => re.test(path));
 /** Without a session an owner route answers 401; the operator's console answers 404, as if it did not exist (ADR 105). */
 const refusedWith = (path: string) => (path.startsWith("/api/admin/") ? 404 : 401);
@@ -113,7 +113,8 @@ async function send(method: string, path: string, body: string | undefined, head
 }
 
 beforeAll(async () => {
-  t = createTestApp({ TRUST_PROXY: "1" });
+  // Custom domains on, so their routes are exercised past "not available on this server".
+  t = createTestApp({ TRUST_PROXY: "1", CUSTOM_DOMAIN_TARGET: "domains.plinth-host.net" });
   victim = createApiOwner(t, "trial");
   attacker = createApiOwner(t, "trial");
   const link = await (await victim.call("POST", "/api/links", { linkType: "standard_url", title: "Victim link", url: "https://victim.example" })).json();
