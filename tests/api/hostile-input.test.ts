@@ -14,6 +14,7 @@ import { collectedLeads, linkLists, links, pageVersions, socialLinks, uploads, u
 import { createTestApp, sameOrigin, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
 import { expectErrorShape } from "#tests/support/hostile.ts";
+import { fakeDns } from "#tests/support/dns.ts";
 
 /** Routes anyone may call: the rest need a session. */
 const PUBLIC = [/^\/api\/health$/, /^\/api\/ready$/, /^\/api\/status$/, /^\/api\/contact$/, /^\/api\/auth\//, /^\/api\/visitor\//, /^\/api\/billing\/webhook$/, /^\/api\/billing\/stripe\/webhook$/, /^\/api\/domains\/allowed$/];
@@ -115,6 +116,8 @@ async function send(method: string, path: string, body: string | undefined, head
 beforeAll(async () => {
   // Custom domains on, so their routes are exercised past "not available on this server".
   t = createTestApp({ TRUST_PROXY: "1", CUSTOM_DOMAIN_TARGET: "domains.plinth-host.net" });
+  // No DNS query leaves the test: the domain checks read a stand-in with no records.
+  t.deps.resolver = fakeDns();
   victim = createApiOwner(t, "trial");
   attacker = createApiOwner(t, "trial");
   const link = await (await victim.call("POST", "/api/links", { linkType: "standard_url", title: "Victim link", url: "https://victim.example" })).json();
