@@ -134,10 +134,16 @@ export function claimKeyOf(ascii: string): string {
   return ascii.startsWith("www.") && ascii.split(".").length > 2 ? ascii.slice(4) : ascii;
 }
 
-/** The other name of the claim: `www.x` for `x`, `x` for `www.x`. */
-export function companionOf(ascii: string): string {
-  const key = claimKeyOf(ascii);
-  return key === ascii ? `www.${ascii}` : key;
+/**
+ * Whether `host` is served for the added domain `name`: the name itself, the apex of an added
+ * `www.` name, or the `www.` of an added two-label apex (`www.x.com` for `x.com`). The `www.` of a
+ * deeper name (`www.links.x.com`) is not: without the public suffix list a name's apex is not known,
+ * and a certificate is never asked for a name nobody uses (ADR 240).
+ */
+export function servesHost(name: string, host: string): boolean {
+  if (host === name) return true;
+  if (name === `www.${host}`) return true;
+  return host === `www.${name}` && name.split(".").length === 2;
 }
 
 /** The page's address on its domain. Custom domains are served over https only (ADR 240). */

@@ -20,6 +20,7 @@ import {
   domainUrl,
   isUnder,
   parseDomain,
+  servesHost,
   TXT_PREFIX,
   TXT_VALUE_PREFIX,
 } from "#core/domains.ts";
@@ -331,7 +332,7 @@ export function domainHostLookup(db: Db): (host: string) => DomainHost | null {
     .prepare();
   return (host) => {
     const row = stmt.get({ key: claimKeyOf(host) });
-    if (!row) return null;
+    if (!row || !servesHost(row.name, host)) return null;
     const { userId, name, username, pageSuspendedAt, ...plan } = row;
     return { userId, name, username, plan, suspended: pageSuspendedAt !== null };
   };

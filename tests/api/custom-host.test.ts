@@ -84,10 +84,21 @@ describe("a verified domain", () => {
     expect((await t.app.request(`http://${DOMAIN}/`, { method: "POST" })).status).toBe(404);
   });
 
-  it("redirects the www / apex companion to the domain", async () => {
-    const res = await get(`http://www.${DOMAIN}/?a=1`);
+  it("redirects the www / apex companion to the domain, and serves no www of a deeper name", async () => {
+    expect((await get(`http://www.${DOMAIN}/`)).status).toBe(404);
+    const apex = createApiOwner(t, "plus");
+    await apex.call("POST", "/api/publish");
+    await verify(t, apex, "ada-apex.com");
+    const res = await get("http://www.ada-apex.com/?a=1");
     expect(res.status).toBe(301);
-    expect(res.headers.get("location")).toBe(`https://${DOMAIN}/?a=1`);
+    expect(res.headers.get("location")).toBe("https://ada-apex.com/?a=1");
+    const www = createApiOwner(t, "plus");
+    await www.call("POST", "/api/publish");
+    await verify(t, www, "www.ada-www.com");
+    const bare = await get("http://ada-www.com/");
+    expect(bare.status).toBe(301);
+    expect(bare.headers.get("location")).toBe("https://www.ada-www.com/");
+    expect((await get("http://www.ada-www.com/")).status).toBe(200);
   });
 
   it("sends visitors to the Plinth address while the plan lacks custom domains, and serves it again on Plus", async () => {

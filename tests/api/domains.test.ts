@@ -411,6 +411,11 @@ describe("GET /api/domains/allowed (Caddy's ask)", () => {
     expect((await ask("ADA-MUSIC.com.")).status).toBe(200);
     expect((await ask("www.ada-music.com")).status).toBe(200);
     expect((await ask("other.ada-music.com")).status).toBe(404);
+    // The www of a deeper name is not served: nobody is sent a certificate for it.
+    const other = createApiOwner(t, "plus");
+    await addAndVerify(other, "links.other-owner.com");
+    expect((await ask("links.other-owner.com")).status).toBe(200);
+    expect((await ask("www.links.other-owner.com")).status).toBe(404);
     expect((await ask("unknown-domain.com")).status).toBe(404);
     expect((await t.app.request("/api/domains/allowed")).status).toBe(400);
     for (const hostile of ["ada-music.com\r\nx", "../../etc/passwd", "x".repeat(5000), "1.2.3.4"]) {

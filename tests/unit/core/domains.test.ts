@@ -3,7 +3,7 @@
  * alphabet per label, and www and the apex as one claim.
  */
 import { describe, expect, it } from "vitest";
-import { claimKeyOf, companionOf, DOMAIN_MESSAGES, domainShown, parseDomain } from "#core/domains.ts";
+import { claimKeyOf, DOMAIN_MESSAGES, domainShown, parseDomain, servesHost } from "#core/domains.ts";
 
 const ascii = (input: string) => {
   const r = parseDomain(input);
@@ -36,14 +36,19 @@ describe("parseDomain", () => {
 });
 
 describe("one claim for www and the apex", () => {
-  it("keys both by the name without www., and names the other one", () => {
+  it("keys both by the name without www.", () => {
     expect(claimKeyOf("www.example-music.com")).toBe("example-music.com");
     expect(claimKeyOf("example-music.com")).toBe("example-music.com");
     expect(claimKeyOf("links.example-music.com")).toBe("links.example-music.com");
-    expect(companionOf("example-music.com")).toBe("www.example-music.com");
-    expect(companionOf("www.example-music.com")).toBe("example-music.com");
     // "www.com" is an apex named www, not the www of "com".
     expect(claimKeyOf("www.com")).toBe("www.com");
+  });
+
+  it("serves the apex of an added www name and the www of an added apex, not the www of a deeper name", () => {
+    expect(servesHost("example-music.com", "www.example-music.com")).toBe(true);
+    expect(servesHost("www.example-music.com", "example-music.com")).toBe(true);
+    expect(servesHost("links.example-music.com", "links.example-music.com")).toBe(true);
+    expect(servesHost("links.example-music.com", "www.links.example-music.com")).toBe(false);
   });
 
   it("shows an international name in Unicode", () => {
