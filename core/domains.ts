@@ -41,6 +41,39 @@ export const DOMAIN_STATE_TEXTS = {
   taken: "Another page verified this domain first",
 } as const;
 
+/** The dashboard's Domain tab (Account & Billing): its headings, labels and buttons. */
+export const DOMAIN_SCREEN = {
+  title: "Custom domain",
+  intro: "Show your page at your own address, such as links.yourname.com, instead of its Plinth address.",
+  field: "Domain",
+  hint: "A subdomain such as links.yourname.com, or a domain such as yourname.com. No https:// or path.",
+  add: "Add domain",
+  adding: "Adding...",
+  recordsTitle: "DNS records to create",
+  recordsIntro: "Create these two records where your domain's DNS is managed. Changes can take a while to reach everyone.",
+  ownership: "Proves the domain is yours",
+  routing: "Sends visitors to your page",
+  type: "Type",
+  name: "Name",
+  value: "Value",
+  state: "Status",
+  seen: "Found now:",
+  checkNow: "Check now",
+  checking: "Checking...",
+  lastChecked: "Last checked",
+  address: "Your page's address",
+  remove: "Remove domain",
+  removeTitle: "Remove this domain?",
+  removeText: (shown: string) => `Your page goes back to its Plinth address, and ${shown} stops showing it. You can add a domain again at any time.`,
+  removeConfirm: "Remove domain",
+  removed: "Domain removed",
+  cancel: "Cancel",
+  plusTitle: "Custom domain is a Plinth Plus feature",
+  plusText: "Upgrade to Plinth Plus to show your page at your own domain.",
+  upgrade: "Upgrade to Plus",
+  loadFailed: "Your domain could not be loaded. Please reload the page.",
+} as const;
+
 /** Under the CNAME record: what an apex domain, which cannot have a CNAME, creates instead. */
 export const apexNote = (target: string) =>
   `For a domain without a subdomain, create A and AAAA records with the addresses of ${target} instead, or an ALIAS record if your DNS provider offers one.`;

@@ -58,7 +58,6 @@ const PLACES: Record<SiteFeatureId, Place[]> = {
   ],
   seo: [{ path: "/dashboard/bio", role: "textbox", name: "SEO title" }],
   "promote-and-earn": [{ path: "/dashboard/affiliate", role: "heading", name: "Affiliate Program" }, addDialog("radio", "Promote & Earn")],
-  // The screen that adds a domain (issue 39) is still to come: this place fails until it does.
   "custom-domain": [{ path: "/dashboard/account-settings?tab=domain", role: "textbox", name: "Domain" }],
   "billing-history": [{ path: "/dashboard/account-settings?tab=billing", role: "region", name: "Billing History" }],
 };

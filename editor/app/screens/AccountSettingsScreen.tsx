@@ -1,7 +1,7 @@
 /**
  * Account & Billing (/dashboard/account-settings). The tabs themselves live in screens/account/
  * (the accounts work): each `*Tab.tsx` there with a default export is mounted as a tab, in the
- * spec's order (Account, Security, Subscription, Billing), and loaded only when this screen opens.
+ * spec's order (Account, Security, Subscription, Billing, then Domain, issue 39), and loaded only when this screen opens.
  */
 /// <reference types="vite/client" />
 import { Tabs } from "radix-ui";
@@ -9,7 +9,7 @@ import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "re
 import { useGuardedTab } from "../shell/unsaved.tsx";
 
 const modules = import.meta.glob<{ default: ComponentType }>("./account/*Tab.tsx");
-const ORDER = ["Account", "Security", "Subscription", "Billing"];
+const ORDER = ["Account", "Security", "Subscription", "Billing", "Domain"];
 
 const tabs: { name: string; Component: LazyExoticComponent<ComponentType> }[] = Object.entries(modules)
   .map(([path, load]) => ({ name: path.replace(/^.*\/(\w+)Tab\.tsx$/, "$1"), Component: lazy(load) }))
