@@ -29,7 +29,7 @@ export function createPublishTarget(env: Env): PublishTarget {
  * The browser tests' DNS stand-in (api/services/dns-file-resolver.ts): only when NODE_ENV=test and
  * E2E_DNS_FILE are both set, as scripts/e2e-server.ts does. Otherwise undefined: the system's DNS.
  */
-function testResolver(env: Env): DomainResolver | undefined {
+export function testResolver(env: Env): DomainResolver | undefined {
   const file = env.NODE_ENV === "test" ? process.env.E2E_DNS_FILE : undefined;
   return file ? fileResolver(file) : undefined;
 }

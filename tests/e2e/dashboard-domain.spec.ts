@@ -56,7 +56,10 @@ test("an owner adds an international domain, reads the records, checks before an
   await expect(cname.item).toContainText(`create A and AAAA records with the addresses of ${E2E.domainTarget}`);
 
   // Check now before any record exists: both missing, in words.
+  const checked = page.waitForResponse((r) => r.url().endsWith("/check") && r.request().method() === "POST");
   await page.getByRole("button", { name: "Check now" }).click();
+  expect((await checked).status()).toBe(200);
+  await expect(page.getByText(/^Last checked: /)).toBeVisible();
   await expect(txt.status()).toHaveText(DOMAIN_STATE_TEXTS.missing);
   await expect(cname.status()).toHaveText(DOMAIN_STATE_TEXTS.missing);
   expect(e2eDb().select().from(customDomains).where(eq(customDomains.userId, owner.userId)).get()?.lastCheckedAt).not.toBeNull();

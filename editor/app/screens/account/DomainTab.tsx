@@ -178,6 +178,7 @@ export default function DomainTab() {
                   </li>
                 ))}
               </ul>
+              {domain.lastCheckedAt ? <p className="text-sm text-slate-600">{`${T.lastChecked}: ${new Date(domain.lastCheckedAt).toLocaleString()}`}</p> : null}
               <Button variant="secondary" disabled={busy !== null} onClick={() => void check(domain)}>
                 {busy === "check" ? T.checking : T.checkNow}
               </Button>
