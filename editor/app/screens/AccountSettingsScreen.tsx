@@ -28,7 +28,7 @@ export default function AccountSettingsScreen() {
       <h1 id="screen-title" className="text-2xl font-bold">
         Account Settings
       </h1>
-      <p className="mt-1 text-slate-600">Manage your account, security, subscription and billing.</p>
+      <p className="mt-1 text-slate-600">Manage your account, security, subscription, billing and domain.</p>
       {tabs.length ? (
         <Tabs.Root value={tab} onValueChange={choose} className="mt-4">
           <Tabs.List aria-label="Account settings" className="mb-4 flex flex-wrap gap-1 border-b border-slate-200">
