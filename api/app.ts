@@ -37,6 +37,7 @@ import { payRoutes } from "./routes/pay.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { affiliateRoutes } from "./routes/affiliate.ts";
 import { visitorRoutes } from "./routes/visitor.ts";
+import { domainRoutes } from "./routes/domains.ts";
 import { log } from "./log.ts";
 
 /**
@@ -105,6 +106,7 @@ export function createApi(deps: AppDeps) {
     .route("/connect", connectRoutes(deps))
     .route("/payments", paymentRoutes(deps))
     .route("/affiliate", affiliateRoutes(deps))
+    .route("/domains", domainRoutes(deps))
     .route("/admin", adminRoutes(deps));
 
   // A sub-app's notFound is not consulted once it is mounted with app.route(), so unknown API paths

@@ -8,6 +8,7 @@ import type { Env } from "./env.server.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import type { EventWriter } from "./services/event-writer.ts";
 import type { ReportThread } from "./services/report-thread.ts";
+import type { DomainResolver } from "./services/domains.ts";
 
 export interface AppDeps {
   db: Db;
@@ -21,6 +22,8 @@ export interface AppDeps {
   reports: ReportThread;
   /** Where published pages are written: PUBLISHED_DIR or a bucket (ADR 129). */
   target: PublishTarget;
+  /** DNS lookups of the custom domain checks (ADR 240); node:dns/promises when unset. */
+  resolver?: DomainResolver;
 }
 
 import type { Session, SessionUser } from "./auth/session.ts";

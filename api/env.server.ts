@@ -412,6 +412,18 @@ const EnvSchema = z
     LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
     /** Human-readable log lines (pino-pretty, a development dependency); on by default with NODE_ENV=development only. */
     LOG_PRETTY: z.enum(["0", "1", "true", "false"]).optional(),
+    /**
+     * The host name owners point their custom domains at (ADR 240): their CNAME names it, an apex's
+     * A/AAAA records hold its addresses. Unset: custom domains are off.
+     */
+    CUSTOM_DOMAIN_TARGET: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim().toLowerCase().replace(/\.$/, "") || undefined)
+      .refine(
+        (v) => v === undefined || (v.length <= 253 && /^(?=.*[a-z])(?:(?!-)[a-z0-9-]{1,63}(?<!-)\.)+(?!-)[a-z0-9-]{1,63}(?<!-)$/.test(v)),
+        "must be a host name such as domains.plinth.example (no scheme, port or path): the name owners point their domains at",
+      ),
     /** The bearer token /metrics answers to (ADR 191); without it (and without METRICS_PORT) /metrics is 404. */
     METRICS_TOKEN: z
       .string()

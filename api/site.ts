@@ -22,6 +22,7 @@ import { signedInHint } from "./signed-in-hint.ts";
 import { captureReferral } from "./services/affiliate-referral.ts";
 import { logContext } from "./log.ts";
 import { metricsHandler } from "./metrics-endpoint.ts";
+import { customHosts } from "./custom-host.ts";
 
 const USERNAME_PATH = /^\/([A-Za-z0-9_-]{3,30})\/?$/;
 /** A published page's own files (QR code, contact cards); never a dot file such as an unfinished swap. */
@@ -54,6 +55,10 @@ export function createServerApp(deps: AppDeps) {
     const user = (c.get as (key: string) => { id: string } | null | undefined)("user");
     if (user) ctx.userId = user.id;
   });
+  // A verified custom domain's page, its companion's redirect, and 404 for any host not ours (ADR 241).
+  // The answers it names are made below; it calls them only once a request arrives.
+  const byHost = customHosts(deps, { notFound: (c) => notFound(c), unavailable: (c) => unavailable(c) });
+  if (byHost) app.use("*", byHost);
   // Prometheus metrics (ADR 191): only to the bearer token; 404 without one.
   app.get("/metrics", metricsHandler(deps));
   // Every HTML answer has a policy and may not be framed; in development Astro's dev server injects

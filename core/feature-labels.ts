@@ -31,4 +31,5 @@ export const FEATURE_LABELS: Record<FeatureKey, string> = {
   creator_payments: "Tips and paid downloads",
   long_form_text: "Long-form text",
   billing_history: "Billing history",
+  custom_domain: "Custom domain",
 };

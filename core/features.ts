@@ -101,6 +101,14 @@ export const SITE_FEATURES = [
     slide: "grow",
   },
   { id: "billing-history", plan: "plus", keys: ["billing_history"], label: "Billing history and invoices" },
+  {
+    id: "custom-domain",
+    plan: "plus",
+    keys: ["custom_domain"],
+    label: "Your own domain",
+    note: "Your page at an address such as links.yourname.com, its certificate made for you",
+    slide: "grow",
+  },
 ] as const satisfies readonly SiteFeature[];
 
 export type SiteFeatureId = (typeof SITE_FEATURES)[number]["id"];

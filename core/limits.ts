@@ -69,6 +69,8 @@ export const LIMITS = {
   ANALYTICS_DEFAULT_DAYS: 30,
   /** Versions kept for rollback. */
   ROLLBACK_VERSIONS: 20,
+  /** Our choice (ADR 240): one custom domain per account, which has one page. */
+  CUSTOM_DOMAINS_PER_ACCOUNT: 1,
 } as const;
 
 export const REPORT_REASONS = ["spam", "harassment", "inappropriate", "copyright", "impersonation", "other"] as const;

@@ -44,6 +44,7 @@ export const PLUS_ONLY_FEATURES = [
   "billing_history",
   // Tip and Paid download links (ADR 231).
   "creator_payments",
+  "custom_domain",
 ] as const;
 
 export const FEATURE_KEYS = [...LITE_FEATURES, ...PLUS_ONLY_FEATURES] as const;

@@ -784,7 +784,7 @@ export const balanceRenewals = sqliteTable(
   (t) => [uniqueIndex("balance_renewals_request_key_unique").on(t.userId, t.requestKey), check("balance_renewals_months", sql`${t.months} >= 1`)],
 );
 
-export const JOB_KINDS = ["mail", "rerender", "page-boundary", "provider-due", "provider-events", "cdn-purge", "target-cleanup", "backup"] as const;
+export const JOB_KINDS = ["mail", "rerender", "page-boundary", "provider-due", "provider-events", "cdn-purge", "target-cleanup", "backup", "domain-check", "page-address"] as const;
 export const JOB_STATES = ["pending", "done", "failed"] as const;
 
 /**
@@ -1089,6 +1089,41 @@ export const testConnectSessions = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [check("test_connect_sessions_status", oneOf(t.status, TEST_CONNECT_SESSION_STATUSES))],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Custom domains
+
+/**
+ * A page's own domain (ADR 240): one per account. `name` is the ASCII form (IDNA "xn--" labels),
+ * lowercase, without a final dot; `claim_key` is it without a leading "www.", so `x.com` and
+ * `www.x.com` are one claim. Any number of owners may add a name; once one verifies it, nobody else
+ * can (the partial unique index), and the others' checks say it is taken.
+ */
+export const customDomains = sqliteTable(
+  "custom_domains",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    claimKey: text("claim_key").notNull(),
+    /** The value the TXT record `_plinth.<name>` must hold after `plinth-verification=`. */
+    token: text("token").notNull(),
+    createdAt: createdAt(),
+    /** The background check runs until this instant (a day after the add, or after "Check now"). */
+    checkUntil: time("check_until").notNull(),
+    lastCheckedAt: time("last_checked_at"),
+    /** What the last check found of each record (api/services/domains.ts, DomainCheck). */
+    lastCheck: text("last_check", { mode: "json" }),
+    verifiedAt: time("verified_at"),
+  },
+  (t) => [
+    uniqueIndex("custom_domains_user_unique").on(t.userId),
+    uniqueIndex("custom_domains_verified_claim_unique").on(t.claimKey).where(sql`${t.verifiedAt} IS NOT NULL`),
+    index("custom_domains_claim_idx").on(t.claimKey),
+  ],
 );
 
 // ---------------------------------------------------------------------------------------------

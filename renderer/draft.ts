@@ -2,11 +2,11 @@
  * Reading an owner's draft from the database as a PageSnapshot (the publish step is the one place the
  * renderer touches the database), and writing a snapshot back (discard, rollback).
  */
-import { and, asc, eq, notInArray } from "drizzle-orm";
+import { and, asc, eq, isNotNull, notInArray } from "drizzle-orm";
 import { type PagePlan, type PageSnapshot, PageSnapshotSchema } from "#core/model.ts";
 import { transaction, type Db } from "#db/client.ts";
 import { stampAllSections, takeRevision } from "#db/revisions.ts";
-import { linkLists, links, socialLinks, userProfiles } from "#db/schema.ts";
+import { customDomains, linkLists, links, socialLinks, userProfiles } from "#db/schema.ts";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -16,6 +16,8 @@ export interface Draft {
   plan: PagePlan;
   hasPublishedPage: boolean;
   lastPublishedAt: Date | null;
+  /** The owner's verified custom domain (ADR 240), or null. */
+  customDomain: string | null;
 }
 
 type PlanColumns = Pick<typeof userProfiles.$inferSelect, "planType" | "subscriptionStatus" | "currentPeriodEndDate" | "trialEndsAt">;
@@ -28,6 +30,11 @@ export function planOf(p: PlanColumns): PagePlan {
     currentPeriodEndDate: iso(p.currentPeriodEndDate),
     trialEndsAt: iso(p.trialEndsAt),
   };
+}
+
+/** The owner's verified custom domain (ADR 240), ASCII form, or null. */
+export function verifiedDomainOf(db: Db, userId: string): string | null {
+  return db.select({ name: customDomains.name }).from(customDomains).where(and(eq(customDomains.userId, userId), isNotNull(customDomains.verifiedAt))).get()?.name ?? null;
 }
 
 export function loadDraft(db: Db, userId: string): Draft | null {
@@ -98,6 +105,7 @@ export function loadDraft(db: Db, userId: string): Draft | null {
     plan: planOf(p),
     hasPublishedPage: p.hasPublishedPage,
     lastPublishedAt: p.lastPublishedAt,
+    customDomain: verifiedDomainOf(db, userId),
   };
 }
 

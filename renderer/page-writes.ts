@@ -16,6 +16,8 @@ export interface PageWriteOptions {
   apiOrigin?: string;
   /** Where visitors reach the page, when not `origin` (RenderInput.pagesOrigin). */
   pagesOrigin?: string;
+  /** The owner's verified custom domain (RenderInput.customDomain). */
+  customDomain?: string | null;
   now: Date;
   assets: AssetManifest;
 }
@@ -29,6 +31,7 @@ export function pageWrites(snapshot: PageSnapshot, plan: PagePlan, opts: PageWri
     origin: opts.origin,
     apiOrigin: opts.apiOrigin ?? opts.origin,
     pagesOrigin: opts.pagesOrigin,
+    customDomain: opts.customDomain,
     mode: "published",
     assets: opts.assets,
   });

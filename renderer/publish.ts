@@ -31,6 +31,8 @@ export interface PublishOptions {
   apiOrigin?: string;
   /** Where visitors reach the page, when not `origin` (a bucket's CDN, ADR 129). */
   pagesOrigin?: string;
+  /** The owner's verified custom domain (RenderInput.customDomain); the steps here read it with the draft. */
+  customDomain?: string | null;
   now: Date;
   /** Shared assets already ensured (bulk republish ensures them once per worker). */
   assets?: AssetManifest;
@@ -163,7 +165,7 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions, consen
     const last = lastVersion(tx, userId);
     // Unchanged, and the page is on disk: nothing to do (a page folder lost or moved is rewritten).
     if (last && last.contentHash === hash && writer.hasPage(draft.snapshot.profile.username)) return { version: last.version, changed: false, first: false };
-    writePage(draft.snapshot, draft.plan, { ...opts, assets, writer });
+    writePage(draft.snapshot, draft.plan, { ...opts, assets, writer, customDomain: draft.customDomain });
     notePlusItems(tx, userId, draft.snapshot, draft.plan, opts.now);
     if (last && last.contentHash === hash) {
       markRendered(tx, userId, last.version, assets);
@@ -228,7 +230,7 @@ export function rerenderLastVersion(db: Db, userId: string, opts: PublishOptions
     const draft = loadDraft(tx, userId);
     if (!last || !draft) return false;
     const assets = opts.assets ?? ensureSharedAssets(opts.publishedDir);
-    writePage(last.snapshot, draft.plan, { ...opts, assets });
+    writePage(last.snapshot, draft.plan, { ...opts, assets, customDomain: draft.customDomain });
     notePlusItems(tx, userId, last.snapshot, draft.plan, opts.now);
     markRendered(tx, userId, last.version, assets);
     return true;

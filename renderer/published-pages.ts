@@ -4,12 +4,12 @@
  * start-up pass that queues scheduled re-renders read pages through here.
  */
 import type { Statement } from "better-sqlite3";
-import { and, asc, eq, isNull, max, sql } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, max, sql } from "drizzle-orm";
 import type { PagePlan } from "#core/model.ts";
 import { plusItemsStateAfter, type PlusItemsState } from "#core/plan-hides.ts";
 import { transaction, type Db } from "#db/client.ts";
 import type { UnderPageLock } from "./republish-batch.ts";
-import { pageVersions, userProfiles } from "#db/schema.ts";
+import { customDomains, pageVersions, userProfiles } from "#db/schema.ts";
 import { planOf } from "./draft.ts";
 
 export function publishedUserIds(db: Db): string[] {
@@ -58,6 +58,8 @@ export interface PublishedPage {
   /** The page_versions row's snapshot, as stored: whoever renders or reads the page parses and checks it. */
   snapshotJson: string;
   plan: PagePlan;
+  /** The owner's verified custom domain (ADR 240), or null. */
+  customDomain: string | null;
 }
 
 /**
@@ -82,14 +84,16 @@ function latestPublishedSql(db: Db): string {
       subscriptionStatus: userProfiles.subscriptionStatus,
       currentPeriodEndDate: userProfiles.currentPeriodEndDate,
       trialEndsAt: userProfiles.trialEndsAt,
+      customDomain: customDomains.name,
     })
     .from(latest)
     .innerJoin(pageVersions, and(eq(pageVersions.userId, latest.userId), eq(pageVersions.version, latest.version)))
     .innerJoin(userProfiles, eq(userProfiles.userId, latest.userId))
+    .leftJoin(customDomains, and(eq(customDomains.userId, latest.userId), isNotNull(customDomains.verifiedAt)))
     .toSQL().sql;
 }
 
-type LatestRow = [userId: string, version: number, snapshotJson: string, planType: PagePlan["planType"], subscriptionStatus: PagePlan["subscriptionStatus"], periodEnd: number | null, trialEnd: number | null];
+type LatestRow = [userId: string, version: number, snapshotJson: string, planType: PagePlan["planType"], subscriptionStatus: PagePlan["subscriptionStatus"], periodEnd: number | null, trialEnd: number | null, customDomain: string | null];
 
 const statements = new WeakMap<Db["$client"], Statement<[string], LatestRow>>();
 function latestPublished(db: Db): Statement<[string], LatestRow> {
@@ -97,11 +101,12 @@ function latestPublished(db: Db): Statement<[string], LatestRow> {
 }
 
 const date = (ms: number | null) => (ms === null ? null : new Date(ms));
-const pageOf = ([userId, version, snapshotJson, planType, subscriptionStatus, periodEnd, trialEnd]: LatestRow): PublishedPage => ({
+const pageOf = ([userId, version, snapshotJson, planType, subscriptionStatus, periodEnd, trialEnd, customDomain]: LatestRow): PublishedPage => ({
   userId,
   version,
   snapshotJson,
   plan: planOf({ planType, subscriptionStatus, currentPeriodEndDate: date(periodEnd), trialEndsAt: date(trialEnd) }),
+  customDomain,
 });
 
 /**

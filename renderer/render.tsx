@@ -12,6 +12,7 @@ import { imageOrigin, safeSrc } from "./components/safe-href.ts";
 import { pageCss, pageStyleOf, type PageStylesheet } from "./css.ts";
 import { escapeXml as attr } from "./escape.ts";
 import { longFormBlocks } from "./markdown.ts";
+import { pageAddress } from "./page-address.ts";
 import { pageFiles } from "./page-files.ts";
 import { CONSENT_KEY } from "./visitor/consent-key.ts";
 import type { RenderedPage, RenderInput } from "./types.ts";
@@ -62,7 +63,7 @@ export function renderPage(input: RenderInput): RenderedPage {
   const origin = trimmedOrigin(input.origin);
   const apiOrigin = trimmedOrigin(input.apiOrigin);
   const pagesOrigin = input.pagesOrigin ? input.pagesOrigin.replace(/\/+$/, "") : origin;
-  const url = `${pagesOrigin}/${encodeURIComponent(p.username)}`;
+  const url = pageAddress(p.username, pagesOrigin, plan, now, input.customDomain);
   const name = p.displayName.trim() || p.username;
   const title = v.seoTitle || name;
   const description = v.seoDescription || p.bio.trim() || `${name} on Plinth`;
@@ -142,7 +143,7 @@ export function renderPage(input: RenderInput): RenderedPage {
     renderToStaticMarkup(
       <>
         <CookieBanner origin={origin} />
-        <PageBody snapshot={snapshot} plan={plan} now={now} mode={mode} banner={input.banner} origin={origin} pagesOrigin={pagesOrigin} apiOrigin={apiOrigin} content={v} longForm={longFormBlocks(v.longFormText)} icons={BRAND_ICONS} />
+        <PageBody snapshot={snapshot} plan={plan} now={now} mode={mode} banner={input.banner} origin={origin} pagesOrigin={pagesOrigin} apiOrigin={apiOrigin} pageUrl={url} content={v} longForm={longFormBlocks(v.longFormText)} icons={BRAND_ICONS} />
         <PageChrome origin={origin} />
       </>,
     ),

@@ -22,6 +22,8 @@ export interface PageToRender {
   /** The page_versions row's snapshot, as stored. */
   snapshotJson: string;
   plan: PagePlan;
+  /** The owner's verified custom domain (ADR 240), or null. */
+  customDomain?: string | null;
 }
 
 export interface RenderSettings {
@@ -77,7 +79,7 @@ export function stageRenderedBatch(pages: Iterable<PageToRender>, settings: Rend
     for (const p of pages) {
       const snapshot = PageSnapshotSchema.parse(JSON.parse(p.snapshotJson));
       const now = new Date();
-      const writes = pageWrites(snapshot, p.plan, { ...settings, now });
+      const writes = pageWrites(snapshot, p.plan, { ...settings, now, customDomain: p.customDomain });
       const plusItems = { lite: effectivePlan(planStateOf(p.plan), now) === "lite", hidden: hasPlanHiddenItems(snapshot, now) };
       staged.push({ userId: p.userId, version: p.version, page: join(settings.publishedDir, snapshot.profile.username, "index.html"), files: stageFiles(writes), plusItems });
     }

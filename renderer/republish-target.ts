@@ -35,7 +35,7 @@ function pageState(db: Db, userId: string) {
   const suspended = isPageSuspended(db, userId);
   const last = lastPublishedSnapshot(db, userId);
   if (!suspended && !last) return null;
-  return { draft, suspended, last, key: JSON.stringify({ suspended, version: last?.version ?? null, plan: draft.plan }) };
+  return { draft, suspended, last, key: JSON.stringify({ suspended, version: last?.version ?? null, plan: draft.plan, domain: draft.customDomain }) };
 }
 
 /**
@@ -53,7 +53,7 @@ export function rerenderIntoTarget(db: Db, userId: string, settings: TargetRende
           const s = pageState(tx, userId);
           if (!s) return null;
           if (s.suspended) writeUnavailablePage(settings.publishedDir, s.draft.snapshot.profile.username, settings.now, writer);
-          else writePage(s.last!.snapshot, s.draft.plan, { ...settings, writer });
+          else writePage(s.last!.snapshot, s.draft.plan, { ...settings, writer, customDomain: s.draft.customDomain });
           return s;
         }),
       );

@@ -6,13 +6,18 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { eq, isNotNull } from "drizzle-orm";
 import type { Db } from "#db/client.ts";
+import { customDomains, userProfiles } from "#db/schema.ts";
+import { planOf } from "./draft.ts";
+import { pageAddress } from "./page-address.ts";
 import { ENCODINGS, hasCompressedCopies, writeWithCompressedCopies } from "./precompress.ts";
 import { escapeXml } from "./escape.ts";
 import { publishedOwners } from "./published-pages.ts";
 
-export function sitemapXml(origin: string, usernames: string[]): string {
-  const urls = usernames.map((u) => `<url><loc>${escapeXml(`${origin}/${encodeURIComponent(u)}`)}</loc></url>`).join("\n");
+/** `addresses` holds the pages whose address is not origin/username: a verified custom domain (ADR 240). */
+export function sitemapXml(origin: string, usernames: string[], addresses: ReadonlyMap<string, string> = new Map()): string {
+  const urls = usernames.map((u) => `<url><loc>${escapeXml(addresses.get(u) ?? `${origin}/${encodeURIComponent(u)}`)}</loc></url>`).join("\n");
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
 }
 
@@ -43,7 +48,23 @@ export function seoFilesOnDisk(publishedDir: string): string[] {
 }
 
 /** Rewrites what changed of the two; returns the files written, for a bucket to put too (ADR 129). */
-export function writeSeoFiles(db: Db, publishedDir: string, origin: string): string[] {
+export function writeSeoFiles(db: Db, publishedDir: string, origin: string, now: Date = new Date()): string[] {
   const usernames = publishedOwners(db).map((o) => o.username);
-  return [...writeIfChanged(join(publishedDir, "sitemap.xml"), sitemapXml(origin, usernames)), ...writeIfChanged(join(publishedDir, "robots.txt"), robotsTxt(origin))];
+  return [...writeIfChanged(join(publishedDir, "sitemap.xml"), sitemapXml(origin, usernames, domainAddresses(db, origin, now))), ...writeIfChanged(join(publishedDir, "robots.txt"), robotsTxt(origin))];
+}
+
+/** Each page served at its verified custom domain now (ADR 240): username to address. */
+function domainAddresses(db: Db, origin: string, now: Date): Map<string, string> {
+  const rows = db
+    .select({ username: userProfiles.username, domain: customDomains.name, planType: userProfiles.planType, subscriptionStatus: userProfiles.subscriptionStatus, currentPeriodEndDate: userProfiles.currentPeriodEndDate, trialEndsAt: userProfiles.trialEndsAt })
+    .from(customDomains)
+    .innerJoin(userProfiles, eq(userProfiles.userId, customDomains.userId))
+    .where(isNotNull(customDomains.verifiedAt))
+    .all();
+  const addresses = new Map<string, string>();
+  for (const r of rows) {
+    const address = pageAddress(r.username, origin, planOf(r), now, r.domain);
+    if (address !== `${origin}/${encodeURIComponent(r.username)}`) addresses.set(r.username, address);
+  }
+  return addresses;
 }

@@ -14,6 +14,11 @@ export interface RenderInput {
    * https://pages.example: the page's canonical, Open Graph, share and QR code address.
    */
   pagesOrigin?: string;
+  /**
+   * The owner's verified custom domain (ADR 240), ASCII form: under a plan with `custom_domain` it
+   * is the page's canonical, Open Graph, share and QR code address (https://domain/).
+   */
+  customDomain?: string | null;
   /** Where the visitor script sends track/lead/report calls (usually the same as origin). */
   apiOrigin: string;
   mode: "published" | "preview";

@@ -2,10 +2,13 @@
  * The server the browser tests run against: a fresh data folder, the demo page seeded, then the real
  * server (api/server.ts) on E2E.port.
  */
-import { rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { E2E } from "../tests/e2e/env.ts";
 
 rmSync(E2E.root, { recursive: true, force: true });
+mkdirSync(E2E.root, { recursive: true });
+// Custom domains' DNS: the target's own address, and whatever records a test writes to this file.
+writeFileSync(E2E.dnsFile, JSON.stringify({ [`A ${E2E.domainTarget}`]: [E2E.domainTargetAddress] }));
 Object.assign(process.env, {
   NODE_ENV: "test",
   PORT: String(E2E.port),
@@ -22,6 +25,10 @@ Object.assign(process.env, {
   SELLER_ADDRESS: "1 High Street\\nLondon N1 1AA",
   SELLER_TAX_ID: "GB123456789",
   TAX_RATE_PERCENT: "20",
+  // Custom domains on (tests/e2e/dashboard-domain.spec.ts), their DNS read from a file the test writes:
+  // the stand-in is used only with NODE_ENV=test and E2E_DNS_FILE both set (api/deps.ts).
+  CUSTOM_DOMAIN_TARGET: E2E.domainTarget,
+  E2E_DNS_FILE: E2E.dnsFile,
 });
 
 // Google sign-in against a real OpenID Connect provider on this machine (tests/e2e/auth-google.spec.ts).

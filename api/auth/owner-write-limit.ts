@@ -22,7 +22,7 @@ export const OWNER_WRITE_LIMITS = {
 export const TOO_MANY_CHANGES = "Too many changes. Please wait a moment and try again.";
 export const TOO_MANY_PREVIEWS = "Too many previews. Please wait a moment and try again.";
 
-const OWNER_RESOURCES = ["/api/links", "/api/link-lists", "/api/social-links", "/api/profile", "/api/publish"];
+const OWNER_RESOURCES = ["/api/links", "/api/link-lists", "/api/social-links", "/api/profile", "/api/publish", "/api/domains"];
 const PUBLISHING = "/api/publish";
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 

@@ -10,6 +10,7 @@
  * runs at start; a pass at start queues the boundaries of every published page again, for pages
  * published before this queue or whose plan changed outside a publish.
  */
+import { sitemapAfterPlanChange } from "../services/domains.ts";
 import { and, eq, gt, sql } from "drizzle-orm";
 import { PageSnapshotSchema, type PagePlan, type PageSnapshot } from "#core/model.ts";
 import { durably, type Db } from "#db/client.ts";
@@ -106,4 +107,5 @@ export async function runPageBoundary(deps: AppDeps, job: PageBoundaryJob): Prom
   const { env } = deps;
   const done = await rerenderPublishedPage(deps.db, job.userId, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, pagesOrigin: pagesOrigin(env), now: deps.now() }, deps.target);
   if (done) queueTrialEndedMail(deps, job.userId, job.at);
+  if (done) await sitemapAfterPlanChange(deps, job.userId);
 }

@@ -5,6 +5,7 @@
  * Billing is one of those services, so the runner does not import it: the test-mode provider's own
  * jobs run on the provider billing made, which billing hands to the runner (`runsTestProviderJobs`).
  */
+import { runDomainCheck, runPageAddress, sitemapAfterPlanChange, type DomainJob, type PageAddressJob } from "../services/domains.ts";
 import { rerenderPublishedPage } from "#renderer/rerender.ts";
 import type { AppDeps } from "../context.ts";
 import { pagesOrigin } from "../env.server.ts";
@@ -83,13 +84,12 @@ export function jobsFor(deps: AppDeps): JobWorker {
       observer: observerFor(deps),
       handlers: {
         mail: (payload) => deps.mailer.send(payload as MailMessage),
-        rerender: (payload) =>
-          rerenderPublishedPage(
-            deps.db,
-            (payload as { userId: string }).userId,
-            { publishedDir: deps.env.PUBLISHED_DIR, origin: deps.env.PUBLIC_ORIGIN, pagesOrigin: pagesOrigin(deps.env), now: deps.now() },
-            deps.target,
-          ),
+        rerender: async (payload) => {
+          const { userId } = payload as { userId: string };
+          const done = await rerenderPublishedPage(deps.db, userId, { publishedDir: deps.env.PUBLISHED_DIR, origin: deps.env.PUBLIC_ORIGIN, pagesOrigin: pagesOrigin(deps.env), now: deps.now() }, deps.target);
+          if (done) await sitemapAfterPlanChange(deps, userId);
+          return done;
+        },
         "page-boundary": (payload) => runPageBoundary(deps, payload as PageBoundaryJob),
         // The test-mode billing provider's timed work (api/billing/test-mode/provider.ts).
         "provider-due": (payload) => testProvider(deps)?.runDue((payload as ProviderDueJob).subscriptionId),
@@ -98,6 +98,9 @@ export function jobsFor(deps: AppDeps): JobWorker {
         "target-cleanup": (payload) => runTargetCleanup(deps, payload as TargetCleanupJob),
         // A scheduled backup, once per period of BACKUP_EVERY across processes (ADR 160).
         backup: (payload) => runBackupJob(deps, payload as BackupJob),
+        // Custom domains (ADR 240): the background check, and the page's address after a change.
+        "domain-check": (payload) => runDomainCheck(deps, payload as DomainJob),
+        "page-address": (payload) => runPageAddress(deps, payload as PageAddressJob),
       },
     });
     workers.set(deps, worker);

@@ -35,6 +35,8 @@ export interface PageProps {
   pagesOrigin?: string;
   /** Where the API answers (the payment forms post there, ADR 231); "" for same-site. */
   apiOrigin?: string;
+  /** The page's address when it is not `pagesOrigin/username`: its verified custom domain (ADR 240). */
+  pageUrl?: string;
   /** What the page shows, when the caller has already computed it. */
   content?: VisibleContent;
   /**
@@ -688,13 +690,13 @@ function PageLayout(p: LayoutProps) {
 }
 
 /** The part of the page that changes from page to page. */
-export function PageBody({ snapshot, plan, now, mode = "published", banner, origin = "", pagesOrigin = origin, apiOrigin = origin, content, longForm, icons }: PageProps) {
+export function PageBody({ snapshot, plan, now, mode = "published", banner, origin = "", pagesOrigin = origin, apiOrigin = origin, pageUrl, content, longForm, icons }: PageProps) {
   const payTo = `${apiOrigin.replace(/\/+$/, "")}/api/pay`;
   const { profile } = snapshot;
   const v = content ?? visibleContentOf(snapshot, plan, now);
   const name = shownName(profile.displayName, profile.username);
   const base = `/${encodeURIComponent(profile.username)}`;
-  const url = `${pagesOrigin}${base}`;
+  const url = pageUrl ?? `${pagesOrigin}${base}`;
   const cards: PageLink[] = [];
   const cardRefs = new Map<string, CardRef>();
   const dialogs: ReactNode[] = [];

@@ -14,9 +14,10 @@ import { collectedLeads, linkLists, links, pageVersions, socialLinks, uploads, u
 import { createTestApp, sameOrigin, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
 import { expectErrorShape } from "#tests/support/hostile.ts";
+import { fakeDns } from "#tests/support/dns.ts";
 
 /** Routes anyone may call: the rest need a session. */
-const PUBLIC = [/^\/api\/health$/, /^\/api\/ready$/, /^\/api\/status$/, /^\/api\/contact$/, /^\/api\/auth\//, /^\/api\/visitor\//, /^\/api\/billing\/webhook$/, /^\/api\/billing\/stripe\/webhook$/, /^\/api\/connect\/stripe\/webhook$/, /^\/api\/pay\//];
+const PUBLIC = [/^\/api\/health$/, /^\/api\/ready$/, /^\/api\/status$/, /^\/api\/contact$/, /^\/api\/auth\//, /^\/api\/visitor\//, /^\/api\/billing\/webhook$/, /^\/api\/billing\/stripe\/webhook$/, /^\/api\/connect\/stripe\/webhook$/, /^\/api\/pay\//, /^\/api\/domains\/allowed$/];
 const isPublic = (path: string) => PUBLIC.some((re) => re.test(path));
 /** Without a session an owner route answers 401; the operator's console answers 404, as if it did not exist (ADR 105). */
 const refusedWith = (path: string) => (path.startsWith("/api/admin/") ? 404 : 401);
@@ -113,7 +114,10 @@ async function send(method: string, path: string, body: string | undefined, head
 }
 
 beforeAll(async () => {
-  t = createTestApp({ TRUST_PROXY: "1" });
+  // Custom domains on, so their routes are exercised past "not available on this server".
+  t = createTestApp({ TRUST_PROXY: "1", CUSTOM_DOMAIN_TARGET: "domains.plinth-host.net" });
+  // No DNS query leaves the test: the domain checks read a stand-in with no records.
+  t.deps.resolver = fakeDns();
   victim = createApiOwner(t, "trial");
   attacker = createApiOwner(t, "trial");
   const link = await (await victim.call("POST", "/api/links", { linkType: "standard_url", title: "Victim link", url: "https://victim.example" })).json();

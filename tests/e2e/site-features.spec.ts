@@ -58,6 +58,7 @@ const PLACES: Record<SiteFeatureId, Place[]> = {
   ],
   seo: [{ path: "/dashboard/bio", role: "textbox", name: "SEO title" }],
   "promote-and-earn": [{ path: "/dashboard/affiliate", role: "heading", name: "Affiliate Program" }, addDialog("radio", "Promote & Earn")],
+  "custom-domain": [{ path: "/dashboard/account-settings?tab=domain", role: "textbox", name: "Domain" }],
   "billing-history": [{ path: "/dashboard/account-settings?tab=billing", role: "region", name: "Billing History" }],
 };
 

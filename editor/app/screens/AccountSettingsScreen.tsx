@@ -1,7 +1,7 @@
 /**
  * Account & Billing (/dashboard/account-settings). The tabs themselves live in screens/account/
  * (the accounts work): each `*Tab.tsx` there with a default export is mounted as a tab, in the
- * spec's order (Account, Security, Subscription, Billing), and loaded only when this screen opens.
+ * spec's order (Account, Security, Subscription, Billing, then Domain, issue 39), and loaded only when this screen opens.
  */
 /// <reference types="vite/client" />
 import { Tabs } from "radix-ui";
@@ -9,7 +9,7 @@ import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "re
 import { useGuardedTab } from "../shell/unsaved.tsx";
 
 const modules = import.meta.glob<{ default: ComponentType }>("./account/*Tab.tsx");
-const ORDER = ["Account", "Security", "Subscription", "Billing"];
+const ORDER = ["Account", "Security", "Subscription", "Billing", "Domain"];
 
 const tabs: { name: string; Component: LazyExoticComponent<ComponentType> }[] = Object.entries(modules)
   .map(([path, load]) => ({ name: path.replace(/^.*\/(\w+)Tab\.tsx$/, "$1"), Component: lazy(load) }))
@@ -28,7 +28,7 @@ export default function AccountSettingsScreen() {
       <h1 id="screen-title" className="text-2xl font-bold">
         Account Settings
       </h1>
-      <p className="mt-1 text-slate-600">Manage your account, security, subscription and billing.</p>
+      <p className="mt-1 text-slate-600">Manage your account, security, subscription, billing and domain.</p>
       {tabs.length ? (
         <Tabs.Root value={tab} onValueChange={choose} className="mt-4">
           <Tabs.List aria-label="Account settings" className="mb-4 flex flex-wrap gap-1 border-b border-slate-200">
