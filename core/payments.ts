@@ -3,6 +3,7 @@
  * the texts, without zod (the dashboard and the renderer read them; schemas/payments.ts holds the
  * schemas). Every amount is an integer in the currency's smallest unit (cents).
  */
+import { LEAD_FILE_TYPES } from "./link-files.ts";
 
 /** Currencies a creator may price in: all with two decimals, so one smallest unit is 1/100. */
 export const PAYMENT_CURRENCIES = ["usd", "eur", "gbp", "cad", "aud", "nzd", "chf"] as const;
@@ -48,16 +49,9 @@ export function parseAmountText(text: string): number | null {
   return Number(whole) * 100 + Number(frac.padEnd(2, "0"));
 }
 
-/** The download types a paid download may be, by the extension its bytes earned (like a lead magnet's, without EPUB). */
-export const DOWNLOAD_FILE_TYPES = {
-  pdf: "application/pdf",
-  zip: "application/zip",
-  mp3: "audio/mpeg",
-  jpg: "image/jpeg",
-  png: "image/png",
-  gif: "image/gif",
-  webp: "image/webp",
-} as const;
+/** The download types a paid download may be, by the extension its bytes earned: a lead magnet's, without EPUB. */
+const { epub: _epub, ...downloadFileTypes } = LEAD_FILE_TYPES;
+export const DOWNLOAD_FILE_TYPES = downloadFileTypes;
 export type DownloadFileExt = keyof typeof DOWNLOAD_FILE_TYPES;
 
 export const PAYMENT_MESSAGES = {

@@ -17,7 +17,7 @@ const read = (f: string) => readFileSync(resolve(ROOT, f), "utf8");
 /** This file names outside files and a missing path on purpose, to test the checks. */
 const CHECKED = TRACKED.filter((f) => f !== "tests/unit/docs/citations.test.ts");
 
-/** Files that live outside the repository, and the "spec section N" way of citing one. */
+/** Files that live outside the repository, and citing a numbered section of an outside document. */
 const OUTSIDE = /\bDESIGN\.md\b|(?<![\w/-])decisions\.md\b|\bproduct-spec\.md\b|\bSTYLE\.md\b|\bspec(ification)? sections?\s+\d/i;
 /** A path from the repository's root, as comments and docs write them. */
 const PATH = /(?<![\w./@#-])((?:core|db|api|renderer|editor|scripts|tests|docs)\/[\w./[\]-]*\.(?:tsx|ts|mjs|json|md|astro|sh|css|conf|yml|sql))(?![\w])/g;
