@@ -2,7 +2,7 @@
  * The dashboard SPA: routes under /dashboard/*, the shell, toasts (one at a time), the upgrade
  * prompt, and live updates from other tabs or devices (ADR 060).
  */
-import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { lazy, startTransition, Suspense, useEffect, useRef, useState } from "react";
 import { Navigate, Route, Routes, unstable_HistoryRouter as HistoryRouter } from "react-router";
 import { api, ApiFailure, unwrap } from "./api.ts";
 import { AppErrorBoundary } from "./components/AppErrorBoundary.tsx";
@@ -13,14 +13,31 @@ import { useDashboard } from "./store.ts";
 import { Toasts } from "./toast.tsx";
 import { useCheckoutWelcome } from "./screens/account/checkout-welcome.ts";
 
-const AnalyticsScreen = lazy(() => import("./screens/analytics/AnalyticsScreen.tsx"));
-const LinksScreen = lazy(() => import("./screens/links/LinksScreen.tsx"));
-const SocialLinksScreen = lazy(() => import("./screens/social/SocialLinksScreen.tsx"));
-const ProfilePictureScreen = lazy(() => import("./screens/profile/ProfilePictureScreen.tsx"));
-const BioScreen = lazy(() => import("./screens/bio/BioScreen.tsx"));
-const AppearanceScreen = lazy(() => import("./screens/appearance/AppearanceScreen.tsx"));
-const AccountSettingsScreen = lazy(() => import("./screens/AccountSettingsScreen.tsx"));
-const AffiliateScreen = lazy(() => import("./screens/affiliate/AffiliateScreen.tsx"));
+/** Each screen's module by its address, loaded on first visit. */
+const screens = {
+  "/dashboard/analytics": () => import("./screens/analytics/AnalyticsScreen.tsx"),
+  "/dashboard/links": () => import("./screens/links/LinksScreen.tsx"),
+  "/dashboard/social-links": () => import("./screens/social/SocialLinksScreen.tsx"),
+  "/dashboard/profile-picture": () => import("./screens/profile/ProfilePictureScreen.tsx"),
+  "/dashboard/bio": () => import("./screens/bio/BioScreen.tsx"),
+  "/dashboard/appearance": () => import("./screens/appearance/AppearanceScreen.tsx"),
+  "/dashboard/affiliate": () => import("./screens/affiliate/AffiliateScreen.tsx"),
+  "/dashboard/account-settings": () => import("./screens/AccountSettingsScreen.tsx"),
+};
+// The screen the dashboard opens on starts loading now, beside the session, not after it: one
+// round trip less before the owner sees it (a failure here is the lazy screen's to report).
+if (typeof location !== "undefined") {
+  const path = location.pathname.replace(/\/+$/, "");
+  void screens[(path === "/dashboard" ? "/dashboard/analytics" : path) as keyof typeof screens]?.().catch(() => undefined);
+}
+const AnalyticsScreen = lazy(screens["/dashboard/analytics"]);
+const LinksScreen = lazy(screens["/dashboard/links"]);
+const SocialLinksScreen = lazy(screens["/dashboard/social-links"]);
+const ProfilePictureScreen = lazy(screens["/dashboard/profile-picture"]);
+const BioScreen = lazy(screens["/dashboard/bio"]);
+const AppearanceScreen = lazy(screens["/dashboard/appearance"]);
+const AccountSettingsScreen = lazy(screens["/dashboard/account-settings"]);
+const AffiliateScreen = lazy(screens["/dashboard/affiliate"]);
 const NotFound = lazy(() => import("./screens/NotFound.tsx").then((m) => ({ default: m.NotFound })));
 
 /** How often the dashboard asks whether the draft changed elsewhere (only while the tab is visible). */
@@ -98,14 +115,16 @@ function Dashboard() {
 }
 
 export default function App() {
-  const me = useDashboard((s) => s.me);
+  const [signedIn, setSignedIn] = useState(false);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     // Until the session and profile are known the dashboard shows only its loading state; a 401
-    // sends the visitor to sign in and back here afterwards (api.ts).
+    // sends the visitor to sign in and back here afterwards (api.ts). The signed-in dashboard then
+    // renders as a transition, in slices that leave the page free to answer input meanwhile.
     void useDashboard
       .getState()
       .loadMe()
+      .then(() => startTransition(() => setSignedIn(true)))
       .catch((err: unknown) => {
         if (!(err instanceof ApiFailure && err.status === 401)) setFailed(true);
       });
@@ -116,7 +135,7 @@ export default function App() {
 
   return (
     <AppErrorBoundary>
-      {me ? <Dashboard /> : failed ? <LoadFailed /> : <Loading />}
+      {signedIn ? <Dashboard /> : failed ? <LoadFailed /> : <Loading />}
       <UpgradePrompt />
       <Toasts />
     </AppErrorBoundary>
