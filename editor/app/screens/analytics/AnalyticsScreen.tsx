@@ -6,7 +6,7 @@
  */
 import { BarChart3, Crown, Download, Share2 } from "lucide-react";
 import { Tabs } from "radix-ui";
-import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { lazy, startTransition, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { toast } from "../../toast.tsx";
 import { daysBetween, fillDays } from "#core/analytics-range.ts";
 import { DASH } from "#core/dashboard-texts.ts";
@@ -52,21 +52,26 @@ export default function AnalyticsScreen() {
 
   const load = useCallback(async (r: Range) => {
     // Only the newest range's answer counts: an older one arriving late must not show under the new label.
+    // The report renders as a transition, in slices: a year of charts and tables is a long render.
     const call = ++latest.current;
     setLoading(true);
     try {
       const next = await unwrap(api.analytics.$get({ query: rangeQuery(r) }));
       if (call !== latest.current) return;
-      setReport(next);
-      setFailure(null);
+      startTransition(() => {
+        setReport(next);
+        setFailure(null);
+        setLoading(false);
+      });
     } catch (e) {
       if (call !== latest.current) return;
       console.warn("Error fetching analytics", e);
       // The old numbers belong to another range: they go.
-      setReport(null);
-      setFailure(clientErrorMessage(e) ?? "");
-    } finally {
-      if (call === latest.current) setLoading(false);
+      startTransition(() => {
+        setReport(null);
+        setFailure(clientErrorMessage(e) ?? "");
+        setLoading(false);
+      });
     }
   }, []);
   useEffect(() => {
