@@ -3,6 +3,7 @@
  * the page components (noindex, preview banner). With `version=N` as well (History, ADR 137:
  * /{username}/preview?version=N) they render that published version instead, as it was published:
  * under the plan it was published with, at the instant it was published, with a banner naming it.
+ * Both give the page's address as it is now (its custom domain once verified, ADR 244).
  * Only the signed-in owner sees either; anyone else gets the site's 404 page, so a preview never
  * reveals that a draft or a version exists. Each owner's previews are limited like their writes
  * (ADR 093, ADR 148): a render costs the server, however the draft reads.
@@ -15,6 +16,7 @@ import { HISTORY_TEXTS } from "#core/history.ts";
 import { loadDraft } from "#renderer/draft.ts";
 import { versionPreview } from "#renderer/publish.ts";
 import { ensureSharedAssets } from "#renderer/assets.ts";
+import { ownerPageAddress } from "#renderer/page-address.ts";
 import { renderPage } from "#renderer/render.tsx";
 import { isSecureOrigin } from "./auth/cookies.ts";
 import { OWNER_WRITE_LIMITS, TOO_MANY_PREVIEWS } from "./auth/owner-write-limit.ts";
@@ -80,6 +82,8 @@ export function previewHandler({ db, env, now }: AppDeps, notFound: (c: Context)
       origin: env.PUBLIC_ORIGIN,
       apiOrigin: env.PUBLIC_ORIGIN,
       pagesOrigin: pagesOrigin(env),
+      // The address the page has now, in its share and QR code dialogs, for a past version too (ADR 244).
+      pageUrl: ownerPageAddress(db, profile.userId, pagesOrigin(env), at) ?? undefined,
       mode: "preview",
       banner: shown.banner,
       assets: ensureSharedAssets(env.PUBLISHED_DIR),

@@ -181,3 +181,18 @@ export function servesHost(name: string, host: string): boolean {
 
 /** The page's address on its domain. Custom domains are served over https only (ADR 240). */
 export const domainUrl = (ascii: string): string => `https://${ascii}/`;
+
+/**
+ * A page's address as people read it (ADR 244): without the scheme or a final slash, an international
+ * domain in Unicode: `links.bücher.net`, `plinth.example/ada`. The link itself keeps the ASCII form.
+ */
+export function addressShown(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  const host = domainShown(u.hostname) + (u.port ? `:${u.port}` : "");
+  return `${host}${u.pathname.replace(/\/+$/, "")}`;
+}

@@ -63,7 +63,7 @@ export function renderPage(input: RenderInput): RenderedPage {
   const origin = trimmedOrigin(input.origin);
   const apiOrigin = trimmedOrigin(input.apiOrigin);
   const pagesOrigin = input.pagesOrigin ? input.pagesOrigin.replace(/\/+$/, "") : origin;
-  const url = pageAddress(p.username, pagesOrigin, plan, now, input.customDomain);
+  const url = input.pageUrl ?? pageAddress(p.username, pagesOrigin, plan, now, input.customDomain);
   const name = p.displayName.trim() || p.username;
   const title = v.seoTitle || name;
   const description = v.seoDescription || p.bio.trim() || `${name} on Plinth`;

@@ -19,6 +19,11 @@ export interface RenderInput {
    * is the page's canonical, Open Graph, share and QR code address (https://domain/).
    */
   customDomain?: string | null;
+  /**
+   * The page's address, when it is the one of today rather than the one `plan` and `now` give: the
+   * owner's previews (the draft, and History's past versions) show the address the page has now (ADR 244).
+   */
+  pageUrl?: string;
   /** Where the visitor script sends track/lead/report calls (usually the same as origin). */
   apiOrigin: string;
   mode: "published" | "preview";

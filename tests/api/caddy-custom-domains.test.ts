@@ -3,10 +3,14 @@
  * adapted only to take its certificates from its own CA on loopback, in front of a real Plinth
  * server. Over https, with the names resolved to 127.0.0.1 by curl: a verified domain gets its
  * certificate on demand and the owner's page; a domain still waiting for its DNS records gets no
- * certificate (Caddy's ask check said no); a host that is not a verified domain gets 404 from Plinth.
+ * certificate (Caddy's ask check said no); a host that is not a verified domain gets 404 from Plinth;
+ * a removed domain gets no new certificate and no page, before and after Caddy restarts (ADR 245).
  */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHttpServer } from "#api/http-server.ts";
 import { createTestApp, type TestApp } from "#tests/support/app.ts";
@@ -25,6 +29,7 @@ let owner: ApiOwner;
 let waiting: ApiOwner;
 let waitingDomain: any;
 let dns: FakeDns;
+let upstream: string;
 
 beforeAll(async () => {
   t = createTestApp({ CUSTOM_DOMAIN_TARGET: TARGET });
@@ -45,9 +50,9 @@ beforeAll(async () => {
 
   server = createHttpServer(t.deps);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
+  upstream = `127.0.0.1:${(server.address() as AddressInfo).port}`;
   // The origin is PUBLIC_ORIGIN's host, localhost; Caddy makes its certificate at start.
-  caddy = await startCaddy({ originHost: "localhost", upstream: `127.0.0.1:${port}` });
+  caddy = await startCaddy({ originHost: "localhost", upstream });
 }, 60_000);
 
 afterAll(async () => {
@@ -93,4 +98,48 @@ describe("Caddy with docs/Caddyfile in front of Plinth", () => {
     // The operator's own origin still answers as before.
     expect((await caddy.curl("localhost", `/${owner.username}`)).status).toBe(200);
   });
+});
+
+describe("a removed domain's certificate (ADR 245)", () => {
+  const LEAVING = "links.leaving-owner.com";
+  let storage: string;
+  const started: CaddyProxy[] = [];
+  afterAll(async () => {
+    // Stopping a stopped Caddy does nothing: each is stopped here too, should the test fail midway.
+    for (const c of started) await c.stop();
+    rmSync(storage, { recursive: true, force: true });
+  });
+
+  it("is never renewed nor obtained again, and no page is served under it, before and after Caddy restarts", async () => {
+    const leaving = createApiOwner(t, "plus");
+    expect((await leaving.call("POST", "/api/publish")).status).toBe(200);
+    const added = (await (await leaving.call("POST", "/api/domains", { domain: LEAVING })).json()) as any;
+    dns.set("TXT", `_plinth.${LEAVING}`, [added.domain.records[0].value]);
+    dns.set("CNAME", LEAVING, [TARGET]);
+    expect(((await (await leaving.call("POST", `/api/domains/${added.domain.id}/check`)).json()) as any).domain.state).toBe("verified");
+
+    storage = mkdtempSync(join(tmpdir(), "plinth-caddy-storage-"));
+    const first = await startCaddy({ originHost: "localhost", upstream, storage });
+    started.push(first);
+    expect((await first.curl(LEAVING, "/")).body).toContain(`<link rel="canonical" href="https://${LEAVING}/">`);
+    const certificate = join(storage, "certificates", "local", LEAVING, `${LEAVING}.crt`);
+    const issued = readFileSync(certificate, "utf8");
+
+    expect((await leaving.call("DELETE", `/api/domains/${added.domain.id}`)).status).toBe(200);
+    // Caddy still holds the certificate it has: the connection is made, and Plinth has no page for the host.
+    const held = await first.curl(LEAVING, "/");
+    expect(held.status).toBe(404);
+    expect(held.body).not.toContain("canonical");
+    await first.stop();
+
+    // Restarted on the same storage: the page is never served again, and no certificate is obtained
+    // for the name (Caddy asks before it obtains or renews one, and Plinth says no).
+    const second = await startCaddy({ originHost: "localhost", upstream, storage });
+    started.push(second);
+    const after = await second.curl(LEAVING, "/");
+    expect(after.status).not.toBe(200);
+    expect(after.body).not.toContain("canonical");
+    expect(readFileSync(certificate, "utf8")).toBe(issued);
+    expect(second.output()).not.toMatch(new RegExp(`certificate obtained successfully[^\\n]*${LEAVING.replaceAll(".", "\\.")}`));
+  }, 60_000);
 });

@@ -424,4 +424,28 @@ describe("GET /api/domains/allowed (Caddy's ask)", () => {
       expect(res.status).toBe(400);
     }
   });
+
+  it("refuses a removed domain at once, so its certificate is never renewed, and keeps a kept one while the plan has lapsed (ADR 245)", async () => {
+    const domain = await addAndVerify(owner, "ada-music.com");
+    expect((await ask("ada-music.com")).status).toBe(200);
+    // The plan ends: the domain is kept and redirects to the Plinth address, over https, so its
+    // certificate stays allowed.
+    const { userProfiles } = await import("#db/schema.ts");
+    t.deps.db.update(userProfiles).set({ planType: "lite", subscriptionStatus: null, currentPeriodEndDate: null }).where(eq(userProfiles.userId, owner.userId)).run();
+    expect((await ask("ada-music.com")).status).toBe(200);
+    expect((await ask("www.ada-music.com")).status).toBe(200);
+
+    // Removed: the next question, the one before a renewal, is refused, for the companion too.
+    expect((await owner.call("DELETE", `/api/domains/${domain.id}`)).status).toBe(200);
+    expect((await ask("ada-music.com")).status).toBe(404);
+    expect((await ask("www.ada-music.com")).status).toBe(404);
+
+    // A domain whose account is deleted: refused as well.
+    const leaving = createApiOwner(t, "plus");
+    await addAndVerify(leaving, "links.leaving-owner.com");
+    expect((await ask("links.leaving-owner.com")).status).toBe(200);
+    const { users } = await import("#db/schema.ts");
+    t.deps.db.delete(users).where(eq(users.id, leaving.userId)).run();
+    expect((await ask("links.leaving-owner.com")).status).toBe(404);
+  });
 });

@@ -2,15 +2,18 @@
  * The Domain tab of Account & Billing (issue 39, ADR 240, 243), as an owner walks it: add a domain,
  * read the DNS records to create, "Check now" before and after the records exist, the verified
  * address, removal behind a confirmation with focus back; the Plus prompt for a Lite owner; the
- * server's refusals; axe and a 320 px screen. DNS is the e2e server's stand-in, a file of records
+ * server's refusals; axe and a 320 px screen; and every address the dashboard shows or shares being
+ * the domain once it is verified, and the Plinth address again after its removal or the plan's end (ADR 244). DNS is the e2e server's stand-in, a file of records
  * this test writes (E2E.dnsFile, api/services/dns-file-resolver.ts).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { Page } from "@playwright/test";
-import { claimKeyOf, DOMAIN_MESSAGES, DOMAIN_STATE_TEXTS } from "#core/domains.ts";
-import { customDomains } from "#db/schema.ts";
+import type { BrowserContext, Page } from "@playwright/test";
+import { addressShown, claimKeyOf, DOMAIN_MESSAGES, DOMAIN_STATE_TEXTS } from "#core/domains.ts";
+import { customDomains, userProfiles } from "#db/schema.ts";
+import { qrFileName } from "#renderer/components/vcard.ts";
+import { publishPage } from "#renderer/publish.ts";
 import { expectNoAxeViolations } from "./axe.ts";
 import { E2E } from "./env.ts";
 import { createOwner, e2eDb, expect, signInAs, test } from "./fixtures.ts";
@@ -166,3 +169,98 @@ for (const size of [
     expect(await fits()).toBe(true);
   });
 }
+
+/** Adds `name` on the Domain tab, creates its records and presses Check now until it is verified. */
+async function verifyOnTab(page: Page, name: string) {
+  await openDomainTab(page);
+  await page.getByRole("textbox", { name: "Domain" }).fill(name);
+  await page.getByRole("button", { name: "Add domain" }).click();
+  const txt = await recordOf(page, "TXT");
+  createRecords({ [`TXT ${txt.name}`]: [txt.value], [`CNAME ${name}`]: [E2E.domainTarget] });
+  await page.getByRole("button", { name: "Check now" }).click();
+  await expect(page.getByRole("status").filter({ hasText: DOMAIN_STATE_TEXTS.verified })).toBeVisible();
+}
+
+/** A tab the dashboard opens, once it has loaded. */
+async function opened(context: BrowserContext, open: () => Promise<void>): Promise<Page> {
+  const [popup] = await Promise.all([context.waitForEvent("page"), open()]);
+  await popup.waitForLoadState();
+  return popup;
+}
+
+/** The address a previewed page (the draft's, or a version's) shows in its QR code and share dialogs. */
+async function expectPreviewAddress(preview: Page, address: string) {
+  await preview.getByRole("button", { name: "Show QR code" }).click();
+  const qr = preview.getByRole("dialog", { name: "QR Code" });
+  await expect(qr.getByText(address, { exact: true })).toBeVisible();
+  await expect(qr.getByRole("img", { name: `QR code for ${address}` })).toBeVisible();
+  await preview.keyboard.press("Escape");
+  await preview.getByRole("button", { name: "Share This Page" }).click();
+  const share = preview.getByRole("dialog", { name: "Share This Page" });
+  await expect(share.getByRole("textbox", { name: "Page link" })).toHaveValue(address);
+  // The QR code to download is the one of this address.
+  await expect(share.getByRole("link", { name: "Download QR code" })).toHaveAttribute("href", new RegExp(`/${qrFileName(address)}$`));
+  await preview.close();
+}
+
+/** Every place the dashboard shows or shares the page's address shows `address`. */
+async function expectAddressEverywhere(page: Page, context: BrowserContext, address: string) {
+  // Page Layout's "View Public Page".
+  await page.goto("/dashboard/links");
+  await expect(page.getByRole("link", { name: "View Public Page" })).toHaveAttribute("href", address);
+  // The user menu's "View Public Page" opens it.
+  await page.getByRole("button", { name: /, user menu$/ }).click();
+  const visited = await opened(context, () => page.getByRole("menuitem", { name: "View Public Page" }).click());
+  expect(visited.url()).toBe(address);
+  await visited.close();
+
+  // Analytics' Share copies it.
+  await page.goto("/dashboard/analytics");
+  await page.getByRole("button", { name: "Share Your Page" }).click();
+  await expect(page.getByText("Link copied to clipboard")).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(address);
+
+  // The draft preview and History's preview of the published version.
+  await expectPreviewAddress(await opened(context, () => page.getByRole("link", { name: "Preview" }).click()), address);
+  await page.getByRole("button", { name: "History" }).click();
+  await expectPreviewAddress(await opened(context, () => page.getByRole("link", { name: "Preview: version 1 (opens in a new tab)" }).click()), address);
+  await page.keyboard.press("Escape");
+
+  // Bio & SEO: the search result preview, and the live preview's share link.
+  await page.goto("/dashboard/bio");
+  await expect(page.getByRole("figure", { name: "Search result preview" })).toContainText(addressShown(address));
+  const frame = page.getByTestId("live-preview").contentFrame();
+  await expect(frame.getByLabel("Page link")).toHaveValue(address);
+}
+
+test("once the domain is verified every address the dashboard shows or shares is the domain; its removal and the plan's end bring the Plinth address back", async ({ page, context, owner }) => {
+  test.slow();
+  const name = `links.shared-${unique()}.net`;
+  const domain = `https://${name}/`;
+  const plinth = `${E2E.origin}/${owner.username}`;
+  expect(publishPage(e2eDb(), owner.userId, { publishedDir: E2E.publishedDir, origin: E2E.origin, now: new Date() }).ok).toBe(true);
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: E2E.origin });
+  await context.addInitScript(() => Object.defineProperty(navigator, "share", { value: undefined }));
+  // The domain's DNS is the test's: its visit is answered here.
+  await context.route(`${domain}**`, (r) => r.fulfill({ status: 200, contentType: "text/html", body: "<title>The page at its domain</title>" }));
+
+  await expectAddressEverywhere(page, context, plinth);
+
+  await verifyOnTab(page, name);
+  await expectAddressEverywhere(page, context, domain);
+
+  // Removed: the Plinth address everywhere again.
+  await openDomainTab(page);
+  await page.getByRole("button", { name: "Remove domain" }).click();
+  await page.getByRole("alertdialog", { name: "Remove this domain?" }).or(page.getByRole("dialog", { name: "Remove this domain?" })).getByRole("button", { name: "Remove domain" }).click();
+  await expect(page.getByRole("textbox", { name: "Domain" })).toBeFocused();
+  await expectAddressEverywhere(page, context, plinth);
+
+  // Verified again, then the trial ends: the domain is kept, the address is the Plinth one.
+  await verifyOnTab(page, name);
+  await page.goto("/dashboard/links");
+  await expect(page.getByRole("link", { name: "View Public Page" })).toHaveAttribute("href", domain);
+  e2eDb().update(userProfiles).set({ trialEndsAt: new Date() }).where(eq(userProfiles.userId, owner.userId)).run();
+  await expectAddressEverywhere(page, context, plinth);
+  expect(e2eDb().select().from(customDomains).where(eq(customDomains.userId, owner.userId)).get()?.verifiedAt).toBeTruthy();
+});

@@ -22,6 +22,8 @@ export interface CurlAnswer {
 
 export interface CaddyProxy {
   httpsPort: number;
+  /** Where this Caddy keeps its certificates. */
+  storage: string;
   /** An https request for `host` (resolved to 127.0.0.1), trusting Caddy's CA only; `sni` is the name the connection is made to when not `host`. */
   curl(host: string, path?: string, opts?: { sni?: string }): Promise<CurlAnswer>;
   output(): string;
@@ -41,12 +43,17 @@ export function testCaddyfile(opts: { originHost: string; upstream: string; http
   return config;
 }
 
-export async function startCaddy(opts: { originHost: string; upstream: string }): Promise<CaddyProxy> {
+/**
+ * `storage`: a folder of certificates to start from (a restart on the same storage); it outlives
+ * this Caddy, where its own folder is removed on stop.
+ */
+export async function startCaddy(opts: { originHost: string; upstream: string; storage?: string }): Promise<CaddyProxy> {
   const dir = mkdtempSync(join(tmpdir(), "plinth-caddy-"));
+  const storage = opts.storage ?? join(dir, "storage");
   const httpPort = await freePort();
   const httpsPort = await freePort();
   const file = join(dir, "Caddyfile");
-  writeFileSync(file, testCaddyfile({ ...opts, httpPort, httpsPort, storage: join(dir, "storage") }));
+  writeFileSync(file, testCaddyfile({ originHost: opts.originHost, upstream: opts.upstream, httpPort, httpsPort, storage }));
   let output = "";
   const caddy: ChildProcess = spawn(CADDY, ["run", "--config", file, "--adapter", "caddyfile"], {
     env: { ...process.env, HOME: dir, XDG_DATA_HOME: join(dir, "data"), XDG_CONFIG_HOME: join(dir, "config") },
@@ -55,7 +62,7 @@ export async function startCaddy(opts: { originHost: string; upstream: string })
   caddy.stdout!.on("data", (d) => (output += String(d)));
   caddy.stderr!.on("data", (d) => (output += String(d)));
   const exited = new Promise<void>((resolve) => caddy.once("exit", () => resolve()));
-  const rootCert = join(dir, "storage", "pki", "authorities", "local", "root.crt");
+  const rootCert = join(storage, "pki", "authorities", "local", "root.crt");
 
   const curl = (host: string, path = "/", o: { sni?: string } = {}) =>
     new Promise<CurlAnswer>((resolve) => {
@@ -84,6 +91,7 @@ export async function startCaddy(opts: { originHost: string; upstream: string })
   }
   return {
     httpsPort,
+    storage,
     curl,
     output: () => output,
     async stop() {

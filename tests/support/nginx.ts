@@ -43,8 +43,26 @@ export interface StaticHost {
   stop(): void;
 }
 
-/** Start nginx on a free port serving a fresh folder (readable by nginx's unprivileged workers). */
-export async function startStaticHost(): Promise<StaticHost> {
+/**
+ * docs/nginx.conf with its custom domain server block uncommented and the pages' server given
+ * `server_name pagesHost`, as that block's comment tells an operator, Plinth at `upstream`.
+ */
+export function withCustomDomainBlock(conf: string, opts: { pagesHost: string; upstream: string }): string {
+  const lines = conf.split("\n");
+  const start = lines.indexOf("  # server {");
+  const end = lines.indexOf("  # }", start);
+  if (start < 0 || end < 0) throw new Error("docs/nginx.conf no longer has its commented custom domain block");
+  for (let i = start; i <= end; i++) lines[i] = lines[i]!.replace(/^  # ?/, "  ");
+  const named = lines.join("\n").replace("    listen __PORT__;\n    root __ROOT__;", `    listen __PORT__;\n    server_name ${opts.pagesHost};\n    root __ROOT__;`);
+  if (!named.includes(`server_name ${opts.pagesHost};`)) throw new Error("docs/nginx.conf's pages server changed: the test cannot name it");
+  return named.replace(/__UPSTREAM__/g, opts.upstream);
+}
+
+/**
+ * Start nginx on a free port serving a fresh folder (readable by nginx's unprivileged workers); with
+ * `customDomains`, docs/nginx.conf's custom domain block passes every other host to Plinth.
+ */
+export async function startStaticHost(opts: { customDomains?: { pagesHost: string; upstream: string } } = {}): Promise<StaticHost> {
   const dir = mkdtempSync(join(tmpdir(), "plinth-nginx-"));
   chmodSync(dir, 0o755);
   const root = join(dir, "published");
@@ -52,7 +70,8 @@ export async function startStaticHost(): Promise<StaticHost> {
   mkdirSync(root, { recursive: true });
   mkdirSync(join(prefix, "tmp"), { recursive: true });
   const port = await freePort();
-  const conf = readFileSync(new URL("../../docs/nginx.conf", import.meta.url), "utf8")
+  const shipped = readFileSync(new URL("../../docs/nginx.conf", import.meta.url), "utf8");
+  const conf = (opts.customDomains ? withCustomDomainBlock(shipped, opts.customDomains) : shipped)
     .replace(/__ROOT__/g, root)
     .replace(/__PORT__/g, `127.0.0.1:${port}`)
     .replace("http {", `http {\n  access_log off;\n  client_body_temp_path ${prefix}/tmp;\n  proxy_temp_path ${prefix}/tmp;\n  fastcgi_temp_path ${prefix}/tmp;\n  uwsgi_temp_path ${prefix}/tmp;\n  scgi_temp_path ${prefix}/tmp;`);

@@ -9,6 +9,7 @@ import { effectivePlan } from "#core/plans.ts";
 import { planStateOf } from "#core/plans.ts";
 import type { LongFormBlock } from "#renderer/markdown.ts";
 import { useBrandIcons } from "../components/brand-icons.ts";
+import { useDashboard } from "../store.ts";
 import { asPlus, FRAME_SKELETON, pageDocument, plusFeaturesOf } from "./page-document.tsx";
 import { useCurrentSnapshot, useProfileDraft } from "./store.ts";
 
@@ -19,6 +20,7 @@ export function LivePreview() {
   const plan = useProfileDraft((s) => s.plan);
   const fonts = useProfileDraft((s) => s.fonts);
   const origin = useProfileDraft((s) => s.origin);
+  const address = useDashboard((s) => s.me?.pageAddress);
   // The frame's body once its empty document has loaded: the page is drawn into it.
   const [body, setBody] = useState<HTMLElement | null>(null);
   const deferred = useDeferredValue(snapshot);
@@ -37,9 +39,9 @@ export function LivePreview() {
     const now = new Date();
     const lite = effectivePlan(planStateOf(plan), now) === "lite";
     const needsPlus = lite ? plusFeaturesOf(deferred, now) : [];
-    const doc = pageDocument(deferred, needsPlus.length ? asPlus(now) : plan, fonts, now, origin, markdown?.parse, icons);
+    const doc = pageDocument(deferred, needsPlus.length ? asPlus(now) : plan, fonts, now, origin, markdown?.parse, icons, address);
     return { doc, needsPlus };
-  }, [deferred, plan, fonts, origin, markdown, icons]);
+  }, [deferred, plan, fonts, origin, markdown, icons, address]);
 
   useEffect(() => {
     const style = body?.ownerDocument.getElementById("page-css");

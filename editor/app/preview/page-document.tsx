@@ -23,7 +23,8 @@ export interface PageDocument {
 /**
  * `origin` is the public origin the published page is written for (its footer and banner links);
  * `markdown` draws the long-form text, as render.tsx does (loaded on demand: without it, none shows);
- * `icons` holds the brand marks loaded so far (brand-icons.ts: a missing one shows empty).
+ * `icons` holds the brand marks loaded so far (brand-icons.ts: a missing one shows empty);
+ * `address` is the page's address (the API's `pageAddress`, ADR 244), shown by its share and QR code dialogs.
  */
 export function pageDocument(
   snapshot: PageSnapshot,
@@ -33,12 +34,13 @@ export function pageDocument(
   origin: string,
   markdown: ((text: string) => LongFormBlock[]) | undefined,
   icons: BrandIconPaths,
+  address?: string,
 ): PageDocument {
   const v = visibleContentOf(snapshot, plan, now);
   const longForm = markdown?.(v.longFormText);
   return {
     css: pageCss(pageStyleOf(snapshot.profile, v), fonts).css,
-    body: <Page snapshot={snapshot} plan={plan} now={now} mode="published" origin={origin.replace(/\/+$/, "")} content={v} longForm={longForm} icons={icons} />,
+    body: <Page snapshot={snapshot} plan={plan} now={now} mode="published" origin={origin.replace(/\/+$/, "")} pageUrl={address || undefined} content={v} longForm={longForm} icons={icons} />,
   };
 }
 

@@ -113,7 +113,7 @@ function UserMenu() {
           <MenuItem onSelect={() => navigate("/dashboard/account")}>
             <Settings aria-hidden className="size-4" /> Account Settings
           </MenuItem>
-          <MenuItem onSelect={() => window.open(`/${me.username}`, "_blank", "noopener")}>
+          <MenuItem onSelect={() => window.open(me.pageAddress, "_blank", "noopener")}>
             <ExternalLink aria-hidden className="size-4" /> View Public Page
           </MenuItem>
           <MenuSeparator />

@@ -21,6 +21,8 @@ const failureText = (err: unknown) => (err instanceof ApiFailure ? err.message :
 export default function DomainTab() {
   const me = useDashboard((s) => s.me);
   const openUpgrade = useDashboard((s) => s.openUpgrade);
+  // The page's address the whole dashboard shows (me.pageAddress, ADR 244) follows the domain's state.
+  const refreshAddress = () => void useDashboard.getState().loadMe().catch(() => undefined);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [failed, setFailed] = useState(false);
   const [typed, setTyped] = useState("");
@@ -32,7 +34,11 @@ export default function DomainTab() {
   const fieldInput = () => fieldBox.current?.querySelector("input") ?? null;
 
   useEffect(() => {
-    loadDomain().then(setLoaded, () => setFailed(true));
+    loadDomain().then((l) => {
+      setLoaded(l);
+      // Verified meanwhile by the background check: the address changed since the dashboard loaded.
+      if (l.domain?.state === "verified") refreshAddress();
+    }, () => setFailed(true));
   }, []);
 
   const show = (domain: Domain | null) => setLoaded((l) => (l ? { ...l, domain } : l));
@@ -61,7 +67,9 @@ export default function DomainTab() {
     setBusy("check");
     setError(null);
     try {
-      show((await unwrap(api.domains[":id"].check.$post({ param: { id: domain.id } }))).domain);
+      const checked = (await unwrap(api.domains[":id"].check.$post({ param: { id: domain.id } }))).domain;
+      show(checked);
+      if (checked.state === "verified") refreshAddress();
     } catch (err) {
       setError(failureText(err));
     } finally {
@@ -76,6 +84,7 @@ export default function DomainTab() {
       await unwrap(api.domains[":id"].$delete({ param: { id: domain.id } }));
       setConfirming(false);
       show(null);
+      refreshAddress();
       toast.success(T.removed);
     } catch (err) {
       setConfirming(false);

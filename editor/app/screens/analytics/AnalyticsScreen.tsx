@@ -79,7 +79,7 @@ export default function AnalyticsScreen() {
   }, [load, range, dataVersion]);
 
   if (!me) return null;
-  const url = `${window.location.origin}/${me.username}`;
+  const url = me.pageAddress;
   const q = new URLSearchParams(rangeQuery(range)).toString();
   const detailed = report ? report.detailed : me.plan.features.includes("detailed_analytics");
   const { first, last } = daysOf(range);

@@ -12,6 +12,7 @@ import { toast } from "../../toast.tsx";
 import { LIMITS } from "#core/limits.ts";
 import type { PageProfile } from "#core/model.ts";
 import type { FeatureKey } from "#core/plans.ts";
+import { addressShown } from "#core/domains.ts";
 import { PROFILE_MESSAGES, searchResultOf } from "#core/profile.ts";
 import { ApiFailure } from "../../api.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
@@ -244,7 +245,7 @@ export default function BioScreen() {
   const changed = Object.fromEntries(FIELDS.filter((f) => values[f] !== base[f]).map((f) => [f, values[f]])) as Partial<Values>;
   const hasErrors = FIELDS.some((f) => values[f].length > MAX[f]);
   const result = searchResultOf({ username: saved.username, ...values }, plus);
-  const pageUrl = `${window.location.host}/${saved.username}`;
+  const pageUrl = addressShown(me.pageAddress);
 
   return (
     <EditorWithPreview>

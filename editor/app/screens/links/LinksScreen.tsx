@@ -431,7 +431,7 @@ export default function LinksScreen() {
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <a href={`/${me?.username ?? ""}`} target="_blank" rel="noopener" className="inline-flex min-h-10 items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-50">
+          <a href={me?.pageAddress ?? "/"} target="_blank" rel="noopener" className="inline-flex min-h-10 items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-50">
             <ExternalLink aria-hidden className="size-4" /> View Public Page
           </a>
           <Button variant="secondary" onClick={() => openListDialog("new")}>
