@@ -221,6 +221,15 @@ describe("restore refuses an archive before writing anything", () => {
     expect(existsSync(join(empty.data, ".."))).toBe(false);
   });
 
+  it("restores a format-1 archive (before sold files were backed up, ADR 238)", async () => {
+    const file = variant("format-1", { manifest: (m) => {
+      (m as { version: number }).version = 1;
+      delete (m.counts as { downloads?: number }).downloads;
+    } });
+    const result = await restore(file, fresh());
+    expect(result.manifest).toMatchObject({ version: 1, counts: { downloads: 0 } });
+  });
+
   it("leaves a target's data exactly as it was, even with --force", async () => {
     const target = fresh();
     await restore(archive, target);
