@@ -20,6 +20,7 @@ const ProfilePictureScreen = lazy(() => import("./screens/profile/ProfilePicture
 const BioScreen = lazy(() => import("./screens/bio/BioScreen.tsx"));
 const AppearanceScreen = lazy(() => import("./screens/appearance/AppearanceScreen.tsx"));
 const AccountSettingsScreen = lazy(() => import("./screens/AccountSettingsScreen.tsx"));
+const EarningsScreen = lazy(() => import("./screens/earnings/EarningsScreen.tsx"));
 const AffiliateScreen = lazy(() => import("./screens/affiliate/AffiliateScreen.tsx"));
 const NotFound = lazy(() => import("./screens/NotFound.tsx").then((m) => ({ default: m.NotFound })));
 
@@ -84,6 +85,7 @@ const dashboardRoutes = (
         <Route path="/dashboard/profile-picture" element={<ProfilePictureScreen />} />
         <Route path="/dashboard/bio" element={<BioScreen />} />
         <Route path="/dashboard/appearance" element={<AppearanceScreen />} />
+        <Route path="/dashboard/earnings" element={<EarningsScreen />} />
         <Route path="/dashboard/affiliate" element={<AffiliateScreen />} />
         <Route path="/dashboard/account-settings" element={<AccountSettingsScreen />} />
         <Route path="*" element={<NotFound />} />
