@@ -6,7 +6,7 @@
  * (core/features.ts, "creator_payments").
  */
 import { Check, Crown, ExternalLink, X } from "lucide-react";
-import { useCallback, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import { CONNECT_MESSAGES, type ConnectState } from "#core/connect.ts";
 import { PLUS_PRICE_LABEL } from "#core/plus-price.ts";
 import { api, ApiFailure, unwrap } from "../../api.ts";
@@ -14,6 +14,9 @@ import { Button } from "../../components/button.tsx";
 import { toast } from "../../toast.tsx";
 import { useDashboard } from "../../store.ts";
 
+
+// The sales table, its CSV and resend load with the screen's second part (ADR 236).
+const SalesSection = lazy(() => import("./SalesSection.tsx"));
 
 type Account = Awaited<ReturnType<typeof loadAccount>>;
 const loadAccount = () => unwrap(api.connect.account.$get());
@@ -152,6 +155,9 @@ export default function EarningsScreen() {
               </p>
             ) : null}
             <GetPaid account={account} />
+            <Suspense fallback={<p className="text-slate-600">Loading sales...</p>}>
+              <SalesSection />
+            </Suspense>
           </>
         )}
       </div>
