@@ -62,4 +62,5 @@ export const CONNECT_MESSAGES = {
   sessionNotFound: "This payment page is not valid.",
   sessionExpired: "This payment page has expired. Go back to the page and try again.",
   notRefundable: "This payment cannot be refunded.",
+  accountNotFound: "This Stripe account is not yours or does not exist.",
 } as const;

@@ -44,6 +44,8 @@ export function connectRoutes(deps: AppDeps) {
       .post("/stripe/webhook", async (c) => c.json({ received: true, ...(await receiveStripeConnectWebhook(deps, await c.req.text(), c.req.header(STRIPE_SIGNATURE_HEADER))) }))
       // GET /api/connect/test/links/:id - the test provider's onboarding page: its link, to the account's own owner
       .get("/test/links/:id", requireUser, params(LinkParamSchema), (c) => c.json(testMode().accountLink(c.req.valid("param").id, currentUser(c).id)))
+      // GET /api/connect/test/accounts/:id - the Express dashboard stand-in: the account and its payments, to its owner
+      .get("/test/accounts/:id", requireUser, params(LinkParamSchema), (c) => c.json(testMode().expressDashboard(c.req.valid("param").id, currentUser(c).id)))
       // POST /api/connect/test/sessions/:id/refund - the Express dashboard stand-in's Refund button, for the account's owner
       .post("/test/sessions/:id/refund", requireUser, params(LinkParamSchema), async (c) => {
         await testMode().refundConnectSession(c.req.valid("param").id, currentUser(c).id);

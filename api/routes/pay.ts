@@ -12,7 +12,8 @@ import { ApiError, validationError } from "../errors.ts";
 import { Readable } from "node:stream";
 import { billingFor } from "../services/billing.ts";
 import { downloadName, openDownloadFile } from "../services/download-files.ts";
-import { saleReceipt, startPayment, useDownloadToken } from "../services/sales.ts";
+import { creatorPageOf, saleReceipt, startPayment, useDownloadToken } from "../services/sales.ts";
+import { CHECKOUT_REFUSALS, DOWNLOAD_REFUSALS, htmlRefusals } from "./pay-refusal.ts";
 import { jsonBody, params, query } from "../validate.ts";
 import { clientKey } from "../services/client-key.ts";
 import { createRateLimiter, limitStoreFor } from "../services/rate-limit.ts";
@@ -41,7 +42,7 @@ export function payRoutes(deps: AppDeps) {
   return (
     new Hono<AppEnv>()
       // GET /api/pay/download/:token - a buyer's signed download link: the file, as an attachment
-      .get("/download/:token", params(TokenParamSchema), (c) => {
+      .get("/download/:token", htmlRefusals(DOWNLOAD_REFUSALS), params(TokenParamSchema), (c) => {
         const { file, name } = useDownloadToken(deps, c.req.valid("param").token);
         const opened = openDownloadFile(deps.env.DATA_DIR, file);
         if (!opened) throw new ApiError("gone", "This file is no longer available.");
@@ -63,6 +64,8 @@ export function payRoutes(deps: AppDeps) {
       // POST /api/pay/:linkId - form {amount, custom?, note?, private?} from the page -> 303 to the hosted checkout
       .post(
         "/:linkId",
+        // A refusal answered to the page's form is a page the visitor can read (ADR 237).
+        htmlRefusals(CHECKOUT_REFUSALS, (c) => creatorPageOf(deps, c.req.param("linkId") ?? "")),
         bodyLimit({
           maxSize: PAY_FORM_MAX_BYTES,
           onError: () => {

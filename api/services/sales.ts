@@ -37,6 +37,13 @@ const gone = (message: string = PAYMENT_MESSAGES.notAvailable) => new ApiError("
 /** Where the buyer lands after paying: the success page, which the sale's key opens. */
 export const successUrl = (origin: string, sale: Pick<SaleRow, "id" | "receiptKey">) => `${origin}/pay/thanks?sale=${sale.id}&key=${sale.receiptKey}`;
 
+/** The creator's page a payment link is on (the refusal page's link back), or null for an unknown link. */
+export function creatorPageOf(deps: AppDeps, linkId: string): string | null {
+  if (linkId.length > 64) return null;
+  const row = deps.db.select({ username: userProfiles.username }).from(links).innerJoin(userProfiles, eq(userProfiles.userId, links.userId)).where(eq(links.id, linkId)).get();
+  return row ? `${pagesOrigin(deps.env)}/${encodeURIComponent(row.username)}` : null;
+}
+
 /** The item a visitor pays for, as the published page shows it now; a 404 or 410 otherwise. */
 function publishedItem(deps: AppDeps, linkId: string): { link: PageLink; userId: string; username: string } {
   const row = deps.db

@@ -5,7 +5,7 @@
  * account. What changes an account is reported as a signed `account.updated` event carrying the
  * `account`, through the same delivery as its billing events (records.ts).
  */
-import { eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { CONNECT_MESSAGES } from "#core/connect.ts";
 import { durably, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
@@ -37,6 +37,17 @@ export interface TestConnectSessionView {
   amount: number;
   currency: string;
   cancelUrl: string;
+  /** Where Pay sends the buyer; the page links there once the session is complete. */
+  successUrl: string;
+}
+
+/** The Express dashboard stand-in: the account and the payments made on it, newest first. */
+export interface TestExpressDashboardView {
+  id: string;
+  email: string;
+  chargesEnabled: boolean;
+  payoutsEnabled: boolean;
+  payments: { id: string; name: string; kind: "tip" | "download"; amount: number; fee: number; currency: string; buyerEmail: string | null; paidAt: string; refunded: boolean }[];
 }
 
 export interface TestConnect extends ConnectProvider {
@@ -46,6 +57,8 @@ export interface TestConnect extends ConnectProvider {
   payConnectSession(sessionId: string, buyer: { email: string; number: string }): Promise<{ redirectUrl: string }>;
   /** The Express dashboard stand-in's Refund button, for the account's own owner: the whole charge. */
   refundConnectSession(sessionId: string, userId: string): Promise<void>;
+  /** The Express dashboard stand-in, to the account's own owner (another's reads as unknown). */
+  expressDashboard(accountId: string, userId: string): TestExpressDashboardView;
   /** The onboarding page: its link as the page shows it, to the account's own user only. */
   accountLink(linkId: string, userId: string): TestConnectLinkView;
   /**
@@ -155,7 +168,7 @@ export function testConnect(opts: TestProviderOptions): TestConnect {
 
     connectSession(sessionId) {
       const session = sessionById(db, sessionId);
-      return { id: session.id, status: statusOf(session), kind: session.kind, name: session.name, amount: session.amount, currency: session.currency, cancelUrl: session.cancelUrl };
+      return { id: session.id, status: statusOf(session), kind: session.kind, name: session.name, amount: session.amount, currency: session.currency, cancelUrl: session.cancelUrl, successUrl: session.successUrl };
     },
 
     async payConnectSession(sessionId, buyer) {
@@ -194,6 +207,19 @@ export function testConnect(opts: TestProviderOptions): TestConnect {
         emitConnect(tx, now, "charge.refunded", account.id, { object: "charge", id: `ch_test_${newId()}`, payment_intent: session.paymentIntentId, refunded: true, amount_refunded: session.amount });
       });
       await opts.runJobs();
+    },
+
+    expressDashboard(accountId, userId) {
+      const account = typeof accountId === "string" && accountId.length <= 100 ? accountById(db, accountId) : undefined;
+      if (!account || account.userId !== userId) throw new ApiError("not_found", CONNECT_MESSAGES.accountNotFound);
+      const payments = db
+        .select()
+        .from(testConnectSessions)
+        .where(and(eq(testConnectSessions.accountId, account.id), eq(testConnectSessions.status, "complete")))
+        .orderBy(desc(testConnectSessions.completedAt))
+        .all()
+        .map((s) => ({ id: s.id, name: s.name, kind: s.kind, amount: s.amount, fee: s.feeAmount, currency: s.currency, buyerEmail: s.buyerEmail, paidAt: (s.completedAt ?? s.createdAt).toISOString(), refunded: s.refundedAt !== null }));
+      return { id: account.id, email: account.email, chargesEnabled: account.chargesEnabled, payoutsEnabled: account.payoutsEnabled, payments };
     },
 
     accountLink(linkId, userId) {

@@ -39,3 +39,17 @@ export function Notice({ title, text, href, link }: { title: string; text: strin
     </div>
   );
 }
+
+/** `load` run once on mount: its value, or the server's message (`fallback` for anything else). */
+export function useLoaded<T>(load: () => Promise<T>, fallback: string) {
+  const [value, setValue] = useState<T | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    load()
+      .then(setValue)
+      .catch((err: unknown) => setFailure(err instanceof ApiFailure ? err.message : fallback));
+    // Loaded once per round: `reload` asks again.
+  }, [round]);
+  return { value, failure, reload: () => setRound((r) => r + 1) };
+}
