@@ -233,7 +233,11 @@ function DownloadFileField({ f, setF, errors, onPlusRequired }: Props & { onPlus
       toast.success("File uploaded");
     } catch (err) {
       if (err instanceof ApiFailure && err.status === 402 && err.details.feature) onPlusRequired(err.details.feature);
-      else setProblem(err instanceof ApiFailure && err.status > 0 && err.status < 500 ? err.message : "Failed to upload file. Please try again.");
+      else if (err instanceof ApiFailure && err.status > 0 && err.status < 500) {
+        // The server's message and, when it has one, what to do instead ("Invalid file type. Please select a PDF, ...").
+        const more = typeof err.details.description === "string" ? err.details.description : "";
+        setProblem(more ? `${err.message}. ${more}` : err.message);
+      } else setProblem("Failed to upload file. Please try again.");
     } finally {
       setBusy(false);
     }
