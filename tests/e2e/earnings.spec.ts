@@ -182,6 +182,11 @@ test("an owner gets paid: connect, a tip and a paid download, the sales with the
   await page.goto("/dashboard/earnings");
   await expect(saleRow).toContainText("Refunded");
   await expect(saleRow.getByRole("button", { name: /Resend link/ })).toHaveCount(0);
+  // At 320px the screen keeps to the width; the sales table scrolls inside its box.
+  await page.setViewportSize({ width: 320, height: 700 });
+  await expect(getPaid.getByRole("button", { name: "Open Stripe dashboard" })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+  await expectNoAxeViolations(page, "Earnings at 320px");
   await visitorContext.close();
 });
 

@@ -73,7 +73,8 @@ export default function SalesSection() {
     const th = "py-2 pr-3 font-medium";
     content = (
       <>
-        <div className="-mx-4 overflow-x-auto sm:mx-0">
+        {/* Focusable, so a keyboard scrolls the table sideways on a narrow screen. */}
+        <div tabIndex={0} role="region" aria-label="Sales table" className="relative -mx-4 overflow-x-auto focus-visible:outline-2 focus-visible:outline-brand-600 sm:mx-0">
           <table className="w-full min-w-[44rem] text-left text-sm">
             <caption className="sr-only">
               Sales, newest first, page {current} of {pages}
