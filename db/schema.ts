@@ -1005,6 +1005,8 @@ export const sales = sqliteTable(
     createdAt: createdAt(),
     paidAt: time("paid_at"),
     refundedAt: time("refunded_at"),
+    /** What the provider has refunded so far, in the smallest unit (ADR 239): the whole amount once `refunded`. */
+    refundedAmount: integer("refunded_amount").notNull().default(0),
   },
   (t) => [
     index("sales_user_paid_idx").on(t.userId, t.paidAt),

@@ -1,10 +1,11 @@
 /**
- * npm run backup -- <file>: the database and every uploaded file in one archive, taken while the
+ * npm run backup -- <file>: the database, every uploaded file and every sold file in one archive, taken while the
  * server runs (api/backup/create.ts, ADR 006), encrypted when BACKUP_PASSPHRASE or
  * BACKUP_AGE_RECIPIENT is set (ADR 160). Reads DATA_DIR and PUBLISHED_DIR as the server does.
  */
 import { backupEncryption, parseEnv } from "#api/env.server.ts";
 import { createBackup } from "#api/backup/create.ts";
+import { downloadsDir } from "#api/services/download-files.ts";
 import { OperatorError, runOperatorCommand } from "./lib/operator.ts";
 
 await runOperatorCommand(async () => {
@@ -18,6 +19,7 @@ await runOperatorCommand(async () => {
   const result = await createBackup({
     databasePath: env.DATABASE_PATH,
     publishedDir: env.PUBLISHED_DIR,
+    downloadsDir: downloadsDir(env.DATA_DIR),
     siteDir: env.SITE_DIR,
     out: args[0]!,
     encryption,
@@ -29,6 +31,6 @@ await runOperatorCommand(async () => {
   const { migration, counts } = result.manifest;
   const how = !encryption ? "" : "passphrase" in encryption ? " encrypted with BACKUP_PASSPHRASE" : " encrypted for BACKUP_AGE_RECIPIENT";
   console.log(
-    `Backed up the database (migration ${migration}) and ${counts.media} media file(s) to ${result.out}${how}: ${(result.bytes / 1e6).toFixed(1)} MB in ${Date.now() - started} ms.`,
+    `Backed up the database (migration ${migration}), ${counts.media} media file(s) and ${counts.downloads} sold file(s) to ${result.out}${how}: ${(result.bytes / 1e6).toFixed(1)} MB in ${Date.now() - started} ms.`,
   );
 });

@@ -53,6 +53,6 @@ await runOperatorCommand(async () => {
   for (const folder of result.movedAside) console.log(`Moved the data it replaced to ${folder}`);
   const { createdAt, migration, counts } = result.manifest;
   console.log(
-    `Restored the backup of ${createdAt} (migration ${migration}) with ${counts.media} media file(s) and re-rendered ${result.pages} page(s) for ${env.PUBLIC_ORIGIN} in ${Date.now() - started} ms.`,
+    `Restored the backup of ${createdAt} (migration ${migration}) with ${counts.media} media file(s) and ${counts.downloads} sold file(s) and re-rendered ${result.pages} page(s) for ${env.PUBLIC_ORIGIN} in ${Date.now() - started} ms.`,
   );
 });

@@ -1,6 +1,7 @@
 /**
  * The backup archive (ADR 006): a gzip-compressed tar holding manifest.json first, then plinth.db
- * (an online snapshot taken with SQLite's backup API) and every file of PUBLISHED_DIR/media. The
+ * (an online snapshot taken with SQLite's backup API), every file of PUBLISHED_DIR/media and every
+ * file sold as a paid download (DATA_DIR/downloads, as downloads/<name>, ADR 238). The
  * manifest describes the rest (format version, when, the Plinth version, the database migration,
  * each file's size and SHA-256), so an archive is checked completely before anything is restored.
  */
@@ -13,18 +14,24 @@ import { z } from "zod";
 import { isMediaKey } from "#api/storage/media.ts";
 import { LEAD_FILE_MAX_BYTES } from "#core/link-files.ts";
 import { LIMITS } from "#core/limits.ts";
+import { PAYMENTS } from "#core/payments.ts";
 import { MIGRATIONS_FOLDER } from "#db/client.ts";
 import { OperatorError } from "./operator-error.ts";
 
 export const FORMAT = "plinth-backup";
-/** Raised when the archive layout or the manifest changes; restore refuses a newer one. */
-export const FORMAT_VERSION = 1;
+/** Raised when the archive layout or the manifest changes; restore refuses a newer one. 2: downloads/. */
+export const FORMAT_VERSION = 2;
 export const MANIFEST_FILE = "manifest.json";
 export const DATABASE_FILE = "plinth.db";
 /** The manifest of a backup with a million pictures is about 130 MB; anything larger is not ours. */
 const MANIFEST_MAX_BYTES = 256 * 1024 * 1024;
 /** No upload is larger than the largest file an owner may upload (a lead magnet's download), so no media file of a backup is. */
 export const MEDIA_FILE_MAX_BYTES = Math.max(LEAD_FILE_MAX_BYTES, LIMITS.IMAGE_MAX_BYTES);
+/** A paid download's file, in the archive: downloads/<32 hex>.<ext>, as DATA_DIR/downloads names it. */
+export const DOWNLOADS_FOLDER = "downloads";
+export const isDownloadKey = (path: string) => /^downloads\/[0-9a-f]{32}\.[a-z0-9]{2,4}$/.test(path);
+/** The largest file an archive may hold at a path: a paid download's limit, or an upload's. */
+const maxBytesOf = (path: string) => (isDownloadKey(path) ? PAYMENTS.DOWNLOAD_MAX_BYTES : MEDIA_FILE_MAX_BYTES);
 
 /** What a restore may write: the free space of DATA_DIR's and PUBLISHED_DIR's file systems. */
 export interface ArchiveRoom {
@@ -43,15 +50,17 @@ const megabytes = (bytes: number) => (bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)
  * gigabytes is refused before it fills a disk.
  */
 function checkSizes(manifest: Manifest, archive: string, room?: ArchiveRoom): void {
-  const oversized = manifest.files.find((f) => f.path !== DATABASE_FILE && f.bytes > MEDIA_FILE_MAX_BYTES);
+  const oversized = manifest.files.find((f) => f.path !== DATABASE_FILE && f.bytes > maxBytesOf(f.path));
   if (oversized) {
     throw new OperatorError(
-      `${archive} lists ${oversized.path} at ${megabytes(oversized.bytes)}, larger than any upload can be (${megabytes(MEDIA_FILE_MAX_BYTES)}): it is not a backup Plinth wrote. Nothing was restored.`,
+      `${archive} lists ${oversized.path} at ${megabytes(oversized.bytes)}, larger than any upload can be (${megabytes(maxBytesOf(oversized.path))}): it is not a backup Plinth wrote. Nothing was restored.`,
     );
   }
   if (!room) return;
-  const database = manifest.files.find((f) => f.path === DATABASE_FILE)!.bytes;
-  const media = manifest.files.reduce((sum, f) => sum + (f.path === DATABASE_FILE ? 0 : f.bytes), 0);
+  // The database and the sold files go to DATA_DIR, the media to PUBLISHED_DIR.
+  const toData = (path: string) => path === DATABASE_FILE || isDownloadKey(path);
+  const database = manifest.files.reduce((sum, f) => sum + (toData(f.path) ? f.bytes : 0), 0);
+  const media = manifest.files.reduce((sum, f) => sum + (toData(f.path) ? 0 : f.bytes), 0);
   const over =
     database > room.databaseBytes ? `the database needs ${megabytes(database)} and DATA_DIR has ${megabytes(room.databaseBytes)} free`
     : media > room.mediaBytes ? `the media need ${megabytes(media)} and PUBLISHED_DIR has ${megabytes(room.mediaBytes)} free`
@@ -61,19 +70,20 @@ function checkSizes(manifest: Manifest, archive: string, room?: ArchiveRoom): vo
 }
 
 const FileSchema = z.object({
-  path: z.string().refine((p) => p === DATABASE_FILE || isMediaKey(p), "is neither the database nor a media file"),
+  path: z.string().refine((p) => p === DATABASE_FILE || isMediaKey(p) || isDownloadKey(p), "is neither the database, a media file nor a sold file"),
   bytes: z.number().int().nonnegative(),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
 });
 
 const ManifestSchema = z.object({
   format: z.literal(FORMAT),
-  version: z.literal(FORMAT_VERSION),
+  version: z.union([z.literal(1), z.literal(FORMAT_VERSION)]),
   createdAt: z.iso.datetime(),
   plinthVersion: z.string().min(1),
   /** The last database migration applied to the snapshot (a tag of db/migrations/meta/_journal.json). */
   migration: z.string().min(1),
-  counts: z.object({ media: z.number().int().nonnegative() }),
+  /** `downloads` since format 2: a format-1 archive holds none. */
+  counts: z.object({ media: z.number().int().nonnegative(), downloads: z.number().int().nonnegative().default(0) }),
   files: z
     .array(FileSchema)
     .refine((files) => files.filter((f) => f.path === DATABASE_FILE).length === 1, `must hold ${DATABASE_FILE} once`)

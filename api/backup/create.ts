@@ -1,6 +1,8 @@
 /**
  * npm run backup: one archive (api/backup/archive.ts) with a consistent snapshot of the
- * database and every uploaded file, taken while the server runs and takes writes (ADR 006).
+ * database, every uploaded file and every file sold as a paid download (DATA_DIR/downloads, ADR
+ * 238), taken while the server runs and takes writes (ADR 006). Sold files are written before their
+ * row and removed only after it, like media, so they are collected the same way.
  *
  * The database is copied with SQLite's online backup API in one step, which reads it inside one
  * read transaction: the copy holds every transaction committed before that step began, WAL
@@ -19,7 +21,7 @@ import { create as createTar } from "tar";
 import pkg from "../../package.json" with { type: "json" };
 import { isMediaKey } from "#api/storage/media.ts";
 import { fsyncDir } from "#renderer/atomic-write.ts";
-import { DATABASE_FILE, FORMAT, FORMAT_VERSION, knownMigrations, MANIFEST_FILE, sha256OfFile, type Manifest } from "./archive.ts";
+import { DATABASE_FILE, DOWNLOADS_FOLDER, FORMAT, isDownloadKey, FORMAT_VERSION, knownMigrations, MANIFEST_FILE, sha256OfFile, type Manifest } from "./archive.ts";
 import { encryptFile, type BackupEncryption } from "./encryption.ts";
 import { OperatorError } from "./operator-error.ts";
 
@@ -31,6 +33,8 @@ const MAX_SNAPSHOTS = 5;
 export interface BackupOptions {
   databasePath: string;
   publishedDir: string;
+  /** DATA_DIR/downloads: the files paid downloads sell (api/services/download-files.ts); none when not given. */
+  downloadsDir?: string;
   /** SITE_DIR: served to anyone like PUBLISHED_DIR, so no backup goes under it either. */
   siteDir?: string;
   /** The archive to write; it must not exist yet. */
@@ -52,7 +56,7 @@ export interface BackupResult {
   out: string;
   bytes: number;
   manifest: Manifest;
-  /** Media keys the snapshot's uploads name that were not on disk (removed by hand, or a bucket's). */
+  /** Media keys the snapshot's uploads (and downloads/ keys its sold files) name that were not on disk (removed by hand, or a bucket's). */
   missingMedia: string[];
 }
 
@@ -81,9 +85,10 @@ export async function createBackup(opts: BackupOptions): Promise<BackupResult> {
   try {
     const mediaDir = join(publishedDir, "media");
     const media = new Set<string>();
-    const { migration, missing } = await snapshotWithMedia(opts.databasePath, mediaDir, staging, media, opts.onSnapshot);
+    const { migration, missing } = await snapshotWithMedia(opts.databasePath, mediaDir, opts.downloadsDir, staging, media, opts.onSnapshot);
 
     const paths = [DATABASE_FILE, ...[...media].sort()];
+    const downloads = paths.filter((p) => p.startsWith(`${DOWNLOADS_FOLDER}/`)).length;
     const files = [];
     for (const path of paths) files.push({ path, bytes: statSync(join(staging, path)).size, sha256: await sha256OfFile(join(staging, path)) });
     const manifest: Manifest = {
@@ -92,7 +97,7 @@ export async function createBackup(opts: BackupOptions): Promise<BackupResult> {
       createdAt: (opts.now ?? new Date()).toISOString(),
       plinthVersion: pkg.version,
       migration,
-      counts: { media: media.size },
+      counts: { media: media.size - downloads, downloads },
       files,
     };
     writeFileSync(join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -149,16 +154,21 @@ function realPathOf(path: string): string {
 async function snapshotWithMedia(
   databasePath: string,
   mediaDir: string,
+  downloadsDir: string | undefined,
   staging: string,
   media: Set<string>,
   onSnapshot: BackupOptions["onSnapshot"],
 ): Promise<{ migration: string; missing: string[] }> {
   let missing: string[] = [];
+  const collect = () => {
+    linkMedia(mediaDir, staging, media);
+    if (downloadsDir) linkDownloads(downloadsDir, staging, media);
+  };
   for (let attempt = 1; ; attempt++) {
-    linkMedia(mediaDir, staging, media);
-    const { migration, uploadKeys } = await snapshotDatabase(databasePath, join(staging, DATABASE_FILE));
+    collect();
+    const { migration, uploadKeys } = await snapshotDatabase(databasePath, join(staging, DATABASE_FILE), downloadsDir !== undefined);
     await onSnapshot?.(attempt);
-    linkMedia(mediaDir, staging, media);
+    collect();
     const gone = uploadKeys.filter((k) => !media.has(k));
     const settled = gone.every((k) => missing.includes(k));
     missing = gone;
@@ -176,7 +186,7 @@ interface Snapshot {
  * name. The copy is switched to a rollback journal, so the archived file is complete on its own
  * (a WAL database would want its -wal beside it).
  */
-async function snapshotDatabase(source: string, target: string): Promise<Snapshot> {
+async function snapshotDatabase(source: string, target: string, withDownloads: boolean): Promise<Snapshot> {
   rmSync(target, { force: true });
   const live = new Database(source, { readonly: true, fileMustExist: true });
   try {
@@ -192,6 +202,9 @@ async function snapshotDatabase(source: string, target: string): Promise<Snapsho
     const migration = knownMigrations().find((m) => m.when === Number(at))?.tag;
     if (!migration) throw new OperatorError("The database is at a migration this copy of Plinth does not know: run the backup with the Plinth version the server runs.");
     const uploadKeys = db.prepare("SELECT storage_key FROM uploads").pluck().all() as string[];
+    // A database from before paid downloads has no such table.
+    const sold = withDownloads && db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'download_files'").get();
+    if (sold) for (const key of db.prepare("SELECT storage_key FROM download_files").pluck().all() as string[]) uploadKeys.push(`${DOWNLOADS_FOLDER}/${key}`);
     return { migration, uploadKeys };
   } finally {
     db.close();
@@ -207,22 +220,35 @@ function linkMedia(mediaDir: string, staging: string, staged: Set<string>): void
       const key = `media/${folder.name}/${name}`;
       // Temporary files of a write under way are dot files, which are no keys.
       if (!isMediaKey(key) || staged.has(key)) continue;
-      const from = join(mediaDir, folder.name, name);
-      const to = join(staging, key);
-      mkdirSync(dirname(to), { recursive: true });
-      try {
-        try {
-          linkSync(from, to);
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === "ENOENT") throw err;
-          copyFileSync(from, to);
-        }
-      } catch (err) {
-        // Removed since the folder was listed (its row went first): nothing to keep.
-        if ((err as NodeJS.ErrnoException).code === "ENOENT") continue;
-        throw err;
-      }
-      staged.add(key);
+      stageFile(join(mediaDir, folder.name, name), staging, key, staged);
     }
   }
+}
+
+/** The same for the sold files of DATA_DIR/downloads, as downloads/<name> (a write under way ends in .tmp, no key). */
+function linkDownloads(downloadsDir: string, staging: string, staged: Set<string>): void {
+  if (!existsSync(downloadsDir)) return;
+  for (const name of readdirSync(downloadsDir)) {
+    const key = `${DOWNLOADS_FOLDER}/${name}`;
+    if (!isDownloadKey(key) || staged.has(key)) continue;
+    stageFile(join(downloadsDir, name), staging, key, staged);
+  }
+}
+
+function stageFile(from: string, staging: string, key: string, staged: Set<string>): void {
+  const to = join(staging, key);
+  mkdirSync(dirname(to), { recursive: true });
+  try {
+    try {
+      linkSync(from, to);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") throw err;
+      copyFileSync(from, to);
+    }
+  } catch (err) {
+    // Removed since the folder was listed (its row went first): nothing to keep.
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw err;
+  }
+  staged.add(key);
 }

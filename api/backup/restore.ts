@@ -1,6 +1,7 @@
 /**
- * npm run restore: puts a backup (api/backup/create.ts) back into DATA_DIR and PUBLISHED_DIR and
- * re-renders every published page (ADR 006).
+ * npm run restore: puts a backup (api/backup/create.ts) back into DATA_DIR (the database and the
+ * sold files of DATA_DIR/downloads, ADR 238) and PUBLISHED_DIR and re-renders every published page
+ * (ADR 006).
  *
  * Nothing is touched before the whole archive has been read and checked against its manifest, and
  * never while another process has the database open (a running server). The files are then written
@@ -16,7 +17,7 @@ import type { PublishTarget } from "#renderer/publish-target.ts";
 import { fsyncDir } from "#renderer/atomic-write.ts";
 import { ENCODINGS } from "#renderer/precompress.ts";
 import { republishAll } from "#renderer/republish.ts";
-import { DATABASE_FILE, knownMigrations, readArchive, type ArchiveRoom, type Manifest } from "./archive.ts";
+import { DATABASE_FILE, DOWNLOADS_FOLDER, isDownloadKey, knownMigrations, readArchive, type ArchiveRoom, type Manifest } from "./archive.ts";
 import { archiveKind, decryptFile, type BackupSecrets } from "./encryption.ts";
 import { OperatorError } from "./operator-error.ts";
 
@@ -114,7 +115,7 @@ async function restoreChecked(
   const movedAside: string[] = [];
   try {
     await readArchive(source, (file) => {
-      const path = join(file.path === DATABASE_FILE ? stagedData : stagedPublished, file.path);
+      const path = join(file.path === DATABASE_FILE || isDownloadKey(file.path) ? stagedData : stagedPublished, file.path);
       mkdirSync(dirname(path), { recursive: true });
       return createWriteStream(path, { flags: "wx", flush: true });
     }, room, archive);
@@ -125,6 +126,7 @@ async function restoreChecked(
     refuseWhileOpen(databasePath);
     if (opts.force) movedAside.push(...moveAside(databasePath, publishedDir, opts.now ?? new Date()));
     renameSync(staged, databasePath);
+    if (existsSync(join(stagedData, DOWNLOADS_FOLDER))) renameSync(join(stagedData, DOWNLOADS_FOLDER), join(dataDir, DOWNLOADS_FOLDER));
     fsyncDir(dataDir);
     if (existsSync(join(stagedPublished, "media"))) renameSync(join(stagedPublished, "media"), join(publishedDir, "media"));
     fsyncDir(publishedDir);
@@ -196,8 +198,15 @@ function refuseWhileOpen(databasePath: string): void {
 function replacedData(databasePath: string, publishedDir: string): string[] {
   const out: string[] = [];
   if (DATABASE_FILES.some((suffix) => existsSync(databasePath + suffix))) out.push(`DATA_DIR already holds a database (${databasePath})`);
+  else if (soldFiles(dirname(databasePath))) out.push(`DATA_DIR already holds sold files (${join(dirname(databasePath), DOWNLOADS_FOLDER)})`);
   if (publishedEntries(publishedDir).length) out.push(`PUBLISHED_DIR already holds pages or media (${publishedDir})`);
   return out;
+}
+
+/** Whether DATA_DIR/downloads holds anything. */
+function soldFiles(dataDir: string): boolean {
+  const dir = join(dataDir, DOWNLOADS_FOLDER);
+  return existsSync(dir) && readdirSync(dir).length > 0;
 }
 
 /** What restore rewrites in PUBLISHED_DIR: every folder (pages, shared assets, media) and the SEO files. Dot entries are never served. */
@@ -219,6 +228,7 @@ function moveAside(databasePath: string, publishedDir: string, now: Date): strin
   };
   const dataAside = join(dirname(databasePath), `replaced-${stamp}`);
   for (const suffix of DATABASE_FILES) if (existsSync(databasePath + suffix)) move(databasePath + suffix, dataAside);
+  if (existsSync(join(dirname(databasePath), DOWNLOADS_FOLDER))) move(join(dirname(databasePath), DOWNLOADS_FOLDER), dataAside);
   const publishedAside = join(publishedDir, `.replaced-${stamp}`);
   for (const name of publishedEntries(publishedDir)) move(join(publishedDir, name), publishedAside);
   return moved;

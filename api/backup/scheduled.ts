@@ -17,6 +17,8 @@ export interface ScheduledBackupInput {
   databasePath: string;
   publishedDir: string;
   siteDir: string;
+  /** DATA_DIR/downloads: the sold files go into the archive too (ADR 238). */
+  downloadsDir?: string;
   /** A private folder for the archive and the verification's restore (under DATA_DIR). */
   workDir: string;
   encryption: BackupSchedule["encryption"];
@@ -38,7 +40,7 @@ export interface ScheduledBackupResult {
 
 export async function takeVerifiedBackup(input: ScheduledBackupInput): Promise<ScheduledBackupResult> {
   const plain = join(input.workDir, "archive.tar.gz");
-  const taken = await createBackup({ databasePath: input.databasePath, publishedDir: input.publishedDir, siteDir: input.siteDir, out: plain, now: new Date(input.at) });
+  const taken = await createBackup({ databasePath: input.databasePath, publishedDir: input.publishedDir, downloadsDir: input.downloadsDir, siteDir: input.siteDir, out: plain, now: new Date(input.at) });
   let file = plain;
   let secrets: BackupSecrets = {};
   if (input.encryption) {

@@ -14,7 +14,7 @@ import Database from "better-sqlite3";
 import { RepublishError } from "#renderer/republish.ts";
 import { SUSPENDED_MARKER } from "#renderer/publish-target.ts";
 import { UNAVAILABLE_HTML } from "#renderer/suspension.ts";
-import { DATABASE_FILE } from "./archive.ts";
+import { DATABASE_FILE, DOWNLOADS_FOLDER } from "./archive.ts";
 import { archiveKind, type BackupSecrets } from "./encryption.ts";
 import { OperatorError } from "./operator-error.ts";
 import { restoreBackup } from "./restore.ts";
@@ -37,6 +37,9 @@ export interface VerifyReport {
   /** Uploads the database lists, and those of them the archive did not hold. */
   uploads: number;
   missingUploads: string[];
+  /** Files sold as paid downloads the database lists, and those of them the archive did not hold (ADR 238). */
+  downloads: number;
+  missingDownloads: string[];
   /** Pages the restore rendered, and the published pages that have no page file after it. */
   rendered: number;
   unrendered: string[];
@@ -67,13 +70,16 @@ export async function verifyBackup(opts: VerifyOptions): Promise<VerifyReport> {
     suspendedPages: 0,
     uploads: 0,
     missingUploads: [],
+    downloads: 0,
+    missingDownloads: [],
     rendered: 0,
     unrendered: [],
     problems: [],
   };
   const work = mkdtempSync(join(opts.workDir ?? tmpdir(), ".plinth-verify-"));
   try {
-    const databasePath = join(work, "data", DATABASE_FILE);
+    const dataDir = join(work, "data");
+    const databasePath = join(dataDir, DATABASE_FILE);
     const publishedDir = join(work, "published");
     try {
       const restored = await restoreBackup({ archive: opts.archive, secrets: opts.secrets, databasePath, publishedDir, origin: opts.origin, pagesOrigin: opts.pagesOrigin, threads: 1 });
@@ -85,7 +91,7 @@ export async function verifyBackup(opts: VerifyOptions): Promise<VerifyReport> {
       // A database already in place (the pages failed to render) is still checked below.
       if (!existsSync(databasePath)) return report;
     }
-    inspect(report, databasePath, publishedDir);
+    inspect(report, databasePath, publishedDir, dataDir);
     return report;
   } catch (err) {
     if (err instanceof OperatorError) {
@@ -99,7 +105,7 @@ export async function verifyBackup(opts: VerifyOptions): Promise<VerifyReport> {
 }
 
 /** Reads the restored database and folder into the report. */
-function inspect(report: VerifyReport, databasePath: string, publishedDir: string): void {
+function inspect(report: VerifyReport, databasePath: string, publishedDir: string, dataDir: string): void {
   const db = new Database(databasePath, { readonly: true, fileMustExist: true });
   try {
     report.integrity = (db.pragma("integrity_check") as Record<string, unknown>[]).map((row) => String(Object.values(row)[0]));
@@ -112,6 +118,10 @@ function inspect(report: VerifyReport, databasePath: string, publishedDir: strin
     report.uploads = uploads.length;
     report.missingUploads = uploads.filter((key) => !existsSync(join(publishedDir, key)));
     if (report.missingUploads.length) report.problems.push(`${report.missingUploads.length} upload(s) the database lists are not in the archive (${report.missingUploads.slice(0, 5).join(", ")}).`);
+    const sold = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'download_files'").get() ? (db.prepare("SELECT storage_key FROM download_files").pluck().all() as string[]) : [];
+    report.downloads = sold.length;
+    report.missingDownloads = sold.filter((key) => !existsSync(join(dataDir, DOWNLOADS_FOLDER, key)));
+    if (report.missingDownloads.length) report.problems.push(`${report.missingDownloads.length} sold file(s) the database lists are not in the archive (${report.missingDownloads.slice(0, 5).join(", ")}).`);
     for (const { username, suspended } of pages) {
       const page = join(publishedDir, username, "index.html");
       if (suspended) {
@@ -136,7 +146,7 @@ export function reportLines(report: VerifyReport): string[] {
   if (report.createdAt) lines.push(`Taken ${report.createdAt} by Plinth ${report.plinthVersion}, database at migration ${report.migration}.`);
   if (report.integrity.length) lines.push(`Database integrity: ${report.integrity.join() === "ok" ? "ok" : "damaged"}; foreign keys: ${report.foreignKeyErrors === 0 ? "ok" : `${report.foreignKeyErrors} broken`}.`);
   if (report.integrity.length) {
-    lines.push(`${report.accounts} account(s), ${report.publishedPages} published page(s) and ${report.suspendedPages} suspended, ${report.uploads} upload(s) (${report.uploads - report.missingUploads.length} in the archive).`);
+    lines.push(`${report.accounts} account(s), ${report.publishedPages} published page(s) and ${report.suspendedPages} suspended, ${report.uploads} upload(s) (${report.uploads - report.missingUploads.length} in the archive), ${report.downloads} sold file(s) (${report.downloads - report.missingDownloads.length} in the archive).`);
     lines.push(`Rendered ${report.rendered} page(s) for the check; ${report.unrendered.length === 0 ? "every published page has its file" : `${report.unrendered.length} have none`}.`);
   }
   for (const problem of report.problems) lines.push(`Problem: ${problem}`);

@@ -17,6 +17,7 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import { transaction, type Db } from "#db/client.ts";
 import { backupRuns, jobs } from "#db/schema.ts";
 import { bucketClient } from "#renderer/bucket-target.ts";
+import { downloadsDir } from "../services/download-files.ts";
 import { takeVerifiedBackupOffThread, type ScheduledBackupInput, type ScheduledBackupResult } from "../backup/scheduled.ts";
 import { backupName, bucketStore, folderStore, parseBackupName, type BackupStore } from "../backup/store.ts";
 import { reportLines } from "../backup/verify.ts";
@@ -118,6 +119,7 @@ export async function runBackupJob(deps: AppDeps, job: BackupJob, take: TakeBack
       databasePath: deps.env.DATABASE_PATH,
       publishedDir: deps.env.PUBLISHED_DIR,
       siteDir: deps.env.SITE_DIR,
+      downloadsDir: downloadsDir(deps.env.DATA_DIR),
       workDir,
       encryption: schedule.encryption,
       origin: deps.env.PUBLIC_ORIGIN,

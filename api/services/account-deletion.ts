@@ -6,6 +6,10 @@
  * the page is gone at once), then the rows are deleted; if that fails the folder is put back and
  * nothing is lost. Only then are the files removed.
  *
+ * The files the owner sold as paid downloads (DATA_DIR/downloads, ADR 231) go with the target-cleanup
+ * job queued in the same transaction: the queue runs it once whichever process claims it, again
+ * after a crash, and removing a file already gone is no error (ADR 238).
+ *
  * Invoices are records (ADR 082, 049): in the same transaction the buyer's details are copied onto
  * them, and the users row's deletion detaches them (user_id set null) instead of deleting them.
  */
@@ -14,7 +18,7 @@ import { join, resolve, sep } from "node:path";
 import { eq } from "drizzle-orm";
 import { durably, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
-import { invoices, uploads, userProfiles, users } from "#db/schema.ts";
+import { downloadFiles, invoices, uploads, userProfiles, users } from "#db/schema.ts";
 import { enqueueJob } from "../jobs/queue.ts";
 import type { TargetCleanupJob } from "../jobs/target-cleanup.ts";
 import { writeSeoFiles } from "#renderer/seo-files.ts";
@@ -55,10 +59,12 @@ export function deleteAccount(db: Db, userId: string, opts: DeleteAccountOptions
           .where(eq(invoices.userId, userId))
           .run();
       }
+      // Read inside the transaction: a file uploaded a moment ago is in the list its rows leave with.
+      const sold = tx.select({ key: downloadFiles.storageKey }).from(downloadFiles).where(eq(downloadFiles.userId, userId)).all();
       tx.delete(users).where(eq(users.id, userId)).run();
       // A bucket's copies and the CDN's go through the jobs queue, retried until they are gone (ADR 129, 133).
       if (profile) {
-        const job: TargetCleanupJob = { username: profile.username, media: files.map((f) => f.key) };
+        const job: TargetCleanupJob = { username: profile.username, media: files.map((f) => f.key), downloads: sold.map((f) => f.key) };
         enqueueJob(tx, { kind: "target-cleanup", payload: job }, opts.now);
       }
     });

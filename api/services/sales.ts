@@ -9,7 +9,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { and, eq, lt, sql } from "drizzle-orm";
-import { platformFee } from "#core/connect.ts";
+import { EARNINGS_PATH, platformFee } from "#core/connect.ts";
 import type { PageLink } from "#core/model.ts";
 import { chosenAmount, formatAmount, paidDownloadOf, PAYMENT_MESSAGES, PAYMENTS, tipConfigOf, type PayForm } from "#core/schemas/payments.ts";
 import { hasFeature } from "#core/plans.ts";
@@ -29,6 +29,7 @@ import { ApiError } from "../errors.ts";
 import { billingFor } from "./billing.ts";
 import { connectAccountOf } from "./connect.ts";
 import { planStateOf } from "./profile.ts";
+import { creatorNameOf } from "./lead-mail.ts";
 
 export type SaleRow = typeof sales.$inferSelect;
 
@@ -123,6 +124,7 @@ export async function startPayment(deps: AppDeps, linkId: string, form: PayForm)
     createdAt: deps.now(),
     paidAt: null,
     refundedAt: null,
+    refundedAmount: 0,
   };
   deps.db.insert(sales).values(sale).run();
   let session: { id: string; url: string };
@@ -167,21 +169,71 @@ export function completeSale(deps: AppDeps, tx: Db, account: string, session: Co
   const at = deps.now();
   const email = session.customer_email?.toLowerCase() ?? null;
   tx.update(sales).set({ status: "paid", paidAt: at, buyerEmail: email, paymentIntentId: session.payment_intent }).where(eq(sales.id, sale.id)).run();
-  if (sale.kind !== "download") return;
+  // The mails are queued in this transaction, which records the event and finds the sale open only
+  // once: each is sent once, whichever process the provider's event reached (ADR 239).
+  const owner = tx
+    .select({ email: users.email, username: userProfiles.username, displayName: userProfiles.displayName })
+    .from(users)
+    .innerJoin(userProfiles, eq(userProfiles.userId, users.id))
+    .where(eq(users.id, sale.userId))
+    .get();
+  if (owner) enqueueJob(tx, { kind: "mail", payload: ownerSaleMail(owner.email, { ...sale, buyerEmail: email }, deps.env.PUBLIC_ORIGIN) }, at);
+  if (sale.kind !== "download") {
+    const message = sale.linkId ? (tx.select({ data: links.linkSpecificData }).from(links).where(eq(links.id, sale.linkId)).get()?.data.message ?? "") : "";
+    if (email && owner) enqueueJob(tx, { kind: "mail", payload: tipReceiptMail(email, sale, creatorNameOf(owner.displayName, owner.username), message, at) }, at);
+    return;
+  }
   const grant = { id: newId(), saleId: sale.id, key: randomBytes(32).toString("hex"), expiresAt: new Date(at.getTime() + PAYMENTS.DOWNLOAD_LINK_TTL_MS), maxUses: PAYMENTS.DOWNLOAD_LINK_MAX_USES, createdAt: at };
   tx.insert(downloadGrants).values(grant).run();
   if (email) enqueueJob(tx, { kind: "mail", payload: downloadMail(email, sale, downloadUrl(deps.env.PUBLIC_ORIGIN, grant), grant.expiresAt) }, at);
 }
 
-/** charge.refunded on a connected account: a wholly refunded sale is marked so, and its download link stops working. */
+const subjectText = (text: string) => text.replace(/[\r\n\u0000-\u001f\u007f]+/g, " ").trim().slice(0, 100);
+
+/** The owner's notice of a tip or a sale: what came in, the operator's fee, what is theirs, and the visitor's note. */
+export function ownerSaleMail(to: string, sale: Pick<SaleRow, "kind" | "itemTitle" | "amount" | "currency" | "feeAmount" | "note" | "notePrivate" | "buyerEmail">, origin: string): MailMessage {
+  const amount = formatAmount(sale.amount, sale.currency);
+  const tip = sale.kind === "tip";
+  const lines = [
+    tip ? `You received a tip of ${amount} through your page:` : `You sold a download for ${amount}:`,
+    "",
+    quoted(sale.itemTitle),
+    "",
+    `Plinth's fee: ${formatAmount(sale.feeAmount, sale.currency)}. Yours: ${formatAmount(sale.amount - sale.feeAmount, sale.currency)} (before Stripe's processing fee).`,
+  ];
+  if (sale.buyerEmail) lines.push(tip ? `From: ${sale.buyerEmail}` : `Buyer: ${sale.buyerEmail}`);
+  if (sale.note) lines.push("", sale.notePrivate ? "Their note (only you see it):" : "Their note:", quoted(sale.note));
+  lines.push("", `See all your sales: ${origin}${EARNINGS_PATH}`);
+  return { to, subject: tip ? `New tip: ${amount} for ${subjectText(sale.itemTitle)}` : `New sale: ${subjectText(sale.itemTitle)} (${amount})`, text: lines.join("\n") };
+}
+
+/** A tipper's receipt and thanks, with the creator's thank-you message. */
+export function tipReceiptMail(to: string, sale: Pick<SaleRow, "itemTitle" | "amount" | "currency">, creator: string, message: string, at: Date): MailMessage {
+  const amount = formatAmount(sale.amount, sale.currency);
+  const lines = [`Thank you for your tip of ${amount} to ${creator}.`, "", quoted(sale.itemTitle)];
+  if (message.trim()) lines.push("", `A message from ${creator}:`, quoted(message));
+  lines.push("", `Paid on ${at.toUTCString()}. The payment went to ${creator} through Stripe; it shows on your statement under their name.`);
+  return { to, subject: `Your tip to ${subjectText(creator)}`, text: lines.join("\n") };
+}
+
+/**
+ * charge.refunded on a connected account (ADR 239): `amount_refunded` is what has been refunded so
+ * far. A whole refund marks the sale refunded and its download link stops working; a partial one
+ * records the amount (never less than already recorded: events may come out of order) and leaves
+ * the buyer's link working.
+ */
 export function refundSale(deps: AppDeps, tx: Db, account: string, charge: ConnectChargeObject): void {
-  if (!charge.refunded || !charge.payment_intent) return;
+  if (!charge.payment_intent) return;
   const provider = billingFor(deps).provider.name;
   const sale = tx.select().from(sales).where(and(eq(sales.provider, provider), eq(sales.paymentIntentId, charge.payment_intent))).get();
   if (!sale || sale.accountId !== account || sale.status !== "paid") return;
   const at = deps.now();
-  tx.update(sales).set({ status: "refunded", refundedAt: at }).where(eq(sales.id, sale.id)).run();
-  tx.update(downloadGrants).set({ revokedAt: at }).where(eq(downloadGrants.saleId, sale.id)).run();
+  if (charge.refunded || charge.amount_refunded >= sale.amount) {
+    tx.update(sales).set({ status: "refunded", refundedAt: at, refundedAmount: sale.amount }).where(eq(sales.id, sale.id)).run();
+    tx.update(downloadGrants).set({ revokedAt: at }).where(eq(downloadGrants.saleId, sale.id)).run();
+    return;
+  }
+  if (charge.amount_refunded > sale.refundedAmount) tx.update(sales).set({ refundedAmount: charge.amount_refunded, refundedAt: at }).where(eq(sales.id, sale.id)).run();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -265,7 +317,8 @@ export function saleReceipt(deps: AppDeps, saleId: string, key: string) {
 // ---------------------------------------------------------------------------------------------
 // The owner's Sales screen
 
-const money = (cents: number) => (cents / 100).toFixed(2);
+/** "9.00"; a negative net (a refund after the fee was taken) as a number, which a spreadsheet reads as one (text starting "-" is defused). */
+const money = (cents: number): string | number => (cents < 0 ? Number((cents / 100).toFixed(2)) : (cents / 100).toFixed(2));
 
 /** The owner's paid and refunded sales, newest first: date, item, amount, fee, net, buyer e-mail. */
 export function listSales(deps: AppDeps, userId: string, limit = 1000) {
@@ -283,7 +336,9 @@ export function listSales(deps: AppDeps, userId: string, limit = 1000) {
     item: s.itemTitle,
     amount: s.amount,
     fee: s.feeAmount,
-    net: s.amount - s.feeAmount,
+    /** Refunded so far (ADR 239); the operator's fee is not given back by a refund. */
+    refunded: s.refundedAmount,
+    net: s.amount - s.feeAmount - s.refundedAmount,
     currency: s.currency,
     buyerEmail: s.buyerEmail,
     status: s.status,
@@ -294,9 +349,10 @@ export function listSales(deps: AppDeps, userId: string, limit = 1000) {
 
 /** The Sales screen's CSV export: one row per sale, amounts in the currency's units ("9.00"). */
 export function salesCsv(deps: AppDeps, userId: string): (string | number | null)[][] {
-  const rows: (string | number | null)[][] = [["Date", "Item", "Type", "Amount", "Fee", "Net", "Currency", "Buyer email", "Status", "Note"]];
+  const rows: (string | number | null)[][] = [["Date", "Item", "Type", "Amount", "Fee", "Refunded", "Net", "Currency", "Buyer email", "Status", "Note"]];
   for (const s of listSales(deps, userId, 100_000)) {
-    rows.push([s.date, s.item, s.kind === "tip" ? "Tip" : "Download", money(s.amount), money(s.fee), money(s.net), s.currency.toUpperCase(), s.buyerEmail, s.status === "paid" ? "Paid" : "Refunded", s.note]);
+    const status = s.status === "refunded" ? "Refunded" : s.refunded > 0 ? "Partly refunded" : "Paid";
+    rows.push([s.date, s.item, s.kind === "tip" ? "Tip" : "Download", money(s.amount), money(s.fee), money(s.refunded), money(s.net), s.currency.toUpperCase(), s.buyerEmail, status, s.note]);
   }
   return rows;
 }

@@ -125,14 +125,17 @@ describe("a paid download with the test provider", () => {
     expect(t.deps.db.select().from(downloadGrants).get()!.uses).toBe(0);
   });
 
-  it("thanks a tipper without a download, and keeps the note", async () => {
+  it("thanks a tipper by e-mail without a download, and keeps the note", async () => {
     t = createTestApp();
     const owner = createApiOwner(t, "plus");
     const { tipId } = await sellingOwner(t, owner);
     await buy(t, tipId, { amount: "1000", note: "Keep going" });
     expect(saleRows()[0]).toMatchObject({ kind: "tip", status: "paid", amount: 1000, feeAmount: 50, note: "Keep going" });
     expect(t.deps.db.select().from(downloadGrants).all()).toHaveLength(0);
-    expect(mailsTo(t.deps.env.OUTBOX_DIR, BUYER)).toHaveLength(0);
+    // A receipt with the creator's thanks (ADR 239), and no download link.
+    const mails = mailsTo(t.deps.env.OUTBOX_DIR, BUYER);
+    expect(mails.map((m) => m.subject)).toEqual([`Your tip to @${owner.username}`]);
+    expect(mails[0]!.text).not.toContain("/api/pay/download/");
   });
 });
 

@@ -115,7 +115,7 @@ describe("the archive", () => {
     const entries = entriesOf(archive);
     const manifest = JSON.parse(entries[0]!.body.toString("utf8")) as Manifest;
     expect(entries[0]!.path).toBe("manifest.json");
-    expect(manifest).toMatchObject({ format: "plinth-backup", version: 1, plinthVersion: expect.stringMatching(/^\d+\.\d+\.\d+/), migration: knownMigrations().at(-1)!.tag, counts: { media: 2 } });
+    expect(manifest).toMatchObject({ format: "plinth-backup", version: 2, plinthVersion: expect.stringMatching(/^\d+\.\d+\.\d+/), migration: knownMigrations().at(-1)!.tag, counts: { media: 2 } });
     expect(manifest.files.map((f) => f.path)).toEqual(entries.slice(1).map((e) => e.path));
     expect(manifest.files[0]).toMatchObject({ path: "plinth.db" });
     for (const e of entries.slice(1)) {
@@ -195,9 +195,9 @@ describe("restore refuses an archive before writing anything", () => {
     ["a path that climbs out", () => variant("climb", { entries: (e) => [...e, { path: "../../etc/cron.d/evil", body: Buffer.from("x") }] }), /holds \.\.\/\.\.\/etc\/cron\.d\/evil, which its manifest does not list\.$/],
     ["a symbolic link", () => variant("link", { entries: (e) => [e[0]!, { path: "plinth.db", body: Buffer.alloc(0), type: "SymbolicLink", linkpath: "/etc/passwd" }, ...e.slice(2)] }), /holds plinth\.db, which is not a plain file \(SymbolicLink\)\.$/],
     ["a file twice", () => variant("twice", { entries: (e) => [...e, e[1]!] }), /holds plinth\.db twice\.$/],
-    ["a manifest listing a path outside the media folder", () => variant("outside", { manifest: (m) => void (m.files[1]!.path = "../outside.jpg") }), /has a damaged manifest \(files\.1\.path: is neither the database nor a media file\)\.$/],
+    ["a manifest listing a path outside the media folder", () => variant("outside", { manifest: (m) => void (m.files[1]!.path = "../outside.jpg") }), /has a damaged manifest \(files\.1\.path: is neither the database, a media file nor a sold file\)\.$/],
     ["a manifest that is not first", () => variant("late", { entries: (e) => [e[1]!, e[0]!, ...e.slice(2)] }), /is not a Plinth backup: it does not start with manifest\.json\.$/],
-    ["a newer backup format", () => variant("newer", { manifest: (m) => void ((m as { version: number }).version = 2) }), /was written by a newer Plinth \(backup format 2; this one reads 1\)\. Upgrade Plinth to restore it\.$/],
+    ["a newer backup format", () => variant("newer", { manifest: (m) => void ((m as { version: number }).version = 3) }), /was written by a newer Plinth \(backup format 3; this one reads 2\)\. Upgrade Plinth to restore it\.$/],
     ["a migration this Plinth does not know", () => variant("future", { manifest: (m) => void (m.migration = "9999_from_the_future") }), /holds a database at migration 9999_from_the_future, which this Plinth does not know; restore it with Plinth \d+\.\d+\.\d+ or later\.$/],
     ["a gzip stream cut short", () => {
       const file = join(dir, "cut.tar.gz");
@@ -219,6 +219,15 @@ describe("restore refuses an archive before writing anything", () => {
     expect(err).toBeInstanceOf(OperatorError);
     expect((err as Error).message).toMatch(message);
     expect(existsSync(join(empty.data, ".."))).toBe(false);
+  });
+
+  it("restores a format-1 archive (before sold files were backed up, ADR 238)", async () => {
+    const file = variant("format-1", { manifest: (m) => {
+      (m as { version: number }).version = 1;
+      delete (m.counts as { downloads?: number }).downloads;
+    } });
+    const result = await restore(file, fresh());
+    expect(result.manifest).toMatchObject({ version: 1, counts: { downloads: 0 } });
   });
 
   it("leaves a target's data exactly as it was, even with --force", async () => {

@@ -61,7 +61,7 @@ function Pay() {
         <h1 id="order-title" className="text-2xl font-bold break-words">
           {session.kind === "tip" ? `Tip: ${session.name}` : session.name}
         </h1>
-        <p className="text-4xl font-bold tabular-nums">{amount}</p>
+        <div className="text-4xl font-bold tabular-nums">{amount}</div>
         <p className="text-sm text-slate-700">
           {session.kind === "tip" ? "A one-time tip, paid to the creator through Stripe." : "A one-time purchase. Your download link comes by e-mail and on the next page."}
         </p>

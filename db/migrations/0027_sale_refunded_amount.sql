@@ -1,0 +1,1 @@
+ALTER TABLE `sales` ADD `refunded_amount` integer DEFAULT 0 NOT NULL;
