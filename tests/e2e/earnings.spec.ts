@@ -144,7 +144,7 @@ test("an owner gets paid: connect, a tip and a paid download, the sales with the
   await expect(saleRow.getByRole("cell")).toHaveText([/./, "$9.00", "$0.45", "$8.55", BUYER, "Resend link"]);
   await expect(page.getByRole("link", { name: "Export CSV" })).toHaveAttribute("href", "/api/payments/sales.csv");
   const csv = await page.request.get("/api/payments/sales.csv");
-  expect(await csv.text()).toContain(`"Preset pack","Download","9.00","0.45","8.55","USD","${BUYER}","Paid"`);
+  expect(await csv.text()).toContain(`"Preset pack","Download","9.00","0.45","0.00","8.55","USD","${BUYER}","Paid"`);
   await expectNoAxeViolations(page, "Earnings with sales");
 
   // The link expires: its expiry is moved into the past, as the billing tests move a period's end.

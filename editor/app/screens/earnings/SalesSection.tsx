@@ -1,6 +1,6 @@
 /**
  * Earnings' Sales section (ADR 236): the owner's paid and refunded sales, newest first, with the
- * date, item, amount, the operator's fee, the net and the buyer's e-mail; 25 a page; the CSV of all
+ * date, item, amount, the operator's fee, the net (less any refund) and the buyer's e-mail; 25 a page; the CSV of all
  * of them; and "Resend link" for a paid download, behind a confirmation.
  */
 import { Download, Receipt } from "lucide-react";
@@ -113,6 +113,7 @@ export default function SalesSection() {
                     <span className="mt-0.5 flex flex-wrap gap-1 font-normal">
                       <Badge variant="outline">{s.kind === "tip" ? "Tip" : "Download"}</Badge>
                       {s.status === "refunded" ? <Badge variant="destructive">Refunded</Badge> : null}
+                      {s.status !== "refunded" && s.refunded > 0 ? <Badge variant="secondary">Refunded {formatAmount(s.refunded, s.currency)}</Badge> : null}
                     </span>
                     {s.note && !s.notePrivate ? <span className="mt-1 block font-normal text-slate-600">“{s.note}”</span> : null}
                     {s.note && s.notePrivate ? <span className="mt-1 block font-normal text-slate-600">“{s.note}” (private)</span> : null}
