@@ -28,9 +28,6 @@ export interface SiteFeature {
 const pct = Math.round(LIMITS.AFFILIATE_COMMISSION_RATE * 100);
 const freeThemes = THEMES.filter((t) => t.free).length;
 
-/** Plan keys the site does not sell yet, because the dashboard has no screen for them (ADR 231). */
-export const UNSOLD_FEATURE_KEYS = ["creator_payments"] as const;
-
 export const SITE_FEATURES = [
   {
     id: "links",
@@ -98,6 +95,14 @@ export const SITE_FEATURES = [
     keys: ["affiliate_program", "promote_plinth"],
     label: "Promote & Earn affiliate programme",
     note: `${pct}% commission on every referral, paid out in cash or as months of Plus`,
+    slide: "grow",
+  },
+  {
+    id: "tips-and-paid-downloads",
+    plan: "plus",
+    keys: ["creator_payments"],
+    label: "Tips and paid downloads",
+    note: "Visitors tip you or buy your download through Stripe, paid straight into your own Stripe account",
     slide: "grow",
   },
   { id: "billing-history", plan: "plus", keys: ["billing_history"], label: "Billing history and invoices" },

@@ -36,16 +36,11 @@ export const LINK_TYPE_LABELS: Record<LinkType, string> = {
 
 /**
  * The types the Add Link dialog offers, in its order: every stored type (docs/product.md section 3). The
- * site sells only what the dialog offers (ADR 143); Music and Social joined with ADR 211.
+ * site sells only what the dialog offers (ADR 143); Music and Social joined with ADR 211, Tip and Paid
+ * Download with their fields (ADR 235).
  */
-export const EDITOR_LINK_TYPES = ["standard_url", "label", "text_link", "donation", "music", "social", "lead_magnet", "vcf", PROMOTE_LINK_TYPE] as const satisfies readonly LinkType[];
+export const EDITOR_LINK_TYPES = ["standard_url", "label", "text_link", "donation", "tip", "paid_download", "music", "social", "lead_magnet", "vcf", PROMOTE_LINK_TYPE] as const satisfies readonly LinkType[];
 export type EditorLinkType = (typeof EDITOR_LINK_TYPES)[number];
-
-/**
- * Stored, checked and drawn on the page, but not offered by the Add Link dialog yet: their fields
- * come with the dashboard's Earnings screen (ADR 231). Until then the site does not sell them.
- */
-export const UNOFFERED_LINK_TYPES = ["tip", "paid_download"] as const satisfies readonly LinkType[];
 
 /**
  * docs/product.md section 6: the link types a Lite owner may use. A Social button is a Lite link, as a

@@ -49,6 +49,7 @@ export const ROUTE_RESERVED_USERNAMES = [
   "settings",
   "account",
   "billing",
+  "pay",
   "affiliate",
   "about",
   "home",

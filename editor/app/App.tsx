@@ -21,6 +21,7 @@ const screens = {
   "/dashboard/profile-picture": () => import("./screens/profile/ProfilePictureScreen.tsx"),
   "/dashboard/bio": () => import("./screens/bio/BioScreen.tsx"),
   "/dashboard/appearance": () => import("./screens/appearance/AppearanceScreen.tsx"),
+  "/dashboard/earnings": () => import("./screens/earnings/EarningsScreen.tsx"),
   "/dashboard/affiliate": () => import("./screens/affiliate/AffiliateScreen.tsx"),
   "/dashboard/account-settings": () => import("./screens/AccountSettingsScreen.tsx"),
 };
@@ -30,14 +31,10 @@ if (typeof location !== "undefined") {
   const path = location.pathname.replace(/\/+$/, "");
   void screens[(path === "/dashboard" ? "/dashboard/analytics" : path) as keyof typeof screens]?.().catch(() => undefined);
 }
-const AnalyticsScreen = lazy(screens["/dashboard/analytics"]);
-const LinksScreen = lazy(screens["/dashboard/links"]);
-const SocialLinksScreen = lazy(screens["/dashboard/social-links"]);
-const ProfilePictureScreen = lazy(screens["/dashboard/profile-picture"]);
-const BioScreen = lazy(screens["/dashboard/bio"]);
-const AppearanceScreen = lazy(screens["/dashboard/appearance"]);
-const AccountSettingsScreen = lazy(screens["/dashboard/account-settings"]);
-const AffiliateScreen = lazy(screens["/dashboard/affiliate"]);
+const screenRoutes = Object.entries(screens).map(([path, load]) => {
+  const Screen = lazy(load);
+  return <Route key={path} path={path} element={<Screen />} />;
+});
 const NotFound = lazy(() => import("./screens/NotFound.tsx").then((m) => ({ default: m.NotFound })));
 
 /** How often the dashboard asks whether the draft changed elsewhere (only while the tab is visible). */
@@ -95,14 +92,7 @@ const dashboardRoutes = (
       <Routes>
         <Route path="/dashboard" element={<Navigate to="/dashboard/analytics" replace />} />
         <Route path="/dashboard/account" element={<Navigate to="/dashboard/account-settings" replace />} />
-        <Route path="/dashboard/analytics" element={<AnalyticsScreen />} />
-        <Route path="/dashboard/links" element={<LinksScreen />} />
-        <Route path="/dashboard/social-links" element={<SocialLinksScreen />} />
-        <Route path="/dashboard/profile-picture" element={<ProfilePictureScreen />} />
-        <Route path="/dashboard/bio" element={<BioScreen />} />
-        <Route path="/dashboard/appearance" element={<AppearanceScreen />} />
-        <Route path="/dashboard/affiliate" element={<AffiliateScreen />} />
-        <Route path="/dashboard/account-settings" element={<AccountSettingsScreen />} />
+        {screenRoutes}
         <Route path="*" element={<NotFound />} />
       </Routes>
     </Suspense>

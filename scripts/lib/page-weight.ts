@@ -15,6 +15,7 @@ export const DASHBOARD_SCREENS = [
   "/dashboard/profile-picture",
   "/dashboard/bio",
   "/dashboard/appearance",
+  "/dashboard/earnings",
   "/dashboard/affiliate",
   "/dashboard/account-settings",
 ] as const;

@@ -11,7 +11,7 @@ const SIZES = [
 
 const MARKETING = ["/", "/features", "/pricing", "/help", "/contact", "/status", "/terms", "/privacy", "/cookies", "/affiliate-terms", "/no-such-page"];
 const AUTH = ["/auth/login", "/auth/signup", "/auth/forgot-password", "/auth/update-password", "/auth/verify-email", "/auth/callback"];
-const DASHBOARD = ["links", "social-links", "profile-picture", "bio", "appearance", "analytics", "affiliate", "account-settings", "account-settings?tab=domain"];
+const DASHBOARD = ["links", "social-links", "profile-picture", "bio", "appearance", "analytics", "earnings", "affiliate", "account-settings", "account-settings?tab=domain"];
 
 for (const size of SIZES) {
   test.describe(`${size.name} ${size.width}x${size.height}`, () => {

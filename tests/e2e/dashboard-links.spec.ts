@@ -18,7 +18,7 @@ test("the shell: redirects, menu entries, user menu and the 404 screen", async (
   await expect(page).toHaveURL(/\/dashboard\/analytics$/);
   await expect(page.getByRole("heading", { name: "Analytics", exact: true })).toBeVisible();
   const nav = page.getByRole("navigation", { name: "Dashboard" });
-  for (const label of ["Analytics", "Links", "Social Links", "Profile Picture", "Bio & SEO", "Theme", "Affiliate Program", "Account & Billing"]) {
+  for (const label of ["Analytics", "Links", "Social Links", "Profile Picture", "Bio & SEO", "Theme", "Earnings", "Affiliate Program", "Account & Billing"]) {
     await expect(nav.getByRole("link", { name: label, exact: true })).toBeVisible();
   }
   await expect(page.getByText(`@${owner.username}`).first()).toBeVisible();

@@ -204,11 +204,13 @@ test("arrowing through the link types passes the Plus ones without a prompt; Spa
   const upgrade = page.getByRole("dialog", { name: "Upgrade to Plinth Plus" });
   const type = (name: string) => add.getByRole("radio", { name, exact: true });
   await type("Donation").check();
-  // Music is Plus: the arrow passes it and the choice stays; Social, a Lite type, is chosen as the arrow reaches it.
-  await page.keyboard.press("ArrowRight");
-  await expect(type("Music")).toBeFocused();
-  await expect(upgrade).toBeHidden();
-  await expect(type("Donation")).toBeChecked();
+  // Tip, Paid Download and Music are Plus: the arrow passes them and the choice stays; Social, a Lite type, is chosen as the arrow reaches it.
+  for (const name of ["Tip", "Paid Download", "Music"]) {
+    await page.keyboard.press("ArrowRight");
+    await expect(type(name)).toBeFocused();
+    await expect(upgrade).toBeHidden();
+    await expect(type("Donation")).toBeChecked();
+  }
   await page.keyboard.press("ArrowRight");
   await expect(type("Social")).toBeChecked();
   // Lead Magnet, Contact Card and Promote & Earn are Plus: the arrow passes them and the choice stays.

@@ -59,6 +59,7 @@ const PLACES: Record<SiteFeatureId, Place[]> = {
   seo: [{ path: "/dashboard/bio", role: "textbox", name: "SEO title" }],
   "promote-and-earn": [{ path: "/dashboard/affiliate", role: "heading", name: "Affiliate Program" }, addDialog("radio", "Promote & Earn")],
   "custom-domain": [{ path: "/dashboard/account-settings?tab=domain", role: "textbox", name: "Domain" }],
+  "tips-and-paid-downloads": [addDialog("radio", "Tip"), addDialog("radio", "Paid Download"), { path: "/dashboard/earnings", role: "heading", name: "Get paid" }],
   "billing-history": [{ path: "/dashboard/account-settings?tab=billing", role: "region", name: "Billing History" }],
 };
 

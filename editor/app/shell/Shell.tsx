@@ -2,7 +2,7 @@
  * The dashboard frame: top bar with the user menu, the sidebar (large screens), the mobile menu, the
  * status bar and the current screen.
  */
-import { BarChart3, ExternalLink, Home, Image, Link2, LogOut, Menu, Palette, Settings, Share2, Type, Wallet } from "lucide-react";
+import { BarChart3, Banknote, ExternalLink, Home, Image, Link2, LogOut, Menu, Palette, Settings, Share2, Type, Wallet } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
 import { NavLink, useLocation, useNavigate } from "react-router";
 import { toast } from "../toast.tsx";
@@ -24,6 +24,7 @@ export const NAV = [
   { to: "/dashboard/profile-picture", label: "Profile Picture", icon: Image },
   { to: "/dashboard/bio", label: "Bio & SEO", icon: Type },
   { to: "/dashboard/appearance", label: "Theme", icon: Palette },
+  { to: "/dashboard/earnings", label: "Earnings", icon: Banknote, plus: true },
   { to: "/dashboard/affiliate", label: "Affiliate Program", icon: Wallet, plus: true },
   { to: "/dashboard/account-settings", label: "Account & Billing", icon: Settings },
 ] as const;

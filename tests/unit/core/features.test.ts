@@ -3,16 +3,16 @@
  * on the plan that has it, under one name; the Plus slides sell only Plus rows.
  */
 import { describe, expect, it } from "vitest";
-import { SITE_FEATURES, siteFeaturesOf, slideFeatures, UNSOLD_FEATURE_KEYS, type SiteFeature } from "#core/features.ts";
-import { EDITOR_LINK_TYPES, LINK_TYPES, LITE_LINK_TYPES, UNOFFERED_LINK_TYPES } from "#core/link-types.ts";
+import { SITE_FEATURES, siteFeaturesOf, slideFeatures, type SiteFeature } from "#core/features.ts";
+import { EDITOR_LINK_TYPES, LINK_TYPES, LITE_LINK_TYPES } from "#core/link-types.ts";
 import { FEATURE_KEYS, LITE_FEATURES, PLUS_ONLY_FEATURES } from "#core/plans.ts";
 
 const rows: readonly SiteFeature[] = SITE_FEATURES;
 
 describe("the site's feature table", () => {
-  it("sells every plan feature key in exactly one row, except those the dashboard has no screen for yet", () => {
+  it("sells every plan feature key in exactly one row", () => {
     const sold = rows.flatMap((r) => r.keys);
-    expect([...sold, ...UNSOLD_FEATURE_KEYS].sort()).toEqual([...FEATURE_KEYS].sort());
+    expect([...sold].sort()).toEqual([...FEATURE_KEYS].sort());
     expect(new Set(sold).size).toBe(sold.length);
   });
 
@@ -46,8 +46,8 @@ describe("the site's feature table", () => {
     expect(sold.some((l) => /button style|colour/i.test(l))).toBe(false);
   });
 
-  it("offers in the editor every stored link type, Music and Social included (ADR 211), but the payment types whose fields are not built yet (ADR 231)", () => {
-    expect([...EDITOR_LINK_TYPES, ...UNOFFERED_LINK_TYPES].sort()).toEqual([...LINK_TYPES].sort());
+  it("offers in the editor every stored link type, Music and Social (ADR 211), Tip and Paid Download (ADR 235) included", () => {
+    expect([...EDITOR_LINK_TYPES].sort()).toEqual([...LINK_TYPES].sort());
   });
 
   it("sells Music releases on Plus and players and Social buttons on every plan (ADR 211)", () => {

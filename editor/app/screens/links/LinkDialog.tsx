@@ -22,6 +22,7 @@ import { isLite, useDashboard } from "../../store.ts";
 import { RadioCards } from "../appearance/RadioCards.tsx";
 import { LinkFileField } from "./LinkFileField.tsx";
 import { CoverField, readServices, ServicesField } from "./MusicFields.tsx";
+import { PaidDownloadFields, paymentBody, paymentFieldsOf, TipFields } from "./PaymentFields.tsx";
 import type { Link, LinkList, LinksData } from "./types.ts";
 import { writeLink } from "./write-link.ts";
 
@@ -98,6 +99,8 @@ function fieldsOf(link: Link | null): Fields {
     start: toLocalInput(link?.scheduleStartTime),
     end: toLocalInput(link?.scheduleEndTime),
     parentListId: link?.parentListId ?? "",
+    // A Tip's and a Paid download's settings, amounts in the currency's units (ADR 235).
+    ...paymentFieldsOf(d),
   };
 }
 /** Everything the dialog edits, the fields and the type and main-button choices, for comparing versions. */
@@ -135,7 +138,7 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
   });
 
   function body(f: Fields) {
-    const data: Record<string, string> = {};
+    let data: Record<string, string> = {};
     if (type === "text_link") Object.assign(data, { text: f.text, url: f.dataUrl });
     if (type === "donation") data.message = f.message ?? "";
     if (type === "lead_magnet") Object.assign(data, { description: f.description, fileUrl: f.fileUrl });
@@ -154,6 +157,7 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
       Object.assign(data, { platform: f.platform ?? "", handle: handle ?? f.handle ?? "" });
       url = platform && handle ? platform.baseUrl + handle : "";
     }
+    if (type === "tip" || type === "paid_download") data = paymentBody(type, f).data;
     return {
       linkType: type,
       title: f.title ?? "",
@@ -174,7 +178,8 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
     const done = completed(f);
     setF(done);
     const b = body(done);
-    const errs: Fields = {};
+    // An amount that is not an amount is not sent as one: its field says so.
+    const errs: Fields = type === "tip" || type === "paid_download" ? paymentBody(type, done).errors : {};
     if (type === "social") {
       // The field shows the handle as it is saved: "@name" or a pasted profile address cleaned as the social icons clean it.
       const platform = getPlatform(done.platform ?? "");
@@ -214,7 +219,7 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
   const dirty = Object.entries({ ...f, linkType: type, isMainButton: String(main) }).some(([k, v]) => (base[k] ?? "") !== v);
 
   const err = (k: string) => errors[k];
-  const input = (k: string, label: string, opts: { required?: boolean; type?: string; errKey?: string; placeholder?: string; disabled?: boolean; hint?: ReactNode } = {}) => {
+  const input = (k: string, label: string, opts: { required?: boolean; type?: string; errKey?: string; placeholder?: string; disabled?: boolean; hint?: ReactNode; inputMode?: "decimal" } = {}) => {
     // An error, when there is one, is what the field is described by; else its hint.
     const describedBy = err(opts.errKey ?? k) ? `link-${k}-error` : opts.hint ? `link-${k}-hint` : "";
     return (
@@ -226,6 +231,7 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
           onChange={set(k)}
           onBlur={k in URL_FIELDS ? (e) => setF((s) => ({ ...s, [k]: completeUrl(e.target.value, URL_FIELDS[k]) })) : undefined}
           placeholder={opts.placeholder}
+          inputMode={opts.inputMode}
           disabled={opts.disabled}
           aria-invalid={err(opts.errKey ?? k) ? true : undefined}
           aria-describedby={describedBy || undefined}
@@ -416,6 +422,33 @@ export function LinkDialog(props: { open: boolean; onOpenChange(o: boolean): voi
             ) : null}
             {titleInput}
           </>
+        ) : null}
+        {type === "tip" || type === "paid_download" ? (
+          (() => {
+            const props = { f, setF, errors, input, field: (p: Parameters<typeof Field>[0]) => <Field {...p} />, inputClass };
+            return type === "tip" ? (
+              <TipFields {...props} />
+            ) : (
+              <PaidDownloadFields
+                {...props}
+                onPlusRequired={openUpgrade}
+                cover={
+                  <>
+                    <LinkFileField
+                      kind="thumbnail"
+                      noun="cover"
+                      value={f.cover ?? ""}
+                      onChange={(url) => setF((s) => ({ ...s, cover: url }))}
+                      urlInput={null}
+                      uploadLabel="Cover image (optional)"
+                      onPlusRequired={openUpgrade}
+                    />
+                    {err("data.cover") ? <p className="-mt-2 mb-3 text-sm text-red-700">{err("data.cover")}</p> : null}
+                  </>
+                }
+              />
+            );
+          })()
         ) : null}
         {type === PROMOTE_LINK_TYPE ? <p className="mb-3 text-sm text-slate-600">This button links to your referral link, so you earn 20% on every referral.</p> : null}
 

@@ -22,8 +22,11 @@ export function LinkFileField({
   uploadLabel,
   disabled,
   onPlusRequired,
+  noun,
 }: {
   kind: LinkFileKind;
+  /** What the uploaded image is called when it is not a thumbnail (a Paid download's "cover"). */
+  noun?: string;
   value: string;
   onChange(url: string): void;
   /** The URL field shown while no file is uploaded. */
@@ -62,14 +65,14 @@ export function LinkFileField({
   if (isMediaPath(value)) {
     return (
       <div className="mb-3 rounded-md border border-slate-200 p-3 text-sm">
-        <p className="font-medium">{kind === "lead_magnet" ? "Uploaded file" : "Uploaded thumbnail"}</p>
+        <p className="font-medium">{kind === "lead_magnet" ? "Uploaded file" : `Uploaded ${noun ?? "thumbnail"}`}</p>
         <div className="mt-1 flex flex-wrap items-center gap-3">
           {kind === "thumbnail" ? <img src={value} alt="" width={32} height={32} className="rounded" /> : null}
           <a href={value} target="_blank" rel="noopener" className="text-brand-700 underline">
-            {name ?? (kind === "lead_magnet" ? "View file" : "View thumbnail")}
+            {name ?? (kind === "lead_magnet" ? "View file" : `View ${noun ?? "thumbnail"}`)}
           </a>
           <button type="button" className="rounded-md border border-slate-300 px-2 py-1 hover:bg-slate-50" onClick={() => onChange("")} disabled={disabled}>
-            {kind === "lead_magnet" ? "Remove file" : "Remove thumbnail"}
+            {kind === "lead_magnet" ? "Remove file" : `Remove ${noun ?? "thumbnail"}`}
           </button>
         </div>
       </div>
