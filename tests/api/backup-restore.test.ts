@@ -182,7 +182,7 @@ describe("backup while the server takes writes, then restore into empty folders"
       await writer;
       expect(backup.stderr).toBe("");
       expect(backup.code).toBe(0);
-      expect(backup.stdout).toMatch(/^Backed up the database \(migration \w+\) and \d+ media file\(s\) to .*nightly\.tar\.gz: [\d.]+ MB in \d+ ms\.$/m);
+      expect(backup.stdout).toMatch(/^Backed up the database \(migration \w+\), \d+ media file\(s\) and \d+ sold file\(s\) to .*nightly\.tar\.gz: [\d.]+ MB in \d+ ms\.$/m);
       // The server kept answering while the backup ran.
       expect(linkWrites.length).toBeGreaterThan(linksBefore);
     } finally {

@@ -14,7 +14,6 @@ import { Button } from "../../components/button.tsx";
 import { toast } from "../../toast.tsx";
 import { useDashboard } from "../../store.ts";
 
-
 // The sales table, its CSV and resend load with the screen's second part (ADR 236).
 const SalesSection = lazy(() => import("./SalesSection.tsx"));
 
