@@ -2,11 +2,11 @@
  * Whether a draft may be published under the owner's plan (docs/product.md section 5, Publishing; ADR 023, 112,
  * 136). A Lite owner without an active trial is refused while the Lite rules would hide something the
  * draft shows with Plus: docs/product.md's list (main button, schedule, lead magnet, contact card, branding
- * removal, custom font pairing, non-blank long-form text) and the rest of section 6's Plus-only
+ * removal, custom font pairing, non-blank long-form text) and the rest of its section 6's Plus-only
  * content (more than 7 links or 4 visible social icons, thumbnails, promote links, premium themes,
  * SEO fields). The refusal is exactly the list of core/plan-hides.ts, so "Hide Plus items and
  * publish" (which publishes the same draft with the owner's consent to those hides) is always a way
- * out. Donation links are a Lite link type (section 6).
+ * out. Donation links are a Lite link type (docs/product.md, section 6).
  */
 import type { PagePlan, PageSnapshot } from "./model.ts";
 import { featuresOf, planHiddenItems, type PlanFeature } from "./plan-hides.ts";

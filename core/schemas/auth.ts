@@ -12,7 +12,7 @@ export * from "../auth-rules.ts";
 
 const MINUTE = 60_000;
 
-/** Limits of the account flows that section 9 does not name (our choices, ADR 040). */
+/** Limits of the account flows that docs/product.md's section 9 does not name (our choices, ADR 040). */
 export const AUTH_LIMITS = {
   /** How long a signup in progress lasts after its last step (and holds its username once its e-mail is verified). */
   SIGNUP_HOLD_MS: 30 * MINUTE,
