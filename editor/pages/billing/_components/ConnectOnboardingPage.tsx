@@ -8,6 +8,7 @@
 import { useId, useState, type FormEvent } from "react";
 import { CONNECT_MESSAGES, EARNINGS_PATH } from "#core/connect.ts";
 import { api, ApiFailure, unwrap } from "../../../app/api.ts";
+import { TextField } from "../../../components/auth/fields.tsx";
 import ErrorBoundary from "../../../components/ErrorBoundary.tsx";
 import { Notice, param, useLoaded } from "./page-parts.tsx";
 
@@ -22,29 +23,6 @@ interface Details {
 }
 
 const inputClass = "w-full rounded-md border border-slate-300 px-3 py-2 aria-[invalid=true]:border-red-600";
-
-function Field({ label, value, error, hint, onChange, autoComplete }: { label: string; value: string; error?: string; hint?: string; onChange(v: string): void; autoComplete: string }) {
-  const id = useId();
-  const described = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
-  return (
-    <div>
-      <label htmlFor={id} className="mb-1 block text-sm font-medium">
-        {label}
-      </label>
-      <input id={id} value={value} onChange={(e) => onChange(e.target.value)} autoComplete={autoComplete} maxLength={100} aria-invalid={error ? true : undefined} aria-describedby={described} className={inputClass} />
-      {hint ? (
-        <p id={`${id}-hint`} className="mt-1 text-sm text-slate-600">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
 
 function Onboarding() {
   const id = param("link");
@@ -89,7 +67,7 @@ function Onboarding() {
         Stripe pays what your visitors send to your bank account. Account: <span className="font-medium text-slate-900">{link.email}</span>
       </p>
       <form onSubmit={submit} noValidate className="mt-4 space-y-4">
-        <Field label="Legal name" value={details.name} error={errors.name} onChange={(name) => setDetails({ ...details, name })} autoComplete="name" />
+        <TextField label="Legal name" value={details.name} error={errors.name} onChange={(e) => setDetails({ ...details, name: e.target.value })} autoComplete="name" maxLength={100} />
         <div>
           <label htmlFor={countryId} className="mb-1 block text-sm font-medium">
             Country
@@ -100,13 +78,14 @@ function Onboarding() {
             ))}
           </select>
         </div>
-        <Field
+        <TextField
           label="Bank account number"
           value={details.account}
           error={errors.account}
           hint={`Test mode: use ${TEST_ACCOUNT_NUMBER}.`}
-          onChange={(account) => setDetails({ ...details, account })}
+          onChange={(e) => setDetails({ ...details, account: e.target.value })}
           autoComplete="off"
+          maxLength={100}
         />
         {error ? (
           <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">

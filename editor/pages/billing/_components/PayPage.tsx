@@ -7,29 +7,20 @@
 import { Lock } from "lucide-react";
 import { useId, useState, type FormEvent } from "react";
 import { CONNECT_MESSAGES } from "#core/connect.ts";
+import type { TestConnectSessionView } from "#api/billing/test-mode/connect.ts";
 import { formatAmount } from "#core/payments.ts";
 import { unwrap } from "../../../app/api.ts";
 import ErrorBoundary from "../../../components/ErrorBoundary.tsx";
 import { CardFields, TestCards, useCardForm } from "./CardFields.tsx";
 import { Notice, param, useLoaded } from "./page-parts.tsx";
 
-interface SessionView {
-  id: string;
-  status: "open" | "complete" | "expired";
-  kind: "tip" | "download";
-  name: string;
-  amount: number;
-  currency: string;
-  cancelUrl: string;
-  successUrl: string;
-}
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const sessionPath = (id: string) => `/api/pay/test/sessions/${encodeURIComponent(id)}`;
 
 function Pay() {
   const id = param("session");
-  const { value: session, failure } = useLoaded(() => unwrap(fetch(sessionPath(id))) as Promise<SessionView>, CONNECT_MESSAGES.sessionNotFound);
+  const { value: session, failure } = useLoaded(() => unwrap(fetch(sessionPath(id))) as Promise<TestConnectSessionView>, CONNECT_MESSAGES.sessionNotFound);
   const [email, setEmail] = useState("");
   const [emailError, setEmailError] = useState<string | null>(null);
   const emailId = useId();
