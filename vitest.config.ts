@@ -5,8 +5,8 @@ export default defineConfig({
   test: {
     include: ["tests/unit/**/*.test.{ts,tsx}", "tests/api/**/*.test.{ts,tsx}"],
     environment: "node",
-    // Tests publish pages, which read the built visitor script.
-    globalSetup: ["tests/setup/build-visitor.ts"],
+    // Builds the visitor script the tests publish with; one temporary folder per run.
+    globalSetup: ["tests/setup/global.ts"],
     setupFiles: ["tests/setup/fail-on-console-error.ts"],
     pool: "forks",
     // Two test files at a time at least, even on two cores (Vitest's default there is one): most of

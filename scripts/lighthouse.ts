@@ -43,8 +43,15 @@ for (const r of results) {
 }
 const app: PageResult[] = await scorePages(origin, AUTH_PAGES);
 const cookie = await signIn();
-if (cookie) app.push(...(await scorePages(origin, DASHBOARD_SCREENS, { headers: { Cookie: cookie } })));
+const signedIn = cookie ? { headers: { Cookie: cookie } } : {};
+if (cookie) app.push(...(await scorePages(origin, DASHBOARD_SCREENS, signedIn)));
 else console.log("dashboard screens left out: set LIGHTHOUSE_PASSWORD (or DEMO_PASSWORD) to score them signed in\n");
+// The same median of three for a page below its performance goal: a dashboard screen's blocking
+// time moves by a third between runs of one build on this kind of machine.
+for (const [i, r] of app.entries()) {
+  const options = { runs: 3, ...((AUTH_PAGES as readonly string[]).includes(r.path) ? {} : signedIn) };
+  if (r.scores.performance < APP_GOALS.performance) app[i] = (await scorePages(origin, [r.path], options))[0]!;
+}
 for (const r of app) {
   if (new URL(r.finalUrl).pathname !== r.path) problems.push(`${r.path}: moved to ${r.finalUrl}, not scored`);
   const below = Object.entries(APP_GOALS).filter(([c, goal]) => r.scores[c as keyof typeof APP_GOALS] < goal);
