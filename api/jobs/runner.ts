@@ -17,7 +17,7 @@ import { runBackupJob, type BackupJob } from "./backup.ts";
 import { runPageBoundary, type PageBoundaryJob } from "./page-schedule.ts";
 import { performance } from "node:perf_hooks";
 import { log, withLogContext } from "../log.ts";
-import { cdnErrors, jobsFailed } from "../metrics.ts";
+import { jobsFailed } from "../metrics.ts";
 import { createJobWorker, type JobObserver, type JobWorker, type TickResult } from "./queue.ts";
 
 const workers = new WeakMap<AppDeps, JobWorker>();
