@@ -17,7 +17,7 @@ import { runBackupJob, type BackupJob } from "./backup.ts";
 import { runPageBoundary, type PageBoundaryJob } from "./page-schedule.ts";
 import { performance } from "node:perf_hooks";
 import { log, withLogContext } from "../log.ts";
-import { jobsFailed } from "../metrics.ts";
+import { cdnErrors, jobsFailed } from "../metrics.ts";
 import { createJobWorker, type JobObserver, type JobWorker, type TickResult } from "./queue.ts";
 
 const workers = new WeakMap<AppDeps, JobWorker>();
@@ -48,6 +48,8 @@ function observerFor(deps: AppDeps): JobObserver {
     failed(err, job, attempts) {
       if (!job) return log().error({ err }, "Jobs failed");
       jobsFailed.inc({ kind: job.kind });
+      // docs/prometheus-alerts.yml alerts on this one.
+      if (job.kind === "cdn-purge") cdnErrors.inc();
       withLogContext({ jobId: job.id, jobKind: job.kind }, () => log().error({ err, attempt: attempts }, "Job failed"));
     },
     ran(at) {
