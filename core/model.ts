@@ -48,7 +48,6 @@ export const LinkSpecificDataSchema = z
     fileName: z.string().optional(),
   })
   .strip();
-export type LinkSpecificData = z.infer<typeof LinkSpecificDataSchema>;
 
 export const PageLinkSchema = z.object({
   id: z.string(),

@@ -27,10 +27,6 @@ export const PAYMENTS = {
   DOWNLOAD_LINK_MAX_USES: 5,
 } as const;
 
-/** The link types that take payments (core/link-types.ts). */
-export const PAYMENT_LINK_TYPES = ["tip", "paid_download"] as const;
-export type PaymentLinkType = (typeof PAYMENT_LINK_TYPES)[number];
-
 /** "12.50 US$"-free: the amount as a buyer reads it, e.g. "$12.50", "€5.00". */
 export function formatAmount(amount: number, currency: string): string {
   try {

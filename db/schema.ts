@@ -7,7 +7,7 @@
  * - enum columns carry a CHECK built from the same lists core/ validates with.
  */
 import { sql, type SQL } from "drizzle-orm";
-import { type AnySQLiteColumn, check, customType, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { type AnySQLiteColumn, check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { LINK_TYPES } from "#core/link-types.ts";
 import { REPORT_REASONS } from "#core/limits.ts";
 import { PLAN_TYPES, SUBSCRIPTION_STATUSES } from "#core/plans.ts";

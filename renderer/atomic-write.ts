@@ -2,8 +2,9 @@
  * Crash-safe file replacement: write a new temporary file beside the target, fsync it, rename it over
  * the target, fsync the directory. A crash at any instant leaves the old file or the new one, never
  * a mix, and no file is ever rewritten in place: a reader that holds the old file open (a static
- * server still sending it, rsync, a backup) keeps reading the old bytes (ADR 097). stageFiles and
- * commitStaged do the same for many files at once, fsynced in parallel on Node's thread pool.
+ * server still sending it, rsync, a backup) keeps reading the old bytes (ADR 097). stageFiles,
+ * syncStaged, swapStaged and syncFoldersOf do the same for many files at once, fsynced in parallel on
+ * Node's thread pool.
  */
 import { randomBytes } from "node:crypto";
 import {
@@ -182,8 +183,11 @@ export function discardStaged(staged: StagedFile[]): void {
   }
 }
 
-/** Rename staged files over their targets in order; if one fails, the rest are removed and it throws. */
-function swapAll(staged: StagedFile[]): void {
+/**
+ * Rename staged files over their targets in order; if one fails, the rest are removed and it throws.
+ * Synchronous: a thread-pool round trip per rename would cost more than the call.
+ */
+export function swapStaged(staged: StagedFile[]): void {
   for (let i = 0; i < staged.length; i++) {
     const t = staged[i]!;
     try {
@@ -206,11 +210,6 @@ export async function syncStaged(staged: StagedFile[]): Promise<void> {
   for (const t of staged) closeSync(t.fd);
 }
 
-/** Rename synced staged files over their targets in order; if one fails, the rest are removed and it throws. */
-export function swapStaged(staged: StagedFile[]): void {
-  swapAll(staged);
-}
-
 /** Fsync the folders of swapped files, at once, which makes their renames durable. */
 export async function syncFoldersOf(staged: StagedFile[]): Promise<void> {
   const dirs = [...new Set(staged.map((t) => dirname(t.path)))];
@@ -227,24 +226,6 @@ export async function syncFoldersOf(staged: StagedFile[]): Promise<void> {
 }
 
 /**
- * Swap staged files in, each atomically and durably, and a crash at any instant leaves each file old
- * or new, never a mix: every file is fsynced (in parallel), then each is renamed in the order given
- * (a page's own files before its index.html), then their folders are fsynced. Renaming and closing
- * stay synchronous: a thread-pool round trip each would cost more than the call.
- */
-export async function commitStaged(staged: StagedFile[]): Promise<void> {
-  if (staged.length === 0) return;
-  await syncStaged(staged);
-  swapAll(staged);
-  await syncFoldersOf(staged);
-}
-
-/** Replace many files, each atomically and durably: stage them all, then commit them together. */
-export async function replaceFilesDurably(writes: PendingWrite[]): Promise<void> {
-  return commitStaged(stageFiles(writes));
-}
-
-/**
  * The same on this thread, for a page's few files (a publish): each file is fsynced, then all are
  * renamed in the order given, then each folder is fsynced once, instead of a folder fsync per file.
  */
@@ -257,6 +238,6 @@ export function replaceFilesSync(writes: PendingWrite[]): void {
     throw err;
   }
   for (const t of staged) closeSync(t.fd);
-  swapAll(staged);
+  swapStaged(staged);
   for (const d of new Set(staged.map((t) => dirname(t.path)))) fsyncDir(d);
 }

@@ -7,7 +7,6 @@
 import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
-import type { PendingWrite } from "./atomic-write.ts";
 import { CONTENT_TYPES, IMMUTABLE, REVALIDATE } from "./content-types.ts";
 import { ENCODINGS, isCompressible } from "./precompress.ts";
 import { PAGE_OWN_FILE, TargetWriteError, type PublishTarget, type TargetWriter } from "./publish-target.ts";

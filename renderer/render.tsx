@@ -144,7 +144,7 @@ export function renderPage(input: RenderInput): RenderedPage {
       <>
         <CookieBanner origin={origin} />
         <PageBody snapshot={snapshot} plan={plan} now={now} mode={mode} banner={input.banner} origin={origin} pagesOrigin={pagesOrigin} apiOrigin={apiOrigin} pageUrl={url} content={v} longForm={longFormBlocks(v.longFormText)} icons={BRAND_ICONS} />
-        <PageChrome origin={origin} />
+        <PageChrome />
       </>,
     ),
   );

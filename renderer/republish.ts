@@ -19,8 +19,6 @@ import { seoFilesOnDisk, writeSeoFiles } from "./seo-files.ts";
 import { suspendedOwners, writeSuspendedPages } from "./suspension.ts";
 import { templateFingerprint } from "./template-fingerprint.ts";
 
-export type { PageToRender, RenderSettings } from "./republish-batch.ts";
-
 /** Pages per database read and per round of fsyncs. */
 export const BATCH_SIZE = 100;
 

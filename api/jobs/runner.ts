@@ -48,6 +48,8 @@ function observerFor(deps: AppDeps): JobObserver {
     failed(err, job, attempts) {
       if (!job) return log().error({ err }, "Jobs failed");
       jobsFailed.inc({ kind: job.kind });
+      // docs/prometheus-alerts.yml alerts on this one.
+      if (job.kind === "cdn-purge") cdnErrors.inc();
       withLogContext({ jobId: job.id, jobKind: job.kind }, () => log().error({ err, attempt: attempts }, "Job failed"));
     },
     ran(at) {

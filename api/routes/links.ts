@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { validator } from "hono/validator";
 import type { z } from "zod";
-import { LinkExtrasSchema, LinkOrderSchema, LinkVisibilitySchema, LINK_EXTRA_KEYS, MainButtonSchema, IdParamSchema } from "#core/dashboard-schemas.ts";
+import { LinkExtrasSchema, LinkOrderSchema, type LinkExtras, LinkVisibilitySchema, LINK_EXTRA_KEYS, MainButtonSchema, IdParamSchema } from "#core/dashboard-schemas.ts";
 import { DASH } from "#core/dashboard-texts.ts";
 import { LITE_LINK_TYPES, PROMOTE_LINK_TYPE } from "#core/link-types.ts";
 import { LIMITS } from "#core/limits.ts";
@@ -41,7 +41,6 @@ import { jsonBody, params, query } from "../validate.ts";
 export type { LinkRow };
 
 type LinkInput = z.output<typeof LinkInputSchema>;
-type LinkExtras = z.output<typeof LinkExtrasSchema>;
 /** What the dashboard sends: the type's fields (core's LinkInputSchema) plus the Plus-only settings. */
 export type LinkBody = z.input<typeof LinkInputSchema> & z.input<typeof LinkExtrasSchema>;
 

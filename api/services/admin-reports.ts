@@ -6,8 +6,6 @@
  * transaction; the second of two admins doing the same thing at once is told it is already done.
  */
 import { createHmac } from "node:crypto";
-import { existsSync, unlinkSync } from "node:fs";
-import { join } from "node:path";
 import { and, desc, eq, isNotNull, isNull, max, or } from "drizzle-orm";
 import { ADMIN_TEXTS, type AdminAction } from "#core/admin.ts";
 import { PageSnapshotSchema } from "#core/model.ts";

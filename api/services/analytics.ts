@@ -3,7 +3,7 @@
  * (ADR 071): the cost grows with the days in the range, never with the events in it. Bots are stored
  * as raw events but never counted. The dashboard, the CSV and the JSON export all come from here.
  */
-import { and, asc, count, desc, eq, gte, isNotNull, lt, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, isNotNull, lt, sql } from "drizzle-orm";
 import { rangeDays } from "#core/analytics-range.ts";
 import { clickThroughRate, type AnalyticsRange } from "#core/schemas/analytics.ts";
 import { LINK_TYPE_LABELS, type LinkType } from "#core/link-types.ts";

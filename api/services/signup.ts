@@ -25,6 +25,18 @@ export function isUniqueViolation(err: unknown): boolean {
 
 const holdUntil = (now: Date) => new Date(now.getTime() + AUTH_LIMITS.SIGNUP_HOLD_MS);
 
+/** Writes a new attempt holding for the usual time, and returns it with the token only the browser keeps. */
+function insertAttempt(
+  db: Db,
+  fields: Pick<SignupAttempt, "username" | "email" | "emailVerifiedAt" | "googleSub">,
+  now: Date,
+): { attempt: SignupAttempt; token: string } {
+  const token = randomToken();
+  const attempt: SignupAttempt = { id: newId(), tokenHash: sha256Hex(token), ...fields, expiresAt: holdUntil(now), createdAt: now };
+  db.insert(signupAttempts).values(attempt).run();
+  return { attempt, token };
+}
+
 /** The live attempt this browser's token belongs to, or null. */
 export function findAttempt(db: Db, token: string | undefined, now: Date): SignupAttempt | null {
   if (!token || token.length > 64) return null;
@@ -72,19 +84,7 @@ export function holdSignup(
         const attempt = db.select().from(signupAttempts).where(eq(signupAttempts.id, current.id)).get()!;
         return { attempt, token: input.token!, emailChanged };
       }
-      const token = randomToken();
-      const attempt: SignupAttempt = {
-        id: newId(),
-        tokenHash: sha256Hex(token),
-        username,
-        email: input.email,
-        emailVerifiedAt: null,
-        googleSub: null,
-        expiresAt: holdUntil(now),
-        createdAt: now,
-      };
-      db.insert(signupAttempts).values(attempt).run();
-      return { attempt, token, emailChanged: true };
+      return { ...insertAttempt(db, { username, email: input.email, emailVerifiedAt: null, googleSub: null }, now), emailChanged: true };
     });
   } catch (err) {
     // The unique index on the held username is the last word when two requests race.
@@ -122,19 +122,7 @@ export function createProviderAttempt(
       const a = usernameAvailability(db, input.username, now, { email: input.email });
       if (a.available) username = a.username;
     }
-    const token = randomToken();
-    const attempt: SignupAttempt = {
-      id: newId(),
-      tokenHash: sha256Hex(token),
-      username,
-      email: input.email,
-      emailVerifiedAt: now,
-      googleSub: input.googleSub,
-      expiresAt: holdUntil(now),
-      createdAt: now,
-    };
-    db.insert(signupAttempts).values(attempt).run();
-    return { attempt, token };
+    return insertAttempt(db, { username, email: input.email, emailVerifiedAt: now, googleSub: input.googleSub }, now);
   });
 }
 

@@ -109,7 +109,6 @@ export const LoginFormSchema = z.object({
   password: EnteredPasswordSchema,
   rememberMe: z.boolean().default(false),
 });
-export type LoginForm = z.input<typeof LoginFormSchema>;
 
 /** Signup step 1: the username and the e-mail the code goes to. */
 export const SignupStartSchema = z.object({ username: UsernameSchema, email: EmailSchema });

@@ -21,4 +21,3 @@ export const ContactMessageSchema = z.object({
     .min(1, "Message is required")
     .max(CONTACT_MESSAGE_MAX, `Message must be at most ${CONTACT_MESSAGE_MAX} characters`),
 });
-export type ContactMessageInput = z.output<typeof ContactMessageSchema>;

@@ -19,7 +19,6 @@ export const TrackEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("page_view"), username: pageUsername, referrer, url }),
   z.object({ type: z.literal("link_click"), username: pageUsername, linkId, referrer, url }),
 ]);
-export type TrackEvent = z.output<typeof TrackEventSchema>;
 
 /** Lead-magnet capture: the e-mail is required and trimmed. */
 export const LeadCaptureSchema = z.object({
@@ -45,4 +44,3 @@ export const CookieConsentSchema = z.object({
   marketing: z.boolean(),
   timestamp: z.iso.datetime({ offset: true }),
 });
-export type CookieConsent = z.infer<typeof CookieConsentSchema>;

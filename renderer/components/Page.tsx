@@ -816,7 +816,7 @@ export function CookieBanner({ origin = "" }: { origin?: string }) {
 }
 
 /** The part every page shares for one origin after its body: report and lead dialogs, toast. */
-export function PageChrome({ origin = "" }: { origin?: string }) {
+export function PageChrome() {
   return (
     <>
       <dialog id="d-report" aria-labelledby="d-report-t">
@@ -869,7 +869,7 @@ export function Page(props: PageProps) {
     <>
       <CookieBanner origin={props.origin ?? ""} />
       <PageBody {...props} />
-      <PageChrome origin={props.origin ?? ""} />
+      <PageChrome />
     </>
   );
 }

@@ -13,7 +13,6 @@
  * forward like any install when migrations are added, so only the first run pays for writing ten
  * million events (or a run after a migration that no longer applies to it).
  */
-import { spawn } from "node:child_process";
 import autocannon from "autocannon";
 import http from "node:http";
 import { createHash } from "node:crypto";
@@ -26,6 +25,7 @@ import { closeDatabase, openDatabase } from "#db/client.ts";
 import { userProfiles } from "#db/schema.ts";
 import { publishPage } from "#renderer/publish.ts";
 import { generateAnalytics } from "../analytics-generate.ts";
+import { startServer, type Server } from "./bench-processes.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const EVENTS = Number(process.env.BENCH_ANALYTICS_EVENTS ?? 10_000_000);
@@ -144,21 +144,10 @@ export async function benchAnalytics(row: Row, log: (s: string) => void): Promis
   // Beacons are stamped with the real clock; the generated events all end before today.
   const since = Math.max(Date.now(), cache.end);
 
-  const child = spawn(process.execPath, ["--import", "tsx", "api/server.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), PUBLIC_ORIGIN: origin, DATA_DIR: data, PUBLISHED_DIR: published, SITE_DIR: join(dir, "no-site"), LOG_REQUESTS: "0", TRUST_PROXY: "1", ANALYTICS_RAW_DAYS: "3650" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+  let server: Server | undefined;
   try {
-    await new Promise<void>((ok, fail) => {
-      let out = "";
-      child.stdout!.on("data", (d) => {
-        out += String(d);
-        if (out.includes("Plinth is listening")) ok();
-      });
-      void exited.then(() => fail(new Error("the bench server exited")));
-    });
+    server = await startServer({ PUBLIC_ORIGIN: origin, DATA_DIR: data, PUBLISHED_DIR: published, SITE_DIR: join(dir, "no-site"), TRUST_PROXY: "1", ANALYTICS_RAW_DAYS: "3650" }, port);
+    const { child, exited } = server;
     const call = client(origin);
     const health = () => call("GET", "/api/health");
     const from = new Date(cache.end - DAYS * DAY).toISOString();
@@ -264,8 +253,8 @@ export async function benchAnalytics(row: Row, log: (s: string) => void): Promis
     closeDatabase(after);
     row("Beacons acknowledged = events stored (after SIGTERM)", `${acknowledged.toLocaleString("en")} acknowledged, ${stored.toLocaleString("en")} stored`, acknowledged === stored);
   } finally {
-    if (child.exitCode === null) child.kill("SIGTERM");
-    await exited;
+    if (server?.child.exitCode === null) server.child.kill("SIGTERM");
+    await server?.exited;
     rmSync(dir, { recursive: true, force: true });
   }
 }

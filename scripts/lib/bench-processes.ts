@@ -23,13 +23,14 @@ const PER_ROUND = Number(process.env.BENCH_PROCESS_PUBLISHES ?? 300);
 const IN_FLIGHT = 8;
 const ROUNDS = 2;
 
-interface Server {
+export interface Server {
   origin: string;
   child: ChildProcess;
   exited: Promise<void>;
 }
 
-async function startServer(env: Record<string, string>, port: number): Promise<Server> {
+/** A server process (api/server.ts) on `port` with `env`, once it says it is listening. The analytics rows start theirs here too. */
+export async function startServer(env: Record<string, string>, port: number): Promise<Server> {
   const origin = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ["--import", "tsx", "api/server.ts"], {
     cwd: ROOT,

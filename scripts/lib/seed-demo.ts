@@ -15,7 +15,7 @@ import { transaction } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { links, socialLinks, userProfiles, users } from "#db/schema.ts";
 import { publishPage } from "#renderer/publish.ts";
-import { throughTarget, type PublishTarget } from "#renderer/publish-target.ts";
+import { throughTarget } from "#renderer/publish-target.ts";
 
 export const DEMO_USERNAME = "demo";
 export const DEMO_EMAIL = "demo@plinth.localhost";
@@ -32,7 +32,7 @@ const DEMO_SOCIALS = [
   { platform: "youtube" as const, url: "https://www.youtube.com/@democreator" },
 ];
 
-export async function seedDemo(deps: Pick<AppDeps, "db" | "env" | "target">, password = process.env.DEMO_PASSWORD, target: PublishTarget = deps.target) {
+export async function seedDemo(deps: Pick<AppDeps, "db" | "env" | "target">, password = process.env.DEMO_PASSWORD) {
   const { db, env } = deps;
   const now = new Date();
   const secret = password ?? `Demo-${randomBytes(9).toString("base64url")}-9!`;
@@ -64,7 +64,7 @@ export async function seedDemo(deps: Pick<AppDeps, "db" | "env" | "target">, pas
     });
     // A publish is its own durable transaction, and a bucket takes the page once it has committed.
     const opts = { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, pagesOrigin: pagesOrigin(env), now };
-    const result = await throughTarget(target, (writer) => publishPage(db, userId, { ...opts, writer }));
+    const result = await throughTarget(deps.target, (writer) => publishPage(db, userId, { ...opts, writer }));
     if (!result.ok) throw new Error(`The demo page was not published (${result.reason}).`);
   } catch (err) {
     db.delete(users).where(eq(users.id, userId)).run();

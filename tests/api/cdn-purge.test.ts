@@ -10,6 +10,7 @@ import { runCdnPurge } from "#api/jobs/cdn-purge.ts";
 import { runPageBoundary } from "#api/jobs/page-schedule.ts";
 import { enqueueJob, JOB_BACKOFF_MS } from "#api/jobs/queue.ts";
 import { jobsFor } from "#api/jobs/runner.ts";
+import { cdnErrors } from "#api/metrics.ts";
 import { jobs, userProfiles } from "#db/schema.ts";
 import { createApiAdmin } from "#tests/support/admin.ts";
 import { browser } from "#tests/support/auth-client.ts";
@@ -84,9 +85,13 @@ describe("the purge request", () => {
   it("is retried on the queue's backoff after a 500, and not before", async () => {
     const statuses = [500, 200];
     cdn.answer = () => statuses.shift()!;
+    const errors = async () => (await cdnErrors.get()).values[0]?.value ?? 0;
+    const errorsBefore = await errors();
     expect(await publish()).toEqual({ version: 1, changed: true });
     await settle();
     expect(cdn.requests).toHaveLength(1);
+    // Counted for the operator's alert (plinth_cdn_purge_errors_total).
+    expect(await errors()).toBe(errorsBefore + 1);
     const failed = purgeJobs()[0]!;
     expect(failed).toMatchObject({ state: "pending", attempts: 1, runAfter: new Date(clock + JOB_BACKOFF_MS) });
     expect(failed.lastError).toMatch(new RegExp(`^CDN purge of /${owner.username} answered 500`));

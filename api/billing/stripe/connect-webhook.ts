@@ -5,16 +5,13 @@
  * five minutes on the app's clock, no future timestamps), the event is mapped to the product's
  * Connect event and applied once.
  */
-import Stripe from "stripe";
-import { BILLING_MESSAGES } from "#core/schemas/billing.ts";
+import type Stripe from "stripe";
 import type { AppDeps } from "../../context.ts";
 import { ApiError } from "../../errors.ts";
-import { runJobs } from "../../jobs/runner.ts";
 import { billingFor } from "../../services/billing.ts";
 import { applyConnectEvent } from "../../services/connect.ts";
-import { log } from "../../log.ts";
 import { connectAccountObject, idOf } from "./map.ts";
-import { verifiedStripeEvent } from "./webhook.ts";
+import { receiveStripeEvent, type WebhookAnswer } from "./webhook.ts";
 
 /** Where Stripe posts Connect events, under PUBLIC_ORIGIN (api/routes/connect.ts). */
 export const STRIPE_CONNECT_WEBHOOK_PATH = "/api/connect/stripe/webhook";
@@ -59,24 +56,10 @@ export function connectEvent(event: Stripe.Event): unknown {
   }
 }
 
-export async function receiveStripeConnectWebhook(deps: AppDeps, body: string, signature: string | undefined): Promise<{ duplicate: boolean; ignored: boolean }> {
+export function receiveStripeConnectWebhook(deps: AppDeps, body: string, signature: string | undefined): Promise<WebhookAnswer> {
   const billing = billingFor(deps);
   const secret = deps.env.STRIPE_CONNECT_WEBHOOK_SECRET;
   // Only with Stripe and Connect switched on is there such an endpoint.
   if (billing.provider.name !== "stripe" || deps.env.STRIPE_CONNECT !== "1" || !secret) throw new ApiError("not_found", "Not found");
-  const event = verifiedStripeEvent(deps, body, signature, secret);
-  let mapped;
-  try {
-    mapped = connectEvent(event);
-  } catch {
-    throw new ApiError("bad_request", BILLING_MESSAGES.webhookPayload);
-  }
-  if (!mapped) {
-    log().info({ eventId: event.id, type: event.type, ignored: true }, "stripe connect webhook");
-    return { duplicate: false, ignored: true };
-  }
-  const { duplicate } = applyConnectEvent(deps, mapped);
-  log().info({ eventId: event.id, type: event.type, duplicate }, "stripe connect webhook");
-  if (!duplicate) await runJobs(deps);
-  return { duplicate, ignored: false };
+  return receiveStripeEvent(deps, { body, signature, secret }, "stripe connect webhook", connectEvent, applyConnectEvent);
 }

@@ -57,23 +57,39 @@ export function verifiedStripeEvent(deps: AppDeps, body: string, signature: stri
   }
 }
 
-export async function receiveStripeWebhook(deps: AppDeps, body: string, signature: string | undefined): Promise<{ duplicate: boolean; ignored: boolean }> {
-  const billing = billingFor(deps);
-  // Only the provider that is configured has a webhook.
-  if (billing.provider.name !== "stripe") throw new ApiError("not_found", "Not found");
-  const event = verifiedStripeEvent(deps, body, signature, billing.webhookSecret);
+export type WebhookAnswer = { duplicate: boolean; ignored: boolean };
+
+/**
+ * A verified event, mapped to the product's shape by `map` (null: it changes nothing here) and applied
+ * once by `apply`; the jobs it queued run at once. Billing's and Connect's endpoints share it.
+ */
+export async function receiveStripeEvent(
+  deps: AppDeps,
+  request: { body: string; signature: string | undefined; secret: string },
+  label: string,
+  map: (event: Stripe.Event) => unknown,
+  apply: (deps: AppDeps, mapped: unknown) => { duplicate: boolean },
+): Promise<WebhookAnswer> {
+  const event = verifiedStripeEvent(deps, request.body, request.signature, request.secret);
   let mapped;
   try {
-    mapped = billingEvent(event);
+    mapped = map(event);
   } catch {
     throw new ApiError("bad_request", BILLING_MESSAGES.webhookPayload);
   }
   if (!mapped) {
-    log().info({ eventId: event.id, type: event.type, ignored: true }, "stripe webhook");
+    log().info({ eventId: event.id, type: event.type, ignored: true }, label);
     return { duplicate: false, ignored: true };
   }
-  const { duplicate } = applyBillingEvent(deps, mapped);
-  log().info({ eventId: event.id, type: event.type, duplicate }, "stripe webhook");
+  const { duplicate } = apply(deps, mapped);
+  log().info({ eventId: event.id, type: event.type, duplicate }, label);
   if (!duplicate) await runJobs(deps);
   return { duplicate, ignored: false };
+}
+
+export function receiveStripeWebhook(deps: AppDeps, body: string, signature: string | undefined): Promise<WebhookAnswer> {
+  const billing = billingFor(deps);
+  // Only the provider that is configured has a webhook.
+  if (billing.provider.name !== "stripe") throw new ApiError("not_found", "Not found");
+  return receiveStripeEvent(deps, { body, signature, secret: billing.webhookSecret }, "stripe webhook", billingEvent, applyBillingEvent);
 }

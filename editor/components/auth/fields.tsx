@@ -1,6 +1,7 @@
 /**
  * Form pieces of the auth pages: a labelled field with its error, the password input with a
- * show/hide toggle, an alert box, and the primary button.
+ * show/hide toggle, an alert box, and the primary button. The dashboard's and the checkout's forms
+ * write their fields' errors with the same FieldError.
  */
 import { Eye, EyeOff } from "lucide-react";
 import { useEffect, useId, useState, type ButtonHTMLAttributes, type FormHTMLAttributes, type InputHTMLAttributes, type ReactNode } from "react";

@@ -1,6 +1,6 @@
 /**
- * The marketing site's pages: path, title and description, in one list that the layouts, the /en
- * wrappers, the browser tests and the Lighthouse script all read.
+ * The marketing site's pages: path, title and description, in one list that the layouts, the pages'
+ * route (pages/[...page].astro), the browser tests and the Lighthouse script all read.
  */
 export type SitePageId =
   | "home"

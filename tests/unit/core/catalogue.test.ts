@@ -129,11 +129,13 @@ describe("reserved usernames", () => {
 });
 
 describe("reserved usernames cover the site's own pages", () => {
-  it("reserves the name of every top-level page and folder under editor/pages", async () => {
+  it("reserves the name of every top-level page and folder under editor/pages, and of every marketing page its route makes", async () => {
     const { readdirSync } = await import("node:fs");
+    const { SITE_PAGES } = await import("#editor/components/site/site-pages.ts");
     const names = readdirSync(new URL("../../../editor/pages", import.meta.url))
       .map((f) => f.replace(/\.(astro|ts|tsx|md)$/, ""))
-      .filter((n) => n !== "index");
+      .filter((n) => n !== "index" && !n.startsWith("["))
+      .concat(Object.values(SITE_PAGES).map((p) => p.path.slice(1)).filter((n) => n !== ""));
     expect(names.length).toBeGreaterThan(5);
     for (const n of names) expect(isReservedUsername(n), n).toBe(true);
   });

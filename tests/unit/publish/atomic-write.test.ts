@@ -5,7 +5,15 @@ import { closeSync, fstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, re
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { fileIsCurrent, replaceFilesDurably, replaceFilesSync, writeFileAtomic, type PendingWrite } from "#renderer/atomic-write.ts";
+import { fileIsCurrent, replaceFilesSync, stageFiles, swapStaged, syncFoldersOf, syncStaged, writeFileAtomic, type PendingWrite } from "#renderer/atomic-write.ts";
+
+/** The bulk path as republish runs it: stage, fsync on the thread pool, swap in, fsync the folders. */
+async function replaceFilesDurably(writes: PendingWrite[]): Promise<void> {
+  const staged = stageFiles(writes);
+  await syncStaged(staged);
+  swapStaged(staged);
+  await syncFoldersOf(staged);
+}
 
 let dir: string;
 beforeEach(() => {

@@ -20,6 +20,7 @@ import { Modal } from "../../components/modal.tsx";
 import { longDate } from "../../../components/dates.ts";
 import { MIN_PAYOUT, PAYOUT_FEE_PERCENT } from "./affiliate-ui.ts";
 import { fieldsOf } from "../../../components/field-errors.ts";
+import { FieldError } from "../../../components/auth/fields.tsx";
 
 const newKey = () => crypto.randomUUID();
 
@@ -35,11 +36,7 @@ function Field({ id, label, error, hint, children }: { id: string; label: string
           {hint}
         </p>
       ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={`${id}-error`} message={error} />
     </div>
   );
 }

@@ -25,6 +25,7 @@ import { CoverField, readServices, ServicesField } from "./MusicFields.tsx";
 import { PaidDownloadFields, paymentBody, paymentFieldsOf, TipFields } from "./PaymentFields.tsx";
 import type { Link, LinkList, LinksData } from "./types.ts";
 import { writeLink } from "./write-link.ts";
+import { FieldError } from "../../../components/auth/fields.tsx";
 
 type Fields = Record<string, string>;
 
@@ -64,11 +65,7 @@ function Field({ id, label, error, children, required }: { id: string; label: st
         {required ? <span aria-hidden className="text-red-600"> *</span> : null}
       </label>
       {children}
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={`${id}-error`} message={error} />
     </div>
   );
 }

@@ -15,6 +15,7 @@ import { completeUrl } from "#core/url-rule.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { Button } from "../../components/button.tsx";
 import { moveItem } from "../../components/sortable.tsx";
+import { FieldError } from "../../../components/auth/fields.tsx";
 
 // The cropper loads when the owner first picks a cover, as on the Profile Picture screen.
 const CropDialog = lazy(() => import("../profile/CropDialog.tsx").then((m) => ({ default: m.CropDialog })));
@@ -231,11 +232,7 @@ export function ServicesField({ value, onChange, errors }: { value: ServiceRow[]
                     </Button>
                   </div>
                 </div>
-                {rowError ? (
-                  <p id={`${id}-${r.service}-error`} className="mt-1 text-sm text-red-700">
-                    {rowError}
-                  </p>
-                ) : null}
+                <FieldError id={`${id}-${r.service}-error`} message={rowError} />
               </li>
             );
           })}
@@ -260,11 +257,7 @@ export function ServicesField({ value, onChange, errors }: { value: ServiceRow[]
           </Button>
         </div>
       ) : null}
-      {listError ? (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-          {listError}
-        </p>
-      ) : null}
+      <FieldError id={`${id}-error`} message={listError} />
     </fieldset>
   );
 }

@@ -7,6 +7,7 @@ import { useId, useState, type ReactNode } from "react";
 import { DOWNLOAD_FILE_TYPES, parseAmountText, PAYMENT_CURRENCIES, PAYMENT_MESSAGES, PAYMENTS } from "#core/payments.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { toast } from "../../toast.tsx";
+import { FieldError } from "../../../components/auth/fields.tsx";
 
 type Fields = Record<string, string>;
 
@@ -183,20 +184,12 @@ export function TipFields(props: Props) {
                   placeholder={["3", "5", "10"][i]}
                   className={props.inputClass}
                 />
-                {error ? (
-                  <p id={`link-${k}-error`} className="mt-1 text-sm text-red-700">
-                    {error}
-                  </p>
-                ) : null}
+                <FieldError id={`link-${k}-error`} message={error} />
               </div>
             );
           })}
         </div>
-        {groupError ? (
-          <p id="link-amounts-error" className="mt-1 text-sm text-red-700">
-            {groupError}
-          </p>
-        ) : null}
+        <FieldError id="link-amounts-error" message={groupError} />
       </fieldset>
       <div className="mb-3 flex items-center gap-2">
         <input id="link-custom" type="checkbox" checked={f.custom === "on"} onChange={(e) => setF((s) => ({ ...s, custom: e.target.checked ? "on" : "off" }))} />
@@ -270,11 +263,7 @@ function DownloadFileField({ f, setF, errors, onPlusRequired }: Props & { onPlus
       <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600" aria-live="polite">
         {busy ? "Uploading…" : `PDF, ZIP, MP3 or an image, up to ${DOWNLOAD_MB} MB. Only buyers can download it.`}
       </p>
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={`${id}-error`} message={error} />
     </div>
   );
 }

@@ -29,6 +29,7 @@ import { VisibilitySwitch } from "../../components/visibility-switch.tsx";
 import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { isLite, useDashboard } from "../../store.ts";
 import { LoadFailed } from "../LoadFailed.tsx";
+import { FieldError } from "../../../components/auth/fields.tsx";
 
 type Social = Extract<InferResponseType<typeof api["social-links"]["$get"]>, { socialLinks: unknown }>["socialLinks"][number];
 
@@ -354,11 +355,7 @@ export default function SocialLinksScreen() {
                 className="min-w-0 flex-1 rounded-r-md px-2 py-2 text-sm"
               />
             </div>
-            {error ? (
-              <p id="social-handle-error" className="mt-1 text-sm text-red-700">
-                {error}
-              </p>
-            ) : null}
+            <FieldError id="social-handle-error" message={error} />
             <div className="mt-4 flex justify-end gap-2">
               <Button variant="secondary" onClick={() => setDialog(null)}>
                 Cancel

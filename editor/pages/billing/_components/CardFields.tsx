@@ -7,6 +7,7 @@ import { useId, useState, type FormEvent } from "react";
 import { cardFormSchema, formatCardNumber, TEST_CARDS, type CardForm } from "#core/schemas/billing.ts";
 import { ApiFailure } from "../../../app/api.ts";
 import { fieldsOf } from "../../../components/field-errors.ts";
+import { FieldError } from "../../../components/auth/fields.tsx";
 
 export const EMPTY_CARD: CardForm = { number: "", expiry: "", cvc: "", name: "" };
 
@@ -66,11 +67,7 @@ function Field(props: { label: string; name: keyof CardForm; value: string; erro
         aria-describedby={props.error ? `${id}-error` : undefined}
         className={inputClass}
       />
-      {props.error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-          {props.error}
-        </p>
-      ) : null}
+      <FieldError id={`${id}-error`} message={props.error} />
     </div>
   );
 }
