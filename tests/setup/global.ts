@@ -3,7 +3,7 @@
  * temporary folder (TMPDIR, which the test workers inherit) that is removed when the run ends, so
  * the folders tests make under os.tmpdir() do not pile up from run to run.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildVisitorScript } from "#scripts/build-visitor.ts";
@@ -11,6 +11,8 @@ import { buildVisitorScript } from "#scripts/build-visitor.ts";
 export default async function setup(): Promise<() => void> {
   await buildVisitorScript();
   const root = mkdtempSync(join(tmpdir(), "plinth-vitest-"));
+  // Open to other users, as /tmp is: nginx's workers run unprivileged and serve folders made in it.
+  chmodSync(root, 0o755);
   process.env.TMPDIR = root;
   return () => rmSync(root, { recursive: true, force: true });
 }
