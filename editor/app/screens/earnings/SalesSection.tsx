@@ -10,6 +10,7 @@ import { api, clientErrorMessage, unwrap } from "../../api.ts";
 import { Button } from "../../components/button.tsx";
 import { EmptyState } from "../../components/empty-state.tsx";
 import { Confirm } from "../../components/modal.tsx";
+import { Pager } from "../../components/pager.tsx";
 import { toast } from "../../toast.tsx";
 import { dateAtTime } from "../../../components/dates.ts";
 import { Badge } from "../account/billing-ui.tsx";
@@ -134,19 +135,7 @@ export default function SalesSection() {
             </tbody>
           </table>
         </div>
-        {pages > 1 ? (
-          <nav aria-label="Sales pages" className="mt-3 flex items-center justify-end gap-2 text-sm">
-            <Button variant="secondary" disabled={current <= 1} onClick={() => setPage(current - 1)}>
-              Previous
-            </Button>
-            <span aria-live="polite">
-              Page {current} of {pages}
-            </span>
-            <Button variant="secondary" disabled={current >= pages} onClick={() => setPage(current + 1)}>
-              Next
-            </Button>
-          </nav>
-        ) : null}
+        <Pager label="Sales pages" page={current} pages={pages} onPage={setPage} />
       </>
     );
   }
