@@ -124,7 +124,6 @@ export default function LeadsPanel() {
         onOpenChange={(o) => !o && !busy && setDeleting(null)}
         title={T.deleteTitle}
         description={T.deleteText(named.current?.email ?? "")}
-        cancel="Cancel"
         confirm="Delete"
         danger
         busy={busy}

@@ -158,7 +158,6 @@ export default function SalesSection() {
         onOpenChange={(o) => (o ? undefined : setResending(null))}
         title="Resend the download link?"
         description={`${resending?.buyerEmail ?? "The buyer"} gets a new link by e-mail, good for ${PAYMENTS.DOWNLOAD_LINK_TTL_MS / 3_600_000} hours and ${PAYMENTS.DOWNLOAD_LINK_MAX_USES} downloads. The link sent before stops working.`}
-        cancel="Cancel"
         confirm="Resend link"
         busy={busy}
         onConfirm={() => void resend()}

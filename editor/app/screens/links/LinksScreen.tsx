@@ -518,7 +518,6 @@ export default function LinksScreen() {
         onOpenChange={(o) => !o && setDeleting(null)}
         title="Delete Link"
         description={`Are you sure you want to delete ${deleting?.title ?? ""}? This action cannot be undone.`}
-        cancel="Cancel"
         confirm="Delete"
         danger
         onConfirm={doDelete}
@@ -529,7 +528,6 @@ export default function LinksScreen() {
         onOpenChange={(o) => !o && setDeletingList(null)}
         title="Delete List"
         description={`Are you sure you want to delete the list ${deletingList?.title ?? ""}? Its links stay on your page.`}
-        cancel="Cancel"
         confirm="Delete"
         danger
         onConfirm={doDeleteList}

@@ -363,7 +363,6 @@ export default function ProfilePictureScreen() {
         onOpenChange={setConfirmDelete}
         title="Delete Profile Picture"
         description="Your page will show your initials instead until you choose a new picture. This takes effect when you publish."
-        cancel="Cancel"
         confirm="Delete"
         danger
         onConfirm={() => void removePicture()}

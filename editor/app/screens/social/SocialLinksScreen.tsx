@@ -353,7 +353,6 @@ export default function SocialLinksScreen() {
         onOpenChange={(o) => !o && setDeleting(null)}
         title="Delete Social Link"
         description={`Are you sure you want to remove your ${getPlatform(deleting?.platform ?? "")?.name ?? ""} link? This action cannot be undone.`}
-        cancel="Cancel"
         confirm="Delete"
         danger
         onConfirm={doDelete}
