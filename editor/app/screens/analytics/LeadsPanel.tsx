@@ -86,15 +86,11 @@ export default function LeadsPanel() {
           <caption className="sr-only">Email leads, newest first, page {data.page} of {pages}</caption>
           <thead className="border-b border-slate-200 text-slate-600">
             <tr>
-              <th scope="col" className="py-2 pr-3 font-medium">
-                Email
-              </th>
-              <th scope="col" className="py-2 pr-3 font-medium">
-                Link
-              </th>
-              <th scope="col" className="py-2 pr-3 font-medium">
-                Date
-              </th>
+              {["Email", "Link", "Date"].map((h) => (
+                <th key={h} scope="col" className="py-2 pr-3 font-medium">
+                  {h}
+                </th>
+              ))}
               <th scope="col" className="py-2 font-medium">
                 <span className="sr-only">Actions</span>
               </th>

@@ -20,6 +20,8 @@ const loadSales = () => unwrap(api.payments.sales.$get());
 
 export const SALES_PAGE_SIZE = 25;
 const RESEND_FAILED = "Could not send the link again";
+/** The columns of amounts, right-aligned. */
+const MONEY_COLUMNS = new Set(["Amount", "Fee", "Net"]);
 
 export default function SalesSection() {
   const [sales, setSales] = useState<Sale[] | null>(null);
@@ -82,24 +84,11 @@ export default function SalesSection() {
             </caption>
             <thead className="border-b border-slate-200 text-slate-600">
               <tr>
-                <th scope="col" className={th}>
-                  Date
-                </th>
-                <th scope="col" className={th}>
-                  Item
-                </th>
-                <th scope="col" className={`${th} text-right`}>
-                  Amount
-                </th>
-                <th scope="col" className={`${th} text-right`}>
-                  Fee
-                </th>
-                <th scope="col" className={`${th} text-right`}>
-                  Net
-                </th>
-                <th scope="col" className={th}>
-                  Buyer
-                </th>
+                {["Date", "Item", "Amount", "Fee", "Net", "Buyer"].map((h) => (
+                  <th key={h} scope="col" className={MONEY_COLUMNS.has(h) ? `${th} text-right` : th}>
+                    {h}
+                  </th>
+                ))}
                 <th scope="col" className="py-2 font-medium">
                   <span className="sr-only">Actions</span>
                 </th>
