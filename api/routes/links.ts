@@ -84,8 +84,7 @@ function enforcePlan(plan: PlanState, at: Date, input: LinkInput, extras: LinkEx
   if (extras.isMainButton && !existing?.isMainButton) throw plusRequired("main_button");
 }
 
-export const LINK_FILE_UPLOAD_PATH = "/api/links/files";
-export const isLinkFileUpload = (method: string, path: string) => method === "POST" && path === LINK_FILE_UPLOAD_PATH;
+export const isLinkFileUpload = (method: string, path: string) => method === "POST" && path === "/api/links/files";
 
 /** Uploads per owner: a burst of 30, then one a minute; enough to try a few files, not to fill a disk. */
 const UPLOAD_BURST = 30;

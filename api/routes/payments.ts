@@ -19,8 +19,7 @@ import { downloadTooLarge, invalidDownload, saveDownloadFile } from "../services
 import { getProfile, planStateOf } from "../services/profile.ts";
 import { createRateLimiter, limitStoreFor } from "../services/rate-limit.ts";
 
-export const DOWNLOAD_UPLOAD_PATH = "/api/payments/files";
-export const isDownloadUpload = (method: string, path: string) => method === "POST" && path === DOWNLOAD_UPLOAD_PATH;
+export const isDownloadUpload = (method: string, path: string) => method === "POST" && path === "/api/payments/files";
 
 /** Sold files are larger than link files: a burst of 10, then one a minute. */
 const UPLOAD_BURST = 10;

@@ -41,8 +41,7 @@ import { clearProfilePicture, invalidPicture, pictureTooLarge, processPicture, s
 import { mediaStorageFor } from "../storage/media.ts";
 
 /** The one route whose body is not small JSON: api/app.ts leaves it to its own limit. */
-export const PICTURE_UPLOAD_PATH = "/api/profile/picture";
-export const isPictureUpload = (method: string, path: string) => method === "POST" && path === PICTURE_UPLOAD_PATH;
+export const isPictureUpload = (method: string, path: string) => method === "POST" && path === "/api/profile/picture";
 
 /** The draft page, for the screens and the live preview. */
 function draftView(db: Db, userId: string) {
