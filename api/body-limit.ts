@@ -8,13 +8,32 @@ export const JSON_BODY_LIMIT = 64 * 1024;
 
 export const bodyTooLarge = () => new ApiError("payload_too_large", "Request body is too large");
 
-/** The API's body limit: 413 with our message, whether the length is declared or streamed. */
-export const jsonBodyLimit = bodyLimit({
-  maxSize: JSON_BODY_LIMIT,
-  onError: () => {
-    throw bodyTooLarge();
-  },
-});
+/** A body limit of `maxSize` bytes that refuses a larger body with `refusal`, whether its length is declared or streamed. */
+export const limitBody = (maxSize: number, refusal: () => Error) =>
+  bodyLimit({
+    maxSize,
+    onError: () => {
+      throw refusal();
+    },
+  });
+
+/** The API's body limit: 413 with our message. */
+export const jsonBodyLimit = limitBody(JSON_BODY_LIMIT, bodyTooLarge);
+
+/** Room for the multipart envelope around a file of the largest allowed size. */
+const MULTIPART_OVERHEAD = 16 * 1024;
+
+/** The body limit of an upload route whose file may be `maxFileBytes` long; a larger body is refused with `tooLarge`. */
+export const uploadBodyLimit = (maxFileBytes: number, tooLarge: () => Error) => limitBody(maxFileBytes + MULTIPART_OVERHEAD, tooLarge);
+
+/** An uploaded file's bytes; a file that cannot be read is refused with `unreadable`. */
+export async function uploadedBytes(file: File, unreadable: () => Error): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await file.arrayBuffer());
+  } catch {
+    throw unreadable();
+  }
+}
 
 /**
  * The body as text, at most JSON_BODY_LIMIT bytes (413 whether the length is declared or streamed).

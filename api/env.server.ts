@@ -57,6 +57,22 @@ const taxRate = z.string().transform((v, ctx) => {
   return bp;
 });
 
+/** A setting left unset when empty. */
+const unlessEmpty = z
+  .string()
+  .optional()
+  .transform((v) => v || undefined);
+
+/** A name shown to people, on one line: at most `max` characters, none of them control or invisible. */
+const shownText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max, `must be ${max} characters or fewer`)
+    .refine((v) => !/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(v), "must not hold control or invisible characters")
+    .optional();
+
 const TARGET_MESSAGES = {
   target: "must be folder (the default: pages in PUBLISHED_DIR) or s3 (an S3-compatible bucket, with the S3_* values)",
   bucketRequired: "is required with PUBLISH_TARGET=s3: the name of the bucket pages are written to",
@@ -305,25 +321,13 @@ const EnvSchema = z
     OIDC_CLIENT_ID: z.string().min(1).optional(),
     OIDC_CLIENT_SECRET: z.string().min(1).optional(),
     /** The sign-in button's text; "Continue with Google" with Google, "Continue with single sign-on" otherwise. */
-    OIDC_BUTTON_LABEL: z
-      .string()
-      .trim()
-      .min(1)
-      .max(60, "must be 60 characters or fewer")
-      .refine((v) => !/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(v), "must not hold control or invisible characters")
-      .optional(),
+    OIDC_BUTTON_LABEL: shownText(60),
     /**
      * The provider's name in the mail that tells an owner it was linked to their account (ADR 202):
      * "Google" with Google's issuer; else what OIDC_BUTTON_LABEL names after "Continue with" or
      * "Sign in with"; else the issuer's host name.
      */
-    OIDC_PROVIDER_NAME: z
-      .string()
-      .trim()
-      .min(1)
-      .max(40, "must be 40 characters or fewer")
-      .refine((v) => !/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(v), "must not hold control or invisible characters")
-      .optional(),
+    OIDC_PROVIDER_NAME: shownText(40),
     GOOGLE_ISSUER: z.url().optional(),
     GOOGLE_CLIENT_ID: z.string().min(1).optional(),
     GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
@@ -380,15 +384,9 @@ const EnvSchema = z
      * After a public page changes, its cached copy is purged by a POST to this URL (ADR 133): a CDN's
      * purge API or any webhook, with {url} and {path} filled in, retried through the jobs queue.
      */
-    CDN_PURGE_URL: z
-      .string()
-      .optional()
-      .transform((v) => v || undefined),
+    CDN_PURGE_URL: unlessEmpty,
     /** One header sent with each purge, as Name: value (the purge API's credential). */
-    CDN_PURGE_HEADER: z
-      .string()
-      .optional()
-      .transform((v) => v || undefined),
+    CDN_PURGE_HEADER: unlessEmpty,
     /** How often a backup is taken by the job queue, e.g. 6h (ADR 160); none when unset. */
     BACKUP_EVERY: z.string().optional(),
     /** How many scheduled backups are kept; older ones go once a new one is verified. */
@@ -425,11 +423,7 @@ const EnvSchema = z
         "must be a host name such as domains.plinth.example (no scheme, port or path): the name owners point their domains at",
       ),
     /** The bearer token /metrics answers to (ADR 191); without it (and without METRICS_PORT) /metrics is 404. */
-    METRICS_TOKEN: z
-      .string()
-      .optional()
-      .transform((v) => v || undefined)
-      .refine((v) => v === undefined || /^[\x21-\x7e]{24,200}$/.test(v), "must be 24 to 200 visible characters, no spaces (e.g. openssl rand -hex 32)"),
+    METRICS_TOKEN: unlessEmpty.refine((v) => v === undefined || /^[\x21-\x7e]{24,200}$/.test(v), "must be 24 to 200 visible characters, no spaces (e.g. openssl rand -hex 32)"),
     /** A port on 127.0.0.1 that serves /metrics to anyone who can reach it, without a token. */
     METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   })

@@ -14,7 +14,7 @@ export interface PageWriteOptions {
   publishedDir: string;
   origin: string;
   apiOrigin?: string;
-  /** Where visitors reach the page, when not `origin` (RenderInput.pagesOrigin). */
+  /** Where visitors reach the page, when not `origin`: a bucket's CDN (ADR 129, RenderInput.pagesOrigin). */
   pagesOrigin?: string;
   /** The owner's verified custom domain (RenderInput.customDomain). */
   customDomain?: string | null;

@@ -18,22 +18,15 @@ import { newId } from "#db/ids.ts";
 import { pageReports, pageVersions, userProfiles } from "#db/schema.ts";
 import { loadDraft, restoreDraft } from "./draft.ts";
 import { ensureSharedAssets } from "./assets.ts";
-import { pageWrites } from "./page-writes.ts";
+import { pageWrites, type PageWriteOptions } from "./page-writes.ts";
 import { folderTarget, type TargetWriter } from "./publish-target.ts";
 import type { AssetManifest } from "./types.ts";
 import { writeSeoFiles } from "./seo-files.ts";
 import { templateFingerprint } from "./template-fingerprint.ts";
 import { isPageSuspended } from "./suspension.ts";
 
-export interface PublishOptions {
-  publishedDir: string;
-  origin: string;
-  apiOrigin?: string;
-  /** Where visitors reach the page, when not `origin` (a bucket's CDN, ADR 129). */
-  pagesOrigin?: string;
-  /** The owner's verified custom domain (RenderInput.customDomain); the steps here read it with the draft. */
-  customDomain?: string | null;
-  now: Date;
+/** The page's files' options (the steps here read the custom domain with the draft), and: */
+export interface PublishOptions extends Omit<PageWriteOptions, "assets"> {
   /** Shared assets already ensured (bulk republish ensures them once per worker). */
   assets?: AssetManifest;
   /**

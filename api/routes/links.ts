@@ -5,7 +5,6 @@
  */
 import { and, count, eq, max } from "drizzle-orm";
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { validator } from "hono/validator";
 import type { z } from "zod";
 import { LinkExtrasSchema, LinkOrderSchema, type LinkExtras, LinkVisibilitySchema, LINK_EXTRA_KEYS, MainButtonSchema, IdParamSchema } from "#core/dashboard-schemas.ts";
@@ -23,6 +22,7 @@ import { newId } from "#db/ids.ts";
 import { stampSection, takeRevision } from "#db/revisions.ts";
 import { linkLists, links, uploads } from "#db/schema.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
+import { uploadBodyLimit, uploadedBytes } from "../body-limit.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError, plusRequired, validationError } from "../errors.ts";
 import { linksOrderRevision, listLinks, listLists, makeMainButton, ownedLink, ownedList, type LinkRow } from "../services/links.ts";
@@ -84,11 +84,8 @@ function enforcePlan(plan: PlanState, at: Date, input: LinkInput, extras: LinkEx
   if (extras.isMainButton && !existing?.isMainButton) throw plusRequired("main_button");
 }
 
-export const LINK_FILE_UPLOAD_PATH = "/api/links/files";
-export const isLinkFileUpload = (method: string, path: string) => method === "POST" && path === LINK_FILE_UPLOAD_PATH;
+export const isLinkFileUpload = (method: string, path: string) => method === "POST" && path === "/api/links/files";
 
-/** Room for the multipart envelope around a file of the largest allowed size. */
-const MULTIPART_OVERHEAD = 16 * 1024;
 /** Uploads per owner: a burst of 30, then one a minute; enough to try a few files, not to fill a disk. */
 const UPLOAD_BURST = 30;
 const UPLOAD_RATE_LIMITED = "Too many uploads. Please wait a minute and try again.";
@@ -183,12 +180,7 @@ export function linkRoutes({ db, env, now, target }: AppDeps) {
       // checked by its bytes and stored; the link dialog then saves the url with the link
       .post(
         "/files",
-        bodyLimit({
-          maxSize: Math.max(maxBytesFor("lead_magnet"), maxBytesFor("thumbnail")) + MULTIPART_OVERHEAD,
-          onError: () => {
-            throw linkFileTooLarge("lead_magnet");
-          },
-        }),
+        uploadBodyLimit(Math.max(maxBytesFor("lead_magnet"), maxBytesFor("thumbnail")), () => linkFileTooLarge("lead_magnet")),
         linkFileForm,
         async (c) => {
           const user = currentUser(c);
@@ -197,13 +189,7 @@ export function linkRoutes({ db, env, now, target }: AppDeps) {
           const feature = kind === "lead_magnet" ? "lead_magnet" : "thumbnails";
           if (!hasFeature(planStateOf(getProfile(db, user.id)), feature, at)) throw plusRequired(feature);
           if (!uploadLimiter.take(user.id)) throw new ApiError("rate_limited", UPLOAD_RATE_LIMITED);
-          let bytes: Uint8Array;
-          try {
-            bytes = new Uint8Array(await file.arrayBuffer());
-          } catch {
-            throw invalidLinkFile(kind);
-          }
-          const processed = await processLinkFile(bytes, kind);
+          const processed = await processLinkFile(await uploadedBytes(file, () => invalidLinkFile(kind)), kind);
           const url = await withPageLock(user.id, async () => {
             const saved = await saveLinkFile(db, storage, user.id, kind, processed, at, file.name);
             await sweepUnusedMedia(db, storage, user.id, at);

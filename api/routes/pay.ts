@@ -4,9 +4,9 @@
  * check (api/app.ts), like the visitor routes. The price is always the server's.
  */
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { PayFormSchema } from "#core/schemas/payments.ts";
+import { limitBody } from "../body-limit.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError, validationError } from "../errors.ts";
 import { Readable } from "node:stream";
@@ -66,12 +66,7 @@ export function payRoutes(deps: AppDeps) {
         "/:linkId",
         // A refusal answered to the page's form is a page the visitor can read (ADR 237).
         htmlRefusals(CHECKOUT_REFUSALS, (c) => creatorPageOf(deps, c.req.param("linkId") ?? "")),
-        bodyLimit({
-          maxSize: PAY_FORM_MAX_BYTES,
-          onError: () => {
-            throw new ApiError("payload_too_large", "Request too large");
-          },
-        }),
+        limitBody(PAY_FORM_MAX_BYTES, () => new ApiError("payload_too_large", "Request too large")),
         params(LinkParamSchema),
         async (c) => {
           // Each press makes a Checkout Session at the provider: a script cannot make thousands.

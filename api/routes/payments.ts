@@ -3,7 +3,6 @@
  * visitor's side (checkout, downloads) is api/routes/pay.ts.
  */
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { validator } from "hono/validator";
 import { hasFeature } from "#core/plans.ts";
 import { PAYMENT_MESSAGES, PAYMENTS } from "#core/payments.ts";
@@ -13,17 +12,15 @@ import { runJobs } from "../jobs/runner.ts";
 import { listSales, resendDownload, salesCsv } from "../services/sales.ts";
 import { params } from "../validate.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
+import { uploadBodyLimit, uploadedBytes } from "../body-limit.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError, plusRequired } from "../errors.ts";
 import { downloadTooLarge, invalidDownload, saveDownloadFile } from "../services/download-files.ts";
 import { getProfile, planStateOf } from "../services/profile.ts";
 import { createRateLimiter, limitStoreFor } from "../services/rate-limit.ts";
 
-export const DOWNLOAD_UPLOAD_PATH = "/api/payments/files";
-export const isDownloadUpload = (method: string, path: string) => method === "POST" && path === DOWNLOAD_UPLOAD_PATH;
+export const isDownloadUpload = (method: string, path: string) => method === "POST" && path === "/api/payments/files";
 
-/** Room for the multipart envelope around a file of the largest allowed size. */
-const MULTIPART_OVERHEAD = 16 * 1024;
 /** Sold files are larger than link files: a burst of 10, then one a minute. */
 const UPLOAD_BURST = 10;
 const UPLOAD_RATE_LIMITED = "Too many uploads. Please wait a minute and try again.";
@@ -47,12 +44,7 @@ export function paymentRoutes(deps: AppDeps) {
       // checked by its bytes and kept private; the link dialog then saves its id with the link
       .post(
         "/files",
-        bodyLimit({
-          maxSize: PAYMENTS.DOWNLOAD_MAX_BYTES + MULTIPART_OVERHEAD,
-          onError: () => {
-            throw downloadTooLarge();
-          },
-        }),
+        uploadBodyLimit(PAYMENTS.DOWNLOAD_MAX_BYTES, downloadTooLarge),
         downloadForm,
         async (c) => {
           const user = currentUser(c);
@@ -60,12 +52,7 @@ export function paymentRoutes(deps: AppDeps) {
           if (!hasFeature(planStateOf(getProfile(db, user.id)), "creator_payments", at)) throw plusRequired("creator_payments");
           if (!limiter.take(user.id)) throw new ApiError("rate_limited", UPLOAD_RATE_LIMITED);
           const { file } = c.req.valid("form");
-          let bytes: Uint8Array;
-          try {
-            bytes = new Uint8Array(await file.arrayBuffer());
-          } catch {
-            throw invalidDownload();
-          }
+          const bytes = await uploadedBytes(file, invalidDownload);
           const row = saveDownloadFile(db, env.DATA_DIR, user.id, bytes, file.name, at);
           return c.json({ id: row.id, name: row.originalName, bytes: row.bytes, contentType: row.contentType }, 201);
         },

@@ -4,7 +4,6 @@
  * choices are refused for Lite owners with 402 and details.feature, as the links routes do (ADR 061).
  */
 import { Hono, type Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { validator } from "hono/validator";
 import { eq } from "drizzle-orm";
 import { LIMITS } from "#core/limits.ts";
@@ -33,6 +32,7 @@ import { withPageLock } from "#renderer/publish.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
 import { ApiError, plusRequired } from "../errors.ts";
 import { currentUser } from "../auth/middleware.ts";
+import { uploadBodyLimit, uploadedBytes } from "../body-limit.ts";
 import { schemaJson } from "../services/json-input.ts";
 import { getProfile, planStateOf } from "../services/profile.ts";
 import { claimSection, revisionRequired, staleWrite } from "../services/revisions.ts";
@@ -41,11 +41,7 @@ import { clearProfilePicture, invalidPicture, pictureTooLarge, processPicture, s
 import { mediaStorageFor } from "../storage/media.ts";
 
 /** The one route whose body is not small JSON: api/app.ts leaves it to its own limit. */
-export const PICTURE_UPLOAD_PATH = "/api/profile/picture";
-export const isPictureUpload = (method: string, path: string) => method === "POST" && path === PICTURE_UPLOAD_PATH;
-
-/** Room for the multipart envelope around a file of the largest allowed size. */
-const MULTIPART_OVERHEAD = 16 * 1024;
+export const isPictureUpload = (method: string, path: string) => method === "POST" && path === "/api/profile/picture";
 
 /** The draft page, for the screens and the live preview. */
 function draftView(db: Db, userId: string) {
@@ -148,25 +144,14 @@ export function profileRoutes({ db, env, now, target }: AppDeps) {
       // store a new picture for that layout (a full-width one at its height), based on the picture revision
       .post(
         "/picture",
-        bodyLimit({
-          maxSize: LIMITS.IMAGE_MAX_BYTES + MULTIPART_OVERHEAD,
-          onError: () => {
-            throw pictureTooLarge();
-          },
-        }),
+        uploadBodyLimit(LIMITS.IMAGE_MAX_BYTES, pictureTooLarge),
         pictureForm,
         async (c) => {
           const user = currentUser(c);
           const { file, shape, height, revision: base } = c.req.valid("form");
           // Early, to spare the decoding; saveProfilePicture compares again as it writes.
           if (getProfile(db, user.id).pictureRevision !== base) throw staleWrite();
-          let bytes: Uint8Array;
-          try {
-            bytes = new Uint8Array(await file.arrayBuffer());
-          } catch {
-            throw invalidPicture();
-          }
-          const picture = await processPicture(bytes, shape, height);
+          const picture = await processPicture(await uploadedBytes(file, invalidPicture), shape, height);
           const revision = await withPageLock(user.id, async () => {
             const saved = await saveProfilePicture(db, storage, user.id, picture, shape, now(), base, height);
             await sweepUnusedMedia(db, storage, user.id, now());

@@ -1,5 +1,5 @@
 /** The record of every admin action and shell command, filtered, a page at a time, and as CSV (ADR 105). */
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useState, type FormEvent, type ReactNode } from "react";
 import type { AuditEntry } from "#api/services/admin-audit.ts";
 import { ADMIN_ACTIONS } from "#core/admin.ts";
 import { api, ApiFailure, unwrap } from "../app/api.ts";
@@ -38,6 +38,19 @@ function queryOf(f: Filters): Record<string, string> {
   return q;
 }
 
+/** One filter: its label above its control. */
+function Filter({ label, children }: { label: string; children(id: string): ReactNode }) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium">
+        {label}
+      </label>
+      {children(id)}
+    </div>
+  );
+}
+
 const changes = (before: Record<string, unknown>, after: Record<string, unknown>) =>
   [...new Set([...Object.keys(before), ...Object.keys(after)])].map((k) => `${k}: ${JSON.stringify(before[k] ?? null)} → ${JSON.stringify(after[k] ?? null)}`).join("; ");
 
@@ -47,7 +60,6 @@ export function AuditScreen() {
   const [entries, setEntries] = useState<AuditEntry[] | null>(null);
   const [next, setNext] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const ids = { action: useId(), actor: useId(), target: useId(), from: useId(), to: useId() };
 
   async function load(f: Filters, before?: number) {
     setError(null);
@@ -83,43 +95,22 @@ export function AuditScreen() {
         </a>
       </div>
       <form onSubmit={apply} aria-label="Filter the record" className="mt-4 grid grid-cols-1 gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-5">
-        <div>
-          <label htmlFor={ids.action} className="block text-sm font-medium">
-            Action
-          </label>
-          <select id={ids.action} value={filters.action} onChange={set("action")} className={input}>
-            <option value="">Any action</option>
-            {ADMIN_ACTIONS.map((a) => (
-              <option key={a} value={a}>
-                {ACTION_LABELS[a]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor={ids.actor} className="block text-sm font-medium">
-            Who
-          </label>
-          <input id={ids.actor} value={filters.actor} onChange={set("actor")} className={input} />
-        </div>
-        <div>
-          <label htmlFor={ids.target} className="block text-sm font-medium">
-            Target
-          </label>
-          <input id={ids.target} value={filters.target} onChange={set("target")} className={input} />
-        </div>
-        <div>
-          <label htmlFor={ids.from} className="block text-sm font-medium">
-            From
-          </label>
-          <input id={ids.from} type="date" value={filters.from} onChange={set("from")} className={input} />
-        </div>
-        <div>
-          <label htmlFor={ids.to} className="block text-sm font-medium">
-            To
-          </label>
-          <input id={ids.to} type="date" value={filters.to} onChange={set("to")} className={input} />
-        </div>
+        <Filter label="Action">
+          {(id) => (
+            <select id={id} value={filters.action} onChange={set("action")} className={input}>
+              <option value="">Any action</option>
+              {ADMIN_ACTIONS.map((a) => (
+                <option key={a} value={a}>
+                  {ACTION_LABELS[a]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Filter>
+        <Filter label="Who">{(id) => <input id={id} value={filters.actor} onChange={set("actor")} className={input} />}</Filter>
+        <Filter label="Target">{(id) => <input id={id} value={filters.target} onChange={set("target")} className={input} />}</Filter>
+        <Filter label="From">{(id) => <input id={id} type="date" value={filters.from} onChange={set("from")} className={input} />}</Filter>
+        <Filter label="To">{(id) => <input id={id} type="date" value={filters.to} onChange={set("to")} className={input} />}</Filter>
         <div className="flex gap-2 sm:col-span-2 lg:col-span-5">
           <Button type="submit">Apply filters</Button>
           <Button

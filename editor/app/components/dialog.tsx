@@ -128,7 +128,7 @@ export function ConfirmBox(props: ConfirmProps) {
             {props.children}
             <div className="mt-5 flex flex-wrap justify-end gap-2">
               <AlertDialog.Cancel asChild>
-                <Button variant="secondary">{props.cancel}</Button>
+                <Button variant="secondary">{props.cancel ?? "Cancel"}</Button>
               </AlertDialog.Cancel>
               <Button variant={props.danger ? "danger" : "primary"} disabled={props.busy} onClick={props.onConfirm}>
                 {props.confirm}

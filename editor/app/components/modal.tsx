@@ -27,7 +27,8 @@ export type ConfirmProps = {
   onOpenChange(o: boolean): void;
   title: string;
   description: string;
-  cancel: string;
+  /** The button that leaves things as they are: Cancel unless named. */
+  cancel?: string;
   confirm: string;
   danger?: boolean;
   busy?: boolean;

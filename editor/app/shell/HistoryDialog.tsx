@@ -143,7 +143,6 @@ export function HistoryDialog({ open, onClose, username }: { open: boolean; onCl
         onOpenChange={(o) => !o && setStep(null)}
         title={step ? (step.kind === "restore" ? HISTORY_TEXTS.restoreTitle(step.version) : HISTORY_TEXTS.putLiveTitle(step.version)) : ""}
         description={step?.kind === "live" ? (hides.length ? HISTORY_TEXTS.putLiveHidesText : HISTORY_TEXTS.putLiveText) : HISTORY_TEXTS.restoreText}
-        cancel="Cancel"
         confirm={step?.kind === "live" ? (hides.length ? HISTORY_TEXTS.putLiveHidesConfirm : HISTORY_TEXTS.putLiveConfirm) : HISTORY_TEXTS.restoreConfirm}
         busy={busy}
         onConfirm={() => void confirm()}

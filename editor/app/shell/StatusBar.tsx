@@ -150,7 +150,6 @@ export function StatusBar() {
         onOpenChange={(o) => !o && setDialog(null)}
         title="Publish Changes"
         description="Your draft will replace the page visitors see now."
-        cancel="Cancel"
         confirm="Yes, Publish Now"
         busy={busy}
         onConfirm={() => void doPublish()}

@@ -21,6 +21,7 @@ import { DayChart } from "./DayChart.tsx";
 import type { Report } from "./DetailPanels.tsx";
 import { daysOf, rangeQuery, type Range } from "./range.ts";
 import { RangePicker } from "./RangePicker.tsx";
+import { LoadFailed } from "../LoadFailed.tsx";
 
 // The Links and Traffic Sources tabs load their panels when first shown (ADR 131).
 const LinkPerformance = lazy(() => import("./DetailPanels.tsx").then((m) => ({ default: m.LinkPerformance })));
@@ -152,12 +153,7 @@ export default function AnalyticsScreen() {
             <p className="font-medium text-red-800">{failure}</p>
           </div>
         ) : failure === "" ? (
-          <div role="alert" className="rounded-lg border border-slate-200 p-6">
-            <p>We couldn't load your analytics right now.</p>
-            <Button className="mt-3" onClick={() => void load(range)}>
-              Try again
-            </Button>
-          </div>
+          <LoadFailed role="alert" text="We couldn't load your analytics right now." onRetry={() => void load(range)} />
         ) : null}
       </section>
     );

@@ -13,7 +13,9 @@ import { Button } from "../../components/button.tsx";
 import { Confirm } from "../../components/modal.tsx";
 import { EmptyState } from "../../components/empty-state.tsx";
 import { useRowFocus } from "../../components/focus.ts";
+import { Pager } from "../../components/pager.tsx";
 import { toast } from "../../toast.tsx";
+import { LoadFailed } from "../LoadFailed.tsx";
 
 type LeadsPage = InferResponseType<typeof api.analytics.leads.$get, 200>;
 type Lead = LeadsPage["leads"][number];
@@ -64,16 +66,7 @@ export default function LeadsPanel() {
     }
   }
 
-  if (failed && !data) {
-    return (
-      <div role="alert" className="rounded-lg border border-slate-200 p-6">
-        <p>{T.loadFailed}</p>
-        <Button className="mt-3" onClick={() => void load(page)}>
-          Try again
-        </Button>
-      </div>
-    );
-  }
+  if (failed && !data) return <LoadFailed role="alert" text={T.loadFailed} onRetry={() => void load(page)} />;
   if (!data) return <p className="text-slate-600">Loading leads...</p>;
   if (data.total === 0) return <EmptyState icon={Inbox} title={T.emptyTitle} text={T.emptyText} headingLevel={3} />;
 
@@ -93,15 +86,11 @@ export default function LeadsPanel() {
           <caption className="sr-only">Email leads, newest first, page {data.page} of {pages}</caption>
           <thead className="border-b border-slate-200 text-slate-600">
             <tr>
-              <th scope="col" className="py-2 pr-3 font-medium">
-                Email
-              </th>
-              <th scope="col" className="py-2 pr-3 font-medium">
-                Link
-              </th>
-              <th scope="col" className="py-2 pr-3 font-medium">
-                Date
-              </th>
+              {["Email", "Link", "Date"].map((h) => (
+                <th key={h} scope="col" className="py-2 pr-3 font-medium">
+                  {h}
+                </th>
+              ))}
               <th scope="col" className="py-2 font-medium">
                 <span className="sr-only">Actions</span>
               </th>
@@ -125,25 +114,12 @@ export default function LeadsPanel() {
           </tbody>
         </table>
       </div>
-      {pages > 1 ? (
-        <nav aria-label="Lead pages" className="mt-3 flex items-center justify-end gap-2 text-sm">
-          <Button variant="secondary" disabled={data.page <= 1} onClick={() => setPage(data.page - 1)}>
-            Previous
-          </Button>
-          <span aria-live="polite">
-            Page {data.page} of {pages}
-          </span>
-          <Button variant="secondary" disabled={data.page >= pages} onClick={() => setPage(data.page + 1)}>
-            Next
-          </Button>
-        </nav>
-      ) : null}
+      <Pager label="Lead pages" page={data.page} pages={pages} onPage={setPage} />
       <Confirm
         open={deleting !== null}
         onOpenChange={(o) => !o && !busy && setDeleting(null)}
         title={T.deleteTitle}
         description={T.deleteText(named.current?.email ?? "")}
-        cancel="Cancel"
         confirm="Delete"
         danger
         busy={busy}

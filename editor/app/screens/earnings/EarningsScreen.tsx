@@ -13,6 +13,7 @@ import { api, ApiFailure, unwrap } from "../../api.ts";
 import { Button } from "../../components/button.tsx";
 import { toast } from "../../toast.tsx";
 import { useDashboard } from "../../store.ts";
+import { LoadFailed } from "../LoadFailed.tsx";
 
 // The sales table, its CSV and resend load with the screen's second part (ADR 236).
 const SalesSection = lazy(() => import("./SalesSection.tsx"));
@@ -136,12 +137,7 @@ export default function EarningsScreen() {
         {!allowed ? (
           <UpgradePanel />
         ) : failed ? (
-          <div role="alert" className="rounded-lg border border-slate-200 p-6">
-            <p>Your earnings could not be loaded.</p>
-            <Button className="mt-3" onClick={() => void load()}>
-              Try again
-            </Button>
-          </div>
+          <LoadFailed role="alert" text="Your earnings could not be loaded." onRetry={() => void load()} />
         ) : !account ? (
           <p role="status" className="text-slate-600">
             Loading...

@@ -10,6 +10,7 @@ import { api, clientErrorMessage, unwrap } from "../../api.ts";
 import { Button } from "../../components/button.tsx";
 import { EmptyState } from "../../components/empty-state.tsx";
 import { Confirm } from "../../components/modal.tsx";
+import { Pager } from "../../components/pager.tsx";
 import { toast } from "../../toast.tsx";
 import { dateAtTime } from "../../../components/dates.ts";
 import { Badge } from "../account/billing-ui.tsx";
@@ -19,6 +20,8 @@ const loadSales = () => unwrap(api.payments.sales.$get());
 
 export const SALES_PAGE_SIZE = 25;
 const RESEND_FAILED = "Could not send the link again";
+/** The columns of amounts, right-aligned. */
+const MONEY_COLUMNS = new Set(["Amount", "Fee", "Net"]);
 
 export default function SalesSection() {
   const [sales, setSales] = useState<Sale[] | null>(null);
@@ -81,24 +84,11 @@ export default function SalesSection() {
             </caption>
             <thead className="border-b border-slate-200 text-slate-600">
               <tr>
-                <th scope="col" className={th}>
-                  Date
-                </th>
-                <th scope="col" className={th}>
-                  Item
-                </th>
-                <th scope="col" className={`${th} text-right`}>
-                  Amount
-                </th>
-                <th scope="col" className={`${th} text-right`}>
-                  Fee
-                </th>
-                <th scope="col" className={`${th} text-right`}>
-                  Net
-                </th>
-                <th scope="col" className={th}>
-                  Buyer
-                </th>
+                {["Date", "Item", "Amount", "Fee", "Net", "Buyer"].map((h) => (
+                  <th key={h} scope="col" className={MONEY_COLUMNS.has(h) ? `${th} text-right` : th}>
+                    {h}
+                  </th>
+                ))}
                 <th scope="col" className="py-2 font-medium">
                   <span className="sr-only">Actions</span>
                 </th>
@@ -134,19 +124,7 @@ export default function SalesSection() {
             </tbody>
           </table>
         </div>
-        {pages > 1 ? (
-          <nav aria-label="Sales pages" className="mt-3 flex items-center justify-end gap-2 text-sm">
-            <Button variant="secondary" disabled={current <= 1} onClick={() => setPage(current - 1)}>
-              Previous
-            </Button>
-            <span aria-live="polite">
-              Page {current} of {pages}
-            </span>
-            <Button variant="secondary" disabled={current >= pages} onClick={() => setPage(current + 1)}>
-              Next
-            </Button>
-          </nav>
-        ) : null}
+        <Pager label="Sales pages" page={current} pages={pages} onPage={setPage} />
       </>
     );
   }
@@ -169,7 +147,6 @@ export default function SalesSection() {
         onOpenChange={(o) => (o ? undefined : setResending(null))}
         title="Resend the download link?"
         description={`${resending?.buyerEmail ?? "The buyer"} gets a new link by e-mail, good for ${PAYMENTS.DOWNLOAD_LINK_TTL_MS / 3_600_000} hours and ${PAYMENTS.DOWNLOAD_LINK_MAX_USES} downloads. The link sent before stops working.`}
-        cancel="Cancel"
         confirm="Resend link"
         busy={busy}
         onConfirm={() => void resend()}

@@ -31,7 +31,7 @@ import { loadOnce } from "../../components/load-once.ts";
 import { useBlocked } from "../../components/use-blocked.ts";
 import { VisibilitySwitch } from "../../components/visibility-switch.tsx";
 import { mergeLatest, versionedWrite } from "../../revisions.ts";
-import { LoadFailed } from "../LoadFailed.tsx";
+import { LoadFailed, useListLoad } from "../LoadFailed.tsx";
 import { isLite, useDashboard } from "../../store.ts";
 import { writeLink } from "./write-link.ts";
 import type { Link, LinkList, LinksData } from "./types.ts";
@@ -238,7 +238,6 @@ function useLinkDialog(wanted: boolean): LinkDialogPart | null {
 export default function LinksScreen() {
   const me = useDashboard((s) => s.me);
   const edited = useDashboard((s) => s.edited);
-  const dataVersion = useDashboard((s) => s.dataVersion);
   const linksBlocked = useBlocked("unlimited_links");
   const [data, setData] = useState<LinksData | null>(null);
   const [editing, setEditing] = useState<Link | null | "new">(null);
@@ -248,7 +247,6 @@ export default function LinksScreen() {
   const [deletingList, setDeletingList] = useState<LinkList | null>(null);
   const [listTitle, setListTitle] = useState("");
   const [listError, setListError] = useState("");
-  const [loadFailed, setLoadFailed] = useState(false);
   const addRef = useRef<HTMLButtonElement>(null);
   const rowFocus = useRowFocus(() => addRef.current);
 
@@ -259,15 +257,6 @@ export default function LinksScreen() {
     setData(next);
     return next;
   }, []);
-  const load = useCallback(async () => {
-    setLoadFailed(false);
-    try {
-      await latest();
-    } catch {
-      setLoadFailed(true);
-      toast.error("Error", { description: DASH.linksLoadFailed });
-    }
-  }, [latest]);
   const stale = useStaleWrite(async () => {
     await latest();
   });
@@ -292,13 +281,7 @@ export default function LinksScreen() {
     listStale.clear();
     setListDialog(list);
   }
-  useEffect(() => {
-    void load();
-  }, [load, dataVersion]);
-  const changed = () => {
-    void load();
-    edited();
-  };
+  const { failed: loadFailed, load, changed } = useListLoad(latest, () => toast.error("Error", { description: DASH.linksLoadFailed }));
 
   // A first load that failed is not still loading: say so and offer the retry (ADR 120).
   if (!data) return loadFailed ? <LoadFailed text={DASH.linksLoadFailed} onRetry={() => void load()} /> : <p className="text-slate-600">Loading components...</p>;
@@ -535,7 +518,6 @@ export default function LinksScreen() {
         onOpenChange={(o) => !o && setDeleting(null)}
         title="Delete Link"
         description={`Are you sure you want to delete ${deleting?.title ?? ""}? This action cannot be undone.`}
-        cancel="Cancel"
         confirm="Delete"
         danger
         onConfirm={doDelete}
@@ -546,7 +528,6 @@ export default function LinksScreen() {
         onOpenChange={(o) => !o && setDeletingList(null)}
         title="Delete List"
         description={`Are you sure you want to delete the list ${deletingList?.title ?? ""}? Its links stay on your page.`}
-        cancel="Cancel"
         confirm="Delete"
         danger
         onConfirm={doDeleteList}

@@ -10,12 +10,12 @@ import type { Area } from "react-easy-crop";
 import { toast } from "../../toast.tsx";
 import { LINK_FILE_MESSAGES } from "#core/link-files.ts";
 import { MUSIC_SERVICES, type MusicServiceId } from "#core/music.ts";
-import { INVALID_PICTURE, pictureFileError, sniffImageType } from "#core/profile.ts";
 import { completeUrl } from "#core/url-rule.ts";
 import { ApiFailure, api, unwrap } from "../../api.ts";
 import { Button } from "../../components/button.tsx";
 import { moveItem } from "../../components/sortable.tsx";
 import { FieldError } from "../../../components/auth/fields.tsx";
+import { usePickedPicture } from "../profile/picked-picture.ts";
 
 // The cropper loads when the owner first picks a cover, as on the Profile Picture screen.
 const CropDialog = lazy(() => import("../profile/CropDialog.tsx").then((m) => ({ default: m.CropDialog })));
@@ -41,25 +41,9 @@ export function readServices(text: string): ServiceRow[] {
 export function CoverField({ value, onChange, error, onPlusRequired }: { value: string; onChange(url: string): void; error?: string; onPlusRequired(feature: string): void }) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
-  const [src, setSrc] = useState<string | null>(null);
-  // Once loaded the crop dialog stays mounted, so closing it returns focus as any dialog does.
-  const [wanted, setWanted] = useState(false);
-  if (src !== null && !wanted) setWanted(true);
+  const { src, wanted, close, pick, unreadable } = usePickedPicture(input);
   const [busy, setBusy] = useState(false);
 
-  function close() {
-    if (src) URL.revokeObjectURL(src);
-    setSrc(null);
-  }
-  async function choose(file: File | undefined) {
-    if (input.current) input.current.value = "";
-    if (!file) return;
-    const problem = pictureFileError(file);
-    if (problem) return void toast.error(problem.title, { description: problem.text });
-    // The name and declared type can lie; the first bytes cannot.
-    if (!sniffImageType(new Uint8Array(await file.slice(0, 16).arrayBuffer()))) return void toast.error(INVALID_PICTURE.title, { description: INVALID_PICTURE.text });
-    setSrc(URL.createObjectURL(file));
-  }
   async function upload(area: Area) {
     if (!src) return;
     setBusy(true);
@@ -97,7 +81,7 @@ export function CoverField({ value, onChange, error, onPlusRequired }: { value: 
           className="peer sr-only"
           aria-describedby={error ? `${id}-error` : `${id}-hint`}
           aria-invalid={error ? true : undefined}
-          onChange={(e) => void choose(e.target.files?.[0])}
+          onChange={(e) => void pick(e.target.files?.[0])}
         />
         <label
           htmlFor={`${id}-file`}
@@ -131,10 +115,7 @@ export function CoverField({ value, onChange, error, onPlusRequired }: { value: 
             busy={busy}
             onCancel={close}
             onSave={(area) => void upload(area)}
-            onUnreadable={() => {
-              close();
-              toast.error(INVALID_PICTURE.title, { description: INVALID_PICTURE.text });
-            }}
+            onUnreadable={unreadable}
           />
         </Suspense>
       ) : null}

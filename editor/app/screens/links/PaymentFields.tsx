@@ -132,20 +132,21 @@ function CurrencySelect({ f, setF, errors, field, inputClass }: Props) {
   });
 }
 
-function MessageField({ f, setF, errors, field, inputClass }: Props) {
-  const error = errors["data.message"];
+/** An optional text of the link's own (the thank-you message, a download's description). */
+function TextField({ f, setF, errors, field, inputClass, name, label, rows }: Props & { name: "message" | "description"; label: string; rows: number }) {
+  const error = errors[`data.${name}`];
   return field({
-    id: "link-message",
-    label: "Thank-you message (optional)",
+    id: `link-${name}`,
+    label,
     error,
     children: (
       <textarea
-        id="link-message"
-        value={f.message ?? ""}
-        onChange={(e) => setF((s) => ({ ...s, message: e.target.value }))}
-        rows={2}
+        id={`link-${name}`}
+        value={f[name] ?? ""}
+        onChange={(e) => setF((s) => ({ ...s, [name]: e.target.value }))}
+        rows={rows}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? "link-message-error" : undefined}
+        aria-describedby={error ? `link-${name}-error` : undefined}
         className={inputClass}
       />
     ),
@@ -203,7 +204,7 @@ export function TipFields(props: Props) {
           {input("max", "Largest amount (optional)", { errKey: "data.max", placeholder: String(PAYMENTS.MAX_AMOUNT / 100), inputMode: "decimal" })}
         </div>
       ) : null}
-      <MessageField {...props} />
+      <TextField {...props} name="message" label="Thank-you message (optional)" rows={2} />
     </>
   );
 }
@@ -269,34 +270,17 @@ function DownloadFileField({ f, setF, errors, onPlusRequired }: Props & { onPlus
 }
 
 export function PaidDownloadFields(props: Props & { cover: ReactNode; onPlusRequired(feature: string): void }) {
-  const { f, setF, errors, input, field, inputClass } = props;
-  const descError = errors["data.description"];
   return (
     <>
       {connectNote}
       <div className="grid gap-2 sm:grid-cols-2">
-        {input("price", "Price", { required: true, errKey: "data.price", placeholder: "9.00", inputMode: "decimal" })}
+        {props.input("price", "Price", { required: true, errKey: "data.price", placeholder: "9.00", inputMode: "decimal" })}
         <CurrencySelect {...props} />
       </div>
-      {field({
-        id: "link-description",
-        label: "Description (optional)",
-        error: descError,
-        children: (
-          <textarea
-            id="link-description"
-            value={f.description ?? ""}
-            onChange={(e) => setF((s) => ({ ...s, description: e.target.value }))}
-            rows={3}
-            aria-invalid={descError ? true : undefined}
-            aria-describedby={descError ? "link-description-error" : undefined}
-            className={inputClass}
-          />
-        ),
-      })}
+      <TextField {...props} name="description" label="Description (optional)" rows={3} />
       {props.cover}
       <DownloadFileField {...props} />
-      <MessageField {...props} />
+      <TextField {...props} name="message" label="Thank-you message (optional)" rows={2} />
     </>
   );
 }

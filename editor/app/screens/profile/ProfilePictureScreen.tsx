@@ -12,14 +12,7 @@ import { toast } from "../../toast.tsx";
 import { initialsOf, shownName } from "#core/initials.ts";
 import { LIMITS } from "#core/limits.ts";
 import type { PageProfile } from "#core/model.ts";
-import {
-  INVALID_PICTURE,
-  FULLWIDTH_ASPECTS,
-  PICTURE_MESSAGES,
-  pictureFileError,
-  sniffImageType,
-  type PictureShape,
-} from "#core/profile.ts";
+import { FULLWIDTH_ASPECTS, PICTURE_MESSAGES, type PictureShape } from "#core/profile.ts";
 import { APPEARANCE_DEFAULTS, type FullwidthSubtype, type IconSubtype } from "#core/themes.ts";
 import { api, unwrap } from "../../api.ts";
 import { useStaleWrite } from "../../components/StaleWrite.tsx";
@@ -29,6 +22,7 @@ import { EditorWithPreview } from "../../preview/EditorWithPreview.tsx";
 import { afterProfileChange, saveProfileEdit, saveProfileSection, uploadFailureText } from "../../preview/save.ts";
 import { useCurrentSnapshot, useProfileDraft } from "../../preview/store.ts";
 import { RadioCards } from "../appearance/RadioCards.tsx";
+import { usePickedPicture } from "./picked-picture.ts";
 
 // The cropper (react-easy-crop) loads when the owner first picks a picture, not with the screen, and
 // the cropping code with the first crop; the colour field when the Initials style is first shown.
@@ -100,10 +94,6 @@ function CurrentPicture({ profile, onEnlarge }: { profile: PageProfile; onEnlarg
 export default function ProfilePictureScreen() {
   const draft = useProfileDraft((s) => s.snapshot);
   const shown = useCurrentSnapshot();
-  const [cropSrc, setCropSrc] = useState<string | null>(null);
-  // Once loaded the dialog stays mounted, so closing it returns focus as any dialog does.
-  const [cropperWanted, setCropperWanted] = useState(false);
-  if (cropSrc !== null && !cropperWanted) setCropperWanted(true);
   const [cropShape, setCropShape] = useState<PictureShape>("icon");
   const [cropHeight, setCropHeight] = useState<FullwidthSubtype>("portrait");
   const [uploading, setUploading] = useState(false);
@@ -116,6 +106,7 @@ export default function ProfilePictureScreen() {
   /** The picture revision when the crop dialog opened: the upload replaces what was shown then. */
   const [cropBase, setCropBase] = useState(0);
   const fileInput = useRef<HTMLInputElement>(null);
+  const crop = usePickedPicture(fileInput);
   const id = useId();
   const stale = useStaleWrite(async () => {
     await useProfileDraft.getState().load(true);
@@ -149,46 +140,29 @@ export default function ProfilePictureScreen() {
     }
   }
 
-  function closeCrop() {
-    if (cropSrc) URL.revokeObjectURL(cropSrc);
-    setCropSrc(null);
-  }
-
-  async function chooseFile(file: File | undefined) {
-    if (fileInput.current) fileInput.current.value = "";
-    if (!file) return;
-    const problem = pictureFileError(file);
-    if (problem) {
-      toast.error(problem.title, { description: problem.text });
-      return;
-    }
-    // The name and declared type can lie; the first bytes cannot.
-    const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
-    if (!sniffImageType(head)) {
-      toast.error(INVALID_PICTURE.title, { description: INVALID_PICTURE.text });
-      return;
-    }
-    setCropShape(layout);
-    setCropHeight(profile.profilePictureFullwidthSubtype);
-    setCropBase(useProfileDraft.getState().revisions.picture);
-    setCropSrc(URL.createObjectURL(file));
+  function chooseFile(file: File | undefined) {
+    return crop.pick(file, () => {
+      setCropShape(layout);
+      setCropHeight(profile.profilePictureFullwidthSubtype);
+      setCropBase(useProfileDraft.getState().revisions.picture);
+    });
   }
 
   async function uploadCropped(area: Area) {
-    if (!cropSrc) return;
+    if (!crop.src) return;
     setUploading(true);
     try {
       const { cropToJpeg } = await import("./crop-image.ts");
-      const blob = await cropToJpeg(cropSrc, area, cropShape, cropHeight);
+      const blob = await cropToJpeg(crop.src, area, cropShape, cropHeight);
       const file = new File([blob], "picture.jpg", { type: "image/jpeg" });
       await saveProfileSection("picture", cropBase, (revision) =>
         unwrap(api.profile.picture.$post({ form: { file, shape: cropShape, height: cropHeight, revision: String(revision) } })),
       );
       afterProfileChange();
-      closeCrop();
+      crop.close();
       toast.success(PICTURE_MESSAGES.uploaded);
     } catch (err) {
-      if (stale.report(err)) return closeCrop();
+      if (stale.report(err)) return crop.close();
       const known = uploadFailureText(err);
       toast.error(known?.title ?? PICTURE_MESSAGES.uploadFailed, { description: known?.description ?? (known ? undefined : "Please try again.") });
     } finally {
@@ -366,19 +340,16 @@ export default function ProfilePictureScreen() {
         ) : null}
       </section>
 
-      {cropperWanted ? (
+      {crop.wanted ? (
         <Suspense fallback={null}>
           <CropDialog
-            src={cropSrc}
+            src={crop.src}
             shape={cropShape}
             fullwidthHeight={cropHeight}
             busy={uploading}
-            onCancel={closeCrop}
+            onCancel={crop.close}
             onSave={(area) => void uploadCropped(area)}
-            onUnreadable={() => {
-              closeCrop();
-              toast.error(INVALID_PICTURE.title, { description: INVALID_PICTURE.text });
-            }}
+            onUnreadable={crop.unreadable}
           />
         </Suspense>
       ) : null}
@@ -392,7 +363,6 @@ export default function ProfilePictureScreen() {
         onOpenChange={setConfirmDelete}
         title="Delete Profile Picture"
         description="Your page will show your initials instead until you choose a new picture. This takes effect when you publish."
-        cancel="Cancel"
         confirm="Delete"
         danger
         onConfirm={() => void removePicture()}

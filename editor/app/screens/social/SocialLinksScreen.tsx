@@ -5,7 +5,7 @@
  * thing meanwhile brings the Reload offer (ADR 069).
  */
 import { GripVertical, Pencil, QrCode, Share2, Trash2 } from "lucide-react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { toast } from "../../toast.tsx";
 import { DASH } from "#core/dashboard-texts.ts";
 import { LIMITS } from "#core/limits.ts";
@@ -28,7 +28,7 @@ import { useBlocked } from "../../components/use-blocked.ts";
 import { VisibilitySwitch } from "../../components/visibility-switch.tsx";
 import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { isLite, useDashboard } from "../../store.ts";
-import { LoadFailed } from "../LoadFailed.tsx";
+import { LoadFailed, useListLoad } from "../LoadFailed.tsx";
 import { FieldError } from "../../../components/auth/fields.tsx";
 
 type Social = Extract<InferResponseType<typeof api["social-links"]["$get"]>, { socialLinks: unknown }>["socialLinks"][number];
@@ -77,7 +77,6 @@ export default function SocialLinksScreen() {
   const edited = useDashboard((s) => s.edited);
   const openUpgrade = useDashboard((s) => s.openUpgrade);
   const socialBlocked = useBlocked("unlimited_social_links");
-  const dataVersion = useDashboard((s) => s.dataVersion);
   // The screen offers every platform, so it draws every mark.
   const icons = useBrandIcons(PLATFORM_IDS);
   const [items, setItems] = useState<Social[] | null>(null);
@@ -90,7 +89,6 @@ export default function SocialLinksScreen() {
   const addGrid = useRef<HTMLUListElement>(null);
   // With no row left, focus goes to the first platform to add (where the deleted one comes back).
   const rowFocus = useRowFocus(() => addGrid.current?.querySelector("button") ?? document.getElementById("main"));
-  const [loadFailed, setLoadFailed] = useState(false);
 
   /** The latest list, on screen and answered (throws when it could not be loaded). */
   const latest = useCallback(async () => {
@@ -100,15 +98,6 @@ export default function SocialLinksScreen() {
     setOrderRevision(body.orderRevision);
     return body.socialLinks;
   }, []);
-  const load = useCallback(async () => {
-    setLoadFailed(false);
-    try {
-      await latest();
-    } catch {
-      setLoadFailed(true);
-      toast.error(DASH.socialLoadFailed);
-    }
-  }, [latest]);
   const stale = useStaleWrite(async () => {
     await latest();
   });
@@ -128,13 +117,7 @@ export default function SocialLinksScreen() {
     setDialog({ platform: dialog.platform, item: now });
     return document.getElementById("social-handle");
   });
-  useEffect(() => {
-    void load();
-  }, [load, dataVersion]);
-  const changed = () => {
-    void load();
-    edited();
-  };
+  const { failed: loadFailed, load, changed } = useListLoad(latest, () => toast.error(DASH.socialLoadFailed));
   // A first load that failed is not still loading: say so and offer the retry (ADR 120).
   if (!items) return loadFailed ? <LoadFailed text={DASH.socialLoadFailed} onRetry={() => void load()} /> : <p className="text-slate-600">Loading...</p>;
 
@@ -370,7 +353,6 @@ export default function SocialLinksScreen() {
         onOpenChange={(o) => !o && setDeleting(null)}
         title="Delete Social Link"
         description={`Are you sure you want to remove your ${getPlatform(deleting?.platform ?? "")?.name ?? ""} link? This action cannot be undone.`}
-        cancel="Cancel"
         confirm="Delete"
         danger
         onConfirm={doDelete}

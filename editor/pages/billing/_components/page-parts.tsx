@@ -10,21 +10,10 @@ import { api, ApiFailure, unwrap } from "../../../app/api.ts";
 
 export const param = (name: string) => new URLSearchParams(window.location.search).get(name) ?? "";
 
-const loadSession = (id: string) => unwrap(api.billing.test.sessions[":id"].$get({ param: { id } }));
-
 /** The session named by ?session=, loaded on mount; `refresh` loads it again. */
 export function useTestSession() {
   const id = param("session");
-  const [session, setSession] = useState<Awaited<ReturnType<typeof loadSession>> | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const refresh = useCallback(
-    () =>
-      loadSession(id)
-        .then(setSession)
-        .catch((err: unknown) => setFailure(err instanceof ApiFailure ? err.message : CARD_MESSAGES.sessionNotFound)),
-    [id],
-  );
-  useEffect(() => void refresh(), [refresh]);
+  const { value: session, failure, reload: refresh } = useLoaded(() => unwrap(api.billing.test.sessions[":id"].$get({ param: { id } })), CARD_MESSAGES.sessionNotFound);
   return { id, session, failure, refresh };
 }
 
@@ -40,16 +29,18 @@ export function Notice({ title, text, href, link }: { title: string; text: strin
   );
 }
 
-/** `load` run once on mount: its value, or the server's message (`fallback` for anything else). */
+/** `load` run on mount: its value, or the server's message (`fallback` for anything else); `reload` runs it again. */
 export function useLoaded<T>(load: () => Promise<T>, fallback: string) {
   const [value, setValue] = useState<T | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const [round, setRound] = useState(0);
-  useEffect(() => {
-    load()
-      .then(setValue)
-      .catch((err: unknown) => setFailure(err instanceof ApiFailure ? err.message : fallback));
-    // Loaded once per round: `reload` asks again.
-  }, [round]);
-  return { value, failure, reload: () => setRound((r) => r + 1) };
+  // The first `load` serves every round: what it loads is named by the page's address, which stays.
+  const reload = useCallback(
+    () =>
+      load()
+        .then(setValue)
+        .catch((err: unknown) => setFailure(err instanceof ApiFailure ? err.message : fallback)),
+    [],
+  );
+  useEffect(() => void reload(), [reload]);
+  return { value, failure, reload };
 }
