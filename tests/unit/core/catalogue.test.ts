@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { contrastRatio, readableOn } from "#core/color.ts";
 import { HASH_URL_LINK_TYPES, LINK_TYPE_LABELS, LINK_TYPES, LITE_LINK_TYPES, PROMOTE_LINK_TYPE } from "#core/link-types.ts";
-import { getPlatform, PLATFORM_IDS, QR_CODE_DISPLAY_ORDER, QR_CODE_PLATFORM, SOCIAL_PLATFORMS } from "#core/platforms.ts";
+import { getPlatform, PLATFORM_IDS, SOCIAL_PLATFORMS } from "#core/platforms.ts";
 import { isReservedUsername, SPEC_RESERVED_USERNAMES } from "#core/reserved.ts";
 import {
   APPEARANCE_DEFAULTS,
@@ -49,11 +49,6 @@ describe("social platforms", () => {
     expect(getPlatform("strava")?.baseUrl).toBe("https://www.strava.com/athletes/");
     expect(getPlatform("whatsapp")?.baseUrl).toBe("https://wa.me/");
     expect(getPlatform("qr-code")).toBeUndefined();
-  });
-
-  it("keeps the virtual QR entry at display order 999", () => {
-    expect(QR_CODE_PLATFORM).toBe("qr-code");
-    expect(QR_CODE_DISPLAY_ORDER).toBe(999);
   });
 });
 
