@@ -5,7 +5,7 @@
  * of the service's hosts, and the ids it names have the service's shape; the embed address is built
  * from those ids alone, never from what else the address holds. Anything else is not a player (null).
  */
-import { isWebUrl } from "./url-rule.ts";
+import { isWebUrl, parsedUrl } from "./url-rule.ts";
 
 export const EMBED_SERVICES = ["youtube", "vimeo", "spotify", "soundcloud", "apple_music", "bandcamp", "tiktok"] as const;
 export type EmbedService = (typeof EMBED_SERVICES)[number];
@@ -176,13 +176,8 @@ function tiktok(s: string[]): RecognizedEmbed | null {
 /** The service and embed address of a player link's address, or null when it is not one. */
 export function recognizeEmbed(url: string): RecognizedEmbed | null {
   if (typeof url !== "string" || !isWebUrl(url)) return null;
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return null;
-  }
-  if (u.username || u.password || u.port || (u.protocol !== "https:" && u.protocol !== "http:")) return null;
+  const u = parsedUrl(url);
+  if (!u || u.username || u.password || u.port || (u.protocol !== "https:" && u.protocol !== "http:")) return null;
   const s = segmentsOf(u);
   if (!s) return null;
   const host = u.hostname;
