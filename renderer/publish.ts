@@ -20,17 +20,12 @@ import { loadDraft, restoreDraft } from "./draft.ts";
 import { ensureSharedAssets } from "./assets.ts";
 import { pageWrites } from "./page-writes.ts";
 import { folderTarget, type TargetWriter } from "./publish-target.ts";
-import type { AssetManifest } from "./types.ts";
+import type { AssetManifest, PageOrigins } from "./types.ts";
 import { writeSeoFiles } from "./seo-files.ts";
 import { templateFingerprint } from "./template-fingerprint.ts";
 import { isPageSuspended } from "./suspension.ts";
 
-export interface PublishOptions {
-  publishedDir: string;
-  origin: string;
-  apiOrigin?: string;
-  /** Where visitors reach the page, when not `origin` (a bucket's CDN, ADR 129). */
-  pagesOrigin?: string;
+export interface PublishOptions extends PageOrigins {
   /** The owner's verified custom domain (RenderInput.customDomain); the steps here read it with the draft. */
   customDomain?: string | null;
   now: Date;
