@@ -82,10 +82,9 @@ function youtube(u: URL, s: string[]): RecognizedEmbed | null {
   const nocookie = "https://www.youtube-nocookie.com/embed/";
   const video = (id: string | null | undefined, aspect: EmbedAspect = "16/9") => (id && YOUTUBE_ID.test(id) ? make("youtube", `${nocookie}${id}?autoplay=1`, aspect) : null);
   if (u.hostname === "youtu.be") return s.length === 1 ? video(s[0]) : null;
-  if (!YOUTUBE_HOSTS.has(u.hostname)) return null;
   if (s.length === 1 && s[0] === "watch") return video(u.searchParams.get("v"));
-  if (s.length === 1 && s[0] === "playlist") return list && YOUTUBE_LIST.test(list) ? make("youtube", `${nocookie}videoseries?list=${list}&autoplay=1`, "16/9") : null;
-  if (s.length === 2 && s[0] === "embed" && s[1] === "videoseries") return list && YOUTUBE_LIST.test(list) ? make("youtube", `${nocookie}videoseries?list=${list}&autoplay=1`, "16/9") : null;
+  const series = (s.length === 1 && s[0] === "playlist") || (s.length === 2 && s[0] === "embed" && s[1] === "videoseries");
+  if (series) return list && YOUTUBE_LIST.test(list) ? make("youtube", `${nocookie}videoseries?list=${list}&autoplay=1`, "16/9") : null;
   if (s.length === 2 && (s[0] === "embed" || s[0] === "live" || s[0] === "v")) return video(s[1]);
   if (s.length === 2 && s[0] === "shorts") return video(s[1], "9/16");
   return null;
