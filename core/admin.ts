@@ -44,7 +44,6 @@ export const ADMIN_TEXTS = {
   noteTooLong: "Please keep the note to 1,000 characters",
   alreadySuspended: "This page is already suspended. Reload to see its state.",
   notSuspended: "This page is not suspended. Reload to see its state.",
-  neverPublished: "This page has never been published, so there is nothing to suspend.",
   accountAlreadySuspended: "This account is already suspended. Reload to see its state.",
   accountNotSuspended: "This account is not suspended. Reload to see its state.",
   ownAccount: "You cannot suspend your own account.",

@@ -50,7 +50,6 @@ export const AUTH_TEXT = {
 
   signUpFailed: "Failed to create account",
   signupExpired: "Your signup session has expired. Please start again.",
-  emailTaken: "An account with this email already exists. Please sign in instead.",
   providerFailed: "Failed to sign in with provider",
   providerEmailUnverified: "Your Google email address is not verified.",
   providerFlowInvalid: "This Google sign-in has expired or could not be verified. Please try again.",

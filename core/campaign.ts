@@ -4,6 +4,7 @@
  * made spaces, a value with an invisible character dropped, and each capped.
  */
 import { hasInvisible } from "./text-rule.ts";
+import { parsedUrl } from "./url-rule.ts";
 
 export const CAMPAIGN_VALUE_MAX = 100;
 
@@ -23,12 +24,8 @@ function clean(value: string | null): string | null {
 /** The campaign a page URL carries, or null when it has none. */
 export function campaignOf(pageUrl: string | null | undefined): Campaign | null {
   if (!pageUrl) return null;
-  let params: URLSearchParams;
-  try {
-    params = new URL(pageUrl).searchParams;
-  } catch {
-    return null;
-  }
+  const params = parsedUrl(pageUrl)?.searchParams;
+  if (!params) return null;
   const c = { source: clean(params.get("utm_source")), medium: clean(params.get("utm_medium")), campaign: clean(params.get("utm_campaign")) };
   return c.source || c.medium || c.campaign ? c : null;
 }

@@ -63,5 +63,4 @@ export const DASH = {
   plusTooltip: "This feature requires Plinth Plus. Click to upgrade!",
   plusTooltipTrial: "This is a Plus feature. Your trial ends soon - upgrade to keep access!",
   liteLinkLimit: "Plinth Lite pages can have up to 7 links. Upgrade to Plinth Plus for unlimited links.",
-  upgradeRecorded: "Thanks! We've noted your interest in Plinth Plus.",
 } as const;

@@ -4,6 +4,7 @@
  * creates, and the texts the API answers with. Pure: the DNS lookups are the API's.
  */
 import { toUnicode } from "punycode/punycode.es6.js";
+import { parsedUrl } from "./url-rule.ts";
 
 /** How long a domain is checked in the background after it is added (or after "Check now" once that ended). */
 export const DOMAIN_CHECK_PERIOD_MS = 24 * 60 * 60_000;
@@ -121,13 +122,9 @@ export function parseDomain(input: unknown): DomainParse {
   const typed = input.trim().normalize("NFC").toLowerCase().replace(/\.$/, "");
   if (INVISIBLE.test(typed) || /[/:@?#\\[\]%*'"<>`]/.test(typed)) return { ok: false, message: DOMAIN_MESSAGES.invalid };
   if (typed.split(".").some((label) => !oneScript(label))) return { ok: false, message: DOMAIN_MESSAGES.mixedScripts };
-  let ascii: string;
-  try {
-    // WHATWG's host parser: UTS 46 mapping and the "xn--" encoding, as every browser does it.
-    ascii = new URL(`https://${typed}/`).hostname;
-  } catch {
-    return { ok: false, message: DOMAIN_MESSAGES.invalid };
-  }
+  // WHATWG's host parser: UTS 46 mapping and the "xn--" encoding, as every browser does it.
+  const ascii = parsedUrl(`https://${typed}/`)?.hostname;
+  if (ascii === undefined) return { ok: false, message: DOMAIN_MESSAGES.invalid };
   if (ascii.length > DOMAIN_MAX || ascii.split(".").some((l) => l.length > DOMAIN_LABEL_MAX)) return { ok: false, message: DOMAIN_MESSAGES.tooLong };
   if (isReservedDomain(ascii)) return { ok: false, message: DOMAIN_MESSAGES.reserved };
   const labels = ascii.split(".");
@@ -187,12 +184,8 @@ export const domainUrl = (ascii: string): string => `https://${ascii}/`;
  * domain in Unicode: `links.bücher.net`, `plinth.example/ada`. The link itself keeps the ASCII form.
  */
 export function addressShown(url: string): string {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return url;
-  }
+  const u = parsedUrl(url);
+  if (!u) return url;
   const host = domainShown(u.hostname) + (u.port ? `:${u.port}` : "");
   return `${host}${u.pathname.replace(/\/+$/, "")}`;
 }

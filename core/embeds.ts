@@ -5,7 +5,7 @@
  * of the service's hosts, and the ids it names have the service's shape; the embed address is built
  * from those ids alone, never from what else the address holds. Anything else is not a player (null).
  */
-import { isWebUrl } from "./url-rule.ts";
+import { isWebUrl, parsedUrl } from "./url-rule.ts";
 
 export const EMBED_SERVICES = ["youtube", "vimeo", "spotify", "soundcloud", "apple_music", "bandcamp", "tiktok"] as const;
 export type EmbedService = (typeof EMBED_SERVICES)[number];
@@ -82,10 +82,9 @@ function youtube(u: URL, s: string[]): RecognizedEmbed | null {
   const nocookie = "https://www.youtube-nocookie.com/embed/";
   const video = (id: string | null | undefined, aspect: EmbedAspect = "16/9") => (id && YOUTUBE_ID.test(id) ? make("youtube", `${nocookie}${id}?autoplay=1`, aspect) : null);
   if (u.hostname === "youtu.be") return s.length === 1 ? video(s[0]) : null;
-  if (!YOUTUBE_HOSTS.has(u.hostname)) return null;
   if (s.length === 1 && s[0] === "watch") return video(u.searchParams.get("v"));
-  if (s.length === 1 && s[0] === "playlist") return list && YOUTUBE_LIST.test(list) ? make("youtube", `${nocookie}videoseries?list=${list}&autoplay=1`, "16/9") : null;
-  if (s.length === 2 && s[0] === "embed" && s[1] === "videoseries") return list && YOUTUBE_LIST.test(list) ? make("youtube", `${nocookie}videoseries?list=${list}&autoplay=1`, "16/9") : null;
+  const series = (s.length === 1 && s[0] === "playlist") || (s.length === 2 && s[0] === "embed" && s[1] === "videoseries");
+  if (series) return list && YOUTUBE_LIST.test(list) ? make("youtube", `${nocookie}videoseries?list=${list}&autoplay=1`, "16/9") : null;
   if (s.length === 2 && (s[0] === "embed" || s[0] === "live" || s[0] === "v")) return video(s[1]);
   if (s.length === 2 && s[0] === "shorts") return video(s[1], "9/16");
   return null;
@@ -176,13 +175,8 @@ function tiktok(s: string[]): RecognizedEmbed | null {
 /** The service and embed address of a player link's address, or null when it is not one. */
 export function recognizeEmbed(url: string): RecognizedEmbed | null {
   if (typeof url !== "string" || !isWebUrl(url)) return null;
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return null;
-  }
-  if (u.username || u.password || u.port || (u.protocol !== "https:" && u.protocol !== "http:")) return null;
+  const u = parsedUrl(url);
+  if (!u || u.username || u.password || u.port || (u.protocol !== "https:" && u.protocol !== "http:")) return null;
   const s = segmentsOf(u);
   if (!s) return null;
   const host = u.hostname;

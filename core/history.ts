@@ -63,7 +63,8 @@ export const VERSION_SUMMARY_TEXTS = {
 /** At most this many changes are named; the rest are counted. */
 const MAX_PARTS = 4;
 
-const count = (n: number, one: string, many: string, what: string) => `${n} ${n === 1 ? one : many} ${what}`;
+/** "1 link added", "2 links edited": a part for each kind of change counted above zero, in the order given. */
+const counted = (one: string, many: string, changes: [n: number, what: string][]) => changes.filter(([n]) => n > 0).map(([n, what]) => `${n} ${n === 1 ? one : many} ${what}`);
 
 /** Profile fields grouped as the owner knows them, each group named once when any of its fields changed. */
 const PROFILE_GROUPS: [label: string, fields: (keyof PageProfile)[]][] = [
@@ -114,15 +115,9 @@ function linkParts(before: PageSnapshot, after: PageSnapshot): string[] {
     if (!was.isActive && l.isActive) shown += 1;
     if (was.parentListId !== l.parentListId) moved += 1;
   }
-  const parts: string[] = [];
-  if (added) parts.push(count(added, "link", "links", "added"));
-  if (removed) parts.push(count(removed, "link", "links", "removed"));
-  if (edited) parts.push(count(edited, "link", "links", "edited"));
-  if (hidden) parts.push(count(hidden, "link", "links", "hidden"));
-  if (shown) parts.push(count(shown, "link", "links", "shown again"));
+  const parts = counted("link", "links", [[added, "added"], [removed, "removed"], [edited, "edited"], [hidden, "hidden"], [shown, "shown again"], [moved, "moved to another list"]]);
   const byIndex = (a: PageLink, b: PageLink) => a.orderIndex - b.orderIndex;
-  if (moved) parts.push(count(moved, "link", "links", "moved to another list"));
-  else if (orderOf(before.links, both, byIndex) !== orderOf(after.links, both, byIndex)) parts.push("links reordered");
+  if (!moved && orderOf(before.links, both, byIndex) !== orderOf(after.links, both, byIndex)) parts.push("links reordered");
   return parts;
 }
 
@@ -132,11 +127,7 @@ function listParts(before: PageSnapshot, after: PageSnapshot): string[] {
   const added = after.lists.filter((l) => !old.has(l.id)).length;
   const removed = before.lists.filter((l) => !now.has(l.id)).length;
   const renamed = after.lists.filter((l) => old.has(l.id) && old.get(l.id)!.title !== l.title).length;
-  const parts: string[] = [];
-  if (added) parts.push(count(added, "list", "lists", "added"));
-  if (removed) parts.push(count(removed, "list", "lists", "removed"));
-  if (renamed) parts.push(count(renamed, "list", "lists", "renamed"));
-  return parts;
+  return counted("list", "lists", [[added, "added"], [removed, "removed"], [renamed, "renamed"]]);
 }
 
 function socialParts(before: PageSnapshot, after: PageSnapshot): string[] {
@@ -150,10 +141,7 @@ function socialParts(before: PageSnapshot, after: PageSnapshot): string[] {
   }).length;
   const both = new Set(after.socialLinks.filter((l) => old.has(l.id)).map((l) => l.id));
   const byOrder = (a: { displayOrder: number }, b: { displayOrder: number }) => a.displayOrder - b.displayOrder;
-  const parts: string[] = [];
-  if (added) parts.push(count(added, "social icon", "social icons", "added"));
-  if (removed) parts.push(count(removed, "social icon", "social icons", "removed"));
-  if (changed) parts.push(count(changed, "social icon", "social icons", "changed"));
+  const parts = counted("social icon", "social icons", [[added, "added"], [removed, "removed"], [changed, "changed"]]);
   if (orderOf(before.socialLinks, both, byOrder) !== orderOf(after.socialLinks, both, byOrder)) parts.push("social icons reordered");
   return parts;
 }

@@ -5,7 +5,7 @@
  * check the list with the same schema and messages (core/schemas/music.ts). This module is
  * zod-free: the renderer, and with it the dashboard's live preview, reads stored lists with it alone.
  */
-import { isWebUrl } from "./url-rule.ts";
+import { isWebUrl, parsedUrl } from "./url-rule.ts";
 
 export interface MusicServiceInfo {
   id: string;
@@ -51,13 +51,8 @@ export const MUSIC_MESSAGES = {
 /** Whether `url` is an address on the service: https or http, its host one of the service's domains or below one. */
 export function isServiceUrl(service: MusicServiceInfo, url: string): boolean {
   if (!isWebUrl(url)) return false;
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return false;
-  }
-  if (u.username || u.password || u.port) return false;
+  const u = parsedUrl(url);
+  if (!u || u.username || u.password || u.port) return false;
   const host = u.hostname;
   return service.domains.some((d) => host === d || host.endsWith(`.${d}`));
 }

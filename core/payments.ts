@@ -19,7 +19,6 @@ export const PAYMENTS = {
   /** A visitor's note with a tip. */
   NOTE_MAX: 200,
   THANK_YOU_MAX: 280,
-  DESCRIPTION_MAX: 500,
   /** The largest paid download. */
   DOWNLOAD_MAX_BYTES: 25 * 1024 * 1024,
   /** A buyer's download link lasts this long and opens the file this many times. */

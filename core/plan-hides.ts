@@ -15,7 +15,7 @@ import type { PageLink, PageSnapshot } from "./model.ts";
 import { ALWAYS_PLUS, FEATURE_KEYS, type FeatureKey } from "./plans.ts";
 import { getPlatform } from "./platforms.ts";
 import { APPEARANCE_DEFAULTS, getTheme } from "./themes.ts";
-import { visibleContentOf } from "./visible-content.ts";
+import { byOrder, visibleContentOf } from "./visible-content.ts";
 
 /**
  * The plan feature an item needs: a feature key, or for a link type with no key of its own (music,
@@ -51,7 +51,6 @@ export interface PlanHiddenItem {
   text: string;
 }
 
-const byOrder = <T extends { orderIndex: number; id: string }>(a: T, b: T) => a.orderIndex - b.orderIndex || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const scheduled = (l: PageLink) => !!(l.scheduleStartTime || l.scheduleEndTime);
 const quoted = (title: string) => `“${title}”`;
 

@@ -27,10 +27,6 @@ export type SocialPlatform = (typeof SOCIAL_PLATFORMS)[number];
 export type PlatformId = SocialPlatform["id"];
 export const PLATFORM_IDS = SOCIAL_PLATFORMS.map((p) => p.id) as [PlatformId, ...PlatformId[]];
 
-/** The virtual QR-code entry always appended to the social list (display order 999). */
-export const QR_CODE_PLATFORM = "qr-code";
-export const QR_CODE_DISPLAY_ORDER = 999;
-
 export function getPlatform(id: string): SocialPlatform | undefined {
   return SOCIAL_PLATFORMS.find((p) => p.id === id);
 }

@@ -12,9 +12,6 @@ import type { PagePlan, PageSnapshot } from "./model.ts";
 import { featuresOf, planHiddenItems, type PlanFeature } from "./plan-hides.ts";
 import { effectivePlan, planStateOf } from "./plans.ts";
 
-export { planStateOf } from "./plans.ts";
-export { linkPlusFeatures, profilePlusFeatures } from "./plus-marks.ts";
-
 export const PUBLISH_TEXTS = {
   blockedTitle: "Publishing requires Plinth Plus subscription",
   blockedBody: "Remove Plus-only features or upgrade to publish your changes.",

@@ -70,7 +70,6 @@ export type SocialPosition = (typeof SOCIAL_POSITIONS)[number];
 
 /** Stored picture styles: icon and full_width from the data model, initials and hidden from the editor. */
 export const PICTURE_STYLES = ["icon", "full_width", "initials", "hidden"] as const;
-export type PictureStyle = (typeof PICTURE_STYLES)[number];
 export const ICON_SUBTYPES = ["rounded", "rounded_corners", "square"] as const;
 export type IconSubtype = (typeof ICON_SUBTYPES)[number];
 export const FULLWIDTH_SUBTYPES = ["portrait", "square", "landscape"] as const;
@@ -79,12 +78,5 @@ export type FullwidthSubtype = (typeof FULLWIDTH_SUBTYPES)[number];
 /** docs/product.md section 9, Defaults and Initials. */
 export const APPEARANCE_DEFAULTS = {
   theme: "minimalist-light" as ThemeId,
-  pageBackgroundColor: "#ffffff",
-  buttonBackgroundColor: "#3b82f6",
   initialsBackgroundColor: "#6366f1",
-  buttonStyle: "rounded" as ButtonStyle,
-  socialPosition: "top" as SocialPosition,
-  pictureStyle: "icon" as PictureStyle,
-  iconSubtype: "rounded" as IconSubtype,
-  fullwidthSubtype: "portrait" as FullwidthSubtype,
 };

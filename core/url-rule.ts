@@ -39,13 +39,17 @@ const PLAIN = new RegExp(String.raw`^https?:\/\/(?:(?!xn--)[a-z0-9-]+\.)*(?!xn--
  * Refusing it keeps the rule the same in every browser and Node version.
  */
 function parses(url: string): boolean {
-  let host: string;
+  const u = parsedUrl(url);
+  return u !== null && u.hostname.split(".").every((label) => !label.startsWith("xn--") || isEncodedName(label));
+}
+
+/** `value` as the WHATWG parser reads it, or null when it refuses it. */
+export function parsedUrl(value: string): URL | null {
   try {
-    host = new URL(url).hostname;
+    return new URL(value);
   } catch {
-    return false;
+    return null;
   }
-  return host.split(".").every((label) => !label.startsWith("xn--") || isEncodedName(label));
 }
 
 function isEncodedName(label: string): boolean {
@@ -56,11 +60,7 @@ function isEncodedName(label: string): boolean {
     return false;
   }
   if (!/[^\x00-\x7f]/.test(name)) return false;
-  try {
-    return new URL(`https://${name}/`).hostname === label;
-  } catch {
-    return false;
-  }
+  return parsedUrl(`https://${name}/`)?.hostname === label;
 }
 
 /**

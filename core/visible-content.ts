@@ -46,7 +46,7 @@ export function isLive(l: ScheduledLink, now: Date): boolean {
   return true;
 }
 
-const byOrder = <T extends { orderIndex: number; id: string }>(a: T, b: T) => a.orderIndex - b.orderIndex || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+export const byOrder = <T extends { orderIndex: number; id: string }>(a: T, b: T) => a.orderIndex - b.orderIndex || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const bySocialOrder = (a: PageSocialLink, b: PageSocialLink) => a.displayOrder - b.displayOrder || (a.id < b.id ? -1 : 1);
 
 // Written as plain loops over arrays built with push, not filter/map/find chains: bulk republish

@@ -9,11 +9,8 @@ export const VISITOR_MESSAGES = {
   emailInvalid: "Please enter a valid email address",
   leadFailed: "Failed to send download link. Please try again.",
   reasonRequired: "Please select a reason",
-  reportFailedTitle: "Report failed",
-  reportFailedText: "Unable to submit your report. Please try again.",
   copyFailedTitle: "Copy failed",
   copyFailedText: "Unable to copy the link. Please try again.",
-  pageError: "Something went wrong. Please try again later.",
   rateLimited: "Too many requests. Please try again later.",
 } as const;
 

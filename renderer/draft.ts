@@ -48,56 +48,12 @@ export function loadDraft(db: Db, userId: string): Draft | null {
     .where(eq(socialLinks.userId, userId))
     .orderBy(asc(socialLinks.displayOrder), asc(socialLinks.id))
     .all();
+  // The schema keeps each row's page fields, in its own order, and drops the rest (plan, revisions, times).
   const snapshot: PageSnapshot = PageSnapshotSchema.parse({
-    profile: {
-      username: p.username,
-      displayName: p.displayName,
-      bio: p.bio,
-      seoTitle: p.seoTitle,
-      seoDescription: p.seoDescription,
-      longFormText: p.longFormText,
-      longFormTextVisible: p.longFormTextVisible,
-      profilePictureUrl: p.profilePictureUrl,
-      profilePictureFullwidthUrl: p.profilePictureFullwidthUrl,
-      profilePictureStyle: p.profilePictureStyle,
-      profilePictureIconSubtype: p.profilePictureIconSubtype,
-      profilePictureFullwidthSubtype: p.profilePictureFullwidthSubtype,
-      initialsText: p.initialsText,
-      initialsBgColor: p.initialsBgColor,
-      selectedThemeName: p.selectedThemeName,
-      customPageBackgroundColor: p.customPageBackgroundColor,
-      customButtonBackgroundColor: p.customButtonBackgroundColor,
-      customButtonBorderColor: p.customButtonBorderColor,
-      buttonShapeStyle: p.buttonShapeStyle,
-      socialLinksPosition: p.socialLinksPosition,
-      customFontPairingName: p.customFontPairingName,
-      hidePlatformBranding: p.hidePlatformBranding,
-      removeBranding: p.removeBranding,
-      qrCodeVisible: p.qrCodeVisible,
-      referralId: p.referralId,
-    },
-    links: linkRows.map((l) => ({
-      id: l.id,
-      title: l.title,
-      url: l.url,
-      linkType: l.linkType,
-      data: l.linkSpecificData,
-      isMainButton: l.isMainButton,
-      isActive: l.isActive,
-      orderIndex: l.orderIndex,
-      thumbnailUrl: l.thumbnailUrl,
-      scheduleStartTime: iso(l.scheduleStartTime),
-      scheduleEndTime: iso(l.scheduleEndTime),
-      parentListId: l.parentListId,
-    })),
-    lists: listRows.map((l) => ({ id: l.id, title: l.title, orderIndex: l.orderIndex })),
-    socialLinks: socialRows.map((s) => ({
-      id: s.id,
-      platform: s.platform,
-      url: s.url,
-      displayOrder: s.displayOrder,
-      isVisible: s.isVisible,
-    })),
+    profile: p,
+    links: linkRows.map((l) => ({ ...l, data: l.linkSpecificData, scheduleStartTime: iso(l.scheduleStartTime), scheduleEndTime: iso(l.scheduleEndTime) })),
+    lists: listRows,
+    socialLinks: socialRows,
   });
   return {
     userId,
@@ -136,23 +92,10 @@ export function restoreDraft(db: Db, userId: string, s: PageSnapshot, now: Date)
 
     const linkIds = s.links.map((l) => l.id);
     tx.delete(links).where(and(eq(links.userId, userId), notInArray(links.id, linkIds))).run();
-    for (const l of s.links) {
-      const row = {
-        title: l.title,
-        url: l.url,
-        linkType: l.linkType,
-        linkSpecificData: l.data,
-        isMainButton: l.isMainButton,
-        isActive: l.isActive,
-        orderIndex: l.orderIndex,
-        thumbnailUrl: l.thumbnailUrl,
-        scheduleStartTime: date(l.scheduleStartTime),
-        scheduleEndTime: date(l.scheduleEndTime),
-        parentListId: l.parentListId,
-        revision,
-      };
+    for (const { id, data, scheduleStartTime, scheduleEndTime, ...fields } of s.links) {
+      const row = { ...fields, linkSpecificData: data, scheduleStartTime: date(scheduleStartTime), scheduleEndTime: date(scheduleEndTime), revision };
       tx.insert(links)
-        .values({ id: l.id, userId, ...row })
+        .values({ id, userId, ...row })
         .onConflictDoUpdate({ target: links.id, set: row, setWhere: eq(links.userId, userId) })
         .run();
     }

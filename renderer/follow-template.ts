@@ -12,6 +12,7 @@ import { ensureSharedAssets } from "./assets.ts";
 import type { PublishTarget } from "./publish-target.ts";
 import { republishAll } from "./republish.ts";
 import { templateFingerprint } from "./template-fingerprint.ts";
+import type { PageOrigins } from "./types.ts";
 
 /** Published owners whose page does not follow `fingerprint`, the longest published first; never a suspended page (ADR 108). */
 export function outOfDateOwners(db: Db, fingerprint: string): { userId: string; username: string }[] {
@@ -30,12 +31,7 @@ export function outOfDateOwners(db: Db, fingerprint: string): { userId: string; 
     .all();
 }
 
-export interface FollowOptions {
-  publishedDir: string;
-  origin: string;
-  apiOrigin?: string;
-  /** Where visitors reach the pages, when not `origin` (a bucket's CDN). */
-  pagesOrigin?: string;
+export interface FollowOptions extends PageOrigins {
   /** The server's publish target (ADR 135): the folder when none is given. */
   target?: PublishTarget;
   log?: (line: string) => void;

@@ -8,14 +8,9 @@ import { join } from "node:path";
 import type { PagePlan, PageSnapshot } from "#core/model.ts";
 import { contentOf, fileIsCurrent, type PendingWrite } from "./atomic-write.ts";
 import { renderPage } from "./render.tsx";
-import type { AssetManifest } from "./types.ts";
+import type { AssetManifest, PageOrigins } from "./types.ts";
 
-export interface PageWriteOptions {
-  publishedDir: string;
-  origin: string;
-  apiOrigin?: string;
-  /** Where visitors reach the page, when not `origin`: a bucket's CDN (ADR 129, RenderInput.pagesOrigin). */
-  pagesOrigin?: string;
+export interface PageWriteOptions extends PageOrigins {
   /** The owner's verified custom domain (RenderInput.customDomain). */
   customDomain?: string | null;
   now: Date;

@@ -8,7 +8,7 @@ import { and, asc, eq, isNotNull, isNull, max, sql } from "drizzle-orm";
 import type { PagePlan } from "#core/model.ts";
 import { plusItemsStateAfter, type PlusItemsState } from "#core/plan-hides.ts";
 import { transaction, type Db } from "#db/client.ts";
-import type { UnderPageLock } from "./republish-batch.ts";
+import type { PageToRender, UnderPageLock } from "./republish-batch.ts";
 import { customDomains, pageVersions, userProfiles } from "#db/schema.ts";
 import { planOf } from "./draft.ts";
 
@@ -51,17 +51,6 @@ export function publishedOwners(db: Db): { userId: string; username: string }[] 
   return stmt.all().map(([userId, username]) => ({ userId, username }));
 }
 
-export interface PublishedPage {
-  userId: string;
-  /** The published version the snapshot is. */
-  version: number;
-  /** The page_versions row's snapshot, as stored: whoever renders or reads the page parses and checks it. */
-  snapshotJson: string;
-  plan: PagePlan;
-  /** The owner's verified custom domain (ADR 240), or null. */
-  customDomain: string | null;
-}
-
 /**
  * The last published snapshot and the current plan of each of a batch of owners, as one statement
  * prepared once per connection: the owners' ids go in as one JSON array parameter, so the SQL text
@@ -101,7 +90,7 @@ function latestPublished(db: Db): Statement<[string], LatestRow> {
 }
 
 const date = (ms: number | null) => (ms === null ? null : new Date(ms));
-const pageOf = ([userId, version, snapshotJson, planType, subscriptionStatus, periodEnd, trialEnd, customDomain]: LatestRow): PublishedPage => ({
+const pageOf = ([userId, version, snapshotJson, planType, subscriptionStatus, periodEnd, trialEnd, customDomain]: LatestRow): PageToRender => ({
   userId,
   version,
   snapshotJson,
@@ -113,11 +102,8 @@ const pageOf = ([userId, version, snapshotJson, planType, subscriptionStatus, pe
  * The pages of a batch, in one query. The snapshot stays JSON text: whoever renders or reads the
  * page parses and checks it.
  */
-export function loadPublishedBatch(db: Db, userIds: string[]): PublishedPage[] {
-  if (userIds.length === 0) return [];
-  const pages: PublishedPage[] = [];
-  for (const row of latestPublished(db).all(JSON.stringify(userIds))) pages.push(pageOf(row));
-  return pages;
+export function loadPublishedBatch(db: Db, userIds: string[]): PageToRender[] {
+  return [...streamPublishedBatch(db, userIds)];
 }
 
 /**
@@ -127,7 +113,7 @@ export function loadPublishedBatch(db: Db, userIds: string[]): PublishedPage[] {
  * may use it meanwhile (the start-up pass of scheduled re-renders, which writes as it reads, takes
  * the batch whole).
  */
-export function* streamPublishedBatch(db: Db, userIds: string[]): Generator<PublishedPage> {
+export function* streamPublishedBatch(db: Db, userIds: string[]): Generator<PageToRender> {
   if (userIds.length === 0) return;
   for (const row of latestPublished(db).iterate(JSON.stringify(userIds))) yield pageOf(row);
 }

@@ -19,11 +19,11 @@ export interface PageToRender {
   userId: string;
   /** The published version the snapshot is, which must still be the latest when the page is swapped in. */
   version: number;
-  /** The page_versions row's snapshot, as stored. */
+  /** The page_versions row's snapshot, as stored: whoever renders or reads the page parses and checks it. */
   snapshotJson: string;
   plan: PagePlan;
   /** The owner's verified custom domain (ADR 240), or null. */
-  customDomain?: string | null;
+  customDomain: string | null;
 }
 
 export interface RenderSettings {

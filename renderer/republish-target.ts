@@ -11,18 +11,14 @@ import { pool } from "./pool.ts";
 import { throughTarget, type PublishTarget } from "./publish-target.ts";
 import { lastPublishedSnapshot, markRendered, notePlusItems, withPageLock, writePage } from "./publish.ts";
 import { isPageSuspended, writeUnavailablePage } from "./suspension.ts";
-import type { AssetManifest } from "./types.ts";
+import type { AssetManifest, PageOrigins } from "./types.ts";
 
 /** Pages whose objects are being put at once. */
 const PAGES_IN_FLIGHT = 6;
 /** Renders of one page when another process keeps changing it while its objects are put. */
 const ATTEMPTS = 3;
 
-export interface TargetRenderSettings {
-  publishedDir: string;
-  origin: string;
-  apiOrigin?: string;
-  pagesOrigin?: string;
+export interface TargetRenderSettings extends PageOrigins {
   assets: AssetManifest;
   target: PublishTarget;
   now: Date;

@@ -18,6 +18,7 @@ import { stageRenderedBatch, workLoop, type FromWorker, type RenderSettings, typ
 import { seoFilesOnDisk, writeSeoFiles } from "./seo-files.ts";
 import { suspendedOwners, writeSuspendedPages } from "./suspension.ts";
 import { templateFingerprint } from "./template-fingerprint.ts";
+import type { PageOrigins } from "./types.ts";
 
 /** Pages per database read and per round of fsyncs. */
 export const BATCH_SIZE = 100;
@@ -111,10 +112,7 @@ function handOut<T>(batches: T[][]): () => T[] | null {
   return () => (cursor < batches.length ? batches[cursor++]! : null);
 }
 
-export interface RepublishOptions {
-  publishedDir: string;
-  origin: string;
-  apiOrigin?: string;
+export interface RepublishOptions extends PageOrigins {
   /** Threads rendering at once: worker threads, or the main thread alone when 1 (default: every core). */
   threads?: number;
   /** Render on worker threads even with one thread, leaving the main thread to serve requests. */
@@ -128,8 +126,6 @@ export interface RepublishOptions {
    * `pagesWritten` (a target that purges a CDN queues their purges).
    */
   target?: PublishTarget;
-  /** Where visitors reach the pages, when not `origin` (a bucket's CDN). */
-  pagesOrigin?: string;
   /** Where a page that could not be written is reported, by its username (default: console.error). */
   logFailure?: (line: string) => void;
 }

@@ -33,6 +33,15 @@ export interface RenderInput {
   assets: AssetManifest;
 }
 
+/** Where pages are written, and the origins they are rendered for (RenderInput's). */
+export interface PageOrigins {
+  publishedDir: string;
+  origin: string;
+  apiOrigin?: string;
+  /** Where visitors reach the pages, when not `origin` (a bucket's CDN, ADR 129). */
+  pagesOrigin?: string;
+}
+
 export interface AssetManifest {
   /** e.g. { src: "/_p/visitor.3f9a1c2b0d.js", integrity: "sha384-…" } (subresource integrity). */
   visitorScript: { src: string; integrity: string };

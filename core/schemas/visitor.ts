@@ -36,11 +36,3 @@ export const PageReportSchema = z.object({
   reason: z.enum(REPORT_REASONS, VISITOR_MESSAGES.reasonRequired),
   details: multiLine().max(REPORT_DETAILS_MAX, `Details must be ${REPORT_DETAILS_MAX} characters or less`).optional().default(""),
 });
-
-/** docs/product.md section 3, Cookie consent: kept in localStorage (renderer/visitor/consent-key.ts); essential is always on. */
-export const CookieConsentSchema = z.object({
-  essential: z.literal(true),
-  analytics: z.boolean(),
-  marketing: z.boolean(),
-  timestamp: z.iso.datetime({ offset: true }),
-});

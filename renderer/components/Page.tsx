@@ -697,17 +697,15 @@ export function PageBody({ snapshot, plan, now, mode = "published", banner, orig
   const name = shownName(profile.displayName, profile.username);
   const base = `/${encodeURIComponent(profile.username)}`;
   const url = pageUrl ?? `${pagesOrigin}${base}`;
-  const cards: PageLink[] = [];
   const cardRefs = new Map<string, CardRef>();
   const dialogs: ReactNode[] = [];
   for (let i = 0; i < v.links.length; i++) {
     const l = v.links[i]!;
     if (l.linkType !== "vcf") continue;
-    const ref = { dialog: `d-vcf-${cards.length}`, file: `${base}/${vcfFileName(l)}` };
-    cards.push(l);
+    const ref = { dialog: `d-vcf-${dialogs.length}`, file: `${base}/${vcfFileName(l)}` };
     cardRefs.set(l.id, ref);
+    dialogs.push(contactDialog(l, ref));
   }
-  for (let i = 0; i < cards.length; i++) dialogs.push(contactDialog(cards[i]!, cardRefs.get(cards[i]!.id)!));
   const items = (links: PageLink[]) => {
     const out: ReactNode[] = [];
     for (let i = 0; i < links.length; i++) out.push(linkItem(links[i]!, cardRefs.get(links[i]!.id), icons, payTo));

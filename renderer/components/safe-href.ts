@@ -2,7 +2,7 @@
  * The only URLs the public page emits. Anything not accepted here is dropped at render (ADR 020,
  * ADR 024, ADR 096), whatever the database holds.
  */
-import { isImageUrl, isLinkAddress, isWebUrl, linkAddressOf } from "#core/url-rule.ts";
+import { isImageUrl, isLinkAddress, isWebUrl, linkAddressOf, parsedUrl } from "#core/url-rule.ts";
 
 /**
  * A link's address: exactly what the editor and the API accept (core/url-rule.ts), so a saved link
@@ -43,9 +43,5 @@ export function safeSrc(url: string | null | undefined): string | null {
 /** The origin of an https image URL, for the CSP's img-src; null for same-site paths. */
 export function imageOrigin(src: string): string | null {
   if (src.startsWith("/")) return null;
-  try {
-    return new URL(src).origin;
-  } catch {
-    return null;
-  }
+  return parsedUrl(src)?.origin ?? null;
 }

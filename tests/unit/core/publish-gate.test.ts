@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { linkPlusFeatures, profilePlusFeatures, publishGate, plusOnlyFeaturesUsed } from "#core/publish-gate.ts";
+import { publishGate, plusOnlyFeaturesUsed } from "#core/publish-gate.ts";
+import { linkPlusFeatures, profilePlusFeatures } from "#core/plus-marks.ts";
 import { planHiddenItems } from "#core/plan-hides.ts";
 import { link, LITE, NOW, PLUS, snapshot, social } from "../renderer/fixtures.ts";
 

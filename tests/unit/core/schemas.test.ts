@@ -9,7 +9,7 @@ import {
   renewalSchema,
 } from "#core/schemas/affiliate.ts";
 import { AppearanceSchema, InitialsSchema, PictureSettingsSchema, pictureFileError, PROFILE_MESSAGES, ProfileTextSchema } from "#core/schemas/profile.ts";
-import { CookieConsentSchema, LeadCaptureSchema, PageReportSchema, TrackEventSchema } from "#core/schemas/visitor.ts";
+import { LeadCaptureSchema, PageReportSchema, TrackEventSchema } from "#core/schemas/visitor.ts";
 
 const first = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues[0]?.message;
 
@@ -70,11 +70,6 @@ describe("visitor actions (docs/product.md section 5, Visitors)", () => {
     expect(TrackEventSchema.safeParse({ type: "page_view", username: "ada" }).success).toBe(true);
     expect(TrackEventSchema.safeParse({ type: "link_click", username: "ada" }).success).toBe(false);
     expect(TrackEventSchema.safeParse({ type: "purchase", username: "ada" }).success).toBe(false);
-  });
-
-  it("keeps cookie consent as docs/product.md's four fields, essential always on", () => {
-    expect(CookieConsentSchema.safeParse({ essential: true, analytics: false, marketing: true, timestamp: "2026-01-01T00:00:00Z" }).success).toBe(true);
-    expect(CookieConsentSchema.safeParse({ essential: false, analytics: false, marketing: false, timestamp: "2026-01-01T00:00:00Z" }).success).toBe(false);
   });
 });
 

@@ -2,7 +2,6 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PageLink, PageLinkList, PagePlan, PageSnapshot, PageSocialLink } from "#core/model.ts";
-import { APPEARANCE_DEFAULTS } from "#core/themes.ts";
 import { getPlatform } from "#core/platforms.ts";
 import { ensureSharedAssets } from "#renderer/assets.ts";
 import { renderPage } from "#renderer/render.tsx";
@@ -33,7 +32,7 @@ export function snapshot(over: Partial<PageSnapshot["profile"]> = {}, links: Pag
   return {
     profile: {
       username: "alice", displayName: "Alice", bio: "Hello there", seoTitle: "", seoDescription: "", longFormText: "", longFormTextVisible: true,
-      profilePictureUrl: "/media/alice.webp", profilePictureFullwidthUrl: null, profilePictureStyle: APPEARANCE_DEFAULTS.pictureStyle, profilePictureIconSubtype: "rounded",
+      profilePictureUrl: "/media/alice.webp", profilePictureFullwidthUrl: null, profilePictureStyle: "icon", profilePictureIconSubtype: "rounded",
       profilePictureFullwidthSubtype: "portrait", initialsText: "AL", initialsBgColor: "#6366f1", selectedThemeName: "minimalist-light",
       customPageBackgroundColor: null, customButtonBackgroundColor: null, customButtonBorderColor: null, buttonShapeStyle: "rounded",
       socialLinksPosition: "top", customFontPairingName: null, hidePlatformBranding: false, removeBranding: false, qrCodeVisible: true, referralId: "",
