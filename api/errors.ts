@@ -73,6 +73,9 @@ export function validationError(error: z.ZodError): ApiError {
   return new ApiError("validation_failed", first, { fields });
 }
 
+/** An answer about one field, whose message is also the field's (shown beside it in the form). */
+export const fieldError = (code: ErrorCode, field: string, message: string) => new ApiError(code, message, { fields: { [field]: message } });
+
 /** What an error nobody expected answers: the cause goes to the log, never to the client. */
 export const unexpectedError = () => new ApiError("internal", "Something went wrong. Please try again later.");
 

@@ -11,6 +11,7 @@ export const AUTH_TEXT = {
   emailRequired: "Email is required",
   emailInvalid: "Please enter a valid email address",
   emailTooLong: "Email address is too long",
+  emailTaken: "An account with this email already exists. Please sign in instead.",
 
   passwordRequired: "Password is required",
   passwordTooShort: "Password must be at least 12 characters",

@@ -18,7 +18,7 @@ import { stampSection, takeRevision } from "#db/revisions.ts";
 import { socialLinks, userProfiles } from "#db/schema.ts";
 import { currentUser, requireUser } from "../auth/middleware.ts";
 import type { AppDeps, AppEnv } from "../context.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, fieldError } from "../errors.ts";
 import { schemaJson } from "../services/json-input.ts";
 import { getProfile, planStateOf, touchProfile } from "../services/profile.ts";
 import { claimSection, expectChanged, expectRevision } from "../services/revisions.ts";
@@ -125,7 +125,7 @@ export function socialLinkRoutes({ db, now }: AppDeps) {
           const clean = cleanHandle(platform, handle);
           if (clean === null) {
             const message = platform.id === "whatsapp" ? DASH.whatsappInvalid : DASH.handleRequired;
-            throw new ApiError("validation_failed", message, { fields: { handle: message } });
+            throw fieldError("validation_failed", "handle", message);
           }
           const revision = takeRevision(tx, user.id);
           expectChanged(

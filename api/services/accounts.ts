@@ -6,14 +6,16 @@
  */
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
+import { AUTH_TEXT } from "#core/auth-rules.ts";
 import type { PlanType } from "#core/plans.ts";
 import { trialEndFrom } from "#core/plans.ts";
+import { USERNAME_TAKEN_MESSAGE } from "#core/schemas/username.ts";
 import { durably, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { signupAttempts, userProfiles, users } from "#db/schema.ts";
 import { publishPage } from "#renderer/publish.ts";
 import type { TargetWriter } from "#renderer/publish-target.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, fieldError } from "../errors.ts";
 import { withSchedule } from "../jobs/page-schedule.ts";
 import { log } from "../log.ts";
 
@@ -72,9 +74,7 @@ export function createAccount(db: Db, account: NewAccount): { userId: string } {
 export function accountConflict(err: unknown): ApiError | null {
   if (!(err instanceof Error) || !("code" in err) || !String((err as { code: unknown }).code).startsWith("SQLITE_CONSTRAINT")) return null;
   if (/user_profiles\.username|users_email|users\.email/.test(err.message)) {
-    return err.message.includes("username")
-      ? new ApiError("conflict", "Username is already taken", { fields: { username: "Username is already taken" } })
-      : new ApiError("conflict", "An account with this email already exists. Please sign in instead.", { fields: { email: "An account with this email already exists. Please sign in instead." } });
+    return err.message.includes("username") ? fieldError("conflict", "username", USERNAME_TAKEN_MESSAGE) : fieldError("conflict", "email", AUTH_TEXT.emailTaken);
   }
   if (/google_sub/.test(err.message)) return new ApiError("conflict", "This Google account is already linked to another account.");
   return null;

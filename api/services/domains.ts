@@ -35,7 +35,7 @@ import { throughTarget } from "#renderer/publish-target.ts";
 import { writeSeoFiles } from "#renderer/seo-files.ts";
 import type { AppDeps } from "../context.ts";
 import { pagesOrigin, type Env } from "../env.server.ts";
-import { ApiError, plusRequired } from "../errors.ts";
+import { ApiError, fieldError, plusRequired } from "../errors.ts";
 import { enqueueJob } from "../jobs/queue.ts";
 import { log } from "../log.ts";
 import { getProfile, planStateOf } from "./profile.ts";
@@ -203,7 +203,7 @@ export function addDomain(deps: AppDeps, userId: string, input: unknown): Domain
   targetOf(env);
   if (!hasFeature(planStateOf(getProfile(db, userId)), "custom_domain", now)) throw plusRequired("custom_domain");
   const parsed = parseDomain(input);
-  if (!parsed.ok) throw new ApiError("validation_failed", parsed.message, { fields: { domain: parsed.message } });
+  if (!parsed.ok) throw fieldError("validation_failed", "domain", parsed.message);
   const name = parsed.ascii;
   // The operator's names and those under them, and the www / apex companion of one (ADR 240).
   if (operatorHosts(env).some((host) => isUnder(name, host) || claimKeyOf(host) === claimKeyOf(name))) {

@@ -7,12 +7,13 @@
  */
 import { eq, lte } from "drizzle-orm";
 import { AUTH_LIMITS, AUTH_TEXT } from "#core/schemas/auth.ts";
+import { USERNAME_TAKEN_MESSAGE } from "#core/schemas/username.ts";
 import { transaction, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { emailVerificationCodes, signupAttempts, users } from "#db/schema.ts";
 import { sha256Hex } from "../auth/session.ts";
 import { randomToken } from "../auth/tokens.ts";
-import { ApiError } from "../errors.ts";
+import { ApiError, fieldError } from "../errors.ts";
 import { releaseUsername, usernameAvailability } from "./usernames.ts";
 
 export type SignupAttempt = typeof signupAttempts.$inferSelect;
@@ -53,7 +54,7 @@ export function pruneExpiredAttempts(db: Db, now: Date): void {
 function assertAvailable(db: Db, username: string, now: Date, exceptAttemptId: string | undefined, email: string | null): string {
   releaseUsername(db, username, now, { exceptAttemptId, email });
   const availability = usernameAvailability(db, username, now, { exceptAttemptId, email });
-  if (!availability.available) throw new ApiError("conflict", availability.message, { fields: { username: availability.message } });
+  if (!availability.available) throw fieldError("conflict", "username", availability.message);
   return availability.username;
 }
 
@@ -88,7 +89,7 @@ export function holdSignup(
     });
   } catch (err) {
     // The unique index on the held username is the last word when two requests race.
-    if (isUniqueViolation(err)) throw new ApiError("conflict", "Username is already taken", { fields: { username: "Username is already taken" } });
+    if (isUniqueViolation(err)) throw fieldError("conflict", "username", USERNAME_TAKEN_MESSAGE);
     throw err;
   }
 }
@@ -102,7 +103,7 @@ export function holdUsername(db: Db, attempt: SignupAttempt, rawUsername: string
       return db.select().from(signupAttempts).where(eq(signupAttempts.id, attempt.id)).get()!;
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new ApiError("conflict", "Username is already taken", { fields: { username: "Username is already taken" } });
+    if (isUniqueViolation(err)) throw fieldError("conflict", "username", USERNAME_TAKEN_MESSAGE);
     throw err;
   }
 }

@@ -14,7 +14,7 @@ import { assertPasswordNotGuessable } from "../../auth/password-policy.ts";
 import { beginSession } from "../../auth/sign-in.ts";
 import type { AppDeps, AppEnv } from "../../context.ts";
 import { pagesOrigin } from "../../env.server.ts";
-import { ApiError } from "../../errors.ts";
+import { ApiError, fieldError } from "../../errors.ts";
 import { accountConflict, createAccount, publishInitialPage } from "../../services/accounts.ts";
 import { throughTarget } from "#renderer/publish-target.ts";
 import { alreadyRegisteredMail, signupCodeMail } from "../../services/auth-mail.ts";
@@ -141,7 +141,7 @@ export function signupRoutes(deps: AppDeps, limiters: AuthLimiters) {
         const token = readSignupCookie(c, env);
         const body = c.req.valid("json");
         const first = requireAttempt(db, token, now());
-        if (!first.username) throw new ApiError("bad_request", "Please choose a username", { fields: { username: "Please choose a username" } });
+        if (!first.username) throw fieldError("bad_request", "username", "Please choose a username");
         if (!first.email || !first.emailVerifiedAt) throw new ApiError("bad_request", AUTH_TEXT.codeInvalid, { fields: { code: AUTH_TEXT.codeInvalid } });
         if (!first.googleSub && !body.password) throw new ApiError("validation_failed", AUTH_TEXT.passwordRequired, { fields: { password: AUTH_TEXT.passwordRequired } });
         if (body.password) await assertPasswordNotGuessable(body.password, first, "password");
