@@ -84,9 +84,9 @@ export function customHosts(deps: AppDeps, answers: { notFound: (c: Context) => 
     if (bucketPages) {
       const res = await proxy(`${bucketPages}${file === `/${domain.username}/index.html` ? `/${domain.username}` : file}`, { method: c.req.method, headers: { "accept-encoding": req.acceptEncoding ?? "", ...(req.ifNoneMatch ? { "if-none-match": req.ifNoneMatch } : {}) } });
       if (res.status === 404 || res.status === 403) return answers.notFound(c);
-      const out = new Response(res.body, res);
-      for (const [name, value] of Object.entries(headers ?? {})) out.headers.set(name, value);
-      return out;
+      const passed = new Headers(res.headers);
+      for (const [name, value] of Object.entries(headers ?? {})) passed.set(name, value);
+      return new Response(res.body, { status: res.status, headers: passed });
     }
     const found = fileInside(env.PUBLISHED_DIR, file);
     if (!found) return answers.notFound(c);

@@ -41,7 +41,7 @@ export function previewTarget(path: string, query: (name: string) => string | un
   return null;
 }
 
-export function previewHandler({ db, env, now }: AppDeps, notFound: (c: Context) => Response | Promise<Response>) {
+export function previewHandler({ db, env, now }: AppDeps, notFound: (c: Context, cacheControl: string) => Response | Promise<Response>) {
   const previews = createRateLimiter(OWNER_WRITE_LIMITS.previews.burst, OWNER_WRITE_LIMITS.previews.perSecond, { now, store: limitStoreFor(db), name: "previews" });
   return async (c: Context): Promise<Response | null> => {
     const username = previewTarget(c.req.path, (n) => c.req.query(n));
@@ -53,9 +53,7 @@ export function previewHandler({ db, env, now }: AppDeps, notFound: (c: Context)
     const at = now();
     const session = token ? validateSessionToken(db, token, at) : null;
     if (!session || profile.userId !== session.user.id) {
-      const res = await notFound(c);
-      res.headers.set("Cache-Control", "no-store");
-      return res;
+      return notFound(c, "no-store");
     }
     if (!previews.take(profile.userId)) {
       return new Response(TOO_MANY_PREVIEWS, { status: 429, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "Retry-After": "1" } });
@@ -71,9 +69,7 @@ export function previewHandler({ db, env, now }: AppDeps, notFound: (c: Context)
       shown = v && { snapshot: v.snapshot, plan: v.plan, now: v.publishedAt, banner: HISTORY_TEXTS.previewBanner(version, v.publishedAt) };
     }
     if (!shown) {
-      const res = await notFound(c);
-      res.headers.set("Cache-Control", "no-store");
-      return res;
+      return notFound(c, "no-store");
     }
     const page = renderPage({
       snapshot: shown.snapshot,

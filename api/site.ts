@@ -69,15 +69,19 @@ export function createServerApp(deps: AppDeps) {
   const api = createApi(deps);
   app.route("/api", api);
 
-  /** The site's 404 page with status 404. */
-  const notFound = async (c: Context) => {
+  /**
+   * The site's 404 page with status 404, cached as `cacheControl` says. The caller names its caching
+   * here rather than changing the answer's headers afterwards: a header set on a made answer can be
+   * lost when a later middleware adds a cookie (under the server's Response class).
+   */
+  const notFound = async (c: Context, cacheControl: string = REVALIDATE) => {
     if (devSite) {
       const res = await proxy(`${devSite}/404`, { headers: { accept: "text/html" } });
-      return new Response(res.body, { status: 404, headers: { "Content-Type": "text/html; charset=utf-8" } });
+      return new Response(res.body, { status: 404, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": cacheControl } });
     }
     const file = fileInside(env.SITE_DIR, "/404.html");
-    if (file) return siteFile(file, { cacheControl: REVALIDATE, status: 404, method: c.req.method, acceptEncoding: c.req.header("accept-encoding") });
-    return c.html("<!doctype html><title>Page Not Found</title><h1>Page Not Found</h1>", 404);
+    if (file) return siteFile(file, { cacheControl, status: 404, method: c.req.method, acceptEncoding: c.req.header("accept-encoding") });
+    return c.html("<!doctype html><title>Page Not Found</title><h1>Page Not Found</h1>", 404, { "Cache-Control": cacheControl });
   };
 
   const preview = previewHandler(deps, notFound);

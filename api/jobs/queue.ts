@@ -154,8 +154,10 @@ export function createJobWorker(opts: JobWorkerOptions): JobWorker {
   const mine = (job: Job) => and(eq(jobs.id, job.id), eq(jobs.claimedBy, workerId));
 
   const runOne = async (job: Job, result: TickResult, retried: string[]): Promise<void> => {
-    // A long job (a backup, a slow SMTP server) keeps its lease while it runs.
+    // A long job (a backup, a slow SMTP server) keeps its lease while it runs, until the database
+    // closes under it (a shutdown that did not wait for a hung job): then there is nothing to renew.
     const renew = setInterval(() => {
+      if (!db.$client.open) return clearInterval(renew);
       db.update(jobs).set({ leaseUntil: new Date(now().getTime() + leaseMs) }).where(mine(job)).run();
     }, Math.max(1000, Math.floor(leaseMs / 4)));
     renew.unref?.();

@@ -181,4 +181,24 @@ describe("job queue", () => {
     expect(await alive.tick()).toEqual({ done: 0, retried: 0, failed: 0 });
     expect(runs).toEqual(["dead:m1", "alive:m1"]);
   });
+
+  it("a job still running when the database closes stops renewing its lease instead of throwing", async () => {
+    // Only the renewal's interval is faked: the queue's own clock is the injected `now`.
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    try {
+      const own = openDatabase({ path: join(dir, "closing.sqlite") });
+      const hung = createJobWorker({ db: own, now, leaseMs: 60_000, handlers: every(() => new Promise<never>(() => undefined)) });
+      enqueueJob(own, { kind: "mail", payload: "m1" }, now());
+      void hung.tick();
+      await new Promise((r) => setImmediate(r));
+      vi.advanceTimersByTime(15_000);
+      expect(own.select({ leaseUntil: jobs.leaseUntil }).from(jobs).get()?.leaseUntil).toEqual(new Date(clock + 60_000));
+      closeDatabase(own);
+      expect(vi.getTimerCount()).toBe(1);
+      expect(() => vi.advanceTimersByTime(15_000)).not.toThrow();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
