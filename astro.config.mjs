@@ -35,5 +35,8 @@ export default defineConfig({
   vite: {
     plugins: [tailwindcss(), reactRouterProduction],
     server: { hmr: { clientPort: devPort } },
+    // A screen loaded with import() fetches its own imports as the browser finds them, instead of
+    // the bundler's helper first adding a preload link to the page for each one (ADR 247).
+    build: { modulePreload: { resolveDependencies: (_file, deps, ctx) => (ctx.hostType === "js" ? [] : deps) } },
   },
 });
