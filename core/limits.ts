@@ -73,6 +73,9 @@ export const LIMITS = {
   CUSTOM_DOMAINS_PER_ACCOUNT: 1,
 } as const;
 
+/** The affiliate commission as owners read it ("20%"). */
+export const COMMISSION_PERCENT = `${Math.round(LIMITS.AFFILIATE_COMMISSION_RATE * 100)}%`;
+
 export const REPORT_REASONS = ["spam", "harassment", "inappropriate", "copyright", "impersonation", "other"] as const;
 export type ReportReason = (typeof REPORT_REASONS)[number];
 /** How the report dialog and the console name each reason. */

@@ -2,7 +2,7 @@
  * The dashboard SPA: routes under /dashboard/*, the shell, toasts (one at a time), the upgrade
  * prompt, and live updates from other tabs or devices (ADR 060).
  */
-import { lazy, startTransition, Suspense, useEffect, useRef, useState } from "react";
+import { lazy, startTransition, Suspense, useEffect, useRef, useState, type ComponentType } from "react";
 import { Navigate, Route, Routes, unstable_HistoryRouter as HistoryRouter } from "react-router";
 import { api, ApiFailure, unwrap } from "./api.ts";
 import { AppErrorBoundary } from "./components/AppErrorBoundary.tsx";
@@ -12,9 +12,10 @@ import { Shell } from "./shell/Shell.tsx";
 import { useDashboard } from "./store.ts";
 import { Toasts } from "./toast.tsx";
 import { useCheckoutWelcome } from "./screens/account/checkout-welcome.ts";
+import { isScreenPath, ScreenHeader, type ScreenPath } from "./screens/ScreenHeader.tsx";
 
 /** Each screen's module by its address, loaded on first visit. */
-const screens = {
+const screens: Record<ScreenPath, () => Promise<{ default: ComponentType }>> = {
   "/dashboard/analytics": () => import("./screens/analytics/AnalyticsScreen.tsx"),
   "/dashboard/links": () => import("./screens/links/LinksScreen.tsx"),
   "/dashboard/social-links": () => import("./screens/social/SocialLinksScreen.tsx"),
@@ -25,16 +26,32 @@ const screens = {
   "/dashboard/affiliate": () => import("./screens/affiliate/AffiliateScreen.tsx"),
   "/dashboard/account-settings": () => import("./screens/AccountSettingsScreen.tsx"),
 };
-// The screen the dashboard opens on starts loading now, beside the session, not after it: one
-// round trip less before the owner sees it (a failure here is the lazy screen's to report).
-if (typeof location !== "undefined") {
-  const path = location.pathname.replace(/\/+$/, "");
-  void screens[(path === "/dashboard" ? "/dashboard/analytics" : path) as keyof typeof screens]?.().catch(() => undefined);
+/**
+ * Each screen's route. A screen whose module has arrived renders it at once; only one still loading
+ * suspends (and shows the loading line). React would otherwise suspend on every lazy screen's first
+ * render, and reveal it up to 300 ms after its module came.
+ */
+const loadedScreens = new Map<string, ComponentType>();
+function loadScreen(path: ScreenPath): Promise<{ default: ComponentType }> {
+  return screens[path]().then((m) => {
+    loadedScreens.set(path, m.default);
+    return m;
+  });
 }
-const screenRoutes = Object.entries(screens).map(([path, load]) => {
-  const Screen = lazy(load);
+const screenRoutes = (Object.keys(screens) as ScreenPath[]).map((path) => {
+  const Lazy = lazy(() => loadScreen(path));
+  function Screen() {
+    const Loaded = loadedScreens.get(path);
+    return Loaded ? <Loaded /> : <Lazy />;
+  }
   return <Route key={path} path={path} element={<Screen />} />;
 });
+// The screen the dashboard opens on starts loading now, beside the session, not after it: one
+// round trip less before the owner sees it. The dashboard first renders once both are in (a failed
+// load here is the lazy screen's to report).
+const openingPath = typeof location === "undefined" ? "" : location.pathname.replace(/\/+$/, "") || "/";
+const opening = openingPath === "/dashboard" ? "/dashboard/analytics" : openingPath;
+const openingScreen: Promise<unknown> = isScreenPath(opening) ? loadScreen(opening).catch(() => undefined) : Promise.resolve();
 const NotFound = lazy(() => import("./screens/NotFound.tsx").then((m) => ({ default: m.NotFound })));
 
 /** How often the dashboard asks whether the draft changed elsewhere (only while the tab is visible). */
@@ -65,11 +82,15 @@ function useLiveUpdates() {
   }, []);
 }
 
+/** Until the session is known: the opening screen's header, with the padding the screen has in the shell. */
 function Loading() {
   return (
-    <p role="status" className="p-6 text-slate-600">
-      Loading...
-    </p>
+    <div className="p-4 sm:p-6">
+      {isScreenPath(opening) ? <ScreenHeader path={opening} /> : null}
+      <p role="status" className="mt-1 text-slate-600">
+        Loading...
+      </p>
+    </div>
   );
 }
 
@@ -114,6 +135,7 @@ export default function App() {
     void useDashboard
       .getState()
       .loadMe()
+      .then(() => openingScreen)
       .then(() => startTransition(() => setSignedIn(true)))
       .catch((err: unknown) => {
         if (!(err instanceof ApiFailure && err.status === 401)) setFailed(true);

@@ -36,16 +36,32 @@ async function post(page: Page, path: string, body: unknown): Promise<{ status: 
   );
 }
 
-test("Page Layout says 'Loading components...' until the links arrive", async ({ page, owner }) => {
+test("Page Layout shows its heading at once, and 'Loading components...' under it until the links arrive", async ({ page, owner }) => {
   expect(owner.username).toBeTruthy();
   const hold = await holdGet(page, "/api/links");
   await page.goto("/dashboard/links");
-  await expect(page.getByText("Loading components...", { exact: true })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Loading components..." })).toBeVisible();
   expect(hold.held()).toBeGreaterThan(0);
-  await expect(page.getByRole("heading", { name: "Page Layout" })).toHaveCount(0);
+  await expect(page.getByRole("heading", { level: 1, name: "Page Layout" })).toBeVisible();
+  await expect(page.getByTestId("layout-summary")).toHaveCount(0);
   hold.release();
-  await expect(page.getByRole("heading", { name: "Page Layout" })).toBeVisible();
+  await expect(page.getByTestId("layout-summary")).toBeVisible();
   await expect(page.getByText("Loading components...")).toHaveCount(0);
+});
+
+test("while the session loads, the dashboard already shows the opening screen's heading and summary", async ({ page, owner }) => {
+  expect(owner.username).toBeTruthy();
+  const hold = await holdGet(page, "/api/me");
+  await page.goto("/dashboard/bio");
+  await expect(page.getByRole("heading", { level: 1, name: "Bio & SEO" })).toBeVisible();
+  await expect(page.getByText("Tell visitors who you are, and choose how your page appears in search results.")).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Loading..." })).toBeVisible();
+  expect(hold.held()).toBeGreaterThan(0);
+  await expect(page.getByRole("navigation", { name: "Dashboard" })).toHaveCount(0);
+  hold.release();
+  await expect(page.getByRole("navigation", { name: "Dashboard" }).first()).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Bio & SEO" })).toHaveCount(1);
+  await expect(page.getByLabel("Display name")).toBeVisible();
 });
 
 test("Analytics says 'Loading analytics...' until the report arrives", async ({ page, owner }) => {

@@ -7,6 +7,7 @@
 import { Tabs } from "radix-ui";
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
 import { useGuardedTab } from "../shell/unsaved.tsx";
+import { ScreenHeader } from "./ScreenHeader.tsx";
 
 const modules = import.meta.glob<{ default: ComponentType }>("./account/*Tab.tsx");
 const ORDER = ["Account", "Security", "Subscription", "Billing", "Domain"];
@@ -25,10 +26,7 @@ export default function AccountSettingsScreen() {
   const { tab, choose, prompt } = useGuardedTab(initialTab());
   return (
     <section aria-labelledby="screen-title">
-      <h1 id="screen-title" className="text-2xl font-bold">
-        Account Settings
-      </h1>
-      <p className="mt-1 text-slate-600">Manage your account, security, subscription, billing and domain.</p>
+      <ScreenHeader path="/dashboard/account-settings" />
       {tabs.length ? (
         <Tabs.Root value={tab} onValueChange={choose} className="mt-4">
           <Tabs.List aria-label="Account settings" className="mb-4 flex flex-wrap gap-1 border-b border-slate-200">

@@ -19,6 +19,7 @@ import { isLite, useDashboard } from "../../store.ts";
 import { longDate, shortDate } from "../../../components/dates.ts";
 import { Badge, ScrollTable } from "../account/billing-ui.tsx";
 import { COMMISSION_PERCENT, copyText, MIN_PAYOUT, PAYOUT_FEE_PERCENT, tabClass } from "./affiliate-ui.ts";
+import { ScreenHeader } from "../ScreenHeader.tsx";
 
 // The Balance & Payouts tab's dialogs load with the tab, the share dialog when first opened (ADR 131).
 const PayoutDialog = lazy(() => import("./BalanceDialogs.tsx").then((m) => ({ default: m.PayoutDialog })));
@@ -321,10 +322,7 @@ export default function AffiliateScreen() {
   return (
     <section aria-labelledby="screen-title" className="space-y-4">
       <div>
-        <h1 id="screen-title" className="text-2xl font-bold">
-          Affiliate Program
-        </h1>
-        <p className="mt-1 text-slate-600">Promote Plinth and earn {COMMISSION_PERCENT} on every referral.</p>
+        <ScreenHeader path="/dashboard/affiliate" />
       </div>
       {lite ? (
         <UpgradePanel />

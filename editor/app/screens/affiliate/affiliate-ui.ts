@@ -4,7 +4,7 @@ import { LIMITS } from "#core/limits.ts";
 import { formatMoney } from "#core/billing.ts";
 import { toast } from "../../toast.tsx";
 
-export const COMMISSION_PERCENT = `${Math.round(LIMITS.AFFILIATE_COMMISSION_RATE * 100)}%`;
+export { COMMISSION_PERCENT } from "#core/limits.ts";
 export const PAYOUT_FEE_PERCENT = `${Math.round(LIMITS.PAYOUT_FEE_RATE * 100)}%`;
 export const MIN_PAYOUT = formatMoney(LIMITS.PAYOUT_MIN_CENTS);
 

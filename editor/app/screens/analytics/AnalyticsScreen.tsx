@@ -22,6 +22,7 @@ import type { Report } from "./DetailPanels.tsx";
 import { daysOf, rangeQuery, type Range } from "./range.ts";
 import { RangePicker } from "./RangePicker.tsx";
 import { LoadFailed } from "../LoadFailed.tsx";
+import { ScreenHeader } from "../ScreenHeader.tsx";
 
 // The Links and Traffic Sources tabs load their panels when first shown (ADR 131).
 const LinkPerformance = lazy(() => import("./DetailPanels.tsx").then((m) => ({ default: m.LinkPerformance })));
@@ -108,10 +109,7 @@ export default function AnalyticsScreen() {
   const header = (
     <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
       <div>
-        <h1 id="screen-title" className="text-2xl font-bold">
-          {T.title}
-        </h1>
-        <p className="mt-1 text-slate-600">{T.subtitle}</p>
+        <ScreenHeader path="/dashboard/analytics" />
       </div>
       <div className="flex flex-wrap gap-2">
         <RangePicker range={range} onChange={setRange} />

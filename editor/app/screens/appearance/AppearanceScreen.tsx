@@ -25,6 +25,7 @@ import { useDashboard } from "../../store.ts";
 import { ColorField } from "./ColorField.tsx";
 import { contrastWarningsOf } from "#core/color.ts";
 import { RadioCards } from "./RadioCards.tsx";
+import { ScreenHeader, ScreenLoading } from "../ScreenHeader.tsx";
 
 const BUTTON_STYLE_LABELS: Record<ButtonStyle, string> = { box: "Box", rounded: "Rounded", pill: "Pill" };
 const BUTTON_RADIUS: Record<ButtonStyle, string> = { box: "rounded-none", rounded: "rounded-md", pill: "rounded-full" };
@@ -46,7 +47,7 @@ export default function AppearanceScreen() {
   const fontsBlocked = useBlocked("custom_fonts");
   const brandingBlocked = useBlocked("remove_branding");
 
-  if (!saved || !shown || !me) return <EditorWithPreview>{<p className="text-slate-600">Loading...</p>}</EditorWithPreview>;
+  if (!saved || !shown || !me) return <EditorWithPreview>{<ScreenLoading path="/dashboard/appearance" />}</EditorWithPreview>;
   const lite = me.plan.effectivePlan === "lite";
   const paying = me.plan.isPayingPlus;
   const theme = getTheme(shown.selectedThemeName);
@@ -106,10 +107,7 @@ export default function AppearanceScreen() {
     <EditorWithPreview>
       <section aria-labelledby="screen-title">
         {stale.alert}
-        <h1 id="screen-title" className="text-2xl font-bold">
-          Theme
-        </h1>
-        <p className="mt-1 text-slate-600">Choose how your page looks. Every change stays in your draft until you publish.</p>
+        <ScreenHeader path="/dashboard/appearance" />
         <p role="status" className="mt-2 min-h-5 text-sm text-slate-700" data-testid="appearance-status">
           {status.kind === "saving" ? "Saving..." : status.kind === "saved" ? PROFILE_MESSAGES.saved : status.kind === "trying" ? status.text : ""}
         </p>

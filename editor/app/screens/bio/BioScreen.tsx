@@ -26,6 +26,7 @@ import { saveProfileEdit } from "../../preview/save.ts";
 import { useProfileDraft } from "../../preview/store.ts";
 import { useUnsavedChanges } from "../../shell/unsaved.tsx";
 import { useDashboard } from "../../store.ts";
+import { ScreenHeader, ScreenLoading } from "../ScreenHeader.tsx";
 
 const FIELDS = ["displayName", "bio", "seoTitle", "seoDescription", "longFormText"] as const;
 type Field = (typeof FIELDS)[number];
@@ -189,7 +190,7 @@ export default function BioScreen() {
 
   useUnsavedChanges("bio", dirty);
 
-  if (!values || !base || !saved || !me) return <EditorWithPreview>{<p className="text-slate-600">Loading...</p>}</EditorWithPreview>;
+  if (!values || !base || !saved || !me) return <EditorWithPreview>{<ScreenLoading path="/dashboard/bio" />}</EditorWithPreview>;
   const can = (f: FeatureKey) => (me.plan.features as readonly string[]).includes(f);
   const seoAllowed = can("seo_settings");
   const longAllowed = can("long_form_text");
@@ -251,10 +252,7 @@ export default function BioScreen() {
     <EditorWithPreview>
       <section aria-labelledby="screen-title">
         {stale.alert}
-        <h1 id="screen-title" className="text-2xl font-bold">
-          Bio & SEO
-        </h1>
-        <p className="mt-1 text-slate-600">Tell visitors who you are, and choose how your page appears in search results.</p>
+        <ScreenHeader path="/dashboard/bio" />
 
         <form
           noValidate

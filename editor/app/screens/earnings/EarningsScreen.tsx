@@ -14,6 +14,7 @@ import { Button } from "../../components/button.tsx";
 import { toast } from "../../toast.tsx";
 import { useDashboard } from "../../store.ts";
 import { LoadFailed } from "../LoadFailed.tsx";
+import { ScreenHeader } from "../ScreenHeader.tsx";
 
 // The sales table, its CSV and resend load with the screen's second part (ADR 236).
 const SalesSection = lazy(() => import("./SalesSection.tsx"));
@@ -131,8 +132,7 @@ export default function EarningsScreen() {
 
   return (
     <div className="mx-auto max-w-4xl">
-      <h1 className="text-2xl font-bold">Earnings</h1>
-      <p className="mt-1 text-slate-600">Tips and paid downloads on your page, paid through Stripe.</p>
+      <ScreenHeader path="/dashboard/earnings" />
       <div className="mt-6 space-y-6">
         {!allowed ? (
           <UpgradePanel />

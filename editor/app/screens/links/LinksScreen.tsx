@@ -35,6 +35,7 @@ import { LoadFailed, useListLoad } from "../LoadFailed.tsx";
 import { isLite, useDashboard } from "../../store.ts";
 import { writeLink } from "./write-link.ts";
 import type { Link, LinkList, LinksData } from "./types.ts";
+import { ScreenHeader, ScreenLoading } from "../ScreenHeader.tsx";
 
 
 
@@ -284,7 +285,7 @@ export default function LinksScreen() {
   const { failed: loadFailed, load, changed } = useListLoad(latest, () => toast.error("Error", { description: DASH.linksLoadFailed }));
 
   // A first load that failed is not still loading: say so and offer the retry (ADR 120).
-  if (!data) return loadFailed ? <LoadFailed text={DASH.linksLoadFailed} onRetry={() => void load()} /> : <p className="text-slate-600">Loading components...</p>;
+  if (!data) return loadFailed ? <LoadFailed text={DASH.linksLoadFailed} onRetry={() => void load()} /> : <ScreenLoading path="/dashboard/links" text="Loading components..." />;
   const { links, lists, orderRevision } = data;
   const groups = groupsOf(links, lists);
   const title = (id: unknown) => links.find((l) => l.id === id)?.title ?? "link";
@@ -400,9 +401,7 @@ export default function LinksScreen() {
       {stale.alert}
       <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
         <div>
-          <h1 id="screen-title" className="text-2xl font-bold">
-            Page Layout
-          </h1>
+          <ScreenHeader path="/dashboard/links" />
           <p className="mt-1 max-w-prose text-slate-600" data-testid="layout-summary">
             <span>{DASH.layoutVisible(visible, links.length, lite ? "lite" : me?.plan.isPayingPlus ? "plus" : "trial")}</span>
             {lite ? (

@@ -23,6 +23,7 @@ import { afterProfileChange, saveProfileEdit, saveProfileSection, uploadFailureT
 import { useCurrentSnapshot, useProfileDraft } from "../../preview/store.ts";
 import { RadioCards } from "../appearance/RadioCards.tsx";
 import { usePickedPicture } from "./picked-picture.ts";
+import { ScreenHeader, ScreenLoading } from "../ScreenHeader.tsx";
 
 // The cropper (react-easy-crop) loads when the owner first picks a picture, not with the screen, and
 // the cropping code with the first crop; the colour field when the Initials style is first shown.
@@ -123,7 +124,7 @@ export default function ProfilePictureScreen() {
     }
   });
 
-  if (!draft || !shown) return <EditorWithPreview>{<p className="text-slate-600">Loading...</p>}</EditorWithPreview>;
+  if (!draft || !shown) return <EditorWithPreview>{<ScreenLoading path="/dashboard/profile-picture" />}</EditorWithPreview>;
   const profile = shown.profile;
   const saved = draft.profile;
   const choice = styleChoiceOf(profile);
@@ -214,10 +215,7 @@ export default function ProfilePictureScreen() {
     <EditorWithPreview>
       <section aria-labelledby="screen-title">
         {stale.alert}
-        <h1 id="screen-title" className="text-2xl font-bold">
-          Profile Picture
-        </h1>
-        <p className="mt-1 text-slate-600">Choose how you appear at the top of your page. Changes stay in your draft until you publish.</p>
+        <ScreenHeader path="/dashboard/profile-picture" />
 
         <div className="mt-6 flex flex-wrap items-center gap-4">
           <CurrentPicture profile={saved} onEnlarge={() => setEnlarged(true)} />

@@ -30,6 +30,7 @@ import { mergeLatest, versionedWrite } from "../../revisions.ts";
 import { isLite, useDashboard } from "../../store.ts";
 import { LoadFailed, useListLoad } from "../LoadFailed.tsx";
 import { FieldError } from "../../../components/auth/fields.tsx";
+import { ScreenHeader, ScreenLoading } from "../ScreenHeader.tsx";
 
 type Social = Extract<InferResponseType<typeof api["social-links"]["$get"]>, { socialLinks: unknown }>["socialLinks"][number];
 
@@ -119,7 +120,7 @@ export default function SocialLinksScreen() {
   });
   const { failed: loadFailed, load, changed } = useListLoad(latest, () => toast.error(DASH.socialLoadFailed));
   // A first load that failed is not still loading: say so and offer the retry (ADR 120).
-  if (!items) return loadFailed ? <LoadFailed text={DASH.socialLoadFailed} onRetry={() => void load()} /> : <p className="text-slate-600">Loading...</p>;
+  if (!items) return loadFailed ? <LoadFailed text={DASH.socialLoadFailed} onRetry={() => void load()} /> : <ScreenLoading path="/dashboard/social-links" />;
 
   const lite = isLite(me);
   const used = new Set(items.map((s) => s.platform));
@@ -222,9 +223,7 @@ export default function SocialLinksScreen() {
   return (
     <section aria-labelledby="screen-title">
       {stale.alert}
-      <h1 id="screen-title" className="text-2xl font-bold">
-        Social Links
-      </h1>
+      <ScreenHeader path="/dashboard/social-links" />
       <p className="mt-1 text-slate-600">
         {items.length} social links, {visibleCount} visible{lite ? ` (Plinth Lite shows up to ${LIMITS.LITE_MAX_VISIBLE_SOCIAL})` : ""}.
         {lite ? (
