@@ -67,15 +67,15 @@ const screens = readdirSync(join(ROOT, "editor/app/screens"), { recursive: true,
   .map((f) => `editor/app/screens/${f}`);
 
 describe("the dashboard's first load", () => {
-  it("the live preview loads only the brand marks of the page's platforms", () => {
-    const graph = [...staticGraph("editor/app/preview/LivePreview.tsx")];
-    expect(graph).toContain("renderer/components/Page.tsx");
-    expect(graph.filter((f) => f.startsWith("renderer/components/brand-icons"))).toEqual([]);
-    // One module per platform, each loaded on its own.
+  it("the brand marks load after the first paint, as one table (ADR 249)", () => {
+    for (const screen of ["editor/app/preview/LivePreview.tsx", "editor/app/screens/social/SocialLinksScreen.tsx"]) {
+      const graph = [...staticGraph(screen)];
+      expect(graph.filter((f) => f.startsWith("renderer/components/brand-icons"))).toEqual([]);
+    }
+    expect([...staticGraph("editor/app/preview/LivePreview.tsx")]).toContain("renderer/components/Page.tsx");
     const loader = readFileSync(join(ROOT, "editor/app/components/brand-icons.ts"), "utf8");
-    const marks = readdirSync(join(ROOT, "renderer/components/brand-icons")).map((f) => f.replace(/\.ts$/, ""));
-    expect(marks.length).toBe(18);
-    for (const id of marks) expect(loader).toContain(`import("#renderer/components/brand-icons/${id}.ts")`);
+    expect(loader.match(/import\(/g)).toHaveLength(1);
+    expect(loader).toContain('import("#renderer/components/brand-icons.ts")');
   });
 
   // The preview draws the page when it is first on screen, beside the editor on large screens: what

@@ -2,7 +2,7 @@
  * Account tab: the e-mail and username, and deleting the account (password confirmation). With a
  * subscription, the dialog first says that deleting ends it now (ADR 049).
  */
-import { useEffect, useState, type FormEvent } from "react";
+import { startTransition, useEffect, useState, type FormEvent } from "react";
 import { toast } from "../../toast.tsx";
 import { AUTH_TEXT } from "#core/auth-rules.ts";
 import { BILLING_MESSAGES } from "#core/billing.ts";
@@ -23,7 +23,7 @@ export default function AccountTab() {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
-    loadAccount().then(setAccount, () => setFailed(true));
+    loadAccount().then((a) => startTransition(() => setAccount(a)), () => setFailed(true));
   }, []);
 
   async function remove(e: FormEvent) {

@@ -7,7 +7,7 @@
  */
 import { Tabs } from "radix-ui";
 import { Check, Copy, Crown, Gift, Share2, Wallet, X } from "lucide-react";
-import { lazy, Suspense, useCallback, useEffect, useState } from "react";
+import { lazy, startTransition, Suspense, useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
 import { LIMITS } from "#core/limits.ts";
 import { AFFILIATE_MESSAGES, payoutBadgeVariant, renewalMonthOptions } from "#core/affiliate.ts";
@@ -308,10 +308,13 @@ export default function AffiliateScreen() {
 
   const reload = useCallback(() => {
     loadAll()
-      .then((d) => {
-        setData(d);
-        setFailed(false);
-      })
+      // A transition: React draws the program's tabs in slices, leaving the page free meanwhile.
+      .then((d) =>
+        startTransition(() => {
+          setData(d);
+          setFailed(false);
+        }),
+      )
       .catch(() => setFailed(true));
   }, []);
 

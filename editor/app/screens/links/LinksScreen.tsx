@@ -7,7 +7,7 @@
 import type { Announcements } from "@dnd-kit/core";
 import { ArrowDown, ArrowUp, CalendarClock, ExternalLink, Link2, GripVertical, Pencil, Play, Plus, Star, Trash2, FolderPlus } from "lucide-react";
 import { Tabs } from "radix-ui";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { startTransition, useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "../../toast.tsx";
 import { DASH } from "#core/dashboard-texts.ts";
 import { LINK_TYPE_LABELS } from "#core/link-types.ts";
@@ -255,7 +255,8 @@ export default function LinksScreen() {
   const latest = useCallback(async (): Promise<LinksData> => {
     const body = await unwrap(api.links.$get());
     const next = { links: body.links, lists: body.lists, orderRevision: body.orderRevision };
-    setData(next);
+    // A transition: React draws the list in slices, leaving the page free meanwhile.
+    startTransition(() => setData(next));
     return next;
   }, []);
   const stale = useStaleWrite(async () => {

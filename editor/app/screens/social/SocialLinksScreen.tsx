@@ -5,7 +5,7 @@
  * thing meanwhile brings the Reload offer (ADR 069).
  */
 import { GripVertical, Pencil, QrCode, Share2, Trash2 } from "lucide-react";
-import { useCallback, useRef, useState } from "react";
+import { startTransition, useCallback, useRef, useState } from "react";
 import { toast } from "../../toast.tsx";
 import { DASH } from "#core/dashboard-texts.ts";
 import { LIMITS } from "#core/limits.ts";
@@ -94,9 +94,12 @@ export default function SocialLinksScreen() {
   /** The latest list, on screen and answered (throws when it could not be loaded). */
   const latest = useCallback(async () => {
     const body = await unwrap(api["social-links"].$get());
-    setItems(body.socialLinks);
-    setQrVisible(body.qrCodeVisible);
-    setOrderRevision(body.orderRevision);
+    // A transition: React draws the list in slices, leaving the page free meanwhile.
+    startTransition(() => {
+      setItems(body.socialLinks);
+      setQrVisible(body.qrCodeVisible);
+      setOrderRevision(body.orderRevision);
+    });
     return body.socialLinks;
   }, []);
   const stale = useStaleWrite(async () => {
