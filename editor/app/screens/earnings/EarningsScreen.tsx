@@ -6,7 +6,7 @@
  * (core/features.ts, "creator_payments").
  */
 import { Check, Crown, ExternalLink, X } from "lucide-react";
-import { lazy, Suspense, useCallback, useEffect, useState } from "react";
+import { lazy, startTransition, Suspense, useCallback, useEffect, useState } from "react";
 import { CONNECT_MESSAGES, type ConnectState } from "#core/connect.ts";
 import { PLUS_PRICE_LABEL } from "#core/plus-price.ts";
 import { api, ApiFailure, unwrap } from "../../api.ts";
@@ -117,7 +117,9 @@ export default function EarningsScreen() {
   const load = useCallback(async () => {
     setFailed(false);
     try {
-      setAccount(await loadAccount());
+      const next = await loadAccount();
+      // A transition: React draws the account in slices, leaving the page free meanwhile.
+      startTransition(() => setAccount(next));
     } catch {
       setFailed(true);
     }

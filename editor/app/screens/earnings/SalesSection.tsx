@@ -4,7 +4,7 @@
  * of them; and "Resend link" for a paid download, behind a confirmation.
  */
 import { Download, Receipt } from "lucide-react";
-import { useCallback, useEffect, useState } from "react";
+import { startTransition, useCallback, useEffect, useState } from "react";
 import { formatAmount, PAYMENTS } from "#core/payments.ts";
 import { api, clientErrorMessage, unwrap } from "../../api.ts";
 import { Button } from "../../components/button.tsx";
@@ -33,7 +33,8 @@ export default function SalesSection() {
   const load = useCallback(async () => {
     setFailed(false);
     try {
-      setSales((await loadSales()).sales);
+      const { sales } = await loadSales();
+      startTransition(() => setSales(sales));
     } catch {
       setFailed(true);
     }
