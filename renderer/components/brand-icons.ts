@@ -1,9 +1,8 @@
 /**
  * Brand marks of the public page: path data of Simple Icons 16.37.0 (simpleicons.org, CC0 1.0), one
- * module per platform, so the dashboard loads only the marks it draws (editor/app/components/
- * brand-icons.ts). Simple Icons no longer carries LinkedIn, so that mark is a plain "in" in a
- * rounded square drawn for Plinth. The server's renderer, which shows any platform, uses this whole
- * table.
+ * module per platform. Simple Icons no longer carries LinkedIn, so that mark is a plain "in" in a
+ * rounded square drawn for Plinth. The server's renderer uses this whole table, and the dashboard
+ * loads it in one request when a screen first draws a mark (editor/app/components/brand-icons.ts).
  */
 import type { PlatformId } from "#core/platforms.ts";
 import tiktok from "./brand-icons/tiktok.ts";
