@@ -2,10 +2,11 @@
  * The dashboard SPA: routes under /dashboard/*, the shell, toasts (one at a time), the upgrade
  * prompt, and live updates from other tabs or devices (ADR 060).
  */
-import { lazy, startTransition, Suspense, useEffect, useRef, useState, type ComponentType } from "react";
+import { lazy, startTransition, Suspense, useEffect, useRef, useState } from "react";
 import { Navigate, Route, Routes, unstable_HistoryRouter as HistoryRouter } from "react-router";
 import { api, ApiFailure, unwrap } from "./api.ts";
 import { AppErrorBoundary } from "./components/AppErrorBoundary.tsx";
+import { lazyPart } from "./components/load-once.ts";
 import { UpgradePrompt } from "./components/upgrade-prompt.tsx";
 import { dashboardHistory } from "./shell/guarded-history.ts";
 import { Shell } from "./shell/Shell.tsx";
@@ -14,44 +15,27 @@ import { Toasts } from "./toast.tsx";
 import { useCheckoutWelcome } from "./screens/account/checkout-welcome.ts";
 import { isScreenPath, ScreenHeader, type ScreenPath } from "./screens/ScreenHeader.tsx";
 
-/** Each screen's module by its address, loaded on first visit. */
-const screens: Record<ScreenPath, () => Promise<{ default: ComponentType }>> = {
-  "/dashboard/analytics": () => import("./screens/analytics/AnalyticsScreen.tsx"),
-  "/dashboard/links": () => import("./screens/links/LinksScreen.tsx"),
-  "/dashboard/social-links": () => import("./screens/social/SocialLinksScreen.tsx"),
-  "/dashboard/profile-picture": () => import("./screens/profile/ProfilePictureScreen.tsx"),
-  "/dashboard/bio": () => import("./screens/bio/BioScreen.tsx"),
-  "/dashboard/appearance": () => import("./screens/appearance/AppearanceScreen.tsx"),
-  "/dashboard/earnings": () => import("./screens/earnings/EarningsScreen.tsx"),
-  "/dashboard/affiliate": () => import("./screens/affiliate/AffiliateScreen.tsx"),
-  "/dashboard/account-settings": () => import("./screens/AccountSettingsScreen.tsx"),
+/** Each screen by its address, loaded on first visit; one whose module has arrived renders at once. */
+const screens: Record<ScreenPath, ReturnType<typeof lazyPart>> = {
+  "/dashboard/analytics": lazyPart(() => import("./screens/analytics/AnalyticsScreen.tsx")),
+  "/dashboard/links": lazyPart(() => import("./screens/links/LinksScreen.tsx")),
+  "/dashboard/social-links": lazyPart(() => import("./screens/social/SocialLinksScreen.tsx")),
+  "/dashboard/profile-picture": lazyPart(() => import("./screens/profile/ProfilePictureScreen.tsx")),
+  "/dashboard/bio": lazyPart(() => import("./screens/bio/BioScreen.tsx")),
+  "/dashboard/appearance": lazyPart(() => import("./screens/appearance/AppearanceScreen.tsx")),
+  "/dashboard/earnings": lazyPart(() => import("./screens/earnings/EarningsScreen.tsx")),
+  "/dashboard/affiliate": lazyPart(() => import("./screens/affiliate/AffiliateScreen.tsx")),
+  "/dashboard/account-settings": lazyPart(() => import("./screens/AccountSettingsScreen.tsx")),
 };
-/**
- * Each screen's route. A screen whose module has arrived renders it at once; only one still loading
- * suspends (and shows the loading line). React would otherwise suspend on every lazy screen's first
- * render, and reveal it up to 300 ms after its module came.
- */
-const loadedScreens = new Map<string, ComponentType>();
-function loadScreen(path: ScreenPath): Promise<{ default: ComponentType }> {
-  return screens[path]().then((m) => {
-    loadedScreens.set(path, m.default);
-    return m;
-  });
-}
-const screenRoutes = (Object.keys(screens) as ScreenPath[]).map((path) => {
-  const Lazy = lazy(() => loadScreen(path));
-  function Screen() {
-    const Loaded = loadedScreens.get(path);
-    return Loaded ? <Loaded /> : <Lazy />;
-  }
-  return <Route key={path} path={path} element={<Screen />} />;
-});
+const screenRoutes = (Object.entries(screens) as [ScreenPath, ReturnType<typeof lazyPart>][]).map(([path, { Component }]) => (
+  <Route key={path} path={path} element={<Component />} />
+));
 // The screen the dashboard opens on starts loading now, beside the session, not after it: one
 // round trip less before the owner sees it. The dashboard first renders once both are in (a failed
 // load here is the lazy screen's to report).
 const openingPath = typeof location === "undefined" ? "" : location.pathname.replace(/\/+$/, "") || "/";
 const opening = openingPath === "/dashboard" ? "/dashboard/analytics" : openingPath;
-const openingScreen: Promise<unknown> = isScreenPath(opening) ? loadScreen(opening).catch(() => undefined) : Promise.resolve();
+const openingScreen: Promise<unknown> = isScreenPath(opening) ? screens[opening].load().catch(() => undefined) : Promise.resolve();
 const NotFound = lazy(() => import("./screens/NotFound.tsx").then((m) => ({ default: m.NotFound })));
 
 /** How often the dashboard asks whether the draft changed elsewhere (only while the tab is visible). */

@@ -5,15 +5,16 @@
  */
 /// <reference types="vite/client" />
 import { Tabs } from "radix-ui";
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
+import { Suspense, type ComponentType } from "react";
+import { lazyPart } from "../components/load-once.ts";
 import { useGuardedTab } from "../shell/unsaved.tsx";
 import { ScreenHeader } from "./ScreenHeader.tsx";
 
 const modules = import.meta.glob<{ default: ComponentType }>("./account/*Tab.tsx");
 const ORDER = ["Account", "Security", "Subscription", "Billing", "Domain"];
 
-const tabs: { name: string; Component: LazyExoticComponent<ComponentType> }[] = Object.entries(modules)
-  .map(([path, load]) => ({ name: path.replace(/^.*\/(\w+)Tab\.tsx$/, "$1"), Component: lazy(load) }))
+const tabs: ({ name: string } & ReturnType<typeof lazyPart>)[] = Object.entries(modules)
+  .map(([path, load]) => ({ name: path.replace(/^.*\/(\w+)Tab\.tsx$/, "$1"), ...lazyPart(load) }))
   .sort((a, b) => (ORDER.indexOf(a.name) + 1 || 99) - (ORDER.indexOf(b.name) + 1 || 99));
 
 /** ?tab=subscription (from checkout, the portal and e-mails) opens that tab. */
@@ -21,6 +22,8 @@ function initialTab(): string {
   const wanted = new URLSearchParams(window.location.search).get("tab")?.toLowerCase();
   return tabs.find((t) => t.name.toLowerCase() === wanted)?.name ?? tabs[0]?.name ?? "";
 }
+// The tab the screen opens on starts loading with the screen, not once the screen is drawn.
+if (typeof window !== "undefined") void tabs.find((t) => t.name === initialTab())?.load().catch(() => undefined);
 
 export default function AccountSettingsScreen() {
   const { tab, choose, prompt } = useGuardedTab(initialTab());
