@@ -13,7 +13,7 @@ import { Shell } from "./shell/Shell.tsx";
 import { useDashboard } from "./store.ts";
 import { Toasts } from "./toast.tsx";
 import { useCheckoutWelcome } from "./screens/account/checkout-welcome.ts";
-import { isScreenPath, ScreenHeader, type ScreenPath } from "./screens/ScreenHeader.tsx";
+import { isScreenPath, ScreenLoading, type ScreenPath } from "./screens/ScreenHeader.tsx";
 
 /** Each screen by its address, loaded on first visit; one whose module has arrived renders at once. */
 const screens: Record<ScreenPath, ReturnType<typeof lazyPart>> = {
@@ -33,7 +33,7 @@ const screenRoutes = (Object.entries(screens) as [ScreenPath, ReturnType<typeof 
 // The screen the dashboard opens on starts loading now, beside the session, not after it: one
 // round trip less before the owner sees it. The dashboard first renders once both are in (a failed
 // load here is the lazy screen's to report).
-const openingPath = typeof location === "undefined" ? "" : location.pathname.replace(/\/+$/, "") || "/";
+const openingPath = typeof location === "undefined" ? "" : location.pathname.replace(/\/+$/, "");
 const opening = openingPath === "/dashboard" ? "/dashboard/analytics" : openingPath;
 const openingScreen: Promise<unknown> = isScreenPath(opening) ? screens[opening].load().catch(() => undefined) : Promise.resolve();
 const NotFound = lazy(() => import("./screens/NotFound.tsx").then((m) => ({ default: m.NotFound })));
@@ -70,10 +70,13 @@ function useLiveUpdates() {
 function Loading() {
   return (
     <div className="p-4 sm:p-6">
-      {isScreenPath(opening) ? <ScreenHeader path={opening} /> : null}
-      <p role="status" className="mt-1 text-slate-600">
-        Loading...
-      </p>
+      {isScreenPath(opening) ? (
+        <ScreenLoading path={opening} />
+      ) : (
+        <p role="status" className="text-slate-600">
+          Loading...
+        </p>
+      )}
     </div>
   );
 }
