@@ -1,8 +1,9 @@
 /**
  * Encrypted backups (ADR 160): an archive is encrypted whole into the age format (age-encryption.org/v1)
  * with the `age-encryption` package, streamed in 64 KiB chunks, each authenticated. With a
- * passphrase it is age's scrypt recipient; with an age recipient (age1…), its X25519 or hybrid
- * post-quantum recipient, and only the holder of the identity can read it. Files written by the
+ * passphrase it is age's scrypt recipient, on Node's scrypt (`age-scrypt.ts`, ADR 251); with an age
+ * recipient (age1…), its X25519 or hybrid post-quantum recipient, and only the holder of the
+ * identity can read it. Files written by the
  * `age` command line tool read here, and the other way round.
  */
 import { closeSync, createReadStream, createWriteStream, openSync, readSync } from "node:fs";
@@ -10,6 +11,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { Decrypter, Encrypter, generateHybridIdentity, generateX25519Identity, identityToRecipient } from "age-encryption";
+import { ScryptIdentity, ScryptRecipient } from "./age-scrypt.ts";
 import { OperatorError } from "./operator-error.ts";
 
 /** How the archive is encrypted (env.server.ts's backupEncryption). */
@@ -46,7 +48,7 @@ export async function encryptFile(from: string, to: string, how: BackupEncryptio
   const encrypter = new Encrypter();
   let ephemeral: string | null = null;
   if ("passphrase" in how) {
-    encrypter.setPassphrase(how.passphrase);
+    encrypter.addRecipient(new ScryptRecipient(how.passphrase));
   } else {
     encrypter.addRecipient(how.recipient);
     if (opts.alsoEphemeral) {
@@ -68,7 +70,7 @@ export async function encryptFile(from: string, to: string, how: BackupEncryptio
  */
 export async function decryptFile(from: string, to: string, secrets: BackupSecrets): Promise<void> {
   const decrypter = new Decrypter();
-  for (const p of secrets.passphrases ?? []) decrypter.addPassphrase(p);
+  for (const p of secrets.passphrases ?? []) decrypter.addIdentity(new ScryptIdentity(p));
   for (const id of secrets.identities ?? []) {
     try {
       decrypter.addIdentity(id);
