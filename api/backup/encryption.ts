@@ -3,8 +3,8 @@
  * with the `age-encryption` package, streamed in 64 KiB chunks, each authenticated. With a
  * passphrase it is age's scrypt recipient, on Node's scrypt (`age-scrypt.ts`, ADR 251); with an age
  * recipient (age1…), its X25519 or hybrid post-quantum recipient, and only the holder of the
- * identity can read it. Files written by the
- * `age` command line tool read here, and the other way round.
+ * identity can read it. Files written by the `age` command line tool read here, and the other way
+ * round.
  */
 import { closeSync, createReadStream, createWriteStream, openSync, readSync } from "node:fs";
 import { Readable } from "node:stream";
