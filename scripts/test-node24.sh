@@ -10,7 +10,9 @@
 # (sharp, @node-rs/argon2, esbuild) load as they are. That addon is built against Node 24.18.1's
 # headers, as better-sqlite3 12's published binaries are: one built against 24.19 or later aborts
 # the process when a statement is garbage collected (nodejs/node#65446). Everything is kept under
-# .node24/ between runs; node_modules is left as it is.
+# ~/.cache/plinth/node24 (PLINTH_CACHE_DIR moves it) between runs and clones, as npm keeps its
+# packages in ~/.npm, so only a machine's first run downloads and compiles (ADR 252); node_modules is
+# left as it is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -18,13 +20,16 @@ VERSION=24.21.0
 INTEGRITY="sha512-3nULszZ5X0fciYpG0t6TrdApJzAn8+FlINP6OiMX7V8HrvpATPN936U1LlReOJriLRa4e8yEqQBYCnLyPNAs7Q=="
 HEADERS_VERSION=24.18.1
 HEADERS_INTEGRITY="sha512-lrkq/M/O8giNdc8fSxYK0kuRZPVVFOMM+HRbUNoqZNs2+tdNI9Qjc0n/tWOd2wBsU0e8z/qQBpGrUBIse4vPgA=="
-CACHE="$ROOT/.node24"
+CACHE="${PLINTH_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/plinth}/node24"
 NODE_HOME="$CACHE/node-$VERSION"
 HEADERS_HOME="$CACHE/headers-$HEADERS_VERSION"
 SQLITE_VERSION="$(node -p 'require("better-sqlite3/package.json").version')"
 SQLITE_HOME="$CACHE/better-sqlite3-$SQLITE_VERSION-headers-$HEADERS_VERSION"
 ADDON="$SQLITE_HOME/better_sqlite3.node"
 mkdir -p "$CACHE"
+# One run at a time fills or cleans the cache; another clone's run waits here.
+exec 9>"$CACHE/.lock"
+flock 9
 work=""
 trap '[ -z "$work" ] || rm -rf "$work"' EXIT
 
@@ -70,7 +75,9 @@ if [ ! -f "$ADDON" ]; then
   work=""
 fi
 # What earlier pins left behind goes.
-find "$CACHE" -mindepth 1 -maxdepth 1 ! -name "$(basename "$NODE_HOME")" ! -name "$(basename "$SQLITE_HOME")" -exec rm -rf {} +
+find "$CACHE" -mindepth 1 -maxdepth 1 ! -name .lock ! -name "$(basename "$NODE_HOME")" ! -name "$(basename "$SQLITE_HOME")" -exec rm -rf {} +
+flock -u 9
+exec 9>&-
 
 export PATH="$NODE_HOME/bin:$ROOT/node_modules/.bin:$PATH"
 export PLINTH_SQLITE_ADDON="$ADDON"
