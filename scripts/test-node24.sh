@@ -76,8 +76,7 @@ if [ ! -f "$ADDON" ]; then
 fi
 # What earlier pins left behind goes.
 find "$CACHE" -mindepth 1 -maxdepth 1 ! -name .lock ! -name "$(basename "$NODE_HOME")" ! -name "$(basename "$SQLITE_HOME")" -exec rm -rf {} +
-flock -u 9
-exec 9>&-
+exec 9>&-  # closing the file releases the lock
 
 export PATH="$NODE_HOME/bin:$ROOT/node_modules/.bin:$PATH"
 export PLINTH_SQLITE_ADDON="$ADDON"
