@@ -41,7 +41,7 @@ test("Page Layout shows its heading at once, and 'Loading components...' under i
   const hold = await holdGet(page, "/api/links");
   await page.goto("/dashboard/links");
   await expect(page.getByRole("status").filter({ hasText: "Loading components..." })).toBeVisible();
-  expect(hold.held()).toBeGreaterThan(0);
+  await expect.poll(() => hold.held()).toBeGreaterThan(0);
   await expect(page.getByRole("heading", { level: 1, name: "Page Layout" })).toBeVisible();
   await expect(page.getByTestId("layout-summary")).toHaveCount(0);
   hold.release();
@@ -56,7 +56,7 @@ test("while the session loads, the dashboard already shows the opening screen's 
   await expect(page.getByRole("heading", { level: 1, name: "Bio & SEO" })).toBeVisible();
   await expect(page.getByText("Tell visitors who you are, and choose how your page appears in search results.")).toBeVisible();
   await expect(page.getByRole("status").filter({ hasText: "Loading..." })).toBeVisible();
-  expect(hold.held()).toBeGreaterThan(0);
+  await expect.poll(() => hold.held()).toBeGreaterThan(0);
   await expect(page.getByRole("navigation", { name: "Dashboard" })).toHaveCount(0);
   hold.release();
   await expect(page.getByRole("navigation", { name: "Dashboard" }).first()).toBeVisible();
