@@ -5,7 +5,7 @@
 import { DEFAULT_PLATFORM_FEE_PERCENT } from "#core/connect.ts";
 import { existsSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { Encrypter } from "age-encryption";
+import { createRequire } from "node:module";
 import { z } from "zod";
 import { parseTaxRatePercent } from "#core/invoice.ts";
 import { hasInvisible } from "#core/text-rule.ts";
@@ -183,13 +183,17 @@ type BackupValues = {
   PUBLISHED_DIR: string;
 };
 
+const require = createRequire(import.meta.url);
+/** age, loaded only to check a recipient that is set (ADR 253). */
+const ageSdk = (): typeof import("age-encryption") => require("age-encryption");
+
 /** The scheduled backups' values (ADR 160), each problem named by its variable. */
 function checkBackups(env: BackupValues, problem: (name: string, message: string) => void): void {
   if (env.BACKUP_EVERY !== undefined && backupInterval(env.BACKUP_EVERY) === null) problem("BACKUP_EVERY", BACKUP_MESSAGES.every);
   if (env.BACKUP_PASSPHRASE !== undefined && env.BACKUP_PASSPHRASE.length < 16) problem("BACKUP_PASSPHRASE", BACKUP_MESSAGES.passphrase);
   if (env.BACKUP_AGE_RECIPIENT !== undefined) {
     try {
-      new Encrypter().addRecipient(env.BACKUP_AGE_RECIPIENT.trim());
+      new (ageSdk().Encrypter)().addRecipient(env.BACKUP_AGE_RECIPIENT.trim());
     } catch {
       problem("BACKUP_AGE_RECIPIENT", BACKUP_MESSAGES.recipient);
     }

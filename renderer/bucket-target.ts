@@ -4,8 +4,9 @@
  * headers a static host would send for the file: a visitor's CDN needs nothing else to serve it.
  * A page object is replaced by one PUT, so a reader gets the old page or the new one, never a mix.
  */
-import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { extname, join, relative, sep } from "node:path";
 import { CONTENT_TYPES, IMMUTABLE, REVALIDATE } from "./content-types.ts";
 import { ENCODINGS, isCompressible } from "./precompress.ts";
@@ -43,6 +44,13 @@ export interface BucketConfig {
   publishedDir: string;
 }
 
+const require = createRequire(import.meta.url);
+/**
+ * The S3 SDK, loaded the first time a bucket is used: a process that publishes to the folder never
+ * loads it (ADR 253).
+ */
+export const s3Sdk = (): typeof import("@aws-sdk/client-s3") => require("@aws-sdk/client-s3");
+
 /**
  * The client for a bucket. Credentials are the access key given, or else found the SDK's usual way
  * (the environment, shared credential files, an instance or container role).
@@ -50,7 +58,7 @@ export interface BucketConfig {
 export function bucketClient(opts: { region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string }): S3Client {
   const credentials = opts.accessKeyId && opts.secretAccessKey ? { credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } } : {};
   // Endpoints other than Amazon's (MinIO, Ceph, R2, B2) take bucket names in the path.
-  return new S3Client({ region: opts.region, ...(opts.endpoint ? { endpoint: opts.endpoint, forcePathStyle: true } : {}), ...credentials });
+  return new (s3Sdk().S3Client)({ region: opts.region, ...(opts.endpoint ? { endpoint: opts.endpoint, forcePathStyle: true } : {}), ...credentials });
 }
 
 const isPage = (path: string) => path.endsWith("/index.html");
@@ -60,7 +68,7 @@ export async function listObjects(client: S3Client, bucket: string, prefix: stri
   const found: { key: string; size: number; etag: string }[] = [];
   let token: string | undefined;
   do {
-    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+    const page = await client.send(new (s3Sdk().ListObjectsV2Command)({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
     for (const o of page.Contents ?? []) if (o.Key) found.push({ key: o.Key, size: o.Size ?? -1, etag: (o.ETag ?? "").replaceAll('"', "") });
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
@@ -77,12 +85,12 @@ export function bucketTarget(config: BucketConfig): PublishTarget {
     return rel;
   };
   const put = (path: string, body: string | Uint8Array) =>
-    client.send(new PutObjectCommand({ Bucket: bucket, Key: prefix + path, Body: body, ...objectHeaders(path) }));
+    client.send(new (s3Sdk().PutObjectCommand)({ Bucket: bucket, Key: prefix + path, Body: body, ...objectHeaders(path) }));
   const removeKeys = async (paths: string[]) => {
     // One request deletes at most 1,000 keys.
     for (let i = 0; i < paths.length; i += 1000) {
       const chunk = paths.slice(i, i + 1000).map((p) => ({ Key: prefix + p }));
-      const out = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: chunk, Quiet: true } }));
+      const out = await client.send(new (s3Sdk().DeleteObjectsCommand)({ Bucket: bucket, Delete: { Objects: chunk, Quiet: true } }));
       if (out.Errors?.length) throw new Error(`Could not delete ${out.Errors.map((e) => `${e.Key}: ${e.Code}`).join(", ")}`);
     }
   };

@@ -4,11 +4,13 @@
  * named by the instant of its period, so the names sort by age, and a name is never reused.
  */
 import { chmodSync, copyFileSync, createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
-import { DeleteObjectCommand, type S3Client } from "@aws-sdk/client-s3";
-import { Upload } from "@aws-sdk/lib-storage";
+import type { S3Client } from "@aws-sdk/client-s3";
 import { fsyncDir } from "#renderer/atomic-write.ts";
-import { listObjects } from "#renderer/bucket-target.ts";
+import { listObjects, s3Sdk } from "#renderer/bucket-target.ts";
+
+const require = createRequire(import.meta.url);
 
 export interface BackupStore {
   /** Where it is, for the operator: the folder's path or s3://bucket/prefix. */
@@ -70,13 +72,15 @@ export function bucketStore(client: S3Client, bucket: string, prefix: string): B
     async put(file, name) {
       // In parts of 8 MB (a multipart upload for a large archive, one PUT for a small one): the
       // bucket shows the object only once every part has arrived, and an archive may be any size.
+      // Loaded with the S3 SDK, on the first bucket backup (ADR 253).
+      const { Upload } = require("@aws-sdk/lib-storage") as typeof import("@aws-sdk/lib-storage");
       await new Upload({ client, params: { Bucket: bucket, Key: prefix + name, Body: createReadStream(file), ContentType: "application/octet-stream" }, partSize: 8 * 1024 * 1024, queueSize: 2 }).done();
     },
     async list() {
       return (await listObjects(client, bucket, prefix)).map((o) => o.key.slice(prefix.length)).filter((n) => !n.includes("/"));
     },
     async remove(name) {
-      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: prefix + name }));
+      await client.send(new (s3Sdk().DeleteObjectCommand)({ Bucket: bucket, Key: prefix + name }));
     },
   };
 }

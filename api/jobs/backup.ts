@@ -18,9 +18,8 @@ import { transaction, type Db } from "#db/client.ts";
 import { backupRuns, jobs } from "#db/schema.ts";
 import { bucketClient } from "#renderer/bucket-target.ts";
 import { downloadsDir } from "../services/download-files.ts";
-import { takeVerifiedBackupOffThread, type ScheduledBackupInput, type ScheduledBackupResult } from "../backup/scheduled.ts";
+import type { ScheduledBackupInput, ScheduledBackupResult } from "../backup/scheduled.ts";
 import { backupName, bucketStore, folderStore, parseBackupName, type BackupStore } from "../backup/store.ts";
-import { reportLines } from "../backup/verify.ts";
 import type { AppDeps } from "../context.ts";
 import { pagesOrigin, type BackupSchedule, type Env } from "../env.server.ts";
 import { enqueueJob } from "./queue.ts";
@@ -97,8 +96,14 @@ function claim(db: Db, at: Date, now: Date): boolean {
 /** How the server runs the backup's work; tests pass their own clock through deps and this through runBackupJob. */
 export type TakeBackup = (input: ScheduledBackupInput) => Promise<ScheduledBackupResult>;
 
+/**
+ * The backup's own modules (the archive, age, the verification) load with the first backup, not with
+ * every process (ADR 253).
+ */
+const takeOffThread: TakeBackup = async (input) => (await import("../backup/scheduled.ts")).takeVerifiedBackupOffThread(input);
+
 /** The `backup` job. */
-export async function runBackupJob(deps: AppDeps, job: BackupJob, take: TakeBackup = takeVerifiedBackupOffThread): Promise<void> {
+export async function runBackupJob(deps: AppDeps, job: BackupJob, take: TakeBackup = takeOffThread): Promise<void> {
   const schedule = deps.env.BACKUP;
   if (!schedule) return;
   scheduleBackups(deps);
@@ -129,6 +134,7 @@ export async function runBackupJob(deps: AppDeps, job: BackupJob, take: TakeBack
     const failed = result.report.problems.length > 0;
     const name = backupName(at, { failed, encrypted: result.encrypted });
     await store.put(result.file, name);
+    const { reportLines } = await import("../backup/verify.ts");
     const lines = reportLines({ ...result.report, archive: `${store.where}${store.where.endsWith("/") ? "" : "/"}${name}` });
     for (const key of result.missingMedia) lines.splice(1, 0, `Warning: ${key} is named in the database but was not in PUBLISHED_DIR; the backup does not hold it.`);
     deps.db

@@ -5,7 +5,7 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { newId } from "#db/ids.ts";
 import { log as logger } from "../log.ts";
 
@@ -30,20 +30,26 @@ export interface MailerOptions {
   log?: boolean;
 }
 
+/** A transport made on the first message: nodemailer loads with the first mail, not with every process (ADR 253). */
+function transportOnFirstUse(options: string | { streamTransport: true; buffer: true; newline: "unix" }): () => Promise<Transporter> {
+  let made: Promise<Transporter> | undefined;
+  return () => (made ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport(options)));
+}
+
 export function createMailer({ smtpUrl, from, outboxDir, log = true }: MailerOptions): Mailer {
   if (smtpUrl) {
-    const transport = nodemailer.createTransport(smtpUrl);
+    const transport = transportOnFirstUse(smtpUrl);
     return {
       async send(message) {
-        await transport.sendMail({ from, ...message });
+        await (await transport()).sendMail({ from, ...message });
       },
     };
   }
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  const transport = transportOnFirstUse({ streamTransport: true, buffer: true, newline: "unix" });
   mkdirSync(outboxDir, { recursive: true });
   return {
     async send(message) {
-      const info = await transport.sendMail({ from, ...message });
+      const info = await (await transport()).sendMail({ from, ...message });
       const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${newId()}.eml`;
       // Written under a temporary name, then renamed: a reader never sees half a message.
       const tmp = join(outboxDir, `.${name}.tmp`);

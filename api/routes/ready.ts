@@ -4,10 +4,10 @@
  * its intervals, BILLING_SWEEP_MS, by the injected clock), and with PUBLISH_TARGET=s3 the bucket
  * answers. 200 with each check's state, or 503 naming the checks that failed.
  */
-import { HeadBucketCommand } from "@aws-sdk/client-s3";
 import { sql } from "drizzle-orm";
 import { Hono } from "hono";
 import type { AppDeps } from "../context.ts";
+import { s3Sdk } from "#renderer/bucket-target.ts";
 import { bucketOf } from "../deps.ts";
 import { lastJobRun } from "../jobs/runner.ts";
 import { log } from "../log.ts";
@@ -41,7 +41,7 @@ export function readyRoutes(deps: AppDeps) {
   const bucketCheck = async (): Promise<Check> => {
     if (!bucket) return { ok: true };
     try {
-      await bucket.client.send(new HeadBucketCommand({ Bucket: bucket.bucket }), { abortSignal: AbortSignal.timeout(BUCKET_CHECK_TIMEOUT_MS) });
+      await bucket.client.send(new (s3Sdk().HeadBucketCommand)({ Bucket: bucket.bucket }), { abortSignal: AbortSignal.timeout(BUCKET_CHECK_TIMEOUT_MS) });
       return { ok: true };
     } catch (err) {
       const e = err as { name?: string; code?: string; $metadata?: { httpStatusCode?: number } };

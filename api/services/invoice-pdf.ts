@@ -4,7 +4,6 @@
  * no file of ours and covers Western European text (Windows-1252); any other character prints as "?"
  * (the printable page shows every character).
  */
-import PDFDocument from "pdfkit";
 import { formatTaxRate } from "#core/invoice.ts";
 import { formatMoney, INVOICE_STATUS_LABELS } from "#core/schemas/billing.ts";
 import type { getInvoice } from "./billing.ts";
@@ -24,7 +23,9 @@ export function drawable(text: string): string {
 
 const day = (iso: string) => new Date(iso).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
 
-export function invoicePdf(data: InvoiceDocument): Promise<Buffer> {
+export async function invoicePdf(data: InvoiceDocument): Promise<Buffer> {
+  // pdfkit loads on the first invoice, not with every process (ADR 253).
+  const { default: PDFDocument } = await import("pdfkit");
   const { invoice: inv, seller, totals, billedTo } = data;
   const number = inv.number ?? inv.id;
   const doc = new PDFDocument({

@@ -6,7 +6,7 @@
  * Either way the file is stored under a random content-hashed name with the extension its bytes
  * earned, so a static host serves it with a harmless type.
  */
-import sharp, { type Metadata } from "sharp";
+import type { Metadata } from "sharp";
 import { LEAD_FILE_TYPES, THUMBNAIL_PX, cleanFileName, invalidTypeFor, maxBytesFor, sniffLeadFile, tooLargeFor, type LinkFileKind } from "#core/schemas/link-files.ts";
 import { PICTURE_MAX_PIXELS, PICTURE_MESSAGES, sniffImageType } from "#core/schemas/profile.ts";
 import { type Db } from "#db/client.ts";
@@ -33,6 +33,7 @@ export interface ProcessedLinkFile {
 
 /** Decode under the pixel cap and re-encode; a lie, a bomb or a broken image is a 4xx. */
 async function reencodeImage(input: Uint8Array, kind: LinkFileKind, format: "jpeg" | "png" | "gif" | "webp", resize: boolean): Promise<Uint8Array> {
+  const { default: sharp } = await import("sharp");
   let meta: Metadata;
   try {
     meta = await sharp(input, { limitInputPixels: false, animated: false }).metadata();

@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, inArray } from "drizzle-orm";
-import sharp, { type Metadata } from "sharp";
+import type { Metadata } from "sharp";
 import { LIMITS } from "#core/limits.ts";
 import { PageSnapshotSchema } from "#core/model.ts";
 import {
@@ -47,6 +47,7 @@ export async function processPicture(input: Uint8Array, shape: PictureShape, ful
   if (input.byteLength > LIMITS.IMAGE_MAX_BYTES) throw pictureTooLarge();
   const sniffed = sniffImageType(input);
   if (!sniffed) throw invalidPicture();
+  const { default: sharp } = await import("sharp");
   const open = () => sharp(input, { limitInputPixels: PICTURE_MAX_PIXELS, failOn: "truncated", animated: false });
   let meta: Metadata;
   try {

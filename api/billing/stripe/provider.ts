@@ -4,7 +4,8 @@
  * answers here are mapped to the same objects the test-mode provider returns.
  */
 import { randomUUID } from "node:crypto";
-import Stripe from "stripe";
+import { createRequire } from "node:module";
+import type Stripe from "stripe";
 import { AFFILIATE_MESSAGES } from "#core/schemas/affiliate.ts";
 import { BILLING_MESSAGES } from "#core/schemas/billing.ts";
 import { CONNECT_MESSAGES } from "#core/connect.ts";
@@ -22,10 +23,18 @@ export interface StripeSettings {
   apiBase?: string;
 }
 
+const require = createRequire(import.meta.url);
+/**
+ * Stripe's SDK, loaded the first time Stripe is used: a process with another billing provider never
+ * loads its 220 modules (ADR 253).
+ */
+export const stripeSdk = (): typeof Stripe => require("stripe");
+
 /** The SDK client; the API version is the one the SDK is pinned to (its types describe that one). */
 export function stripeClient(settings: Pick<StripeSettings, "secretKey" | "apiBase">): Stripe {
   const base = settings.apiBase ? new URL(settings.apiBase) : null;
-  return new Stripe(settings.secretKey, {
+  const Sdk = stripeSdk();
+  return new Sdk(settings.secretKey, {
     maxNetworkRetries: 2,
     timeout: 20_000,
     telemetry: false,
@@ -49,7 +58,7 @@ async function asked<T>(what: string, message: string, call: () => Promise<T>): 
   try {
     return await call();
   } catch (err) {
-    if (!(err instanceof Stripe.errors.StripeError)) throw err;
+    if (!(err instanceof stripeSdk().errors.StripeError)) throw err;
     log().warn(`Stripe refused ${what}: ${err.type} ${err.code ?? "-"} ${err.statusCode ?? "-"} ${err.requestId ?? "-"} ${err.message}`);
     throw new ApiError("bad_gateway", message);
   }

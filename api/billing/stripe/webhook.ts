@@ -5,7 +5,7 @@
  * and it goes to the same handler as the test-mode provider's events. An event the product holds
  * no state for is acknowledged (so Stripe stops retrying it) and changes nothing.
  */
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { BILLING_MESSAGES } from "#core/schemas/billing.ts";
 import type { AppDeps } from "../../context.ts";
 import { ApiError } from "../../errors.ts";
@@ -13,6 +13,7 @@ import { applyBillingEvent, billingFor } from "../../services/billing.ts";
 import { runJobs } from "../../jobs/runner.ts";
 import { SIGNATURE_TOLERANCE_MS } from "../signature.ts";
 import { billingEvent } from "./map.ts";
+import { stripeSdk } from "./provider.ts";
 import { log } from "../../log.ts";
 
 export const STRIPE_SIGNATURE_HEADER = "stripe-signature";
@@ -49,10 +50,10 @@ export function verifiedStripeEvent(deps: AppDeps, body: string, signature: stri
   if (!signature || signature.length > 2000) throw new ApiError("bad_request", BILLING_MESSAGES.webhookSignature);
   if (signedAhead(signature, deps.now())) throw new ApiError("bad_request", BILLING_MESSAGES.webhookSignature);
   try {
-    return Stripe.webhooks.constructEvent(body, signature, secret, SIGNATURE_TOLERANCE_MS / 1000, undefined, deps.now().getTime());
+    return stripeSdk().webhooks.constructEvent(body, signature, secret, SIGNATURE_TOLERANCE_MS / 1000, undefined, deps.now().getTime());
   } catch (err) {
     // A body that is not JSON fails after its signature checked out.
-    if (err instanceof Stripe.errors.StripeSignatureVerificationError) throw new ApiError("bad_request", BILLING_MESSAGES.webhookSignature);
+    if (err instanceof stripeSdk().errors.StripeSignatureVerificationError) throw new ApiError("bad_request", BILLING_MESSAGES.webhookSignature);
     throw new ApiError("bad_request", BILLING_MESSAGES.webhookPayload);
   }
 }
