@@ -30,12 +30,16 @@ export function uniqueUsername(prefix = "owner"): string {
   return `${prefix}_${randomBytes(4).toString("hex")}`;
 }
 
+const OWNER_PASSWORD = "Correct-horse-9!";
+/** The owners' password hashed once per worker (argon2 costs about 65 ms a hash); a sign-in verifies it as usual. */
+let ownerPasswordHash: Promise<string> | undefined;
+
 export async function createOwner(opts: { username?: string; trial?: boolean; plan?: "lite" | "plus" } = {}): Promise<TestOwner> {
   const username = opts.username ?? uniqueUsername();
   const email = `${username}@example.com`;
-  const password = "Correct-horse-9!";
+  const password = OWNER_PASSWORD;
   const now = new Date();
-  const { userId } = createAccount(e2eDb(), { email, username, passwordHash: await hashPassword(password), emailVerified: true, now });
+  const { userId } = createAccount(e2eDb(), { email, username, passwordHash: await (ownerPasswordHash ??= hashPassword(password)), emailVerified: true, now });
   if (opts.trial === false) e2eDb().update(userProfiles).set({ trialEndsAt: now }).where(eq(userProfiles.userId, userId)).run();
   if (opts.plan === "plus") {
     e2eDb()
