@@ -9,9 +9,9 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
-import { GetObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
 import { writeFileAtomic } from "#renderer/atomic-write.ts";
-import { listObjects, objectHeaders } from "#renderer/bucket-target.ts";
+import { listObjects, objectHeaders, s3Sdk } from "#renderer/bucket-target.ts";
 import { pool } from "#renderer/pool.ts";
 
 export interface SyncOptions {
@@ -81,7 +81,7 @@ export async function syncFolderToBucket(opts: SyncOptions): Promise<SyncResult>
     if (there && there.size === body.length && there.etag === md5(body)) {
       result.unchanged++;
     } else {
-      await opts.client.send(new PutObjectCommand({ Bucket: opts.bucket, Key: opts.prefix + path, Body: body, ...objectHeaders(path) }));
+      await opts.client.send(new (s3Sdk().PutObjectCommand)({ Bucket: opts.bucket, Key: opts.prefix + path, Body: body, ...objectHeaders(path) }));
       result.copied++;
     }
     tick();
@@ -104,7 +104,7 @@ export async function syncBucketToFolder(opts: SyncOptions): Promise<SyncResult>
     if (existsSync(file) && statSync(file).size === object.size && md5(readFileSync(file)) === object.etag) {
       result.unchanged++;
     } else {
-      const got = await opts.client.send(new GetObjectCommand({ Bucket: opts.bucket, Key: opts.prefix + path }));
+      const got = await opts.client.send(new (s3Sdk().GetObjectCommand)({ Bucket: opts.bucket, Key: opts.prefix + path }));
       writeFileAtomic(file, await got.Body!.transformToByteArray());
       result.copied++;
     }
