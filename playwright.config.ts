@@ -37,7 +37,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: "E2E_OIDC_MOCK=1 tsx scripts/e2e-server.ts",
+    command: "E2E_OIDC_MOCK=1 node --import tsx scripts/e2e-server.ts",
     url: `${E2E.origin}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
