@@ -22,6 +22,7 @@ import { createApiAdmin, passSecondFactor, turnOnTwoFactor } from "#tests/suppor
 import { browser } from "#tests/support/auth-client.ts";
 import { createTestApp, sameOrigin, type TestApp } from "#tests/support/app.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
+import { bundleForNode } from "#tests/support/node-bundle.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
 const run = promisify(execFile);
@@ -252,8 +253,8 @@ describe("the record", () => {
 });
 
 describe("npm run admin", () => {
-  const cli = (...args: string[]) =>
-    run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], { cwd: ROOT, env: { ...process.env, DATA_DIR: join(t.dir, "data"), NODE_ENV: "test" } }).then(
+  const cli = async (...args: string[]) =>
+    run(process.execPath, [await bundleForNode(join(ROOT, "scripts/admin.ts")), ...args], { cwd: ROOT, env: { ...process.env, DATA_DIR: join(t.dir, "data"), NODE_ENV: "test" } }).then(
       (r) => ({ code: 0, out: r.stdout, err: r.stderr }),
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout, err: e.stderr }),
     );

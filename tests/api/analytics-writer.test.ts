@@ -17,6 +17,7 @@ import { analyticsEvents, analyticsRollups, userProfiles, users } from "#db/sche
 import { publishPage } from "#renderer/publish.ts";
 import { createTestApp, type TestApp } from "#tests/support/app.ts";
 import { freePort } from "#tests/support/nginx.ts";
+import { serverBundle } from "#tests/support/node-bundle.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
 let t: TestApp;
@@ -171,7 +172,7 @@ describe("a server process stopped under load", () => {
     const name = publishedOwner(setup, env.PUBLISHED_DIR, origin);
     closeDatabase(setup);
 
-    const child = spawn(process.execPath, ["--import", "tsx", "api/server.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [await serverBundle()], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (d) => (stderr += String(d)));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));

@@ -17,6 +17,7 @@ import { closeDatabase, openDatabase } from "#db/client.ts";
 import { freePort } from "#tests/support/nginx.ts";
 import { notACopy, served, treeOf, type Folders } from "#tests/support/backup.ts";
 import { npmRun } from "#tests/support/npm-run.ts";
+import { serverBundle } from "#tests/support/node-bundle.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
 const dir = mkdtempSync(join(tmpdir(), "plinth-backup-"));
@@ -48,7 +49,7 @@ function envFor(folders: Folders): NodeJS.ProcessEnv {
 
 /** api/server.ts on the folders; resolves once it listens. */
 async function startServer(folders: Folders): Promise<{ stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "api/server.ts"], { cwd: ROOT, env: envFor(folders), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [await serverBundle()], { cwd: ROOT, env: envFor(folders), stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += String(d)));

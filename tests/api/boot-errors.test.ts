@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "#tests/support/nginx.ts";
+import { serverBundle } from "#tests/support/node-bundle.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
 const dir = mkdtempSync(join(tmpdir(), "plinth-boot-"));
@@ -20,10 +21,11 @@ writeFileSync(join(dir, "site", "index.html"), "<!doctype html><title>Plinth</ti
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The server started with `env` over a minimal environment; resolves with its exit code and stderr once it exits. */
-function boot(env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string }> {
+async function boot(env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string }> {
   const base = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "test", HOST: "127.0.0.1", LOG_REQUESTS: "0", SITE_DIR: join(dir, "site") };
+  const server = await serverBundle();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "api/server.ts"], { cwd: ROOT, env: { ...base, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [server], { cwd: ROOT, env: { ...base, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     let stdout = "";
     child.stderr.on("data", (d) => (stderr += String(d)));

@@ -42,7 +42,21 @@ const keepImportMetaUrl: Plugin = {
   },
 };
 
-export async function bundleForNode(entry: string): Promise<string> {
+/** Each entry is bundled once per test process: the sources do not change during a run. */
+const bundles = new Map<string, Promise<string>>();
+
+export function bundleForNode(entry: string): Promise<string> {
+  let bundle = bundles.get(entry);
+  if (!bundle) bundles.set(entry, (bundle = bundleEntry(entry)));
+  return bundle;
+}
+
+/** The real server (api/server.ts) as one bundle: `node <it>` starts it with the environment's settings. */
+export function serverBundle(): Promise<string> {
+  return bundleForNode(fileURLToPath(new URL("../../api/server.ts", import.meta.url)));
+}
+
+async function bundleEntry(entry: string): Promise<string> {
   const out = await build({
     entryPoints: [entry],
     bundle: true,

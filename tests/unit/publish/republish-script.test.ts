@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createAccount } from "#api/services/accounts.ts";
 import { closeDatabase, openDatabase } from "#db/client.ts";
 import { publishPage } from "#renderer/publish.ts";
+import { bundleForNode } from "#tests/support/node-bundle.ts";
 
 const ROOT = join(import.meta.dirname, "../../..");
 const dir = mkdtempSync(join(tmpdir(), "plinth-republish-script-"));
@@ -29,7 +30,7 @@ describe("npm run republish", () => {
     createAccount(db, { email: "draftonly@example.com", username: "draftonly", passwordHash: null, emailVerified: true, now: new Date() });
     closeDatabase(db);
 
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/republish.ts"], {
+    const { stdout } = await promisify(execFile)(process.execPath, [await bundleForNode(join(ROOT, "scripts/republish.ts"))], {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: dataDir, PUBLISHED_DIR: publishedDir, PUBLIC_ORIGIN: "https://after.example" },
     });
