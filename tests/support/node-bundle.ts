@@ -42,21 +42,13 @@ const keepImportMetaUrl: Plugin = {
   },
 };
 
-/** Each entry is bundled once per test process: the sources do not change during a run. */
-const bundles = new Map<string, Promise<string>>();
-
-export function bundleForNode(entry: string): Promise<string> {
-  let bundle = bundles.get(entry);
-  if (!bundle) bundles.set(entry, (bundle = bundleEntry(entry)));
-  return bundle;
-}
-
 /** The real server (api/server.ts) as one bundle: `node <it>` starts it with the environment's settings. */
 export function serverBundle(): Promise<string> {
   return bundleForNode(fileURLToPath(new URL("../../api/server.ts", import.meta.url)));
 }
 
-async function bundleEntry(entry: string): Promise<string> {
+/** Bundled on every call (a fraction of a second), so a test always runs the sources as they are now. */
+export async function bundleForNode(entry: string): Promise<string> {
   const out = await build({
     entryPoints: [entry],
     bundle: true,
