@@ -78,7 +78,10 @@ export function ModalBox({
   useEffect(() => {
     if (!open) setAsking(false);
   }, [open]);
-  const change = (next: boolean) => (!next && dirty ? setAsking(true) : onOpenChange(next));
+  // A request to close while the question is up answers it as Keep Editing. The question lies above
+  // the dialog, but Radix learns the layers' new order in a later render: an Escape pressed in that
+  // moment comes to the dialog, and would otherwise leave the question standing.
+  const change = (next: boolean) => (!next && dirty ? setAsking(!asking) : onOpenChange(next));
   return (
     <Dialog.Root open={open} onOpenChange={change}>
       <Dialog.Portal>
