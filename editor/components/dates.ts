@@ -1,21 +1,27 @@
 /**
  * Dates as the owner reads them on billing screens and pages and in the dashboard, in the browser's
- * time zone: "January 5, 2025", "Jan 5, 2025", "Jan 5, 2025 at 3:07 PM" and the day "2025-01-05".
- * The platform's Intl names the months; a date library here would load with every dashboard screen
- * (ADR 131). A formatter is made on first use: the first one a tab makes loads the browser's locale
- * data, a long task that a screen showing no such date (Analytics) should not pay while it opens.
+ * time zone: "January 5, 2025", "Jan 5, 2025", "Jan 5, 2025 at 3:07 PM", "January 2025" and the day
+ * "2025-01-05". The dashboard speaks US English, so the months are named here: a date library would
+ * load with every dashboard screen (ADR 131), and the first Intl formatter a tab makes loads the
+ * browser's locale data in one long task (ADR 255). The output is Intl's "en-US" output, letter for
+ * letter, which a unit test checks.
  */
-let long: Intl.DateTimeFormat | undefined;
-let short: Intl.DateTimeFormat | undefined;
-const LONG = () => (long ??= new Intl.DateTimeFormat("en-US", { month: "long", day: "numeric", year: "numeric" }));
-const SHORT = () => (short ??= new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric" }));
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 const pad = (n: number) => String(n).padStart(2, "0");
+const long = (d: Date) => `${MONTHS[d.getMonth()]} ${d.getDate()}, ${d.getFullYear()}`;
+const short = (d: Date) => `${MONTHS[d.getMonth()]!.slice(0, 3)} ${d.getDate()}, ${d.getFullYear()}`;
 
-export const longDate = (iso: string | null | undefined) => (iso ? LONG().format(new Date(iso)) : "");
-export const shortDate = (iso: string | null | undefined) => (iso ? SHORT().format(new Date(iso)) : "");
+export const longDate = (iso: string | null | undefined) => (iso ? long(new Date(iso)) : "");
+export const shortDate = (iso: string | null | undefined) => (iso ? short(new Date(iso)) : "");
 
 /** "Jan 5, 2025 at 3:07 PM". */
-export const dateAtTime = (d: Date) => `${SHORT().format(d)} at ${d.getHours() % 12 || 12}:${pad(d.getMinutes())} ${d.getHours() < 12 ? "AM" : "PM"}`;
+export const dateAtTime = (d: Date) => `${short(d)} at ${d.getHours() % 12 || 12}:${pad(d.getMinutes())} ${d.getHours() < 12 ? "AM" : "PM"}`;
+
+/** A month's key, "2025-01", as "January 2025". */
+export const monthOfKey = (key: string) => {
+  const [y, m] = key.split("-").map(Number);
+  return `${MONTHS[m! - 1]} ${y}`;
+};
 
 /** The local day, "2025-01-05". */
 export const localDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;

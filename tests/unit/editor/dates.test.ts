@@ -1,6 +1,6 @@
 /** The dates the owner reads (editor/components/dates.ts), in the browser's time zone. */
 import { describe, expect, it } from "vitest";
-import { dateAtTime, localDay, longDate, shortDate } from "#editor/components/dates.ts";
+import { dateAtTime, localDay, longDate, monthOfKey, shortDate } from "#editor/components/dates.ts";
 
 describe("dates as the owner reads them", () => {
   it("names the day with a long or a short month", () => {
@@ -16,6 +16,20 @@ describe("dates as the owner reads them", () => {
     expect(dateAtTime(new Date(2025, 11, 31, 0, 0))).toBe("Dec 31, 2025 at 12:00 AM");
     expect(dateAtTime(new Date(2025, 4, 1, 12, 30))).toBe("May 1, 2025 at 12:30 PM");
     expect(dateAtTime(new Date(2025, 4, 1, 11, 59))).toBe("May 1, 2025 at 11:59 AM");
+  });
+
+  it("writes every month as Intl's en-US does, letter for letter", () => {
+    const long = new Intl.DateTimeFormat("en-US", { month: "long", day: "numeric", year: "numeric" });
+    const short = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric" });
+    const monthYear = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
+    for (let m = 0; m < 12; m++) {
+      for (const day of [1, 9, 28]) {
+        const d = new Date(2026, m, day, 8, 5);
+        expect(longDate(d.toISOString())).toBe(long.format(d));
+        expect(shortDate(d.toISOString())).toBe(short.format(d));
+      }
+      expect(monthOfKey(`2026-${String(m + 1).padStart(2, "0")}`)).toBe(monthYear.format(new Date(Date.UTC(2026, m, 1))));
+    }
   });
 
   it("writes the local day as year-month-day", () => {

@@ -6,8 +6,8 @@
  * Radix's tooltip or popover: the screens that show a Plus badge or a popover load those themselves.
  * ADR 131: nor does any of them load Radix's dropdown menu (with its popper and floating-ui): every
  * menu loads it when first opened (editor/app/components/lazy-menu.tsx), and Analytics' range
- * popover when first pressed. Dates are written with
- * the platform's Intl (editor/components/dates.ts), so no screen loads date-fns either.
+ * popover when first pressed. Dates are written by editor/components/dates.ts, so no screen loads
+ * date-fns either.
  * ADR 132: nor @dnd-kit (loaded when a reorder handle is first reached, components/sortable.tsx),
  * Radix's dialog stack (when a dialog first opens, components/dialog.tsx) or tooltip (when a PLUS
  * badge is first hovered or focused), the live preview's renderer (when the preview is first on

@@ -16,7 +16,7 @@ import { api, unwrap } from "../../api.ts";
 import { Button } from "../../components/button.tsx";
 import { EmptyState } from "../../components/empty-state.tsx";
 import { isLite, useDashboard } from "../../store.ts";
-import { longDate, shortDate } from "../../../components/dates.ts";
+import { longDate, monthOfKey, shortDate } from "../../../components/dates.ts";
 import { Badge, ScrollTable } from "../account/billing-ui.tsx";
 import { COMMISSION_PERCENT, copyText, MIN_PAYOUT, PAYOUT_FEE_PERCENT, tabClass } from "./affiliate-ui.ts";
 import { ScreenHeader } from "../ScreenHeader.tsx";
@@ -130,12 +130,6 @@ function Overview({ data, onShare }: { data: Data; onShare(): void }) {
   );
 }
 
-/** "2025-01" as "January 2025". */
-function month(key: string): string {
-  const [y, m] = key.split("-").map(Number);
-  return new Date(Date.UTC(y!, m! - 1, 1)).toLocaleDateString("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
-}
-
 function DetailedEarnings({ data, onShare }: { data: Data; onShare(): void }) {
   if (data.months.length === 0) {
     return (
@@ -168,7 +162,7 @@ function DetailedEarnings({ data, onShare }: { data: Data; onShare(): void }) {
     >
       {data.months.map((r) => (
         <tr key={r.monthYear} className="border-b border-slate-100 last:border-0">
-          <th scope="row" className="px-4 py-2 font-medium sm:px-2">{month(r.monthYear)}</th>
+          <th scope="row" className="px-4 py-2 font-medium sm:px-2">{monthOfKey(r.monthYear)}</th>
           <td className="px-2 py-2 text-right tabular-nums">{r.monthlyRefPayments}</td>
           <td className="px-2 py-2 text-right tabular-nums">{r.annualRefPayments}</td>
           <td className="px-2 py-2 text-right tabular-nums">{formatMoney(r.monthlyCommissionCents)}</td>
