@@ -4,11 +4,13 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
 import { fileURLToPath } from "node:url";
 import { precompressSite } from "./scripts/lib/precompress-site.ts";
+import { preloadIslands } from "./scripts/lib/preload-islands.ts";
 
 // The site and the dashboard shell are static files served by api/server.ts; the dashboard is a
 // client-only React app mounted at /dashboard/*. In development the API server proxies site requests
-// to this dev server, so everything is reached on one origin (PORT, 4321). A build ends by writing
-// brotli and gzip copies of its text files, which the server sends (ADR 054).
+// to this dev server, so everything is reached on one origin (PORT, 4321). A build ends by naming a
+// client-only island's modules in preload links (ADR 256), then writing brotli and gzip copies of its
+// text files, which the server sends (ADR 054).
 const devPort = Number(process.env.ASTRO_DEV_PORT ?? 4322);
 
 // react-router's package exports name only its development build, whose warnings a built site
@@ -29,7 +31,7 @@ export default defineConfig({
   output: "static",
   trailingSlash: "ignore",
   build: { format: "directory" },
-  integrations: [react(), precompressSite()],
+  integrations: [react(), preloadIslands(), precompressSite()],
   server: { port: devPort, host: "127.0.0.1" },
   devToolbar: { enabled: false },
   vite: {
