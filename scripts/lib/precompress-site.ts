@@ -10,11 +10,14 @@ import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
 import { compress, ENCODINGS, isCompressible } from "../../renderer/precompress.ts";
 
+/** The paths of the files under `dir`, at any depth, whose names `keep` accepts. */
+export async function filesUnder(dir: string, keep: (name: string) => boolean): Promise<string[]> {
+  return (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile() && keep(e.name)).map((e) => join(e.parentPath, e.name));
+}
+
 /** Compressed copies of every text file under `dir`; resolves with how many files got them. */
 export async function precompressFolder(dir: string): Promise<number> {
-  const files = (await readdir(dir, { recursive: true, withFileTypes: true }))
-    .filter((e) => e.isFile() && isCompressible(e.name))
-    .map((e) => join(e.parentPath, e.name));
+  const files = await filesUnder(dir, isCompressible);
   await Promise.all(
     files.map(async (file) => {
       const [content, st] = await Promise.all([readFile(file), stat(file)]);

@@ -6,11 +6,12 @@
  * finding them one level of imports at a time, a round trip each (ADR 256). What the island loads
  * with `import()` still loads on first use (ADR 131).
  */
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
 import { init, parse } from "es-module-lexer";
+import { filesUnder } from "./precompress-site.ts";
 
 const ISLAND = /<astro-island\b[^>]*>/g;
 const attribute = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
@@ -48,11 +49,8 @@ export function preloadIslands(): AstroIntegration {
     hooks: {
       "astro:build:done": async ({ dir, logger }) => {
         const siteDir = fileURLToPath(dir);
-        const pages = (await readdir(siteDir, { recursive: true, withFileTypes: true }))
-          .filter((e) => e.isFile() && e.name.endsWith(".html"))
-          .map((e) => join(e.parentPath, e.name));
         let n = 0;
-        for (const page of pages) {
+        for (const page of await filesUnder(siteDir, (name) => name.endsWith(".html"))) {
           const html = await readFile(page, "utf8");
           const next = await withIslandPreloads(siteDir, html);
           if (next === html) continue;
