@@ -1,8 +1,10 @@
 /**
  * ADR 256: the built dashboard page, as the server sends it, names the app's modules in preload links,
- * so a phone fetches them in one round instead of one level of imports at a time.
+ * so a phone fetches them in one round instead of one level of imports at a time. ADR 257: only the
+ * pages with the site's header read the signed-in hint from the cookies before they go on.
  */
 import { expect, test } from "./fixtures.ts";
+import { SIGNED_IN_HINT_SCRIPT } from "#core/signed-in-hint.ts";
 
 test("the dashboard's page preloads the app's and its renderer's modules, and the server has each of them", async ({ request }) => {
   const html = await (await request.get("/dashboard/account-settings")).text();
@@ -18,5 +20,12 @@ test("the dashboard's page preloads the app's and its renderer's modules, and th
     const res = await request.get(path);
     expect(res.status(), path).toBe(200);
     expect(res.headers()["content-type"], path).toContain("javascript");
+  }
+});
+
+test("only the site's pages, whose header shows Login or Dashboard, read the cookies in their head", async ({ request }) => {
+  for (const path of ["/", "/features", "/pricing", "/no-such-page"]) expect(await (await request.get(path)).text(), path).toContain(SIGNED_IN_HINT_SCRIPT);
+  for (const path of ["/dashboard/links", "/dashboard/account-settings", "/auth/login", "/billing/checkout", "/pay/thanks"]) {
+    expect(await (await request.get(path)).text(), path).not.toContain("document.cookie");
   }
 });
