@@ -2,8 +2,9 @@
  * npm's postinstall: keeps the better-sqlite3 addon that `npm ci` compiled in npm's own cache of
  * prebuilt binaries (~/.npm/_prebuilds), under the name its installer looks for first, so the next
  * `npm ci` on this machine (another clone, CI) unpacks it in a second instead of compiling SQLite
- * for a minute and more (ADR 258). The installer loads the addon before it keeps it, and compiles
- * again when it does not load. Nothing here fails an install: a problem is one line of warning.
+ * for a minute and more (ADR 258). Only an addon that opens a database is kept; the installer loads
+ * what it unpacks and compiles when that does not load. Nothing here fails an install: a problem is
+ * one line of warning.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
@@ -23,7 +24,6 @@ try {
   const util = fromAddon("prebuild-install/util");
   const cached: string = util.cachedPrebuild(util.getDownloadUrl({ ...rc, pkg }));
   if (existsSync(join(addonDir, binary)) && !existsSync(cached)) {
-    // Only an addon that opens a database is kept.
     const Database = require("better-sqlite3");
     new Database(":memory:").close();
     mkdirSync(dirname(cached), { recursive: true });
