@@ -5,10 +5,12 @@
  */
 import { test as base, expect, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
+import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { createSession, SESSION_COOKIE } from "#api/auth/session.ts";
 import { hashPassword } from "#api/auth/password.ts";
 import { createAccount } from "#api/services/accounts.ts";
+import { LIMITS_FILE, openLimitStore, type LimitStore } from "#api/services/rate-limit.ts";
 import { closeDatabase, openDatabase, type Db } from "#db/client.ts";
 import { userProfiles } from "#db/schema.ts";
 import { E2E } from "./env.ts";
@@ -57,6 +59,18 @@ export async function signInAs(context: BrowserContext, owner: TestOwner, opts: 
   await context.addCookies([{ name: SESSION_COOKIE, value: token, domain: "localhost", path: "/", httpOnly: true, sameSite: "Lax" }]);
 }
 
+let limits: LimitStore | undefined;
+/**
+ * Each test starts as a new visitor. Every page in the suite calls the visitor routes from one
+ * address, 127.0.0.1, and their limits (api/routes/visitor.ts: 30 at once, then one a second) are
+ * per address: two workers' public-page tests spent them within ten seconds on a fast machine, and
+ * the next test's report was refused with 429. The limits themselves are tested in tests/api.
+ */
+function freshVisitorLimits(): void {
+  limits ??= openLimitStore(join(E2E.dataDir, LIMITS_FILE));
+  limits.prepare("DELETE FROM buckets WHERE name IN ('visitor', 'visitor-mail')").run();
+}
+
 export const test = base.extend<{ owner: TestOwner }>({
   /**
    * Every page is left on about:blank before the context closes. The dashboard reloads itself a
@@ -64,6 +78,7 @@ export const test = base.extend<{ owner: TestOwner }>({
    * navigation without end, so a test that finishes right after a publish would hang in teardown.
    */
   context: async ({ context }, use) => {
+    freshVisitorLimits();
     await use(context);
     await Promise.all(context.pages().map((p) => p.goto("about:blank", { timeout: 10_000 }).catch(() => undefined)));
   },
@@ -77,6 +92,8 @@ export const test = base.extend<{ owner: TestOwner }>({
 test.afterAll(() => {
   if (db) closeDatabase(db);
   db = undefined;
+  limits?.close();
+  limits = undefined;
 });
 
 export { expect };
