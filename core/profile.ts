@@ -83,7 +83,7 @@ export const PICTURE_MESSAGES = {
 export const PICTURE_SHAPES = ["icon", "full_width"] as const;
 export type PictureShape = (typeof PICTURE_SHAPES)[number];
 
-/** Width over height of a full-width picture of each height (spec: portrait tall, square medium, landscape short). */
+/** Width over height of a full-width picture of each height (portrait tall, square medium, landscape short). */
 export const FULLWIDTH_ASPECTS: Record<FullwidthSubtype, number> = { portrait: 3 / 4, square: 1, landscape: 16 / 9 };
 
 /** The crop's size in pixels; a full-width crop without a height is docs/product.md's 16:9. */

@@ -8,6 +8,8 @@ step() {
   "$@"
   echo "==> $*: $((SECONDS - start)) s"
 }
+# Under .ci/run, what ran before this script (the README's `npm ci`) is timed too.
+[ -z "${CI_RUN_STARTED_AT:-}" ] || echo "==> npm ci: $(($(date +%s) - CI_RUN_STARTED_AT)) s"
 step npm run test:prepare
 step npm run typecheck
 step npm run test:unit

@@ -1,7 +1,7 @@
 /**
  * Account & Billing (/dashboard/account-settings). The tabs themselves live in screens/account/
  * (the accounts work): each `*Tab.tsx` there with a default export is mounted as a tab, in the
- * spec's order (Account, Security, Subscription, Billing, then Domain, issue 39), and loaded only when this screen opens.
+ * order Account, Security, Subscription, Billing, then Domain (issue 39), and loaded only when this screen opens.
  */
 /// <reference types="vite/client" />
 import { Tabs } from "radix-ui";

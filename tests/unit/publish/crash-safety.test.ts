@@ -98,7 +98,7 @@ function spawnAndKill(args: string[], delayMs: number): Promise<void> {
     child.stdout.on("data", () => setTimeout(() => child.kill("SIGKILL"), delayMs));
     child.on("exit", (code, signal) => {
       if (signal === "SIGKILL") resolve();
-      else reject(new Error(`child exited with ${code}: ${stderr}`));
+      else reject(new Error(`child exited with ${code} (seed ${SEED}): ${stderr}`));
     });
   });
 }
@@ -138,12 +138,12 @@ describe("crash safety with a bucket target", () => {
         expect(object, `${at(trial)}: no page object`).not.toBeNull();
         const which = expected.indexOf(object!.body.toString("utf8"));
         expect(which, `${at(trial)}: the page object is not a complete version`).toBeGreaterThanOrEqual(0);
-        expect(object!.contentType).toBe("text/html; charset=utf-8");
+        expect(object!.contentType, at(trial)).toBe("text/html; charset=utf-8");
         seen.add(which);
       }
       expect(seen.size, `both versions seen (seed ${SEED})`).toBe(2);
       // Only the page, its own files, the shared assets, the sitemap and robots.txt: no temporary keys.
-      for (const key of await s3.keys()) expect(key).toMatch(new RegExp(`^(${username}/(index\\.html|qr-[0-9a-z]+\\.svg)|_p/.+|(sitemap\\.xml|robots\\.txt)(\\.br|\\.gz)?)$`));
+      for (const key of await s3.keys()) expect(key, `a temporary key left (seed ${SEED})`).toMatch(new RegExp(`^(${username}/(index\\.html|qr-[0-9a-z]+\\.svg)|_p/.+|(sitemap\\.xml|robots\\.txt)(\\.br|\\.gz)?)$`));
     } finally {
       await s3.stop();
     }
