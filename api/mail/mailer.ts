@@ -16,6 +16,8 @@ export interface MailMessage {
   html?: string;
   /** Where answers go when it is not the sender (the contact form: the visitor). */
   replyTo?: string;
+  /** The sender's name in place of MAIL_FROM's; the address stays MAIL_FROM's (a lead mail: "Ada Lovelace via Plinth"). */
+  fromName?: string;
 }
 
 export interface Mailer {
@@ -36,12 +38,18 @@ function transportOnFirstUse(options: string | { streamTransport: true; buffer: 
   return () => (made ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport(options)));
 }
 
+/** The envelope's From: MAIL_FROM as configured, or its address under the message's own sender name. */
+function senderOf(from: string, { fromName, ...message }: MailMessage) {
+  const address = /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from.trim();
+  return { ...message, from: fromName ? { name: fromName, address } : from };
+}
+
 export function createMailer({ smtpUrl, from, outboxDir, log = true }: MailerOptions): Mailer {
   if (smtpUrl) {
     const transport = transportOnFirstUse(smtpUrl);
     return {
       async send(message) {
-        await (await transport()).sendMail({ from, ...message });
+        await (await transport()).sendMail(senderOf(from, message));
       },
     };
   }
@@ -49,7 +57,7 @@ export function createMailer({ smtpUrl, from, outboxDir, log = true }: MailerOpt
   mkdirSync(outboxDir, { recursive: true });
   return {
     async send(message) {
-      const info = await (await transport()).sendMail({ from, ...message });
+      const info = await (await transport()).sendMail(senderOf(from, message));
       const name = `${new Date().toISOString().replace(/[:.]/g, "-")}-${newId()}.eml`;
       // Written under a temporary name, then renamed: a reader never sees half a message.
       const tmp = join(outboxDir, `.${name}.tmp`);

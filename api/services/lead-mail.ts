@@ -1,8 +1,8 @@
 /**
  * The lead-magnet e-mail (ADR 092): sent only for a lead magnet the page's published version shows
  * right now, with the published title, description and file; capped per page and per recipient per
- * day in the database (so a restart forgets nothing); written in Plinth's words, with the owner's
- * text quoted as theirs.
+ * day in the database (so a restart forgets nothing); written as the creator's note in words Plinth
+ * fixes, with the owner's text quoted as theirs.
  */
 import { createHash } from "node:crypto";
 import { and, count, eq, gt, lte, type SQL } from "drizzle-orm";
@@ -123,10 +123,10 @@ export function creatorNameOf(displayName: string, username: string): string {
 }
 
 /**
- * The e-mail (ADR 092, issue 33): it names the creator and their page and reads like a note from
- * them ("Your download from Ada Lovelace (@ada)"), while everything
- * the owner wrote is quoted as theirs, the only links are their page on Plinth and the download, and
- * the footer says Plinth sent it and how to report the page.
+ * The e-mail (ADR 092): a note from the creator, in words Plinth fixes. It comes from "Ada Lovelace
+ * via Plinth", thanks the reader for visiting "my page" and is signed by the creator; everything the
+ * owner wrote is quoted as theirs, the only links are their page on Plinth and the download, and the
+ * footer says Plinth sent it and how to report the page.
  */
 export function leadMailMessage(to: string, magnet: PublishedLeadMagnet, origin: string): MailMessage {
   const pageUrl = `${origin}/${magnet.username}`;
@@ -139,7 +139,7 @@ export function leadMailMessage(to: string, magnet: PublishedLeadMagnet, origin:
   const text = [
     "Hi,",
     "",
-    `Thanks for visiting ${who} on Plinth. Here is the download you asked for:`,
+    "Thanks for visiting my page. Here is the download you asked for:",
     "",
     quoted(magnet.link.title),
     ...(description ? [">", quoted(description)] : []),
@@ -148,14 +148,16 @@ export function leadMailMessage(to: string, magnet: PublishedLeadMagnet, origin:
     magnet.downloadUrl,
     where,
     "",
-    `More from ${creator}: ${pageUrl}`,
+    `There is more on my page: ${pageUrl}`,
+    "",
+    who,
     "",
     "--",
     `Plinth sent this email for ${handle}, because this address was entered on ${pageUrl}.`,
-    "The quoted text and the download are the page owner's, in their own words (not Plinth's).",
+    `The quoted text and the download are ${handle}'s, in their own words (not Plinth's).`,
     "If you did not ask for this, you can ignore this email: nothing more will be sent because of it.",
     `To report the page, open ${pageUrl} and choose Report at the bottom.`,
     "",
   ].join("\n");
-  return { to, subject: `Your download from ${who}`, text };
+  return { to, subject: `Your download from ${who}`, text, fromName: `${creator} via Plinth` };
 }

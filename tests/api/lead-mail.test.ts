@@ -1,7 +1,8 @@
 /**
  * The lead-magnet e-mail is not a relay (ADR 092): it goes out only for a lead magnet the published
  * page shows now, with the published title and file; at most so many per page and per recipient in
- * a day, counted in the database; in Plinth's words, the owner's text quoted as theirs. The clock
+ * a day, counted in the database; a note from the creator in words Plinth fixes, the owner's text
+ * quoted as theirs. The clock
  * is injected through AppDeps.now.
  */
 import { eq } from "drizzle-orm";
@@ -133,11 +134,13 @@ describe("the e-mail's words", () => {
     const [mail] = mails();
     const page = `${t.deps.env.PUBLIC_ORIGIN}/${owner.username}`;
     expect(mail!.subject).toBe(`Your download from Ada Lovelace (@${owner.username})`);
+    // From the creator, at Plinth's own address: the name is theirs, the mailbox is not.
+    expect(mail!.from).toBe("Ada Lovelace via Plinth <no-reply@plinth.localhost>");
     expect(mail!.text.replace(/\r\n/g, "\n")).toBe(
       [
         "Hi,",
         "",
-        `Thanks for visiting Ada Lovelace (@${owner.username}) on Plinth. Here is the download you asked for:`,
+        "Thanks for visiting my page. Here is the download you asked for:",
         "",
         "> Free Guide",
         ">",
@@ -147,11 +150,13 @@ describe("the e-mail's words", () => {
         FILE,
         "The file is on files.example, a site Plinth does not run.",
         "",
-        `More from Ada Lovelace: ${page}`,
+        `There is more on my page: ${page}`,
+        "",
+        `Ada Lovelace (@${owner.username})`,
         "",
         "--",
         `Plinth sent this email for @${owner.username}, because this address was entered on ${page}.`,
-        "The quoted text and the download are the page owner's, in their own words (not Plinth's).",
+        `The quoted text and the download are @${owner.username}'s, in their own words (not Plinth's).`,
         "If you did not ask for this, you can ignore this email: nothing more will be sent because of it.",
         `To report the page, open ${page} and choose Report at the bottom.`,
       ].join("\n"),
@@ -177,7 +182,8 @@ describe("the e-mail's words", () => {
       expect((await lead(id, `fan${i}@example.com`)).status, displayName).toBe(200);
       const mail = mails().find((m) => m.to === `fan${i}@example.com`)!;
       expect(mail.subject, displayName).toBe(`Your download from @${owner.username}`);
-      expect(mail.text, displayName).toContain(`Thanks for visiting @${owner.username} on Plinth.`);
+      expect(mail.from, displayName).toBe(`"@${owner.username} via Plinth" <no-reply@plinth.localhost>`);
+      expect(mail.text, displayName).toContain(`\n\n@${owner.username}\n\n--\n`);
       expect(mail.text, displayName).not.toMatch(/evil\.example|bank\.example|Security alert|Bcc|<b>|0100|\u202e/);
     }
     // Plain names, with accents, apostrophes and initials, are kept.

@@ -8,6 +8,8 @@ import { join } from "node:path";
 export interface OutboxMail {
   file: string;
   to: string;
+  /** The From header as written (a name is MIME-encoded when it is not ASCII). */
+  from: string;
   subject: string;
   text: string;
 }
@@ -26,7 +28,7 @@ export function parseEml(raw: string, file = ""): OutboxMail {
   const encoding = header("Content-Transfer-Encoding").toLowerCase();
   const text =
     encoding === "quoted-printable" ? decodeQuotedPrintable(body) : encoding === "base64" ? Buffer.from(body, "base64").toString("utf8") : body;
-  return { file, to: header("To").replace(/^.*<([^>]+)>.*$/, "$1").toLowerCase(), subject: header("Subject"), text };
+  return { file, to: header("To").replace(/^.*<([^>]+)>.*$/, "$1").toLowerCase(), from: header("From"), subject: header("Subject"), text };
 }
 
 export function readOutbox(dir: string): OutboxMail[] {
