@@ -4,10 +4,13 @@
  * everything and the focus where it was, Discard closes and hands the focus back to the opener. An
  * unedited dialog closes at once.
  */
-import type { Locator, Page } from "@playwright/test";
+import type { BrowserContext, Locator, Page } from "@playwright/test";
+import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { setAdminRole } from "#api/services/admin-role.ts";
-import { user2faSettings } from "#db/schema.ts";
+import { beginSetup, confirmSetup, totpAt } from "#api/services/two-factor.ts";
+import { addMonths } from "#core/schemas/billing.ts";
+import { user2faSettings, userProfiles } from "#db/schema.ts";
 import { expectNoAxeViolations } from "./axe.ts";
 import { createOwner, e2eDb, expect, signInAs, test } from "./fixtures.ts";
 
@@ -54,6 +57,39 @@ async function asksBeforeClosing(page: Page, dialog: Locator, field: Locator) {
   await asked(page);
   await prompt(page).getByRole("button", { name: "Keep Editing" }).click();
   await expect(dialog).toBeVisible();
+}
+
+/** Unedited, the dialog `opener` opens closes at once on Escape and on a click outside; Escape hands the focus back to `opener`. */
+async function closesAtOnce(page: Page, opener: Locator, dialog: Locator) {
+  await opener.click();
+  await opened(dialog);
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(prompt(page)).toBeHidden();
+  await expect(opener).toBeFocused();
+  await opener.click();
+  await opened(dialog);
+  await clickOutside(page);
+  await expect(dialog).toBeHidden();
+  await expect(prompt(page)).toBeHidden();
+}
+
+/** Escape on a dialog holding typing asks; Discard closes it and the focus goes back to `opener`. */
+async function discards(page: Page, dialog: Locator, opener: Locator) {
+  await page.keyboard.press("Escape");
+  await asked(page);
+  await prompt(page).getByRole("button", { name: "Discard" }).click();
+  await expect(prompt(page)).toBeHidden();
+  await expect(dialog).toBeHidden();
+  await expect(opener).toBeFocused();
+}
+
+/** A Plus owner (as the database has it) signed in to `context`, with `values` on the profile. */
+async function plusOwner(context: BrowserContext, values: Partial<typeof userProfiles.$inferInsert> = {}) {
+  const owner = await createOwner({ plan: "plus" });
+  if (Object.keys(values).length) e2eDb().update(userProfiles).set(values).where(eq(userProfiles.userId, owner.userId)).run();
+  await signInAs(context, owner);
+  return owner;
 }
 
 test("Add and Edit Link: an unedited dialog closes at once; typing is kept behind a question, and Discard returns the focus", async ({ page, owner }) => {
@@ -241,4 +277,202 @@ test("the operator's console asks before a typed reason is lost", async ({ brows
   await expect(dialog).toBeHidden();
   await expect(open).toBeFocused();
   await context.close();
+});
+
+test("Delete account asks before a typed password is lost, and closes at once when nothing was typed", async ({ page, owner }) => {
+  await page.goto("/dashboard/account-settings");
+  const open = page.getByRole("button", { name: "Delete account" });
+  const dialog = page.getByRole("dialog", { name: "Delete your account?" });
+  await closesAtOnce(page, open, dialog);
+
+  // Typed and deleted again: nothing to lose.
+  await open.click();
+  const password = dialog.getByLabel("Password", { exact: true });
+  await password.fill("abc");
+  await password.fill("");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(prompt(page)).toBeHidden();
+
+  await open.click();
+  await password.fill(owner.password);
+  await asksBeforeClosing(page, dialog, password);
+  await expect(password).toHaveValue(owner.password);
+  await discards(page, dialog, open);
+  // The typing went with the dialog: it opens empty and closes at once.
+  await open.click();
+  await opened(dialog);
+  await expect(password).toHaveValue("");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  // Cancel is the owner's own choice: no question.
+  await open.click();
+  await password.fill(owner.password);
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(prompt(page)).toBeHidden();
+});
+
+test("setting up two-factor asks before a typed password or code is lost", async ({ page, owner }) => {
+  await page.goto("/dashboard/account-settings");
+  await page.getByRole("tab", { name: "Security" }).click();
+  const open = page.getByRole("button", { name: "Set up two-factor authentication" });
+  const dialog = page.getByRole("dialog", { name: "Set up two-factor authentication" });
+  await closesAtOnce(page, open, dialog);
+
+  // The password step.
+  await open.click();
+  const password = dialog.getByLabel("Password", { exact: true });
+  await password.fill(owner.password);
+  await asksBeforeClosing(page, dialog, password);
+  await expect(password).toHaveValue(owner.password);
+  await discards(page, dialog, open);
+
+  // The code step: the password is sent and gone, so nothing typed closes at once.
+  await open.click();
+  await password.fill(owner.password);
+  await dialog.getByRole("button", { name: "Continue" }).click();
+  const digit = dialog.getByLabel("Digit 1 of 6");
+  await digit.focus();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(prompt(page)).toBeHidden();
+  await expect(open).toBeFocused();
+
+  // Digits typed into the code boxes ask.
+  await open.click();
+  await password.fill(owner.password);
+  await dialog.getByRole("button", { name: "Continue" }).click();
+  await digit.pressSequentially("123");
+  await asksBeforeClosing(page, dialog, digit);
+  const digits = dialog.getByRole("group", { name: "Authentication code" }).getByRole("textbox");
+  await expect.poll(() => digits.evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value))).toEqual(["1", "2", "3", "", "", ""]);
+  await discards(page, dialog, open);
+});
+
+test("turning two-factor off and new backup codes ask before a typed password or code is lost", async ({ page, owner }) => {
+  const now = new Date();
+  const { secret } = await beginSetup(e2eDb(), { id: owner.userId, email: owner.email }, now);
+  expect(confirmSetup(e2eDb(), owner.userId, totpAt(secret, now), now)).not.toBeNull();
+  await page.goto("/dashboard/account-settings");
+  await page.getByRole("tab", { name: "Security" }).click();
+  for (const { button, title, field } of [
+    { button: "Turn off", title: "Turn off two-factor authentication", field: "Password" },
+    { button: "Generate new backup codes", title: "Generate new backup codes", field: "Code from your app, or a backup code" },
+  ]) {
+    const open = page.getByRole("button", { name: button, exact: true });
+    const dialog = page.getByRole("dialog", { name: title });
+    await closesAtOnce(page, open, dialog);
+
+    // Typed and deleted again: nothing to lose.
+    await open.click();
+    const code = dialog.getByLabel("Code from your app, or a backup code");
+    await code.fill("123456");
+    await code.fill("");
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(prompt(page)).toBeHidden();
+
+    await open.click();
+    const typed = dialog.getByLabel(field, { exact: true });
+    await typed.fill("123456");
+    await asksBeforeClosing(page, dialog, typed);
+    await expect(typed).toHaveValue("123456");
+    await discards(page, dialog, open);
+  }
+  // Nothing was sent: two-factor is still on, every backup code left.
+  await expect(page.getByText("8 of 8 backup codes left.")).toBeVisible();
+});
+
+test("Request Cash Payout and Renew with Balance ask before a typed address, amount or period is lost", async ({ page, context }) => {
+  await plusOwner(context, { rewardsBalanceCents: 5000, payingSince: addMonths(new Date(), -4) });
+  await page.goto("/dashboard/affiliate");
+  await page.getByRole("tab", { name: "Balance & Payouts" }).click();
+
+  const payout = page.getByRole("button", { name: "Request Cash Payout" });
+  const payoutDialog = page.getByRole("dialog", { name: "Request Cash Payout" });
+  await closesAtOnce(page, payout, payoutDialog);
+  // The amount it opens with, changed and put back: nothing to lose.
+  await payout.click();
+  const amount = payoutDialog.getByLabel("Amount (USD)");
+  await expect(amount).toHaveValue("50.00");
+  await amount.fill("25");
+  await amount.fill("50.00");
+  await page.keyboard.press("Escape");
+  await expect(payoutDialog).toBeHidden();
+  await expect(prompt(page)).toBeHidden();
+  // A PayPal address typed asks, and so does a changed amount.
+  await payout.click();
+  const email = payoutDialog.getByLabel("PayPal email");
+  await email.fill("ada@paypal.example");
+  await asksBeforeClosing(page, payoutDialog, email);
+  await expect(email).toHaveValue("ada@paypal.example");
+  await email.fill("");
+  await amount.fill("25");
+  await asksBeforeClosing(page, payoutDialog, amount);
+  await expect(amount).toHaveValue("25");
+  await discards(page, payoutDialog, payout);
+
+  const renew = page.getByRole("button", { name: "Renew with Balance" });
+  const renewDialog = page.getByRole("dialog", { name: "Renew with Balance" });
+  await closesAtOnce(page, renew, renewDialog);
+  await renew.click();
+  const period = renewDialog.getByLabel("Renewal period");
+  await expect(period).toHaveValue("1");
+  await period.selectOption("2");
+  await period.selectOption("1");
+  await page.keyboard.press("Escape");
+  await expect(renewDialog).toBeHidden();
+  await expect(prompt(page)).toBeHidden();
+  await renew.click();
+  await period.selectOption("2");
+  await asksBeforeClosing(page, renewDialog, period);
+  await expect(period).toHaveValue("2");
+  await discards(page, renewDialog, renew);
+});
+
+test("\"Why are you cancelling?\" asks before a chosen reason or typed words are lost; Keep Subscription does not", async ({ page, context }) => {
+  await plusOwner(context);
+  await page.goto("/dashboard/account-settings?tab=subscription");
+  const cancel = page.getByRole("region", { name: "Subscription" }).getByRole("button", { name: "Cancel Subscription" });
+  const why = page.getByRole("dialog", { name: "Why are you cancelling?" });
+  const openWhy = async () => {
+    await cancel.click();
+    await page.getByRole("alertdialog", { name: "Cancel your subscription?" }).getByRole("button", { name: "Continue" }).click();
+    await opened(why);
+  };
+
+  // Nothing chosen: Escape and a click outside close at once.
+  await openWhy();
+  await page.keyboard.press("Escape");
+  await expect(why).toBeHidden();
+  await expect(prompt(page)).toBeHidden();
+  await expect(cancel).toBeFocused();
+  await openWhy();
+  await clickOutside(page);
+  await expect(why).toBeHidden();
+  await expect(prompt(page)).toBeHidden();
+
+  await openWhy();
+  const reason = why.getByRole("radio", { name: "Too expensive" });
+  await reason.check();
+  await asksBeforeClosing(page, why, reason);
+  await expect(reason).toBeChecked();
+  const other = why.getByRole("radio", { name: "Other" });
+  await other.check();
+  const more = why.getByLabel("Tell us more");
+  await more.fill("Moving to a paper notebook");
+  await asksBeforeClosing(page, why, more);
+  await expect(more).toHaveValue("Moving to a paper notebook");
+  await discards(page, why, cancel);
+
+  // Discarded: the next time the dialog opens with nothing chosen.
+  await openWhy();
+  await expect(why.getByRole("radio", { checked: true })).toHaveCount(0);
+  // Keep Subscription is the owner's own choice: no question.
+  await why.getByRole("radio", { name: "Technical issues" }).check();
+  await why.getByRole("button", { name: "Keep Subscription" }).click();
+  await expect(why).toBeHidden();
+  await expect(prompt(page)).toBeHidden();
+  await expect(page.getByRole("region", { name: "Subscription" }).getByText("Active", { exact: true })).toBeVisible();
 });

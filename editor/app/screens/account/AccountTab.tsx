@@ -89,6 +89,7 @@ export default function AccountTab() {
           setConfirm("");
           setError(null);
         }}
+        dirty={confirm !== ""}
         title="Delete your account?"
         description={`This permanently deletes @${account.username}, your published page and all your data.${account.subscriptionEndsOnDelete ? ` ${BILLING_MESSAGES.deleteEndsSubscription}` : ""}`}
       >

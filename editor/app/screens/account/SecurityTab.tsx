@@ -4,7 +4,7 @@
  * "Sign out everywhere else". Every two-factor change asks for the password first (or, for a
  * Google-only account, a recent sign-in), in a dialog (ADR 046).
  */
-import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { toast } from "../../toast.tsx";
 import { AUTH_TEXT } from "#core/auth-rules.ts";
 import { LIMITS } from "#core/limits.ts";
@@ -117,6 +117,17 @@ function DialogActions({ onCancel, children }: { onCancel(): void; children: Rea
   );
 }
 
+/**
+ * A two-factor dialog's form tells the one dialog around it whether it holds typing (ADR 140): the
+ * password or the code differs from the empty field it opened with. A layout effect, so the dialog
+ * knows before the next key arrives: an Escape right after the field is emptied closes at once.
+ */
+function useReportDirty(dirty: boolean, onDirty: (dirty: boolean) => void) {
+  useLayoutEffect(() => {
+    onDirty(dirty);
+  }, [dirty, onDirty]);
+}
+
 /** New backup codes, shown this once, with copy and download. */
 function BackupCodes({ codes, onDone }: { codes: string[]; onDone(): void }) {
   function download() {
@@ -153,11 +164,13 @@ function BackupCodes({ codes, onDone }: { codes: string[]; onDone(): void }) {
 }
 
 /** Setup: the password (or a fresh sign-in) first, then the QR code and a code from the app, then the backup codes. */
-function SetupDialog({ hasPassword, onEnabled, onClose }: { hasPassword: boolean; onEnabled(): void; onClose(): void }) {
+function SetupDialog({ hasPassword, onEnabled, onClose, onDirty }: { hasPassword: boolean; onEnabled(): void; onClose(): void; onDirty(dirty: boolean): void }) {
   const [password, setPassword] = useState("");
   const [setup, setSetup] = useState<Setup | null>(null);
   const [code, setCode] = useState("");
   const [codes, setCodes] = useState<string[] | null>(null);
+  // A password or a code typed and not yet sent (ADR 140); the backup codes on show have no field.
+  useReportDirty(!codes && (password !== "" || code !== ""), onDirty);
   const [error, setError] = useState<string | null>(null);
   const [freshSignIn, setFreshSignIn] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -249,11 +262,24 @@ function SetupDialog({ hasPassword, onEnabled, onClose }: { hasPassword: boolean
 }
 
 /** Turning two-factor off, or making new backup codes: the password (or a fresh sign-in) and a code. */
-function ConfirmChangeDialog({ kind, hasPassword, onDone, onClose }: { kind: "disable" | "renew"; hasPassword: boolean; onDone(status: TwoFactorStatus | null): void; onClose(): void }) {
+function ConfirmChangeDialog({
+  kind,
+  hasPassword,
+  onDone,
+  onClose,
+  onDirty,
+}: {
+  kind: "disable" | "renew";
+  hasPassword: boolean;
+  onDone(status: TwoFactorStatus | null): void;
+  onClose(): void;
+  onDirty(dirty: boolean): void;
+}) {
   const [form, setForm] = useState({ password: "", code: "" });
   const [fields, setFields] = useState<Record<string, string>>({});
   const [freshSignIn, setFreshSignIn] = useState<string | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
+  useReportDirty(!codes && (form.password !== "" || form.code !== ""), onDirty);
   const [busy, setBusy] = useState(false);
   const failed = kind === "disable" ? AUTH_TEXT.twoFactorDisableFailed : "Failed to generate new backup codes";
 
@@ -329,6 +355,8 @@ const DIALOG_TEXT = {
 function TwoFactor({ hasPassword }: { hasPassword: boolean }) {
   const [status, setStatus] = useState<TwoFactorStatus | null>(null);
   const [dialog, setDialog] = useState<Dialog>(null);
+  // What the open dialog's form reports: it holds a password or a code not yet sent.
+  const [dirty, setDirty] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
 
   const load = useCallback(() => unwrap(api.auth["two-factor"].$get()).then(setStatus, () => setStatus(null)), []);
@@ -336,7 +364,10 @@ function TwoFactor({ hasPassword }: { hasPassword: boolean }) {
     void load();
   }, [load]);
 
-  const close = () => setDialog(null);
+  const close = () => {
+    setDialog(null);
+    setDirty(false);
+  };
 
   return (
     <section aria-labelledby="tfa-title" className="space-y-3">
@@ -369,10 +400,17 @@ function TwoFactor({ hasPassword }: { hasPassword: boolean }) {
         </div>
       ) : null}
 
-      <Modal open={dialog !== null} onOpenChange={(o) => !o && close()} title={dialog ? DIALOG_TEXT[dialog].title : ""} description={dialog ? DIALOG_TEXT[dialog].description : undefined} returnFocusTo={heading}>
-        {dialog === "setup" ? <SetupDialog hasPassword={hasPassword} onEnabled={() => void load()} onClose={close} /> : null}
+      <Modal
+        open={dialog !== null}
+        onOpenChange={(o) => !o && close()}
+        dirty={dirty}
+        title={dialog ? DIALOG_TEXT[dialog].title : ""}
+        description={dialog ? DIALOG_TEXT[dialog].description : undefined}
+        returnFocusTo={heading}
+      >
+        {dialog === "setup" ? <SetupDialog hasPassword={hasPassword} onEnabled={() => void load()} onClose={close} onDirty={setDirty} /> : null}
         {dialog === "disable" || dialog === "renew" ? (
-          <ConfirmChangeDialog kind={dialog} hasPassword={hasPassword} onDone={(next) => (next ? setStatus(next) : void load())} onClose={close} />
+          <ConfirmChangeDialog kind={dialog} hasPassword={hasPassword} onDone={(next) => (next ? setStatus(next) : void load())} onClose={close} onDirty={setDirty} />
         ) : null}
       </Modal>
     </section>

@@ -6,7 +6,7 @@
  * customer portal opens in a new tab; coming back to this tab reloads the state.
  */
 import { AlertTriangle, CreditCard, Crown, FlaskConical } from "lucide-react";
-import { useCallback, useEffect, useId, useState, type FormEvent, type ReactNode } from "react";
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { toast } from "../../toast.tsx";
 import { CANCEL_REASONS } from "#core/limits.ts";
 import { BADGE_VARIANT, BILLING_MESSAGES, PLUS_PLANS, PLUS_PRICE_LABEL, type BillingInterval, type SubscriptionBadge } from "#core/billing.ts";
@@ -37,6 +37,9 @@ function CancelFlow({ view, onDone }: { view: View; onDone(v: View): void }) {
   const [other, setOther] = useState("");
   const [busy, setBusy] = useState(false);
   const otherId = useId();
+  // The reason dialog is opened from the confirmation's Continue, gone by the time it closes: the
+  // focus goes back to Cancel Subscription.
+  const opener = useRef<HTMLButtonElement>(null);
   const pastDue = view.badge === "Past Due";
 
   async function submit(e?: FormEvent) {
@@ -60,7 +63,7 @@ function CancelFlow({ view, onDone }: { view: View; onDone(v: View): void }) {
 
   return (
     <>
-      <Button variant="secondary" onClick={() => setStep("confirm")}>
+      <Button ref={opener} variant="secondary" onClick={() => setStep("confirm")}>
         Cancel Subscription
       </Button>
       <Confirm
@@ -85,6 +88,7 @@ function CancelFlow({ view, onDone }: { view: View; onDone(v: View): void }) {
         open={step === "reason"}
         onOpenChange={(o) => !o && !busy && setStep("closed")}
         dirty={reason !== "" || other !== ""}
+        returnFocusTo={opener}
         title="Why are you cancelling?" description="Optional: it helps us make Plinth better.">
         <form onSubmit={submit} className="space-y-4">
           <RadioCards
