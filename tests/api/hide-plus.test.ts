@@ -15,12 +15,14 @@ import { ensureSharedAssets } from "#renderer/assets.ts";
 import { loadDraft, restoreDraft } from "#renderer/draft.ts";
 import { pageWrites } from "#renderer/page-writes.ts";
 import { pagesOrigin } from "#api/env.server.ts";
+import { enqueueJob } from "#api/jobs/queue.ts";
 import { createServerApp } from "#api/site.ts";
 import { createTestApp, sameOrigin, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
 import { subscribe, tick } from "#tests/support/billing.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
 import { itemKey, planPage, seenDifference } from "../unit/core/plan-pages.ts";
 import { NOW, PLUS } from "../unit/renderer/fixtures.ts";
+import { seen } from "../unit/renderer/page-seen.ts";
 
 let t: TestApp;
 beforeEach(() => {
@@ -32,6 +34,13 @@ const HOUR = 3_600_000;
 const pageFile = (o: ApiOwner) => join(t.deps.env.PUBLISHED_DIR, o.username, "index.html");
 const state = async (o: ApiOwner) => (await o.call("GET", "/api/publish/state")).json();
 const profileRow = (o: ApiOwner) => t.deps.db.select().from(userProfiles).where(eq(userProfiles.userId, o.userId)).get()!;
+
+/** The page as a publish renders it, with the app's origins, under `plan` at `when`. */
+function pageHtml(snapshot: PageSnapshot, plan: PagePlan, when: Date): string {
+  const { env } = t.deps;
+  const opts = { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, pagesOrigin: pagesOrigin(env), now: when, assets: ensureSharedAssets(env.PUBLISHED_DIR) };
+  return pageWrites(snapshot, plan, opts).at(-1)!.content as string;
+}
 
 /** Everything of the owner's draft as stored, byte for byte: the page's rows, and the profile without what a publish records. */
 function draftRows(o: ApiOwner): string {
@@ -109,10 +118,6 @@ describe("POST /api/publish/hide-plus", () => {
     const at = NOW;
     t.deps.now = () => at;
     const app = createServerApp({ ...t.deps, now: () => at });
-    const { env } = t.deps;
-    /** The page as a publish renders it, with the app's origins, under `plan` at `when`. */
-    const pageHtml = (snapshot: PageSnapshot, plan: PagePlan, when: Date) =>
-      pageWrites(snapshot, plan, { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, pagesOrigin: pagesOrigin(env), now: when, assets: ensureSharedAssets(env.PUBLISHED_DIR) }).at(-1)!.content as string;
     const kinds = new Set<string>();
     for (let seed = 1; seed <= 16; seed++) {
       const owner = createApiOwner(t, "lite");
@@ -217,6 +222,34 @@ describe("back on Plus", () => {
     expect((await state(o)).plusItemsBack).toBe(false);
     // Once only: another render under Plus says nothing new.
     await o.call("POST", "/api/publish/plus-items-back/seen");
+    expect((await state(o)).plusItemsBack).toBe(false);
+  });
+
+  // A trial is once per account, at signup (ADR 201): the product never starts one later. Whether a
+  // page shows what the plan hid depends only on the plan being Plus, so an owner whose row says
+  // "trialing" (set here as a fixture) gets it back as a subscriber does.
+  it.each([
+    ["the next publish", async (o: ApiOwner) => expect((await o.call("POST", "/api/publish")).status).toBe(200)],
+    ["a re-render of the page, as a plan change queues", async (o: ApiOwner) => {
+      enqueueJob(t.deps.db, { kind: "rerender", payload: { userId: o.userId } }, t.deps.now());
+      await tick(t);
+    }],
+  ])("a trial brings back everything the plan hid on %s, as an upgrade does, and the dashboard says so once", async (_way, render) => {
+    const o = liteOwnerWithPlusItems();
+    await o.call("POST", "/api/publish/hide-plus", { hide: (await state(o)).blockedFeatures });
+    expect(profileRow(o).plusItemsState).toBe("hidden");
+    const now = t.deps.now();
+    t.deps.db.update(userProfiles).set({ trialEndsAt: new Date(now.getTime() + 3 * 24 * HOUR) }).where(eq(userProfiles.userId, o.userId)).run();
+    expect((await state(o)).blockedFeatures).toEqual([]);
+
+    await render(o);
+    const html = readFileSync(pageFile(o), "utf8");
+    for (const shown of ["Card", "Sale", "AAAA", "Ada's page", 'class="btn main"', "sale.webp"]) expect(html).toContain(shown);
+    expect(html).not.toContain("Powered by Plinth");
+    // Everything: the page is the draft's Plus page, item by item.
+    expect(seen(html)).toEqual(seen(pageHtml(loadDraft(t.deps.db, o.userId)!.snapshot, PLUS, now)));
+    expect((await state(o)).plusItemsBack).toBe(true);
+    expect((await o.call("POST", "/api/publish/plus-items-back/seen")).status).toBe(200);
     expect((await state(o)).plusItemsBack).toBe(false);
   });
 
