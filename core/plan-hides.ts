@@ -6,11 +6,12 @@
  *
  * Each item is something a visitor sees with Plus now (or, for a scheduled link, later) and will not
  * see on the Lite page: nothing else is listed, and nothing the Lite page hides is left out.
- * tests/unit/core/plan-hides.test.ts compares the list with the difference between the page rendered
- * with Plus and with Lite, over generated pages.
+ * tests/unit/core/plan-hides.test.ts and tests/api/hide-plus.test.ts compare the list with the
+ * difference between the HTML of the page rendered with Plus and under Lite, over generated pages.
  */
+import { playerOf } from "./embeds.ts";
 import { LIMITS } from "./limits.ts";
-import { LINK_TYPE_LABELS, LINK_TYPES, LITE_LINK_TYPES, type LinkType } from "./link-types.ts";
+import { LINK_TYPE_LABELS, LINK_TYPES, LITE_LINK_TYPES, PROMOTE_LINK_TYPE, type LinkType } from "./link-types.ts";
 import type { PageLink, PageSnapshot } from "./model.ts";
 import { ALWAYS_PLUS, FEATURE_KEYS, type FeatureKey } from "./plans.ts";
 import { getPlatform } from "./platforms.ts";
@@ -51,6 +52,15 @@ export interface PlanHiddenItem {
   text: string;
 }
 
+/**
+ * How the public page draws a link (renderer/components/Page.tsx): a button shows its thumbnail before
+ * its title and is emphasised as the main button; a label, a text link or a player shows neither, a
+ * Social button no thumbnail. Such a link loses nothing a visitor sees with the thumbnail, and as the
+ * main button only its place at the top.
+ */
+const isButton = (l: PageLink) => (l.linkType === "standard_url" ? !playerOf(l) : ["donation", "lead_magnet", "vcf", "social", PROMOTE_LINK_TYPE, "paid_download"].includes(l.linkType));
+const drawsThumbnail = (l: PageLink) => isButton(l) && l.linkType !== "social" && l.linkType !== "paid_download";
+
 const scheduled = (l: PageLink) => !!(l.scheduleStartTime || l.scheduleEndTime);
 const quoted = (title: string) => `“${title}”`;
 
@@ -87,13 +97,20 @@ export function planHiddenItems(s: PageSnapshot, now: Date): PlanHiddenItem[] {
     if (i < LIMITS.LITE_MAX_LINKS) return;
     items.push({ feature: "unlimited_links", kind: "link", id: l.id, text: `${quoted(l.title)} will be hidden (over the ${LIMITS.LITE_MAX_LINKS}-link limit)` });
   });
-  for (const l of kept.slice(0, LIMITS.LITE_MAX_LINKS)) {
-    if (plus.main?.id === l.id) items.push({ feature: "main_button", kind: "main", id: l.id, text: `${quoted(l.title)} will show as an ordinary link, not the main button` });
-    if (l.thumbnailUrl) items.push({ feature: "thumbnails", kind: "thumbnail", id: l.id, text: `${quoted(l.title)} will show without its thumbnail` });
+  const liteLinks = kept.slice(0, LIMITS.LITE_MAX_LINKS);
+  for (const l of liteLinks) {
+    // The main button stands first, emphasised if it is a button: a link drawn plain that is first on
+    // the Lite page too, outside any list, shows the same there.
+    const samePlace = liteLinks[0] === l && place(l) === -1;
+    if (plus.main?.id === l.id && (isButton(l) || !samePlace)) {
+      const text = isButton(l) ? `${quoted(l.title)} will show as an ordinary link, not the main button` : `${quoted(l.title)} will show in its own place, not first as the main button`;
+      items.push({ feature: "main_button", kind: "main", id: l.id, text });
+    }
+    if (l.thumbnailUrl && drawsThumbnail(l)) items.push({ feature: "thumbnails", kind: "thumbnail", id: l.id, text: `${quoted(l.title)} will show without its thumbnail` });
   }
   // A list the Lite page shows none of the links of goes, heading and all. (The main button goes back
   // into its own list on the Lite page, so that list may stay.)
-  const liteLists = new Set(kept.slice(0, LIMITS.LITE_MAX_LINKS).map((l) => l.parentListId));
+  const liteLists = new Set(liteLinks.map((l) => l.parentListId));
   for (const g of plus.groups) {
     if (liteLists.has(g.list.id)) continue;
     const cause = items.find((i) => i.kind === "link" && i.id === g.links[0]!.id)!;

@@ -208,10 +208,13 @@ function ButtonInner({ thumb, icon, title }: Pick<ButtonFace, "thumb" | "icon" |
 
 const btnClass = (main: boolean) => (main ? "btn main" : "btn");
 
-function LabelItem({ title }: { title: string }) {
+// An item a visitor cannot click names its link by data-item: data-link is what a click reports.
+function LabelItem({ id, title }: { id: string; title: string }) {
   return (
     <li>
-      <h2 className="lbl">{title}</h2>
+      <h2 className="lbl" data-item={id}>
+        {title}
+      </h2>
     </li>
   );
 }
@@ -222,7 +225,7 @@ const relOf = (href: string) => (/^https?:/i.test(href) ? "noopener" : undefined
 function TextItem({ href, id, text }: { href: string | null; id: string; text: string }) {
   return (
     <li>
-      <p className="txt">
+      <p className="txt" data-item={href ? undefined : id}>
         {href ? (
           <a href={href} rel={relOf(href)} data-link={id}>
             {text}
@@ -419,7 +422,7 @@ function linkItem(link: PageLink, card: CardRef | undefined, icons: BrandIconPat
   // and must survive any type a newer version might store.
   switch (link.linkType as string) {
     case "label":
-      return <LabelItem key={id} title={title} />;
+      return <LabelItem key={id} id={id} title={title} />;
     case "text_link":
       return <TextItem key={id} href={linkHref(link)} id={id} text={link.data.text || title} />;
     case "lead_magnet":

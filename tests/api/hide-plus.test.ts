@@ -8,16 +8,21 @@ import { join } from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { publishGate } from "#core/publish-gate.ts";
-import { visibleContentOf } from "#core/visible-content.ts";
+import type { PagePlan, PageSnapshot } from "#core/model.ts";
 import { newId } from "#db/ids.ts";
 import { linkLists, links, pageVersions, socialLinks, userProfiles } from "#db/schema.ts";
+import { ensureSharedAssets } from "#renderer/assets.ts";
 import { loadDraft, restoreDraft } from "#renderer/draft.ts";
+import { pageWrites } from "#renderer/page-writes.ts";
+import { pagesOrigin } from "#api/env.server.ts";
+import { enqueueJob } from "#api/jobs/queue.ts";
 import { createServerApp } from "#api/site.ts";
 import { createTestApp, sameOrigin, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
 import { subscribe, tick } from "#tests/support/billing.ts";
 import { createApiOwner, type ApiOwner } from "#tests/support/owner.ts";
-import { itemKey, planPage, stopsSeeing } from "../unit/core/plan-pages.ts";
-import { LITE, NOW } from "../unit/renderer/fixtures.ts";
+import { itemKey, planPage, seenDifference } from "../unit/core/plan-pages.ts";
+import { NOW, PLUS } from "../unit/renderer/fixtures.ts";
+import { seen } from "../unit/renderer/page-seen.ts";
 
 let t: TestApp;
 beforeEach(() => {
@@ -29,6 +34,13 @@ const HOUR = 3_600_000;
 const pageFile = (o: ApiOwner) => join(t.deps.env.PUBLISHED_DIR, o.username, "index.html");
 const state = async (o: ApiOwner) => (await o.call("GET", "/api/publish/state")).json();
 const profileRow = (o: ApiOwner) => t.deps.db.select().from(userProfiles).where(eq(userProfiles.userId, o.userId)).get()!;
+
+/** The page as a publish renders it, with the app's origins, under `plan` at `when`. */
+function pageHtml(snapshot: PageSnapshot, plan: PagePlan, when: Date): string {
+  const { env } = t.deps;
+  const opts = { publishedDir: env.PUBLISHED_DIR, origin: env.PUBLIC_ORIGIN, pagesOrigin: pagesOrigin(env), now: when, assets: ensureSharedAssets(env.PUBLISHED_DIR) };
+  return pageWrites(snapshot, plan, opts).at(-1)!.content as string;
+}
 
 /** Everything of the owner's draft as stored, byte for byte: the page's rows, and the profile without what a publish records. */
 function draftRows(o: ApiOwner): string {
@@ -100,12 +112,14 @@ describe("POST /api/publish/hide-plus", () => {
     expect(profileRow(o).plusItemsState).toBe("hidden");
   });
 
-  it("over generated pages: the list is what the Lite render leaves out, and the draft never changes", async () => {
-    // The generated schedules are set about NOW: the app's clock stands there.
+  it("over generated pages: the dialog lists exactly what a visitor stops seeing between the draft's Plus page and the page the publish wrote, and the draft never changes", async () => {
+    // The generated schedules are set about NOW: the app's clock stands there. The other seeds go
+    // through the renderer alone (tests/unit/core/plan-hides.test.ts).
     const at = NOW;
     t.deps.now = () => at;
     const app = createServerApp({ ...t.deps, now: () => at });
-    for (let seed = 1; seed <= 12; seed++) {
+    const kinds = new Set<string>();
+    for (let seed = 1; seed <= 16; seed++) {
       const owner = createApiOwner(t, "lite");
       const o = { ...owner, call: async (method: string, path: string, body?: unknown) => app.request(path, { method, headers: sameOrigin({ Cookie: owner.cookie }), ...(body === undefined ? {} : { body: JSON.stringify(body) }) }) };
       const page = planPage(seed);
@@ -114,21 +128,20 @@ describe("POST /api/publish/hide-plus", () => {
       const ends = (l: (typeof page.links)[number]) => (l.scheduleStartTime && l.scheduleEndTime && l.scheduleEndTime <= l.scheduleStartTime ? null : l.scheduleEndTime);
       const s = { ...page, links: page.links.map((l) => ({ ...l, id: newId(), scheduleEndTime: ends(l), parentListId: l.parentListId && known.has(l.parentListId) ? l.parentListId : null })) };
       restoreDraft(t.deps.db, o.userId, { ...s, profile: { ...s.profile, username: o.username } }, at);
-      const draft = loadDraft(t.deps.db, o.userId)!.snapshot;
+      const draft = loadDraft(t.deps.db, o.userId)!;
       const before = draftRows(o);
       const listed = await state(o);
-      expect(listed.plusChanges.map(itemKey).sort(), `seed ${seed}`).toEqual(stopsSeeing(draft, at));
-      const gate = publishGate(draft, LITE, at);
+      const gate = publishGate(draft.snapshot, draft.plan, at);
       const res = await o.call("POST", "/api/publish/hide-plus", { hide: gate.ok ? ["unlimited_links"] : gate.features });
       expect(res.status, `seed ${seed}`).toBe(200);
       expect(draftRows(o), `seed ${seed}`).toBe(before);
-      // The public page draws exactly the links the Lite render shows.
-      const html = readFileSync(pageFile(o), "utf8");
-      const shown = new Set([...html.matchAll(/data-link="([^"]+)"/g)].map((m) => m[1]));
-      const lite = visibleContentOf(draft, LITE, at).links.filter((l) => l.linkType !== "label").map((l) => l.id);
-      for (const id of lite) expect(shown.has(id), `seed ${seed}: ${id} missing`).toBe(true);
-      for (const id of shown) expect(lite, `seed ${seed}: ${id} shown`).toContain(id);
+      const html = (plan: PagePlan, when: Date) => pageHtml(draft.snapshot, plan, when);
+      const stops = seenDifference(draft.snapshot, at, html(PLUS, at), readFileSync(pageFile(o), "utf8"), html, `seed ${seed}`);
+      expect(listed.plusChanges.map(itemKey).sort(), `seed ${seed}`).toEqual(stops);
+      for (const c of listed.plusChanges) kinds.add(c.kind);
     }
+    // These seeds reach every kind of item the dialog lists.
+    expect([...kinds].sort()).toEqual(["branding", "font", "later", "link", "list", "long_form_text", "main", "seo_description", "seo_title", "social", "theme", "thumbnail"]);
   });
 
   it("refuses with 409 and publishes nothing when the draft needs more hides than the owner agreed to", async () => {
@@ -209,6 +222,34 @@ describe("back on Plus", () => {
     expect((await state(o)).plusItemsBack).toBe(false);
     // Once only: another render under Plus says nothing new.
     await o.call("POST", "/api/publish/plus-items-back/seen");
+    expect((await state(o)).plusItemsBack).toBe(false);
+  });
+
+  // A trial is once per account, at signup (ADR 201): the product never starts one later. Whether a
+  // page shows what the plan hid depends only on the plan being Plus, so an owner whose row says
+  // "trialing" (set here as a fixture) gets it back as a subscriber does.
+  it.each([
+    ["the next publish", async (o: ApiOwner) => expect((await o.call("POST", "/api/publish")).status).toBe(200)],
+    ["a re-render of the page, as a plan change queues", async (o: ApiOwner) => {
+      enqueueJob(t.deps.db, { kind: "rerender", payload: { userId: o.userId } }, t.deps.now());
+      await tick(t);
+    }],
+  ])("a trial brings back everything the plan hid on %s, as an upgrade does, and the dashboard says so once", async (_way, render) => {
+    const o = liteOwnerWithPlusItems();
+    await o.call("POST", "/api/publish/hide-plus", { hide: (await state(o)).blockedFeatures });
+    expect(profileRow(o).plusItemsState).toBe("hidden");
+    const now = t.deps.now();
+    t.deps.db.update(userProfiles).set({ trialEndsAt: new Date(now.getTime() + 3 * 24 * HOUR) }).where(eq(userProfiles.userId, o.userId)).run();
+    expect((await state(o)).blockedFeatures).toEqual([]);
+
+    await render(o);
+    const html = readFileSync(pageFile(o), "utf8");
+    for (const shown of ["Card", "Sale", "AAAA", "Ada's page", 'class="btn main"', "sale.webp"]) expect(html).toContain(shown);
+    expect(html).not.toContain("Powered by Plinth");
+    // Everything: the page is the draft's Plus page, item by item.
+    expect(seen(html)).toEqual(seen(pageHtml(loadDraft(t.deps.db, o.userId)!.snapshot, PLUS, now)));
+    expect((await state(o)).plusItemsBack).toBe(true);
+    expect((await o.call("POST", "/api/publish/plus-items-back/seen")).status).toBe(200);
     expect((await state(o)).plusItemsBack).toBe(false);
   });
 

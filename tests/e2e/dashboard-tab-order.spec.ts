@@ -1,23 +1,47 @@
 /**
  * On the screens with a live preview (Bio & SEO, Theme, Profile Picture) the form comes before the
- * preview in the tab order: from the top of the page a keyboard passes the shell (skip link, top bar,
- * status bar, menu) and reaches the screen's first field, never the preview's links first (19 presses
- * and the preview's links before the fix).
+ * preview in the tab order: from the top of the page a keyboard passes exactly the shell's stops (skip
+ * link, top bar, status bar, menu), each once, and then reaches the screen's first field, never the
+ * preview's links first (19 presses and the preview's links before the fix). The skip link, the first
+ * stop, takes it past the shell to the screen: its first field is one or two presses further.
  */
+import type { Locator, Page } from "@playwright/test";
 import { newId } from "#db/ids.ts";
 import { links } from "#db/schema.ts";
 import { expectNoAxeViolations } from "./axe.ts";
 import { e2eDb, expect, test } from "./fixtures.ts";
-import { tabsUntil } from "./keyboard.ts";
+
+type Role = Parameters<Page["getByRole"]>[0];
 
 const SCREENS = [
-  { path: "/dashboard/bio", heading: "Bio & SEO" },
-  { path: "/dashboard/appearance", heading: "Theme" },
-  { path: "/dashboard/profile-picture", heading: "Profile Picture" },
+  { path: "/dashboard/bio", heading: "Bio & SEO", first: "Display name" },
+  { path: "/dashboard/appearance", heading: "Theme", first: "Minimalist Light" },
+  { path: "/dashboard/profile-picture", heading: "Profile Picture", first: "Choose File" },
 ];
 
+/** The dashboard's own stops before a screen, in order, by role and accessible name (the menu's entries as editor/app/shell/Shell.tsx lists them). */
+const shellStops = (username: string): [Role, string][] => [
+  ["link", "Skip to content"],
+  ["link", "Plinth"],
+  ["button", `${username}, user menu`],
+  ["link", "Preview"],
+  ["button", "Publish"],
+  ["button", "Discard Changes"],
+  ["button", "History"],
+  ...(["Analytics", "Links", "Social Links", "Profile Picture", "Bio & SEO", "Theme", "Earnings", "Affiliate Program", "Account & Billing"] as const).map((name): [Role, string] => ["link", name]),
+];
+
+/** Where the focus is, for a failure's message: tag and name (a frame is "iframe"). */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el) return "nothing";
+    return `${el.tagName.toLowerCase()} ${(el.getAttribute("aria-label") || el.textContent || "").trim().slice(0, 40)}`.trim();
+  });
+const isFocused = (l: Locator) => l.evaluate((el) => el === document.activeElement);
+
 for (const s of SCREENS) {
-  test(`${s.heading}: the form comes before the live preview in the tab order`, async ({ page, owner }) => {
+  test(`${s.heading}: the form comes before the live preview in the tab order, and the skip link leads to it`, async ({ page, owner }) => {
     // A page with links, so the preview has stops of its own.
     e2eDb()
       .insert(links)
@@ -26,14 +50,33 @@ for (const s of SCREENS) {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(s.path);
     const form = page.getByRole("region", { name: s.heading });
+    const first = form.getByLabel(s.first, { exact: true });
     await expect(form.getByRole("heading", { level: 1, name: s.heading })).toBeVisible();
     await expect(page.getByTestId("live-preview").contentFrame().getByRole("link", { name: "Link 5" })).toBeVisible();
-    const passed = await tabsUntil(page, form, 20);
-    expect(passed.filter((p) => p.startsWith("iframe")), passed.join(", ")).toEqual([]);
-    // Only the dashboard's own stops come first: skip link, logo, account menu, the status bar's
-    // Preview, Publish, Discard Changes and History, and the 9 menu entries: 16 presses at most.
-    expect(passed.length, passed.join(", ")).toBeLessThanOrEqual(16);
+
+    // Each Tab press lands on the next of the shell's stops, and the one after them is the first field:
+    // a stop more or less anywhere (the preview's links among them) fails.
+    for (const [i, [role, name]] of shellStops(owner.username).entries()) {
+      await page.keyboard.press("Tab");
+      await expect(page.getByRole(role, { name, exact: true }), `press ${i + 1}: ${role} "${name}", the focus is on ${await focused(page)}`).toBeFocused();
+    }
+    await page.keyboard.press("Tab");
+    await expect(first, `after the shell, the focus is on ${await focused(page)}`).toBeFocused();
     await expectNoAxeViolations(page, s.path);
+
+    // From the top again: the skip link is the first stop, and it leads to the screen's form.
+    await page.goto(s.path);
+    await expect(page.getByTestId("live-preview").contentFrame().getByRole("link", { name: "Link 5" })).toBeVisible();
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("link", { name: "Skip to content", exact: true })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("main"), `the skip link left the focus on ${await focused(page)}`).toBeFocused();
+    let presses = 0;
+    while (presses < 2 && !(await isFocused(first))) {
+      await page.keyboard.press("Tab");
+      presses += 1;
+    }
+    await expect(first, `${presses} presses after the skip link, the focus is on ${await focused(page)}`).toBeFocused();
   });
 }
 

@@ -12,10 +12,14 @@ import { FONT_PAIRINGS, THEMES } from "#core/themes.ts";
 import { e2eDb, expect, test } from "./fixtures.ts";
 
 type Role = Parameters<Page["getByRole"]>[0];
-/** A screen, the buttons (or disclosure summaries) pressed on the way, and the control found there by role and name. */
+/**
+ * A screen, the buttons (or disclosure summaries) pressed on the way, a field typed into then (found
+ * by its label), and the control found there by role and name.
+ */
 interface Place {
   path: string;
   press?: string[];
+  fill?: { label: string; value: string };
   role: Role;
   name: string;
 }
@@ -27,7 +31,7 @@ const premiumTheme = THEMES.find((t) => !t.free)!.name;
 const PLACES: Record<SiteFeatureId, Place[]> = {
   links: [addDialog("radio", "Link"), addDialog("radio", "Label"), addDialog("radio", "Text Link"), addDialog("radio", "Donation")],
   // A player is a way of showing a Link: the dialog's switch shows once a player address is typed.
-  players: [addDialog("radio", "Link")],
+  players: [{ ...addDialog("switch", "Show as a player"), fill: { label: "URL", value: "https://www.youtube.com/watch?v=dQw4w9WgXcQ" } }],
   "social-buttons": [addDialog("radio", "Social")],
   music: [addDialog("radio", "Music")],
   "social-icons": [{ path: "/dashboard/social-links", role: "button", name: "Instagram" }],
@@ -112,7 +116,7 @@ test("every feature the site sells has its place in the dashboard", async ({ pag
   const visits = new Map<string, { place: Place; rows: { id: string; place: Place }[] }>();
   for (const feature of SITE_FEATURES) {
     for (const place of PLACES[feature.id]) {
-      const key = [place.path, ...(place.press ?? [])].join(" > ");
+      const key = [place.path, ...(place.press ?? []), ...(place.fill ? [`${place.fill.label}: ${place.fill.value}`] : [])].join(" > ");
       const visit = visits.get(key) ?? { place, rows: [] };
       visit.rows.push({ id: feature.id, place });
       visits.set(key, visit);
@@ -123,8 +127,14 @@ test("every feature the site sells has its place in the dashboard", async ({ pag
     for (const press of place.press ?? []) {
       await page.getByRole("button", { name: press, exact: true }).or(page.getByText(press, { exact: true })).first().click();
     }
+    const control = (p: Place) => page.getByRole(p.role, { name: p.name }).first();
+    if (place.fill) {
+      // What the typing brings: not there before it.
+      for (const row of rows) await expect(control(row.place), `${row.id}: ${row.place.role} "${row.place.name}" before typing`).toHaveCount(0);
+      await page.getByRole("textbox", { name: place.fill.label, exact: true }).fill(place.fill.value);
+    }
     for (const row of rows) {
-      await expect(page.getByRole(row.place.role, { name: row.place.name }).first(), `${row.id}: ${row.place.role} "${row.place.name}" on ${where}`).toBeVisible();
+      await expect(control(row.place), `${row.id}: ${row.place.role} "${row.place.name}" on ${where}`).toBeVisible();
     }
   }
 });

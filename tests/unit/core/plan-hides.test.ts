@@ -1,36 +1,39 @@
 /**
  * What the Lite rules take off a page (core/plan-hides.ts, ADR 136): the Publish dialog's list names
- * exactly what a visitor stops seeing, item by item, and nothing else; the gate refuses exactly those
- * features. Checked against the page's visible content rendered with Plus and with Lite from the same
- * snapshot, over generated pages.
+ * exactly what a visitor stops seeing, item by item, and nothing else changes; the gate refuses
+ * exactly those features. Checked against the HTML of the page rendered with Plus and under Lite
+ * from the same snapshot, over generated pages (tests/api/hide-plus.test.ts does the same for some
+ * of them through the API, the Lite page being the one "Hide Plus items and publish" wrote).
  */
 import { describe, expect, it } from "vitest";
 import { planHiddenItems } from "#core/plan-hides.ts";
 import { publishGate } from "#core/publish-gate.ts";
-import { link, list, LITE, NOW, PLUS, snapshot, social } from "../renderer/fixtures.ts";
-import { itemKey as key, planPage, stopsSeeing } from "./plan-pages.ts";
+import { link, list, LITE, NOW, PLUS, render, snapshot, social } from "../renderer/fixtures.ts";
+import { itemKey as key, planPage, seenDifference } from "./plan-pages.ts";
 
 const HOUR = 3_600_000;
+const SEEDS = 400;
 
 describe("planHiddenItems over generated pages", () => {
-  it("lists exactly what a visitor stops seeing on the Lite page, once each, and the gate refuses exactly its features", () => {
+  it("lists exactly what a visitor stops seeing between the page rendered with Plus and under Lite, once each, and the gate refuses exactly its features", () => {
+    const kinds = new Set<string>();
     let listed = 0;
-    for (let seed = 1; seed <= 400; seed++) {
+    for (let seed = 1; seed <= SEEDS; seed++) {
       const s = planPage(seed);
       const items = planHiddenItems(s, NOW);
       const keys = items.map(key);
       expect(new Set(keys).size, `seed ${seed}: an item listed twice`).toBe(keys.length);
-      expect([...keys].sort(), `seed ${seed}`).toEqual(stopsSeeing(s, NOW));
+      const html = (plan: typeof PLUS, at: Date) => render(s, plan, "published", at).html;
+      expect([...keys].sort(), `seed ${seed}`).toEqual(seenDifference(s, NOW, html(PLUS, NOW), html(LITE, NOW), html, `seed ${seed}`));
       const gate = publishGate(s, LITE, NOW);
       expect(gate.ok ? [] : [...gate.features].sort(), `seed ${seed}`).toEqual([...new Set(items.map((i) => i.feature))].sort());
       expect(publishGate(s, PLUS, NOW)).toEqual({ ok: true });
       for (const i of items) expect(i.text, `seed ${seed}`).not.toMatch(/^Hiding the items above/);
+      for (const i of items) kinds.add(i.kind);
       listed += items.length;
     }
     // The generator reaches every kind of item.
-    expect(listed).toBeGreaterThan(400);
-    const kinds = new Set<string>();
-    for (let seed = 1; seed <= 400; seed++) for (const i of planHiddenItems(planPage(seed), NOW)) kinds.add(i.kind);
+    expect(listed).toBeGreaterThan(SEEDS);
     expect([...kinds].sort()).toEqual(["branding", "font", "later", "link", "list", "long_form_text", "main", "seo_description", "seo_title", "social", "theme", "thumbnail"]);
   });
 });
@@ -68,6 +71,21 @@ describe("planHiddenItems", () => {
       ["seo_settings", "Your SEO title will not be used (search results show your name)"],
       ["seo_settings", "Your meta description will not be used (search results show your bio)"],
     ]);
+  });
+
+  it("lists a thumbnail or the main button only where the page draws them: no thumbnail on a label, a text link, a Social button or a player, and a plain main button first on the page stays first", () => {
+    const thumbnailUrl = "/media/ab/t.webp";
+    const player = { title: "Video", url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ", data: { player: "on" }, isMainButton: true, thumbnailUrl };
+    const others = [
+      link({ title: "Label", linkType: "label", url: "#", thumbnailUrl, orderIndex: 1 }),
+      link({ title: "Text", linkType: "text_link", thumbnailUrl, orderIndex: 2 }),
+      link({ title: "Social", linkType: "social", url: "https://github.com/ada", data: { platform: "github" }, thumbnailUrl, orderIndex: 3 }),
+    ];
+    const first = snapshot({}, [link({ ...player, orderIndex: 0 }), ...others]);
+    expect(planHiddenItems(first, NOW)).toEqual([]);
+    expect(publishGate(first, LITE, NOW)).toEqual({ ok: true });
+    const last = snapshot({}, [link({ ...player, id: "video", orderIndex: 9 }), ...others]);
+    expect(planHiddenItems(last, NOW).map((i) => [i.kind, i.text])).toEqual([["main", "“Video” will show in its own place, not first as the main button"]]);
   });
 
   it("counts the link limit after the links Lite hides anyway: nothing is over it, and no line says so", () => {
