@@ -344,6 +344,7 @@ test("setting up two-factor asks before a typed password or code is lost", async
   await password.fill(owner.password);
   await dialog.getByRole("button", { name: "Continue" }).click();
   await digit.pressSequentially("123");
+  await expectNoAxeViolations(page, "the two-factor code step");
   await asksBeforeClosing(page, dialog, digit);
   const digits = dialog.getByRole("group", { name: "Authentication code" }).getByRole("textbox");
   await expect.poll(() => digits.evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value))).toEqual(["1", "2", "3", "", "", ""]);
@@ -376,6 +377,7 @@ test("turning two-factor off and new backup codes ask before a typed password or
     await open.click();
     const typed = dialog.getByLabel(field, { exact: true });
     await typed.fill("123456");
+    await expectNoAxeViolations(page, title);
     await asksBeforeClosing(page, dialog, typed);
     await expect(typed).toHaveValue("123456");
     await discards(page, dialog, open);
@@ -405,6 +407,7 @@ test("Request Cash Payout and Renew with Balance ask before a typed address, amo
   await payout.click();
   const email = payoutDialog.getByLabel("PayPal email");
   await email.fill("ada@paypal.example");
+  await expectNoAxeViolations(page, "Request Cash Payout");
   await asksBeforeClosing(page, payoutDialog, email);
   await expect(email).toHaveValue("ada@paypal.example");
   await email.fill("");
@@ -426,6 +429,7 @@ test("Request Cash Payout and Renew with Balance ask before a typed address, amo
   await expect(prompt(page)).toBeHidden();
   await renew.click();
   await period.selectOption("2");
+  await expectNoAxeViolations(page, "Renew with Balance");
   await asksBeforeClosing(page, renewDialog, period);
   await expect(period).toHaveValue("2");
   await discards(page, renewDialog, renew);
@@ -462,6 +466,7 @@ test("\"Why are you cancelling?\" asks before a chosen reason or typed words are
   await other.check();
   const more = why.getByLabel("Tell us more");
   await more.fill("Moving to a paper notebook");
+  await expectNoAxeViolations(page, "Why are you cancelling?");
   await asksBeforeClosing(page, why, more);
   await expect(more).toHaveValue("Moving to a paper notebook");
   await discards(page, why, cancel);
