@@ -9,18 +9,19 @@
  * tests/unit/core/plan-hides.test.ts and tests/api/hide-plus.test.ts compare the list with the
  * difference between the HTML of the page rendered with Plus and under Lite, over generated pages.
  */
+import { drawnColorsOf } from "./color.ts";
 import { playerOf } from "./embeds.ts";
 import { LIMITS } from "./limits.ts";
 import { LINK_TYPE_LABELS, LINK_TYPES, LITE_LINK_TYPES, PROMOTE_LINK_TYPE, type LinkType } from "./link-types.ts";
-import type { PageLink, PageSnapshot } from "./model.ts";
+import type { PageLink, PageProfile, PageSnapshot } from "./model.ts";
 import { ALWAYS_PLUS, FEATURE_KEYS, type FeatureKey } from "./plans.ts";
 import { getPlatform } from "./platforms.ts";
 import { APPEARANCE_DEFAULTS, getTheme } from "./themes.ts";
 import { byOrder, visibleContentOf } from "./visible-content.ts";
 
 /**
- * The plan feature an item needs: a feature key, or for a link type with no key of its own (music,
- * social: types the API keeps for Plus owners) the type itself.
+ * The plan feature an item needs: a feature key, or for a link of a type Lite refuses, its type
+ * (each such type is a feature key of its own today: lead magnets, contact cards, music, tips, …).
  */
 export type PlanFeature = FeatureKey | LinkType;
 export const PLAN_FEATURES = [...new Set<PlanFeature>([...FEATURE_KEYS, ...LINK_TYPES])] as [PlanFeature, ...PlanFeature[]];
@@ -60,6 +61,13 @@ export interface PlanHiddenItem {
  */
 const isButton = (l: PageLink) => (l.linkType === "standard_url" ? !playerOf(l) : ["donation", "lead_magnet", "vcf", "social", PROMOTE_LINK_TYPE, "paid_download"].includes(l.linkType));
 const drawsThumbnail = (l: PageLink) => isButton(l) && l.linkType !== "social" && l.linkType !== "paid_download";
+
+/**
+ * The colours a theme draws the page in under the owner's own colours, as the renderer draws them: a
+ * premium theme whose every colour the owner's replace looks like the Lite one.
+ */
+const coloursOf = (themeId: string, p: PageProfile) =>
+  JSON.stringify(drawnColorsOf(getTheme(themeId), { pageBackground: p.customPageBackgroundColor, buttonBackground: p.customButtonBackgroundColor, buttonBorder: p.customButtonBorderColor }));
 
 const scheduled = (l: PageLink) => !!(l.scheduleStartTime || l.scheduleEndTime);
 const quoted = (title: string) => `“${title}”`;
@@ -135,7 +143,7 @@ export function planHiddenItems(s: PageSnapshot, now: Date): PlanHiddenItem[] {
   });
 
   if (plus.longFormText) items.push({ feature: "long_form_text", kind: "long_form_text", text: "Your long-form text will be hidden" });
-  if (plus.themeId !== APPEARANCE_DEFAULTS.theme && !getTheme(plus.themeId).free) {
+  if (!getTheme(plus.themeId).free && coloursOf(plus.themeId, s.profile) !== coloursOf(APPEARANCE_DEFAULTS.theme, s.profile)) {
     const text = `Your theme, ${getTheme(plus.themeId).name}, will show as ${getTheme(APPEARANCE_DEFAULTS.theme).name}`;
     items.push({ feature: "premium_themes", kind: "theme", text });
   }

@@ -24,7 +24,7 @@ describe("planHiddenItems over generated pages", () => {
       const keys = items.map(key);
       expect(new Set(keys).size, `seed ${seed}: an item listed twice`).toBe(keys.length);
       const html = (plan: typeof PLUS, at: Date) => render(s, plan, "published", at).html;
-      expect([...keys].sort(), `seed ${seed}`).toEqual(seenDifference(s, NOW, html(PLUS, NOW), html(LITE, NOW), html, `seed ${seed}`));
+      expect([...keys].sort().join(" "), `seed ${seed}`).toEqual(seenDifference(s, NOW, html(PLUS, NOW), html(LITE, NOW), html, `seed ${seed}`).join(" "));
       const gate = publishGate(s, LITE, NOW);
       expect(gate.ok ? [] : [...gate.features].sort(), `seed ${seed}`).toEqual([...new Set(items.map((i) => i.feature))].sort());
       expect(publishGate(s, PLUS, NOW)).toEqual({ ok: true });
@@ -108,5 +108,16 @@ describe("planHiddenItems", () => {
     );
     expect(planHiddenItems(s, NOW)).toEqual([]);
     expect(publishGate(s, LITE, NOW)).toEqual({ ok: true });
+  });
+
+  it("lists a premium theme only where a visitor would see it change: not when the owner's own colours replace all of its own", () => {
+    const own = { customPageBackgroundColor: "#fde68a", customButtonBackgroundColor: "#2a2a2a", customButtonBorderColor: "#0ea5e9" };
+    const covered = snapshot({ selectedThemeName: "ocean-blue", ...own });
+    expect(render(covered, PLUS).html).toBe(render(covered, LITE).html);
+    expect(planHiddenItems(covered, NOW)).toEqual([]);
+    expect(publishGate(covered, LITE, NOW)).toEqual({ ok: true });
+    // One colour of the theme's left to show (its button border): the theme is listed.
+    const shows = snapshot({ selectedThemeName: "ocean-blue", ...own, customButtonBorderColor: null, customButtonBackgroundColor: null });
+    expect(planHiddenItems(shows, NOW).map((i) => i.kind)).toEqual(["theme"]);
   });
 });

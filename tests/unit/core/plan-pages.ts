@@ -2,7 +2,8 @@
  * Generated pages for the plan rules (ADR 136): every link type with the fields the link dialog
  * saves, players, switches, main buttons, thumbnails, schedules before, around and after the instant,
  * lists, social icons over and under the Lite limit, premium and free themes, fonts, branding,
- * long-form text on and off, and SEO fields, blank or not. Deterministic: a failure names the seed
+ * long-form text on and off, SEO fields, blank or not, and what Lite keeps as set (custom colours,
+ * button shape, icon position, picture style). Deterministic: a failure names the seed
  * that rebuilds the page. And what a visitor stops seeing between two renders of one page, read from
  * their HTML (seenDifference).
  */
@@ -11,7 +12,7 @@ import type { PageLink, PagePlan, PageSnapshot, PageSocialLink } from "#core/mod
 import type { PlanHiddenItem } from "#core/plan-hides.ts";
 import { LINK_TYPES, type LinkType } from "#core/link-types.ts";
 import { PLATFORM_IDS } from "#core/platforms.ts";
-import { APPEARANCE_DEFAULTS, FONT_PAIRING_IDS, THEME_IDS } from "#core/themes.ts";
+import { APPEARANCE_DEFAULTS, BUTTON_STYLES, FONT_PAIRING_IDS, FULLWIDTH_SUBTYPES, ICON_SUBTYPES, PICTURE_STYLES, SOCIAL_POSITIONS, THEME_IDS } from "#core/themes.ts";
 import { link, list, LITE, NOW, PLUS, snapshot } from "../renderer/fixtures.ts";
 import { drawnLinks, seen, type SeenItem } from "../renderer/page-seen.ts";
 import { rng } from "#tests/support/rng.ts";
@@ -28,6 +29,8 @@ const FIELDS: Partial<Record<LinkType, Pick<PageLink, "url" | "data">>> = {
   music: { url: "https://open.spotify.com/album/1", data: { services: JSON.stringify([{ service: "spotify", url: "https://open.spotify.com/album/1" }]) } },
   lead_magnet: { url: "#", data: { description: "A free guide" } },
 };
+/** Custom colours: dark, light and between. */
+const COLOURS = ["#2a2a2a", "#ffffff", "#0ea5e9", "#fde68a"];
 /** A standard link shown as a player (ADR 212). */
 const PLAYER: Pick<PageLink, "url" | "data"> = { url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ", data: { player: "on" } };
 
@@ -85,6 +88,16 @@ export function planPage(seed: number): PageSnapshot {
       longFormTextVisible: r() < 0.7,
       seoTitle: pick(["", " ", "My page"]),
       seoDescription: pick(["", "Everything I make", "  "]),
+      // What Lite keeps as the owner set it: the Lite page must draw these as the Plus page does.
+      buttonShapeStyle: pick(BUTTON_STYLES),
+      socialLinksPosition: pick(SOCIAL_POSITIONS),
+      profilePictureStyle: pick(PICTURE_STYLES),
+      profilePictureIconSubtype: pick(ICON_SUBTYPES),
+      profilePictureFullwidthSubtype: pick(FULLWIDTH_SUBTYPES),
+      profilePictureFullwidthUrl: r() < 0.5 ? "/media/ab/wide.webp" : null,
+      customPageBackgroundColor: r() < 0.3 ? pick(COLOURS) : null,
+      customButtonBackgroundColor: r() < 0.3 ? pick(COLOURS) : null,
+      customButtonBorderColor: r() < 0.3 ? pick(COLOURS) : null,
     },
     links,
     socials,
@@ -161,10 +174,20 @@ export function seenDifference(s: PageSnapshot, now: Date, plusHtml: string, lit
     out.push("long_form_text");
     expect(lite.longForm, `${label}: long-form text`).toBe("");
   }
-  if (lite.theme !== plus.theme) {
+  // The stylesheet: the Lite page draws no rule the Plus page lacks, in the same order, and leaves out
+  // only the rules of link types it no longer shows; a theme shows in the colours of the rules both draw.
+  const shapes = (rules: typeof plus.rules) => rules.map((r) => r.shape);
+  const liteShapes = new Set(shapes(lite.rules));
+  const bothRules = plus.rules.filter((r) => liteShapes.has(r.shape));
+  expect(shapes(bothRules), `${label}: the stylesheet's shapes, sizes and places`).toEqual(shapes(lite.rules));
+  if (!out.some((k) => k.startsWith("link:"))) expect(shapes(lite.rules), `${label}: the stylesheet`).toEqual(shapes(plus.rules));
+  const colours = (rules: typeof plus.rules) => rules.map((r) => r.colours).join(" ");
+  if (colours(lite.rules) !== colours(bothRules)) {
     out.push("theme");
-    expect(lite.theme, `${label}: theme`).toBe(APPEARANCE_DEFAULTS.theme);
-  }
+    // Drawn in the Lite theme's colours (checked where the owner has no colours of their own).
+    const p = s.profile;
+    if (!p.customPageBackgroundColor && !p.customButtonBackgroundColor && !p.customButtonBorderColor) expect(lite.theme, `${label}: theme`).toBe(APPEARANCE_DEFAULTS.theme);
+  } else expect(lite.theme, `${label}: theme`).toBe(plus.theme);
   if (lite.font !== plus.font) {
     out.push("font");
     expect(lite.font, `${label}: font`).toBeNull();
@@ -182,6 +205,7 @@ export function seenDifference(s: PageSnapshot, now: Date, plusHtml: string, lit
     expect(lite.description, `${label}: description`).toBe(lite.bio || `${lite.name} on Plinth`);
   }
   expect(lite.rest, `${label}: the rest of the page`).toBe(plus.rest);
+  expect(lite.head, `${label}: the rest of the head`).toBe(plus.head);
 
   // A link still to come: the Plus page shows it from its start, the Lite page never.
   const drawnAt = new Map<string, { plus: Set<string>; lite: Set<string> }>();

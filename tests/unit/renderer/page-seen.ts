@@ -4,7 +4,8 @@
  * each link's list item (data-link, or data-item where the item is no link), the list headings, the
  * social icons (data-social), the long-form text (.lf), the branding line (.brand), the <title> and
  * meta description, and the theme and font pairing the stylesheet draws with. Whatever else the body
- * holds is kept whole as `rest`, so a difference anywhere else shows too.
+ * holds is kept whole as `rest`, the rest of the head as `head` and the stylesheet's rules as
+ * `rules`, so a difference anywhere else shows too.
  */
 import { parse, serializeOuter, type DefaultTreeAdapterMap } from "parse5";
 import { FONT_PAIRINGS, THEMES } from "#core/themes.ts";
@@ -31,8 +32,20 @@ export interface SeenItem {
 export interface Seen {
   title: string;
   description: string;
-  /** The theme whose colours the page and its buttons are drawn in (a theme id of core/themes.ts). */
-  theme: string;
+  /**
+   * The theme whose colours the page and its buttons are drawn in (a theme id of core/themes.ts), or
+   * null where the owner's own colours stand in for the theme's.
+   */
+  theme: string | null;
+  /**
+   * The stylesheet's rules (an @media block is one; font faces left out), each as its shape (without
+   * colours and font names: sizes and places, which no plan changes) and the colours it draws with
+   * (what a theme changes, with the owner's colours or without). A page draws the rules of the link
+   * types it shows, and only those.
+   */
+  rules: { shape: string; colours: string }[];
+  /** The <head> without what is compared on its own (title, description, theme colour, stylesheet) and what follows from the items (the CSP, the social icons' sameAs). */
+  head: string;
   /** The font pairing the page is set in, or null for the system fonts. */
   font: string | null;
   /** The "Powered by Plinth" line at the foot. */
@@ -72,14 +85,65 @@ const detach = (e: Element) => e.parentNode!.childNodes.splice(e.parentNode!.chi
 /** Each theme's colours as a page with no colours of its own draws them: the page's background and text, and its buttons'. */
 const THEME_COLOURS = new Map(THEMES.map((t) => [`${t.background} ${t.text} ${t.buttonBackground}`, t.id]));
 
-/** The theme whose colours the stylesheet draws the page and its buttons in. */
-function themeOf(css: string): string {
+/** The theme whose colours the stylesheet draws the page and its buttons in; null if none does (the owner's colours). */
+function themeOf(css: string): string | null {
   const body = css.match(/body\{[^}]*?background:([^;]+);color:([^;]+);/);
   const btn = css.match(/\.btn\{[^}]*?background:([^;]+);/);
-  const drawn = `${body?.[1]} ${body?.[2]} ${btn?.[1]}`;
-  const id = THEME_COLOURS.get(drawn);
-  if (!id) throw new Error(`no theme draws ${drawn}`);
-  return id;
+  return THEME_COLOURS.get(`${body?.[1]} ${body?.[2]} ${btn?.[1]}`) ?? null;
+}
+
+/** A colour, or a gradient theme's background. */
+const COLOUR = /linear-gradient\([^)]*\)|#[0-9a-f]{3,8}\b|rgba?\([^)]*\)/gi;
+/** The top-level rules of `css` (an @media block is one), font faces left out, each as its shape and its colours. */
+function rulesOf(css: string): Seen["rules"] {
+  const plain = css.replace(/@font-face\{[^}]*\}/g, "");
+  const rules: Seen["rules"] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < plain.length; i++) {
+    if (plain[i] === "{") depth++;
+    else if (plain[i] === "}" && --depth === 0) {
+      const rule = plain.slice(start, i + 1);
+      rules.push({ shape: rule.replace(/"[^"]+",/g, "").replace(COLOUR, "{colour}"), colours: (rule.match(COLOUR) ?? []).join(" ") });
+      start = i + 1;
+    }
+  }
+  return rules;
+}
+
+/**
+ * The head as `seen` compares it: every copy of the title and the description must be the one the
+ * page shows, the theme colour one the stylesheet draws; then they, the stylesheet, the CSP (its hashes
+ * and sources follow the stylesheet and the links shown) and sameAs (the icons shown) are taken out.
+ */
+function headOf(head: Element, title: string, description: string, css: string): string {
+  const copies = { title: [] as string[], description: [] as string[] };
+  for (const e of find(head, (e) => e.tagName === "meta" || e.tagName === "style" || e.tagName === "title" || e.tagName === "script")) {
+    const key = attr(e, "property") ?? attr(e, "name") ?? attr(e, "http-equiv");
+    if (e.tagName === "title" || e.tagName === "style" || key === "Content-Security-Policy") detach(e);
+    else if (key === "og:title" || key === "twitter:title") copies.title.push(attr(e, "content")!), detach(e);
+    else if (key === "description" || key === "og:description" || key === "twitter:description") copies.description.push(attr(e, "content")!), detach(e);
+    else if (key === "theme-color") {
+      if (!css.includes(`background:${attr(e, "content")}`)) throw new Error(`theme-color ${attr(e, "content")} is none of the page's colours`);
+      detach(e);
+    } else if (attr(e, "type") === "application/ld+json" || attr(e, "id") === "plinth-config") {
+      const text = e.childNodes[0] as Node & { value: string };
+      const json = JSON.parse(text.value) as Record<string, unknown> & { mainEntity?: Record<string, unknown> };
+      if (attr(e, "type") === "application/ld+json") {
+        copies.title.push(json.name as string);
+        copies.description.push(json.mainEntity!.description as string);
+        json.name = json.mainEntity!.description = "";
+        delete json.mainEntity!.sameAs;
+      } else if (attr(e, "id") === "plinth-config") {
+        copies.title.push(json.title as string);
+        json.title = "";
+      }
+      text.value = JSON.stringify(json);
+    }
+  }
+  for (const t of copies.title) if (t !== title) throw new Error(`the head names the page "${t}" as well as "${title}"`);
+  for (const d of copies.description) if (d !== description) throw new Error(`the head describes the page as "${d}" as well as "${description}"`);
+  return serializeOuter(head);
 }
 
 function fontOf(css: string): string | null {
@@ -122,6 +186,7 @@ export function seen(html: string): Seen {
   const title = textOf(first(doc, (e) => e.tagName === "title")!);
   const description = attr(first(doc, (e) => e.tagName === "meta" && attr(e, "name") === "description")!, "content")!;
   const body = first(doc, (e) => e.tagName === "body")!;
+  const head = headOf(first(doc, (e) => e.tagName === "head")!, title, description, style);
 
   const items: SeenItem[] = [];
   const lists: string[] = [];
@@ -163,6 +228,8 @@ export function seen(html: string): Seen {
     title,
     description,
     theme: themeOf(style),
+    rules: rulesOf(style),
+    head,
     font: fontOf(style),
     branding: !!brand,
     longForm,
