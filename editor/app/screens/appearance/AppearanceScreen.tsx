@@ -44,6 +44,8 @@ export default function AppearanceScreen() {
   const me = useDashboard((s) => s.me);
   const [status, setStatus] = useState<Status>({ kind: "idle" });
   const stale = useStaleWrite(() => useProfileDraft.getState().load(true));
+  // A premium theme the owner's own colours fully replace is not refused, and carries no mark (ADR 136).
+  const themeBlocked = useBlocked("premium_themes");
   const fontsBlocked = useBlocked("custom_fonts");
   const brandingBlocked = useBlocked("remove_branding");
 
@@ -131,7 +133,7 @@ export default function AppearanceScreen() {
                     </span>
                   </span>
                   {/* The PLUS badge sits on the swatch's corner, so the name keeps the whole line. */}
-                  {!t.free && !paying && !(lite && t.id === saved.selectedThemeName) ? (
+                  {!t.free && !paying && !(themeBlocked && t.id === saved.selectedThemeName) ? (
                     <span className="absolute right-1.5 top-1.5">
                       <PlusBadge feature="premium_themes" />
                     </span>
@@ -140,7 +142,7 @@ export default function AppearanceScreen() {
                     {checked ? <Check aria-hidden className="size-4 shrink-0 text-brand-700" /> : null}
                     <span className="truncate whitespace-nowrap font-medium">{t.name}</span>
                   </span>
-                  {!t.free && !paying && lite && t.id === saved.selectedThemeName ? (
+                  {!t.free && !paying && themeBlocked && t.id === saved.selectedThemeName ? (
                     <span className="-mt-1 px-2 pb-2">
                       <PlusMark feature="premium_themes" />
                     </span>
