@@ -9,6 +9,7 @@
  * tests/unit/core/plan-hides.test.ts and tests/api/hide-plus.test.ts compare the list with the
  * difference between the HTML of the page rendered with Plus and under Lite, over generated pages.
  */
+import { z } from "zod";
 import { drawnColorsOf } from "./color.ts";
 import { playerOf } from "./embeds.ts";
 import { LIMITS } from "./limits.ts";
@@ -176,4 +177,130 @@ export function plusItemsStateAfter(current: PlusItemsState, lite: boolean, plus
   if (lite) return plusItems ? "hidden" : "none";
   if (current === "hidden") return plusItems ? "back" : "none";
   return current;
+}
+
+/**
+ * An item the plan hid, named by its kind and, for a link, a list or a social icon, its id: how a
+ * version records what it withholds (page_versions.withheld_items, ADR 259).
+ */
+export interface PlanItemKey {
+  kind: PlanHideKind;
+  id?: string;
+}
+
+export const PLAN_HIDE_KINDS = ["link", "later", "main", "thumbnail", "list", "social", "long_form_text", "theme", "font", "branding", "seo_title", "seo_description"] as const satisfies readonly PlanHideKind[];
+
+/** The same value, whatever order its objects' keys were written in. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  return ka.length === kb.length && ka.every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/** The profile fields each page-wide item is drawn from: the owner changed the item when one of them differs. */
+const PROFILE_FIELDS: Partial<Record<PlanHideKind, (keyof PageSnapshot["profile"])[]>> = {
+  long_form_text: ["longFormText", "longFormTextVisible"],
+  theme: ["selectedThemeName"],
+  font: ["customFontPairingName"],
+  branding: ["removeBranding", "hidePlatformBranding"],
+  seo_title: ["seoTitle"],
+  seo_description: ["seoDescription"],
+};
+
+/**
+ * What a render of the last published version under Plus keeps as the Lite page showed it (ADR 259):
+ * of the items the plan hid (planHiddenItems of `published` at `now`), those the owner has removed or
+ * changed in `draft` since. A link, list or social icon is changed when it is gone from the draft or
+ * any of its fields but its place in the order differs; a page-wide item when the profile field it is
+ * drawn from differs. A list withheld keeps its links off the page, so they are withheld with it; a
+ * list all of whose links on the page are withheld shows no more, and is withheld too. Everything
+ * else comes back.
+ */
+export function withheldItems(published: PageSnapshot, draft: PageSnapshot, now: Date): PlanItemKey[] {
+  const hidden = planHiddenItems(published, now);
+  if (hidden.length === 0) return [];
+  const byId = <T extends { id: string }>(rows: readonly T[]) => new Map(rows.map((r) => [r.id, r]));
+  const [pubLinks, draftLinks] = [byId(published.links), byId(draft.links)];
+  const [pubLists, draftLists] = [byId(published.lists), byId(draft.lists)];
+  const [pubSocial, draftSocial] = [byId(published.socialLinks), byId(draft.socialLinks)];
+  // Its place in the order is not the item: dragging another link renumbers them all.
+  const unordered = (row: object | undefined) => row && { ...row, orderIndex: undefined, displayOrder: undefined };
+  const changedRow = <T extends { id: string }>(was: Map<string, T>, is: Map<string, T>, id: string | undefined) => !id || !is.has(id) || !sameValue(unordered(was.get(id)), unordered(is.get(id)));
+
+  const changed = (i: PlanHiddenItem): boolean => {
+    switch (i.kind) {
+      case "link":
+      case "later":
+      case "main":
+      case "thumbnail":
+        return changedRow(pubLinks, draftLinks, i.id);
+      case "list":
+        return changedRow(pubLists, draftLists, i.id);
+      case "social":
+        return changedRow(pubSocial, draftSocial, i.id);
+      default:
+        return PROFILE_FIELDS[i.kind]!.some((f) => !sameValue(published.profile[f], draft.profile[f]));
+    }
+  };
+  const withheld = new Set(hidden.filter(changed));
+  const listOf = (i: PlanHiddenItem) => ((i.kind === "link" || i.kind === "later") && i.id ? (pubLinks.get(i.id)?.parentListId ?? null) : null);
+  for (const list of hidden.filter((i) => i.kind === "list")) {
+    const inside = hidden.filter((i) => listOf(i) === list.id);
+    const shown = inside.filter((i) => i.kind === "link");
+    if (withheld.has(list)) for (const i of inside) withheld.add(i);
+    else if (shown.length > 0 && shown.every((i) => withheld.has(i))) {
+      withheld.add(list);
+      for (const i of inside) withheld.add(i);
+    }
+  }
+  return hidden.filter((i) => withheld.has(i)).map((i) => (i.id ? { kind: i.kind, id: i.id } : { kind: i.kind }));
+}
+
+/**
+ * The snapshot a visitor is shown when the version withholds `keys` (ADR 259): each withheld item as
+ * the Lite page shows it (core/visible-content.ts), the rest as published. A link, a scheduled link to
+ * come or a list's links are not on the page; a main button is an ordinary link; a thumbnail is not
+ * drawn; a social icon is not shown; long-form text is hidden; a premium theme is the Lite theme; a
+ * font pairing is the theme's fonts; "Powered by Plinth" shows; the SEO title and description are not
+ * used. Pure, and the snapshot is not changed.
+ */
+export function withholdItems(s: PageSnapshot, keys: readonly PlanItemKey[]): PageSnapshot {
+  if (keys.length === 0) return s;
+  const ids = (...kinds: PlanHideKind[]) => new Set(keys.filter((k) => kinds.includes(k.kind) && k.id).map((k) => k.id!));
+  const has = (kind: PlanHideKind) => keys.some((k) => k.kind === kind);
+  const [gone, lists, main, thumbs, social] = [ids("link", "later"), ids("list"), ids("main"), ids("thumbnail"), ids("social")];
+  const links: PageLink[] = [];
+  for (const l of s.links) {
+    if (gone.has(l.id) || (l.parentListId !== null && lists.has(l.parentListId))) continue;
+    // The Lite page has no main button: with one withheld, no link stands in for it.
+    const plain = main.size > 0 && l.isMainButton;
+    links.push(plain || thumbs.has(l.id) ? { ...l, ...(plain ? { isMainButton: false } : {}), ...(thumbs.has(l.id) ? { thumbnailUrl: null } : {}) } : l);
+  }
+  const p = s.profile;
+  const profile = {
+    ...p,
+    ...(has("long_form_text") ? { longFormTextVisible: false } : {}),
+    ...(has("theme") ? { selectedThemeName: APPEARANCE_DEFAULTS.theme } : {}),
+    ...(has("font") ? { customFontPairingName: null } : {}),
+    ...(has("branding") ? { removeBranding: false, hidePlatformBranding: false } : {}),
+    ...(has("seo_title") ? { seoTitle: "" } : {}),
+    ...(has("seo_description") ? { seoDescription: "" } : {}),
+  };
+  return {
+    profile,
+    links,
+    lists: s.lists,
+    socialLinks: s.socialLinks.map((l) => (social.has(l.id) ? { ...l, isVisible: false } : l)),
+  };
+}
+
+/** page_versions.withheld_items as stored (ADR 259): null, or a list of item keys. */
+export const PlanItemKeysSchema = z.array(z.object({ kind: z.enum(PLAN_HIDE_KINDS), id: z.string().optional() }).strict()).nullable();
+
+/** The items a version withholds, read from its row's value: null when none. */
+export function withheldOf(value: unknown): PlanItemKey[] | null {
+  const keys = PlanItemKeysSchema.parse(value ?? null);
+  return keys && keys.length > 0 ? keys : null;
 }

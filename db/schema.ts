@@ -401,6 +401,13 @@ export const pageVersions = sqliteTable(
      * items and publish" (ADR 136): their consent for that publish. Null for an ordinary publish.
      */
     hiddenByPlan: text("hidden_by_plan", { mode: "json" }).$type<string[]>(),
+    /**
+     * The items the plan hid that a render under Plus keeps as the Lite page showed them, because the
+     * owner removed or changed them in the draft meanwhile (ADR 259): PlanItemKey[] (core/plan-hides.ts)
+     * as JSON, applied wherever the version is shown until the next publish makes a new version. Null
+     * when nothing is withheld.
+     */
+    withheldItems: text("withheld_items", { mode: "json" }).$type<unknown>(),
   },
   (t) => [uniqueIndex("page_versions_user_version_unique").on(t.userId, t.version)],
 );

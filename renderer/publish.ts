@@ -9,14 +9,14 @@ import { join } from "node:path";
 import { and, desc, eq, isNotNull, lt, notInArray } from "drizzle-orm";
 import { LIMITS } from "#core/limits.ts";
 import { PagePlanSchema, PageSnapshotSchema, type PagePlan, type PageSnapshot } from "#core/model.ts";
-import { hasPlanHiddenItems, planHiddenItems, plusItemsStateAfter, type PlanFeature, type PlanHiddenItem } from "#core/plan-hides.ts";
+import { hasPlanHiddenItems, planHiddenItems, plusItemsStateAfter, withheldItems, withheldOf, withholdItems, type PlanFeature, type PlanHiddenItem, type PlanItemKey } from "#core/plan-hides.ts";
 import { publishGate } from "#core/publish-gate.ts";
 import { ALWAYS_PLUS, effectivePlan, planStateOf } from "#core/plans.ts";
 import { versionPlanHides, versionSummary } from "#core/history.ts";
 import { durably, transaction, type Db } from "#db/client.ts";
 import { newId } from "#db/ids.ts";
 import { pageReports, pageVersions, userProfiles } from "#db/schema.ts";
-import { loadDraft, restoreDraft } from "./draft.ts";
+import { loadDraft, restoreDraft, type Draft } from "./draft.ts";
 import { ensureSharedAssets } from "./assets.ts";
 import { pageWrites, type PageWriteOptions } from "./page-writes.ts";
 import { folderTarget, type TargetWriter } from "./publish-target.ts";
@@ -156,12 +156,16 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions, consen
     // A suspended page stays the unavailable page until an admin restores it (ADR 108).
     if (isPageSuspended(tx, userId)) return null;
     const last = lastVersion(tx, userId);
-    // Unchanged, and the page is on disk: nothing to do (a page folder lost or moved is rewritten).
-    if (last && last.contentHash === hash && writer.hasPage(draft.snapshot.profile.username)) return { version: last.version, changed: false, first: false };
+    // Unchanged, and the page is on disk as the draft shows it: nothing to do (a page folder lost or
+    // moved is rewritten, and so is a page that withholds items, ADR 259).
+    const withholds = last ? withheldOf(last.withheldItems) !== null : false;
+    if (last && last.contentHash === hash && !withholds && writer.hasPage(draft.snapshot.profile.username)) return { version: last.version, changed: false, first: false };
     writePage(draft.snapshot, draft.plan, { ...opts, assets, writer, customDomain: draft.customDomain });
     notePlusItems(tx, userId, draft.snapshot, draft.plan, opts.now);
     if (last && last.contentHash === hash) {
       markRendered(tx, userId, last.version, assets);
+      // The page now shows the version as published: it withholds nothing any more.
+      if (withholds) tx.update(pageVersions).set({ withheldItems: null }).where(and(eq(pageVersions.userId, userId), eq(pageVersions.version, last.version))).run();
       return { version: last.version, changed: false, first: false };
     }
     const version = (last?.version ?? 0) + 1;
@@ -195,11 +199,14 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions, consen
 /**
  * Record, with a render of `snapshot` under `plan`, whether the live page hides Plus items (ADR 136):
  * the one rule of core/plan-hides.ts, which bulk re-renders follow too (published-pages.ts, ADR 201).
+ * `shown` is the snapshot a render under Plus drew, when it withholds items (ADR 259): only what it
+ * shows again is back, so a render that withholds every item the plan hid brings nothing back.
  */
-export function notePlusItems(tx: Db, userId: string, snapshot: PageSnapshot, plan: PagePlan, now: Date): void {
+export function notePlusItems(tx: Db, userId: string, snapshot: PageSnapshot, plan: PagePlan, now: Date, shown: PageSnapshot = snapshot): void {
   const row = tx.select({ state: userProfiles.plusItemsState }).from(userProfiles).where(eq(userProfiles.userId, userId)).get();
   if (!row) return;
-  const next = plusItemsStateAfter(row.state, effectivePlan(planStateOf(plan), now) === "lite", hasPlanHiddenItems(snapshot, now));
+  const lite = effectivePlan(planStateOf(plan), now) === "lite";
+  const next = plusItemsStateAfter(row.state, lite, hasPlanHiddenItems(lite ? snapshot : shown, now));
   if (next !== row.state) tx.update(userProfiles).set({ plusItemsState: next }).where(eq(userProfiles.userId, userId)).run();
 }
 
@@ -219,15 +226,60 @@ export function acknowledgePlusItemsBack(db: Db, userId: string): void {
 export function rerenderLastVersion(db: Db, userId: string, opts: PublishOptions): boolean {
   return transaction(db, (tx) => {
     if (isPageSuspended(tx, userId)) return false;
-    const last = lastPublishedSnapshot(tx, userId);
     const draft = loadDraft(tx, userId);
+    const last = draft ? versionToShow(tx, userId, draft, opts.now) : null;
     if (!last || !draft) return false;
     const assets = opts.assets ?? ensureSharedAssets(opts.publishedDir);
-    writePage(last.snapshot, draft.plan, { ...opts, assets, customDomain: draft.customDomain });
-    notePlusItems(tx, userId, last.snapshot, draft.plan, opts.now);
-    markRendered(tx, userId, last.version, assets);
+    writePage(last.shown, draft.plan, { ...opts, assets, customDomain: draft.customDomain });
+    noteRendered(tx, userId, last, draft.plan, opts.now, assets);
     return true;
   });
+}
+
+/** The owner's last published version as it is stored: its snapshot exactly as published, and what it withholds (ADR 259). */
+export interface LastVersion {
+  version: number;
+  snapshot: PageSnapshot;
+  withheld: PlanItemKey[] | null;
+}
+
+/** A render of the last published version: the version, and the snapshot visitors are shown (`shown`). */
+export interface VersionToShow extends LastVersion {
+  shown: PageSnapshot;
+}
+
+/**
+ * What a render of the owner's last published version under their plan at `now` draws (ADR 259).
+ * When it brings back under Plus what a Lite render hid (plus_items_state "hidden"), the items the
+ * plan hid that the owner has removed or changed in `draft` since are withheld (core/plan-hides.ts
+ * withheldItems): they stay as the Lite page showed them until the next publish. Any other render
+ * withholds what the version already withholds. Null when the owner has never published.
+ */
+export function versionToShow(tx: Db, userId: string, draft: Draft, now: Date): VersionToShow | null {
+  const last = lastPublishedVersion(tx, userId);
+  if (!last) return null;
+  let withheld = last.withheld;
+  if (effectivePlan(planStateOf(draft.plan), now) !== "lite") {
+    const row = tx.select({ state: userProfiles.plusItemsState }).from(userProfiles).where(eq(userProfiles.userId, userId)).get();
+    if (row?.state === "hidden") {
+      const keys = withheldItems(last.snapshot, draft.snapshot, now);
+      withheld = keys.length > 0 ? keys : null;
+    }
+  }
+  return { ...last, withheld, shown: withheld ? withholdItems(last.snapshot, withheld) : last.snapshot };
+}
+
+/**
+ * Record a render of `v` under `plan`, in the transaction that holds the page lock: the version follows
+ * the template, keeps what the render withheld (ADR 259), and the owner's Plus items state follows
+ * (ADR 136, 201).
+ */
+export function noteRendered(tx: Db, userId: string, v: VersionToShow, plan: PagePlan, now: Date, assets: AssetManifest): void {
+  tx.update(pageVersions)
+    .set({ templateFingerprint: templateFingerprint(assets), withheldItems: v.withheld })
+    .where(and(eq(pageVersions.userId, userId), eq(pageVersions.version, v.version)))
+    .run();
+  notePlusItems(tx, userId, v.snapshot, plan, now, v.shown);
 }
 
 /** Record that a version's page on disk was rendered with the current template (ADR 097). */
@@ -238,10 +290,22 @@ export function markRendered(db: Db, userId: string, version: number, assets: As
     .run();
 }
 
-export function lastPublishedSnapshot(db: Db, userId: string): { version: number; snapshot: PageSnapshot } | null {
+/** The owner's last published version as stored, or null: History, Discard and the draft's comparison read this. */
+export function lastPublishedVersion(db: Db, userId: string): LastVersion | null {
   const last = lastVersion(db, userId);
   if (!last) return null;
-  return { version: last.version, snapshot: PageSnapshotSchema.parse(last.snapshot) };
+  return { version: last.version, snapshot: PageSnapshotSchema.parse(last.snapshot), withheld: withheldOf(last.withheldItems) };
+}
+
+/**
+ * The last published version as visitors are shown it: what it withholds as the Lite page shows it
+ * (ADR 259). Everything that shows or acts on the live page reads this (a re-render into a bucket,
+ * lead magnets, payments, click beacons), so they all agree with the page.
+ */
+export function lastPublishedSnapshot(db: Db, userId: string): { version: number; snapshot: PageSnapshot } | null {
+  const last = lastPublishedVersion(db, userId);
+  if (!last) return null;
+  return { version: last.version, snapshot: last.withheld ? withholdItems(last.snapshot, last.withheld) : last.snapshot };
 }
 
 export interface DraftState {
@@ -264,10 +328,11 @@ export interface DraftState {
 export function draftState(db: Db, userId: string, now: Date): DraftState | null {
   const draft = loadDraft(db, userId);
   if (!draft) return null;
-  const last = lastPublishedSnapshot(db, userId);
+  const last = lastPublishedVersion(db, userId);
   const gate = publishGate(draft.snapshot, draft.plan, now);
   const state = db.select({ plusItemsState: userProfiles.plusItemsState }).from(userProfiles).where(eq(userProfiles.userId, userId)).get();
-  const same = last !== null && JSON.stringify(canonicalSnapshot(last.snapshot)) === JSON.stringify(canonicalSnapshot(draft.snapshot));
+  // A live page that withholds items (ADR 259) is not the draft yet, whatever the version holds.
+  const same = last !== null && !last.withheld && JSON.stringify(canonicalSnapshot(last.snapshot)) === JSON.stringify(canonicalSnapshot(draft.snapshot));
   return {
     hasUnpublishedChanges: !same,
     hasPublishedPage: draft.hasPublishedPage,
@@ -281,7 +346,7 @@ export function draftState(db: Db, userId: string, now: Date): DraftState | null
 
 /** Restore the draft to the last published snapshot. False when nothing was ever published. */
 export function discardDraft(db: Db, userId: string, now: Date = new Date()): boolean {
-  const last = lastPublishedSnapshot(db, userId);
+  const last = lastPublishedVersion(db, userId);
   if (!last) return false;
   restoreDraft(db, userId, last.snapshot, now);
   return true;

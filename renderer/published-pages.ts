@@ -8,9 +8,10 @@ import { and, asc, eq, isNotNull, isNull, max, sql } from "drizzle-orm";
 import type { PagePlan } from "#core/model.ts";
 import { plusItemsStateAfter, type PlusItemsState } from "#core/plan-hides.ts";
 import { transaction, type Db } from "#db/client.ts";
-import type { PageToRender, UnderPageLock } from "./republish-batch.ts";
+import type { PageToRender, RenderSettings, UnderPageLock } from "./republish-batch.ts";
 import { customDomains, pageVersions, userProfiles } from "#db/schema.ts";
 import { planOf } from "./draft.ts";
+import { rerenderLastVersion } from "./publish.ts";
 
 export function publishedUserIds(db: Db): string[] {
   return publishedOwners(db).map((r) => r.userId);
@@ -69,6 +70,7 @@ function latestPublishedSql(db: Db): string {
       userId: latest.userId,
       version: latest.version,
       snapshotJson: sql<string>`${pageVersions.snapshot}`,
+      withheldJson: sql<string | null>`${pageVersions.withheldItems}`,
       planType: userProfiles.planType,
       subscriptionStatus: userProfiles.subscriptionStatus,
       currentPeriodEndDate: userProfiles.currentPeriodEndDate,
@@ -82,7 +84,7 @@ function latestPublishedSql(db: Db): string {
     .toSQL().sql;
 }
 
-type LatestRow = [userId: string, version: number, snapshotJson: string, planType: PagePlan["planType"], subscriptionStatus: PagePlan["subscriptionStatus"], periodEnd: number | null, trialEnd: number | null, customDomain: string | null];
+type LatestRow = [userId: string, version: number, snapshotJson: string, withheldJson: string | null, planType: PagePlan["planType"], subscriptionStatus: PagePlan["subscriptionStatus"], periodEnd: number | null, trialEnd: number | null, customDomain: string | null];
 
 const statements = new WeakMap<Db["$client"], Statement<[string], LatestRow>>();
 function latestPublished(db: Db): Statement<[string], LatestRow> {
@@ -90,10 +92,11 @@ function latestPublished(db: Db): Statement<[string], LatestRow> {
 }
 
 const date = (ms: number | null) => (ms === null ? null : new Date(ms));
-const pageOf = ([userId, version, snapshotJson, planType, subscriptionStatus, periodEnd, trialEnd, customDomain]: LatestRow): PageToRender => ({
+const pageOf = ([userId, version, snapshotJson, withheldJson, planType, subscriptionStatus, periodEnd, trialEnd, customDomain]: LatestRow): PageToRender => ({
   userId,
   version,
   snapshotJson,
+  withheldJson,
   plan: planOf({ planType, subscriptionStatus, currentPeriodEndDate: date(periodEnd), trialEndsAt: date(trialEnd) }),
   customDomain,
 });
@@ -124,10 +127,14 @@ const versionStatements = new WeakMap<Db["$client"], Statement<[string], [userId
  * The page lock for bulk re-renders on this connection (ADR 097): a write transaction (BEGIN
  * IMMEDIATE, which waits for any other writer, in any process) in which each page's latest published
  * version is read again, and only the pages still at the version they were rendered from, and not
- * suspended meanwhile (ADR 108), are swapped and recorded as rendered with `fingerprint`, each with
- * what its render tells of the owner's Plus items, as a single publish records it (ADR 136, 201).
+ * suspended meanwhile (ADR 108), are swapped and recorded as rendered with the settings' fingerprint,
+ * each with what its render tells of the owner's Plus items, as a single publish records it (ADR 136,
+ * 201). A page rendered under Plus whose owner's Lite page hid items ("hidden") is re-rendered here by
+ * the single re-render instead, which withholds what the owner changed meanwhile (ADR 259); the lock
+ * answers with those pages.
  */
-export function pageLockOf(db: Db, fingerprint: string): UnderPageLock {
+export function pageLockOf(db: Db, settings: RenderSettings): UnderPageLock {
+  const { fingerprint } = settings;
   const latest = preparedOnce(versionStatements, db, () =>
     db.$client.prepare<[string], [string, number]>(
       "SELECT user_id, max(version) FROM page_versions WHERE user_id IN (SELECT value FROM json_each(?)) AND user_id NOT IN (SELECT user_id FROM user_profiles WHERE page_suspended_at IS NOT NULL) GROUP BY user_id",
@@ -139,15 +146,21 @@ export function pageLockOf(db: Db, fingerprint: string): UnderPageLock {
   return (pages, swap) =>
     transaction(db, () => {
       const now = new Map(latest.all(JSON.stringify(pages.map((p) => p.userId))));
-      const current = pages.filter((p) => now.get(p.userId) === p.version);
+      const fresh = pages.filter((p) => now.get(p.userId) === p.version);
+      const was = new Map(states.all(JSON.stringify(fresh.map((p) => p.userId))));
+      // What a Lite render hid comes back under Plus: the single re-render decides what it withholds.
+      const back = fresh.filter((p) => !p.plusItems.lite && was.get(p.userId) === "hidden");
+      const current = fresh.filter((p) => !back.includes(p));
       swap(current);
+      const { fingerprint: _f, ...origins } = settings;
+      for (const p of back) rerenderLastVersion(db, p.userId, { ...origins, now: new Date() });
       // Each page swapped in now follows the template it was rendered with.
       for (const p of current) mark.run(fingerprint, p.userId, p.version);
-      const was = new Map(states.all(JSON.stringify(current.map((p) => p.userId))));
       for (const p of current) {
         const state = was.get(p.userId);
         const next = state && plusItemsStateAfter(state, p.plusItems.lite, p.plusItems.hidden);
         if (next && next !== state) setState.run(next, p.userId);
       }
+      return back.map((p) => p.userId);
     });
 }

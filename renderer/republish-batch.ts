@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { PageSnapshotSchema, type PagePlan } from "#core/model.ts";
-import { hasPlanHiddenItems } from "#core/plan-hides.ts";
+import { hasPlanHiddenItems, withheldOf, withholdItems } from "#core/plan-hides.ts";
 import { effectivePlan, planStateOf } from "#core/plans.ts";
 import { discardStaged, stageFiles, swapStaged, syncFoldersOf, syncStaged, type StagedFile } from "./atomic-write.ts";
 import { pageWrites } from "./page-writes.ts";
@@ -21,6 +21,8 @@ export interface PageToRender {
   version: number;
   /** The page_versions row's snapshot, as stored: whoever renders or reads the page parses and checks it. */
   snapshotJson: string;
+  /** The row's withheld items as stored (ADR 259), JSON or null. */
+  withheldJson: string | null;
   plan: PagePlan;
   /** The owner's verified custom domain (ADR 240), or null. */
   customDomain: string | null;
@@ -65,9 +67,11 @@ export interface StagedBatch {
 
 /**
  * The page lock (ADR 097): runs `swap` inside the database's write lock, which every writer of a page
- * takes in any process, with those of `pages` whose version is still the latest published.
+ * takes in any process, with those of `pages` whose version is still the latest published and whose
+ * staged render is theirs. Answers with the owners of the pages it re-rendered itself instead (a page
+ * whose Plus items come back, ADR 259): their staged files are dropped, and they count as swapped in.
  */
-export type UnderPageLock = (pages: StagedPage[], swap: (current: StagedPage[]) => void) => void;
+export type UnderPageLock = (pages: StagedPage[], swap: (current: StagedPage[]) => void) => string[];
 
 /**
  * A batch's files, staged: each page is rendered and its files written to their temporary names at
@@ -78,9 +82,13 @@ export function stageRenderedBatch(pages: Iterable<PageToRender>, settings: Rend
   try {
     for (const p of pages) {
       const snapshot = PageSnapshotSchema.parse(JSON.parse(p.snapshotJson));
+      // What the version withholds shows as on the Lite page (ADR 259).
+      const withheld = p.withheldJson === null ? null : withheldOf(JSON.parse(p.withheldJson));
+      const shown = withheld ? withholdItems(snapshot, withheld) : snapshot;
       const now = new Date();
-      const writes = pageWrites(snapshot, p.plan, { ...settings, now, customDomain: p.customDomain });
-      const plusItems = { lite: effectivePlan(planStateOf(p.plan), now) === "lite", hidden: hasPlanHiddenItems(snapshot, now) };
+      const writes = pageWrites(shown, p.plan, { ...settings, now, customDomain: p.customDomain });
+      const lite = effectivePlan(planStateOf(p.plan), now) === "lite";
+      const plusItems = { lite, hidden: hasPlanHiddenItems(lite ? snapshot : shown, now) };
       staged.push({ userId: p.userId, version: p.version, page: join(settings.publishedDir, snapshot.profile.username, "index.html"), files: stageFiles(writes), plusItems });
     }
   } catch (err) {
@@ -102,7 +110,7 @@ async function commitBatch(batch: StagedBatch, lock: UnderPageLock): Promise<str
   await syncStaged(all);
   let swapped: StagedFile[] = [];
   try {
-    lock(batch.pages, (current) => {
+    const rendered = lock(batch.pages, (current) => {
       for (const p of current) {
         // Pages have no compressed copies (ADR 121): old ones go before the new page is swapped in.
         removeCompressedCopies(p.page);
@@ -111,6 +119,7 @@ async function commitBatch(batch: StagedBatch, lock: UnderPageLock): Promise<str
         pages.push(p.userId);
       }
     });
+    pages.push(...rendered);
   } finally {
     // Whatever was not swapped (a page published meanwhile, a failure) is removed.
     const left = new Set(swapped);

@@ -9,7 +9,7 @@ import { transaction, type Db } from "#db/client.ts";
 import { loadDraft } from "./draft.ts";
 import { pool } from "./pool.ts";
 import { throughTarget, type PublishTarget } from "./publish-target.ts";
-import { lastPublishedSnapshot, markRendered, notePlusItems, withPageLock, writePage } from "./publish.ts";
+import { noteRendered, versionToShow, withPageLock, writePage } from "./publish.ts";
 import { isPageSuspended, writeUnavailablePage } from "./suspension.ts";
 import type { AssetManifest, PageOrigins } from "./types.ts";
 
@@ -24,14 +24,17 @@ export interface TargetRenderSettings extends PageOrigins {
   now: Date;
 }
 
-/** What a page shows depends on: whether it is suspended, its last version, its owner's plan. */
-function pageState(db: Db, userId: string) {
+/**
+ * What a page shows depends on: whether it is suspended, its last version and what a render of it
+ * withholds (ADR 259), its owner's plan.
+ */
+function pageState(db: Db, userId: string, now: Date) {
   const draft = loadDraft(db, userId);
   if (!draft) return null;
   const suspended = isPageSuspended(db, userId);
-  const last = lastPublishedSnapshot(db, userId);
+  const last = versionToShow(db, userId, draft, now);
   if (!suspended && !last) return null;
-  return { draft, suspended, last, key: JSON.stringify({ suspended, version: last?.version ?? null, plan: draft.plan, domain: draft.customDomain }) };
+  return { draft, suspended, last, key: JSON.stringify({ suspended, version: last?.version ?? null, withheld: last?.withheld ?? null, plan: draft.plan, domain: draft.customDomain }) };
 }
 
 /**
@@ -46,21 +49,18 @@ export function rerenderIntoTarget(db: Db, userId: string, settings: TargetRende
     for (let attempt = 1; ; attempt++) {
       const state = await throughTarget(settings.target, (writer) =>
         transaction(db, (tx) => {
-          const s = pageState(tx, userId);
+          const s = pageState(tx, userId, settings.now);
           if (!s) return null;
           if (s.suspended) writeUnavailablePage(settings.publishedDir, s.draft.snapshot.profile.username, settings.now, writer);
-          else writePage(s.last!.snapshot, s.draft.plan, { ...settings, writer, customDomain: s.draft.customDomain });
+          else writePage(s.last!.shown, s.draft.plan, { ...settings, writer, customDomain: s.draft.customDomain });
           return s;
         }),
       );
       if (!state) return false;
       const settled = transaction(db, (tx) => {
-        if (pageState(tx, userId)?.key !== state.key) return false;
-        if (!state.suspended) {
-          markRendered(tx, userId, state.last!.version, settings.assets);
-          // As a single publish records it (ADR 136, 201).
-          notePlusItems(tx, userId, state.last!.snapshot, state.draft.plan, settings.now);
-        }
+        if (pageState(tx, userId, settings.now)?.key !== state.key) return false;
+        // As a single re-render records it (ADR 136, 201, 259).
+        if (!state.suspended) noteRendered(tx, userId, state.last!, state.draft.plan, settings.now, settings.assets);
         return true;
       });
       if (settled || attempt === ATTEMPTS) return true;

@@ -53,7 +53,7 @@ for (;;) {
   await workLoop(
     take,
     (batch) => stageRenderedBatch(streamPublishedBatch(connectionTo(setup.database), batch), setup.settings),
-    pageLockOf(connectionTo(setup.database), setup.settings.fingerprint),
+    pageLockOf(connectionTo(setup.database), setup.settings),
     (n, swapped) => send({ finished: n, swapped }),
   );
   send({ jobDone: true });

@@ -182,7 +182,7 @@ export async function republishAll(db: Db, opts: RepublishOptions): Promise<numb
     { settings, database: database ?? "" },
     handOut(batches),
     (slice) => stageRenderedBatch(streamPublishedBatch(db, slice), settings),
-    pageLockOf(db, settings.fingerprint),
+    pageLockOf(db, settings),
     (n, swapped) => {
       done += n;
       if (swapped.length > 0) opts.target?.pagesWritten?.(swapped.map((id) => usernames.get(id)!));

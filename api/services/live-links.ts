@@ -3,7 +3,7 @@
  * as on the page). A click beacon counts only for one of these: a hidden, unscheduled, deleted or
  * another page's link was never clickable there.
  */
-import { and, eq, max } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { PageSnapshot } from "#core/model.ts";
 import { visibleContentOf } from "#core/visible-content.ts";
 import type { Db } from "#db/client.ts";
@@ -11,18 +11,28 @@ import { links, pageVersions, userProfiles } from "#db/schema.ts";
 import { planOf } from "#renderer/draft.ts";
 import { lastPublishedSnapshot } from "#renderer/publish.ts";
 
-/** Parsed published snapshots by owner, kept while the version stays the newest. */
+/**
+ * Parsed published snapshots by owner, as visitors are shown them, kept while the version stays the
+ * newest and withholds the same items (ADR 259: a re-render under Plus may record them on the version).
+ */
 export function createLiveLinks(db: Db, capacity = 500) {
-  const cache = new Map<string, { version: number; snapshot: PageSnapshot }>();
+  const cache = new Map<string, { version: string; snapshot: PageSnapshot }>();
   const snapshotOf = (userId: string) => {
-    const version = db.select({ v: max(pageVersions.version) }).from(pageVersions).where(eq(pageVersions.userId, userId)).get()?.v ?? null;
-    if (version === null) return null;
+    const newest = db
+      .select({ v: pageVersions.version, w: pageVersions.withheldItems })
+      .from(pageVersions)
+      .where(eq(pageVersions.userId, userId))
+      .orderBy(desc(pageVersions.version))
+      .limit(1)
+      .get();
+    if (!newest) return null;
+    const version = JSON.stringify([newest.v, newest.w]);
     const hit = cache.get(userId);
     if (hit && hit.version === version) return hit.snapshot;
     const last = lastPublishedSnapshot(db, userId);
     if (!last) return null;
     if (cache.size >= capacity) cache.delete(cache.keys().next().value!);
-    cache.set(userId, last);
+    cache.set(userId, { version, snapshot: last.snapshot });
     return last.snapshot;
   };
 

@@ -8,9 +8,10 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { userProfiles } from "#db/schema.ts";
+import { newId } from "#db/ids.ts";
+import { links, pageVersions, userProfiles } from "#db/schema.ts";
 import { republishAll } from "#renderer/republish.ts";
 import { rerenderPublishedPage } from "#renderer/rerender.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
@@ -64,6 +65,51 @@ async function trialEndsThenPlus(bulk: () => Promise<number>, pageOf: (o: ApiOwn
   expect(await plusItemsBack(owner)).toBe(false);
 }
 
+/**
+ * ADR 259: as the trial ends, then Plus again, but the owner edits the long-form text in the draft
+ * meanwhile and deletes nothing: the text the Lite page hid stays hidden (withheld) until the next
+ * publish, the Contact Card link comes back, and a later bulk re-render keeps withholding it; a
+ * single re-render of another owner does the same.
+ */
+async function editedMeanwhile(bulk: () => Promise<number>, pageOf: (o: ApiOwner) => Promise<string>) {
+  const withCard = async () => {
+    const o = createApiOwner(t, "trial");
+    set(o, { displayName: "Trial page", longFormText: LONG_TEXT });
+    t.deps.db.insert(links).values({ id: newId(), userId: o.userId, title: "Contact Card", url: "#", linkType: "vcf", linkSpecificData: { name: "Ada" }, orderIndex: 0 }).run();
+    expect((await o.call("POST", "/api/publish")).status).toBe(200);
+    return o;
+  };
+  const [owner, single] = [await withCard(), await withCard()];
+  const singly = () => rerenderPublishedPage(t.deps.db, single.userId, { publishedDir: t.deps.env.PUBLISHED_DIR, origin: TEST_ORIGIN, now: new Date() }, t.deps.target);
+  const withheld = (o: ApiOwner) => t.deps.db.select().from(pageVersions).where(eq(pageVersions.userId, o.userId)).orderBy(desc(pageVersions.version)).get()!.withheldItems;
+
+  for (const o of [owner, single]) set(o, { trialEndsAt: new Date(Date.now() - 1000) });
+  await bulk();
+  expect(await singly()).toBe(true);
+  expect(await pageOf(owner)).not.toContain("Contact Card");
+  for (const o of [owner, single]) set(o, { longFormText: "A new story, not published yet." });
+
+  for (const o of [owner, single]) set(o, { planType: "plus", subscriptionStatus: "active_plus", currentPeriodEndDate: new Date(Date.now() + 30 * 86_400_000) });
+  await bulk();
+  expect(await singly()).toBe(true);
+  for (const o of [owner, single]) {
+    expect(withheld(o)).toEqual([{ kind: "long_form_text" }]);
+    expect(stateOf(o)).toBe("back");
+  }
+  const page = await pageOf(owner);
+  expect(page).toContain("Contact Card");
+  expect(page).not.toContain(LONG_TEXT);
+  expect(page).not.toContain("A new story");
+  // Another bulk re-render (the withholding is on the version now) keeps it so.
+  await bulk();
+  expect(await pageOf(owner)).not.toContain(LONG_TEXT);
+  expect(await pageOf(owner)).toContain("Contact Card");
+  // The next publish shows the draft.
+  expect((await owner.call("POST", "/api/publish")).status).toBe(200);
+  expect(await pageOf(owner)).toContain("A new story, not published yet.");
+  expect(withheld(owner)).toBeNull();
+}
+
 describe("a bulk re-render of the folder records what the plan hides, as a single re-render does", () => {
   const filePage = async (o: ApiOwner) => readFileSync(join(t.deps.env.PUBLISHED_DIR, o.username, "index.html"), "utf8");
   it.each([
@@ -73,6 +119,13 @@ describe("a bulk re-render of the folder records what the plan hides, as a singl
     t = createTestApp();
     await trialEndsThenPlus(() => republishAll(t.deps.db, { publishedDir: t.deps.env.PUBLISHED_DIR, origin: TEST_ORIGIN, threads, offMainThread: threads > 1 }), filePage);
   }, 60_000);
+  it.each([
+    ["on the main thread", 1],
+    ["on worker threads", 2],
+  ])("%s, withholding what the owner changed meanwhile (ADR 259)", async (_where, threads) => {
+    t = createTestApp();
+    await editedMeanwhile(() => republishAll(t.deps.db, { publishedDir: t.deps.env.PUBLISHED_DIR, origin: TEST_ORIGIN, threads, offMainThread: threads > 1 }), filePage);
+  }, 60_000);
 });
 
 describe("a bulk re-render into a bucket records what the plan hides, as a single re-render does", () => {
@@ -81,5 +134,11 @@ describe("a bulk re-render into a bucket records what the plan hides, as a singl
     t = createTestApp(bucket.env(prefix));
     const bucketPage = async (o: ApiOwner) => (await bucket.object(`${prefix}${o.username}/index.html`))!.body.toString("utf8");
     await trialEndsThenPlus(() => republishAll(t.deps.db, { publishedDir: t.deps.env.PUBLISHED_DIR, origin: TEST_ORIGIN, target: t.deps.target }), bucketPage);
+  }, 60_000);
+  it("through the target, withholding what the owner changed meanwhile (ADR 259)", async () => {
+    const prefix = `plus-withheld-${Date.now()}/`;
+    t = createTestApp(bucket.env(prefix));
+    const bucketPage = async (o: ApiOwner) => (await bucket.object(`${prefix}${o.username}/index.html`))!.body.toString("utf8");
+    await editedMeanwhile(() => republishAll(t.deps.db, { publishedDir: t.deps.env.PUBLISHED_DIR, origin: TEST_ORIGIN, target: t.deps.target }), bucketPage);
   }, 60_000);
 });

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { publishGate } from "#core/publish-gate.ts";
 import type { PagePlan, PageSnapshot } from "#core/model.ts";
@@ -265,6 +265,124 @@ describe("back on Plus", () => {
     expect(html).not.toContain("Card");
     expect(html).toContain("Big Sale");
     expect(html).toContain("AAAA");
+  });
+
+  // ADR 259: what the owner removed or changed meanwhile is withheld, as the Lite page showed it, until the next publish.
+  const versionRow = (o: ApiOwner) => t.deps.db.select().from(pageVersions).where(eq(pageVersions.userId, o.userId)).orderBy(desc(pageVersions.version)).get()!;
+  const upgrade = async (o: ApiOwner) => {
+    await subscribe(o);
+    await tick(t);
+  };
+  const trial = async (o: ApiOwner) => {
+    t.deps.db.update(userProfiles).set({ trialEndsAt: new Date(t.deps.now().getTime() + 3 * 24 * HOUR) }).where(eq(userProfiles.userId, o.userId)).run();
+    enqueueJob(t.deps.db, { kind: "rerender", payload: { userId: o.userId } }, t.deps.now());
+    await tick(t);
+  };
+  it.each([
+    ["an upgrade", upgrade],
+    ["a trial's re-render", trial],
+  ])("on %s, a hidden link deleted or edited in the draft meanwhile stays off the live page until the next publish; the rest is back", async (_way, toPlus) => {
+    const o = liteOwnerWithPlusItems();
+    await o.call("POST", "/api/publish/hide-plus", { hide: (await state(o)).blockedFeatures });
+    t.deps.db.delete(links).where(and(eq(links.userId, o.userId), eq(links.title, "Card"))).run();
+    t.deps.db.update(links).set({ title: "Big Sale" }).where(and(eq(links.userId, o.userId), eq(links.title, "Sale"))).run();
+
+    await toPlus(o);
+    const html = readFileSync(pageFile(o), "utf8");
+    // Deleted: not on the page. Edited: not in its old form (nor in its new one before a publish).
+    expect(html).not.toContain("Card");
+    expect(html).not.toContain("Sale");
+    expect(html).not.toContain("sale.webp");
+    // Unchanged: back.
+    for (const shown of ["AAAA", "Ada's page", "Everything Ada makes", 'class="btn main"', "Shop", "Blog"]) expect(html).toContain(shown);
+    expect(html).not.toContain("Powered by Plinth");
+    expect(seen(html).theme).toBe("ocean-blue");
+    expect(seen(html).font).toBe("elegant-serif");
+    expect(versionRow(o).withheldItems).toEqual([
+      { kind: "link", id: expect.any(String) },
+      { kind: "link", id: expect.any(String) },
+    ]);
+    expect((await state(o)).plusItemsBack).toBe(true);
+    expect(profileRow(o).plusItemsState).toBe("back");
+
+    // The next publish shows the draft as it is, and withholds nothing.
+    expect((await o.call("POST", "/api/publish")).status).toBe(200);
+    const after = readFileSync(pageFile(o), "utf8");
+    expect(after).not.toContain("Card");
+    expect(after).toContain("Big Sale");
+    expect(after).toContain("sale.webp");
+    expect(seen(after)).toEqual(seen(pageHtml(loadDraft(t.deps.db, o.userId)!.snapshot, PLUS, t.deps.now())));
+    expect(versionRow(o).withheldItems).toBeNull();
+  });
+
+  it("a theme changed in the draft meanwhile: the live page keeps the Lite theme until the next publish", async () => {
+    const o = liteOwnerWithPlusItems();
+    await o.call("POST", "/api/publish/hide-plus", { hide: (await state(o)).blockedFeatures });
+    expect(seen(readFileSync(pageFile(o), "utf8")).theme).toBe("minimalist-light");
+    t.deps.db.update(userProfiles).set({ selectedThemeName: "royal-purple" }).where(eq(userProfiles.userId, o.userId)).run();
+    await upgrade(o);
+    const html = readFileSync(pageFile(o), "utf8");
+    expect(seen(html).theme).toBe("minimalist-light");
+    expect(html).toContain("Card");
+    expect(versionRow(o).withheldItems).toEqual([{ kind: "theme" }]);
+    expect(profileRow(o).plusItemsState).toBe("back");
+    // Another re-render under Plus (a schedule boundary) keeps withholding it.
+    enqueueJob(t.deps.db, { kind: "rerender", payload: { userId: o.userId } }, t.deps.now());
+    await tick(t);
+    expect(seen(readFileSync(pageFile(o), "utf8")).theme).toBe("minimalist-light");
+
+    expect((await o.call("POST", "/api/publish")).status).toBe(200);
+    expect(seen(readFileSync(pageFile(o), "utf8")).theme).toBe("royal-purple");
+  });
+
+  it("when the owner changed every hidden item meanwhile, nothing comes back and the dashboard does not say so", async () => {
+    const o = createApiOwner(t, "lite");
+    const card = addLink(o, "Card", { linkType: "vcf", url: "#", linkSpecificData: { name: "Ada" } });
+    addLink(o, "Blog");
+    await o.call("POST", "/api/publish/hide-plus", { hide: ["vcf"] });
+    expect(profileRow(o).plusItemsState).toBe("hidden");
+    t.deps.db.update(links).set({ title: "Contact" }).where(eq(links.id, card)).run();
+    await upgrade(o);
+    const html = readFileSync(pageFile(o), "utf8");
+    expect(html).not.toContain("Card");
+    expect(html).not.toContain("Contact");
+    expect(versionRow(o).withheldItems).toEqual([{ kind: "link", id: card }]);
+    expect(profileRow(o).plusItemsState).not.toBe("back");
+    expect((await state(o)).plusItemsBack).toBe(false);
+    // The draft is not what the live page shows: there is something to publish.
+    expect((await state(o)).hasUnpublishedChanges).toBe(true);
+  });
+
+  it("after a discard the draft is the version again, and a publish still brings back what was withheld", async () => {
+    const o = liteOwnerWithPlusItems();
+    await o.call("POST", "/api/publish/hide-plus", { hide: (await state(o)).blockedFeatures });
+    t.deps.db.delete(links).where(and(eq(links.userId, o.userId), eq(links.title, "Card"))).run();
+    await upgrade(o);
+    expect(readFileSync(pageFile(o), "utf8")).not.toContain("Card");
+    expect((await o.call("POST", "/api/publish/discard")).status).toBe(200);
+    expect((await state(o)).hasUnpublishedChanges).toBe(true);
+    expect((await o.call("POST", "/api/publish")).status).toBe(200);
+    expect(readFileSync(pageFile(o), "utf8")).toContain("Card");
+    expect(versionRow(o).withheldItems).toBeNull();
+    expect((await state(o)).hasUnpublishedChanges).toBe(false);
+  });
+
+  it("a lead magnet withheld is not mailed: the visitor gets the answer a hidden link gets", async () => {
+    const o = createApiOwner(t, "lite");
+    const data = { description: "Ten tips", fileUrl: "https://files.example/guide.pdf" };
+    const kept = addLink(o, "Guide", { linkType: "lead_magnet", url: "#", linkSpecificData: data });
+    const edited = addLink(o, "Checklist", { linkType: "lead_magnet", url: "#", linkSpecificData: data });
+    const lead = async (linkId: string) => {
+      const res = await t.app.request("/api/visitor/lead", { method: "POST", headers: { "Content-Type": "application/json", Origin: TEST_ORIGIN }, body: JSON.stringify({ linkId, email: "fan@example.com" }) });
+      return { status: res.status, body: await res.json() };
+    };
+    await o.call("POST", "/api/publish/hide-plus", { hide: ["lead_magnet"] });
+    const hidden = await lead(edited);
+    expect(hidden.status).toBe(404);
+    t.deps.db.update(links).set({ title: "Checklist (new)" }).where(eq(links.id, edited)).run();
+    await upgrade(o);
+    expect((await lead(kept)).status).toBe(200);
+    expect(await lead(edited)).toEqual(hidden);
   });
 
   it("a Lite owner who removes the Plus items and publishes is not told they are back", async () => {

@@ -106,7 +106,10 @@ describe("a republish thread's loop", () => {
           return { pages: [{ userId: `u${b}`, version: 1, page, files: stageFiles([{ path: page, content: `page ${b}` }]), plusItems: { lite: false, hidden: false } }] };
         },
         // Every page is still at its version: all are swapped.
-        (pages, swap) => swap(pages),
+        (pages, swap) => {
+          swap(pages);
+          return [];
+        },
         (n) => finished.push(n),
       );
       expect(turned).toEqual([false, true, true, true, true, true]);
