@@ -9,7 +9,6 @@
  * tests/unit/core/plan-hides.test.ts and tests/api/hide-plus.test.ts compare the list with the
  * difference between the HTML of the page rendered with Plus and under Lite, over generated pages.
  */
-import { z } from "zod";
 import { drawnColorsOf } from "./color.ts";
 import { playerOf } from "./embeds.ts";
 import { LIMITS } from "./limits.ts";
@@ -294,13 +293,4 @@ export function withholdItems(s: PageSnapshot, keys: readonly PlanItemKey[]): Pa
     lists: s.lists,
     socialLinks: s.socialLinks.map((l) => (social.has(l.id) ? { ...l, isVisible: false } : l)),
   };
-}
-
-/** page_versions.withheld_items as stored (ADR 259): null, or a list of item keys. */
-export const PlanItemKeysSchema = z.array(z.object({ kind: z.enum(PLAN_HIDE_KINDS), id: z.string().optional() }).strict()).nullable();
-
-/** The items a version withholds, read from its row's value: null when none. */
-export function withheldOf(value: unknown): PlanItemKey[] | null {
-  const keys = PlanItemKeysSchema.parse(value ?? null);
-  return keys && keys.length > 0 ? keys : null;
 }
