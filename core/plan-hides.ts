@@ -187,7 +187,9 @@ export interface PlanItemKey {
   id?: string;
 }
 
-export const PLAN_HIDE_KINDS = ["link", "later", "main", "thumbnail", "list", "social", "long_form_text", "theme", "font", "branding", "seo_title", "seo_description"] as const satisfies readonly PlanHideKind[];
+/** Every kind, once: the Record makes a kind added to PlanHideKind and left out here a type error. */
+const KINDS: Record<PlanHideKind, true> = { link: true, later: true, main: true, thumbnail: true, list: true, social: true, long_form_text: true, theme: true, font: true, branding: true, seo_title: true, seo_description: true };
+export const PLAN_HIDE_KINDS = Object.keys(KINDS) as [PlanHideKind, ...PlanHideKind[]];
 
 /** The same value, whatever order its objects' keys were written in. */
 function sameValue(a: unknown, b: unknown): boolean {
@@ -199,7 +201,7 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /** The profile fields each page-wide item is drawn from: the owner changed the item when one of them differs. */
-const PROFILE_FIELDS: Partial<Record<PlanHideKind, (keyof PageSnapshot["profile"])[]>> = {
+const PROFILE_FIELDS: Record<Exclude<PlanHideKind, "link" | "later" | "main" | "thumbnail" | "list" | "social">, (keyof PageSnapshot["profile"])[]> = {
   long_form_text: ["longFormText", "longFormTextVisible"],
   theme: ["selectedThemeName"],
   font: ["customFontPairingName"],
@@ -240,7 +242,7 @@ export function withheldItems(published: PageSnapshot, draft: PageSnapshot, now:
       case "social":
         return changedRow(pubSocial, draftSocial, i.id);
       default:
-        return PROFILE_FIELDS[i.kind]!.some((f) => !sameValue(published.profile[f], draft.profile[f]));
+        return PROFILE_FIELDS[i.kind].some((f) => !sameValue(published.profile[f], draft.profile[f]));
     }
   };
   const withheld = new Set(hidden.filter(changed));

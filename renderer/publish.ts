@@ -159,14 +159,11 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions, consen
     const last = lastVersion(tx, userId);
     // Unchanged, and the page is on disk as the draft shows it: nothing to do (a page folder lost or
     // moved is rewritten, and so is a page that withholds items, ADR 259).
-    const withholds = last ? withheldOf(last.withheldItems) !== null : false;
-    if (last && last.contentHash === hash && !withholds && writer.hasPage(draft.snapshot.profile.username)) return { version: last.version, changed: false, first: false };
+    if (last && last.contentHash === hash && withheldOf(last.withheldItems) === null && writer.hasPage(draft.snapshot.profile.username)) return { version: last.version, changed: false, first: false };
     writePage(draft.snapshot, draft.plan, { ...opts, assets, writer, customDomain: draft.customDomain });
     notePlusItems(tx, userId, draft.snapshot, draft.plan, opts.now);
     if (last && last.contentHash === hash) {
       markRendered(tx, userId, last.version, assets);
-      // The page now shows the version as published: it withholds nothing any more.
-      if (withholds) tx.update(pageVersions).set({ withheldItems: null }).where(and(eq(pageVersions.userId, userId), eq(pageVersions.version, last.version))).run();
       return { version: last.version, changed: false, first: false };
     }
     const version = (last?.version ?? 0) + 1;
@@ -267,7 +264,7 @@ export function versionToShow(tx: Db, userId: string, draft: Draft, now: Date): 
       withheld = keys.length > 0 ? keys : null;
     }
   }
-  return { ...last, withheld, shown: withheld ? withholdItems(last.snapshot, withheld) : last.snapshot };
+  return { ...last, withheld, shown: withholdItems(last.snapshot, withheld ?? []) };
 }
 
 /**
@@ -283,10 +280,13 @@ export function noteRendered(tx: Db, userId: string, v: VersionToShow, plan: Pag
   notePlusItems(tx, userId, v.snapshot, plan, now, v.shown);
 }
 
-/** Record that a version's page on disk was rendered with the current template (ADR 097). */
-export function markRendered(db: Db, userId: string, version: number, assets: AssetManifest): void {
+/**
+ * Record that a version's page on disk was rendered, as published, with the current template (ADR
+ * 097): it withholds nothing (ADR 259).
+ */
+function markRendered(db: Db, userId: string, version: number, assets: AssetManifest): void {
   db.update(pageVersions)
-    .set({ templateFingerprint: templateFingerprint(assets) })
+    .set({ templateFingerprint: templateFingerprint(assets), withheldItems: null })
     .where(and(eq(pageVersions.userId, userId), eq(pageVersions.version, version)))
     .run();
 }
@@ -306,7 +306,7 @@ export function lastPublishedVersion(db: Db, userId: string): LastVersion | null
 export function lastPublishedSnapshot(db: Db, userId: string): { version: number; snapshot: PageSnapshot } | null {
   const last = lastPublishedVersion(db, userId);
   if (!last) return null;
-  return { version: last.version, snapshot: last.withheld ? withholdItems(last.snapshot, last.withheld) : last.snapshot };
+  return { version: last.version, snapshot: withholdItems(last.snapshot, last.withheld ?? []) };
 }
 
 export interface DraftState {

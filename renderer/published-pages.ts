@@ -121,7 +121,7 @@ export function* streamPublishedBatch(db: Db, userIds: string[]): Generator<Page
   for (const row of latestPublished(db).iterate(JSON.stringify(userIds))) yield pageOf(row);
 }
 
-const versionStatements = new WeakMap<Db["$client"], Statement<[string], [userId: string, version: number]>>();
+const versionStatements = new WeakMap<Db["$client"], Statement<[string], [userId: string, version: number, withheldJson: string | null]>>();
 
 /**
  * The page lock for bulk re-renders on this connection (ADR 097): a write transaction (BEGIN
@@ -129,15 +129,16 @@ const versionStatements = new WeakMap<Db["$client"], Statement<[string], [userId
  * version is read again, and only the pages still at the version they were rendered from, and not
  * suspended meanwhile (ADR 108), are swapped and recorded as rendered with the settings' fingerprint,
  * each with what its render tells of the owner's Plus items, as a single publish records it (ADR 136,
- * 201). A page rendered under Plus whose owner's Lite page hid items ("hidden") is re-rendered here by
- * the single re-render instead, which withholds what the owner changed meanwhile (ADR 259); the lock
- * answers with those pages.
+ * 201). A page whose version's withheld items changed since it was staged (another process re-rendered
+ * or published it), or rendered under Plus while its owner's Lite page hid items ("hidden"), is
+ * re-rendered here by the single re-render instead, which decides what it withholds (ADR 259), before
+ * any staged page is swapped in; the lock answers with those pages.
  */
 export function pageLockOf(db: Db, settings: RenderSettings): UnderPageLock {
   const { fingerprint } = settings;
   const latest = preparedOnce(versionStatements, db, () =>
-    db.$client.prepare<[string], [string, number]>(
-      "SELECT user_id, max(version) FROM page_versions WHERE user_id IN (SELECT value FROM json_each(?)) AND user_id NOT IN (SELECT user_id FROM user_profiles WHERE page_suspended_at IS NOT NULL) GROUP BY user_id",
+    db.$client.prepare<[string], [string, number, string | null]>(
+      "SELECT v.user_id, v.version, v.withheld_items FROM page_versions v WHERE v.user_id IN (SELECT value FROM json_each(?)) AND v.version = (SELECT max(version) FROM page_versions WHERE user_id = v.user_id) AND v.user_id NOT IN (SELECT user_id FROM user_profiles WHERE page_suspended_at IS NOT NULL)",
     ),
   );
   const mark = db.$client.prepare<[string, string, number]>("UPDATE page_versions SET template_fingerprint = ? WHERE user_id = ? AND version = ?");
@@ -145,15 +146,16 @@ export function pageLockOf(db: Db, settings: RenderSettings): UnderPageLock {
   const setState = db.$client.prepare<[PlusItemsState, string]>("UPDATE user_profiles SET plus_items_state = ? WHERE user_id = ?");
   return (pages, swap) =>
     transaction(db, () => {
-      const now = new Map(latest.all(JSON.stringify(pages.map((p) => p.userId))));
-      const fresh = pages.filter((p) => now.get(p.userId) === p.version);
+      const now = new Map(latest.all(JSON.stringify(pages.map((p) => p.userId))).map(([userId, version, withheld]) => [userId, { version, withheld }]));
+      const fresh = pages.filter((p) => now.get(p.userId)?.version === p.version);
       const was = new Map(states.all(JSON.stringify(fresh.map((p) => p.userId))));
-      // What a Lite render hid comes back under Plus: the single re-render decides what it withholds.
-      const back = fresh.filter((p) => !p.plusItems.lite && was.get(p.userId) === "hidden");
+      // What a Lite render hid comes back under Plus, or the version withholds otherwise than when the
+      // page was staged: the single re-render decides what it withholds.
+      const back = fresh.filter((p) => (!p.plusItems.lite && was.get(p.userId) === "hidden") || now.get(p.userId)!.withheld !== p.withheldJson);
       const current = fresh.filter((p) => !back.includes(p));
-      swap(current);
       const { fingerprint: _f, ...origins } = settings;
       for (const p of back) rerenderLastVersion(db, p.userId, { ...origins, now: new Date() });
+      swap(current);
       // Each page swapped in now follows the template it was rendered with.
       for (const p of current) mark.run(fingerprint, p.userId, p.version);
       for (const p of current) {

@@ -59,6 +59,8 @@ export interface StagedPage {
   files: StagedFile[];
   /** What the render tells of the owner's Plus items (ADR 136, 201), recorded when the page is swapped in. */
   plusItems: { lite: boolean; hidden: boolean };
+  /** The version's withheld items the page was rendered with (ADR 259): swapped in only if they are still the same. */
+  withheldJson: string | null;
 }
 
 /** A batch's staged pages. */
@@ -85,12 +87,12 @@ export function stageRenderedBatch(pages: Iterable<PageToRender>, settings: Rend
       const snapshot = PageSnapshotSchema.parse(JSON.parse(p.snapshotJson));
       // What the version withholds shows as on the Lite page (ADR 259).
       const withheld = p.withheldJson === null ? null : withheldOf(JSON.parse(p.withheldJson));
-      const shown = withheld ? withholdItems(snapshot, withheld) : snapshot;
+      const shown = withholdItems(snapshot, withheld ?? []);
       const now = new Date();
       const writes = pageWrites(shown, p.plan, { ...settings, now, customDomain: p.customDomain });
       const lite = effectivePlan(planStateOf(p.plan), now) === "lite";
       const plusItems = { lite, hidden: hasPlanHiddenItems(lite ? snapshot : shown, now) };
-      staged.push({ userId: p.userId, version: p.version, page: join(settings.publishedDir, snapshot.profile.username, "index.html"), files: stageFiles(writes), plusItems });
+      staged.push({ userId: p.userId, version: p.version, page: join(settings.publishedDir, snapshot.profile.username, "index.html"), files: stageFiles(writes), plusItems, withheldJson: p.withheldJson });
     }
   } catch (err) {
     for (const s of staged) discardStaged(s.files);

@@ -16,7 +16,8 @@ const CORE = join(ROOT, "core");
 const SOURCES = [
   join(RENDERER, "components"),
   ...["render.tsx", "css.ts", "escape.ts", "page-files.ts", "page-writes.ts", "types.ts"].map((f) => join(RENDERER, f)),
-  ...["visible-content.ts", "themes.ts", "platforms.ts", "url-rule.ts", "color.ts", "initials.ts"].map((f) => join(CORE, f)),
+  // plan-hides.ts: what a version withholds is drawn as the Lite page draws it (ADR 259).
+  ...["visible-content.ts", "plan-hides.ts", "themes.ts", "platforms.ts", "url-rule.ts", "color.ts", "initials.ts"].map((f) => join(CORE, f)),
 ];
 
 function filesOf(path: string): string[] {

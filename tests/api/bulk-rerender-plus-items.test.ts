@@ -12,6 +12,9 @@ import { desc, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "#db/ids.ts";
 import { links, pageVersions, userProfiles } from "#db/schema.ts";
+import { ensureSharedAssets } from "#renderer/assets.ts";
+import { pageLockOf } from "#renderer/published-pages.ts";
+import { stageFiles } from "#renderer/atomic-write.ts";
 import { republishAll } from "#renderer/republish.ts";
 import { rerenderPublishedPage } from "#renderer/rerender.ts";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "#tests/support/app.ts";
@@ -126,6 +129,38 @@ describe("a bulk re-render of the folder records what the plan hides, as a singl
     t = createTestApp();
     await editedMeanwhile(() => republishAll(t.deps.db, { publishedDir: t.deps.env.PUBLISHED_DIR, origin: TEST_ORIGIN, threads, offMainThread: threads > 1 }), filePage);
   }, 60_000);
+});
+
+describe("the bulk re-render's page lock", () => {
+  it("swaps in no page staged before its version's withheld items changed: the single re-render draws it again, before any swap", async () => {
+    t = createTestApp();
+    const o = createApiOwner(t, "trial");
+    set(o, { displayName: "Trial page", longFormText: LONG_TEXT });
+    t.deps.db.insert(links).values({ id: newId(), userId: o.userId, title: "Contact Card", url: "#", linkType: "vcf", linkSpecificData: { name: "Ada" }, orderIndex: 0 }).run();
+    expect((await o.call("POST", "/api/publish")).status).toBe(200);
+    const settings = { publishedDir: t.deps.env.PUBLISHED_DIR, origin: TEST_ORIGIN };
+    const singly = () => rerenderPublishedPage(t.deps.db, o.userId, { ...settings, now: new Date() }, t.deps.target);
+    set(o, { trialEndsAt: new Date(Date.now() - 1000) });
+    expect(await singly()).toBe(true);
+    set(o, { longFormText: "Edited meanwhile." });
+    set(o, { planType: "plus", subscriptionStatus: "active_plus", currentPeriodEndDate: new Date(Date.now() + 30 * 86_400_000) });
+    const version = t.deps.db.select().from(pageVersions).where(eq(pageVersions.userId, o.userId)).orderBy(desc(pageVersions.version)).get()!;
+    // A bulk render staged the page under Plus with nothing withheld; then another process re-rendered
+    // it, withholding the edited text, and the state moved on from "hidden".
+    const page = join(t.deps.env.PUBLISHED_DIR, o.username, "index.html");
+    const staged = { userId: o.userId, version: version.version, page, files: stageFiles([{ path: page, content: `stale ${LONG_TEXT}` }]), plusItems: { lite: false, hidden: true }, withheldJson: null };
+    expect(await singly()).toBe(true);
+    expect(stateOf(o)).toBe("back");
+    const swapped: string[][] = [];
+    const assets = ensureSharedAssets(t.deps.env.PUBLISHED_DIR);
+    const lock = pageLockOf(t.deps.db, { ...settings, apiOrigin: TEST_ORIGIN, assets, fingerprint: "test" });
+    expect(lock([staged], (pages) => swapped.push(pages.map((p) => p.userId)))).toEqual([o.userId]);
+    expect(swapped).toEqual([[]]);
+    const html = readFileSync(page, "utf8");
+    expect(html).not.toContain("stale");
+    expect(html).not.toContain(LONG_TEXT);
+    expect(html).toContain("Contact Card");
+  });
 });
 
 describe("a bulk re-render into a bucket records what the plan hides, as a single re-render does", () => {

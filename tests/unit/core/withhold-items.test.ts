@@ -13,7 +13,7 @@ import { rng } from "#tests/support/rng.ts";
 import { link, LITE, NOW, PLUS, render, snapshot } from "../renderer/fixtures.ts";
 import { itemKey, planPage, seenDifference } from "./plan-pages.ts";
 
-const SEEDS = 300;
+const SEEDS = 150;
 
 /**
  * A generated page as the API keeps one: at most one main button (makeMainButton clears the others).

@@ -103,7 +103,7 @@ describe("a republish thread's loop", () => {
           flag = false;
           setImmediate(() => (flag = true));
           const page = join(dir, `p${b}`, "index.html");
-          return { pages: [{ userId: `u${b}`, version: 1, page, files: stageFiles([{ path: page, content: `page ${b}` }]), plusItems: { lite: false, hidden: false } }] };
+          return { pages: [{ userId: `u${b}`, version: 1, page, files: stageFiles([{ path: page, content: `page ${b}` }]), plusItems: { lite: false, hidden: false }, withheldJson: null }] };
         },
         // Every page is still at its version: all are swapped.
         (pages, swap) => {
