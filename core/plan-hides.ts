@@ -162,12 +162,16 @@ export function featuresOf(items: readonly PlanHiddenItem[]): PlanFeature[] {
 /** What a render tells about the owner's Plus items (ADR 136, 201): whether a Lite render leaves some out. */
 export type PlusItemsState = "none" | "hidden" | "back";
 
-/** Whether the Lite rules take anything off `snapshot` at `now`. */
-export const hasPlanHiddenItems = (snapshot: PageSnapshot, now: Date): boolean => planHiddenItems(snapshot, now).length > 0;
+/**
+ * Whether a render of `version` shows the owner Plus items a Lite render leaves out: under Lite,
+ * whether the Lite rules take anything off it; under Plus, whether the page shown (the version less
+ * what it withholds, ADR 259) holds any, which are then back.
+ */
+export const rendersPlusItems = (version: PageSnapshot, shown: PageSnapshot, lite: boolean, now: Date): boolean => planHiddenItems(lite ? version : shown, now).length > 0;
 
 /**
  * The owner's plus_items_state after a render under a plan that is Lite (`lite`) or not, of a snapshot
- * that has Plus items the Lite rules take off (`plusItems`, hasPlanHiddenItems) or not:
+ * that has Plus items the Lite rules take off (`plusItems`, rendersPlusItems) or not:
  * "hidden" while a Lite render leaves items out; "back" when a render under Plus shows again what a
  * Lite render hid, which the dashboard announces once; "none" when there is nothing to hide. Every
  * render of a page, one publish or a bulk re-render, records it through this one rule.

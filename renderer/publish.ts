@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { and, desc, eq, isNotNull, lt, notInArray } from "drizzle-orm";
 import { LIMITS } from "#core/limits.ts";
 import { PagePlanSchema, PageSnapshotSchema, type PagePlan, type PageSnapshot } from "#core/model.ts";
-import { hasPlanHiddenItems, planHiddenItems, plusItemsStateAfter, withheldItems, withholdItems, type PlanFeature, type PlanHiddenItem, type PlanItemKey } from "#core/plan-hides.ts";
+import { planHiddenItems, rendersPlusItems, plusItemsStateAfter, withheldItems, withholdItems, type PlanFeature, type PlanHiddenItem, type PlanItemKey } from "#core/plan-hides.ts";
 import { publishGate } from "#core/publish-gate.ts";
 import { ALWAYS_PLUS, effectivePlan, planStateOf } from "#core/plans.ts";
 import { versionPlanHides, versionSummary } from "#core/history.ts";
@@ -204,7 +204,7 @@ export function notePlusItems(tx: Db, userId: string, snapshot: PageSnapshot, pl
   const row = tx.select({ state: userProfiles.plusItemsState }).from(userProfiles).where(eq(userProfiles.userId, userId)).get();
   if (!row) return;
   const lite = effectivePlan(planStateOf(plan), now) === "lite";
-  const next = plusItemsStateAfter(row.state, lite, hasPlanHiddenItems(lite ? snapshot : shown, now));
+  const next = plusItemsStateAfter(row.state, lite, rendersPlusItems(snapshot, shown, lite, now));
   if (next !== row.state) tx.update(userProfiles).set({ plusItemsState: next }).where(eq(userProfiles.userId, userId)).run();
 }
 

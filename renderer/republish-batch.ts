@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { PageSnapshotSchema, type PagePlan } from "#core/model.ts";
-import { hasPlanHiddenItems, withholdItems } from "#core/plan-hides.ts";
+import { rendersPlusItems, withholdItems } from "#core/plan-hides.ts";
 import { withheldOf } from "./withheld.ts";
 import { effectivePlan, planStateOf } from "#core/plans.ts";
 import { discardStaged, stageFiles, swapStaged, syncFoldersOf, syncStaged, type StagedFile } from "./atomic-write.ts";
@@ -91,7 +91,7 @@ export function stageRenderedBatch(pages: Iterable<PageToRender>, settings: Rend
       const now = new Date();
       const writes = pageWrites(shown, p.plan, { ...settings, now, customDomain: p.customDomain });
       const lite = effectivePlan(planStateOf(p.plan), now) === "lite";
-      const plusItems = { lite, hidden: hasPlanHiddenItems(lite ? snapshot : shown, now) };
+      const plusItems = { lite, hidden: rendersPlusItems(snapshot, shown, lite, now) };
       staged.push({ userId: p.userId, version: p.version, page: join(settings.publishedDir, snapshot.profile.username, "index.html"), files: stageFiles(writes), plusItems, withheldJson: p.withheldJson });
     }
   } catch (err) {

@@ -115,19 +115,18 @@ async function editedMeanwhile(bulk: () => Promise<number>, pageOf: (o: ApiOwner
 
 describe("a bulk re-render of the folder records what the plan hides, as a single re-render does", () => {
   const filePage = async (o: ApiOwner) => readFileSync(join(t.deps.env.PUBLISHED_DIR, o.username, "index.html"), "utf8");
-  it.each([
+  const folder = (threads: number) => () => republishAll(t.deps.db, { publishedDir: t.deps.env.PUBLISHED_DIR, origin: TEST_ORIGIN, threads, offMainThread: threads > 1 });
+  const where = [
     ["on the main thread", 1],
     ["on worker threads", 2],
-  ])("%s", async (_where, threads) => {
+  ] as const;
+  it.each(where)("%s", async (_where, threads) => {
     t = createTestApp();
-    await trialEndsThenPlus(() => republishAll(t.deps.db, { publishedDir: t.deps.env.PUBLISHED_DIR, origin: TEST_ORIGIN, threads, offMainThread: threads > 1 }), filePage);
+    await trialEndsThenPlus(folder(threads), filePage);
   }, 60_000);
-  it.each([
-    ["on the main thread", 1],
-    ["on worker threads", 2],
-  ])("%s, withholding what the owner changed meanwhile (ADR 259)", async (_where, threads) => {
+  it.each(where)("%s, withholding what the owner changed meanwhile (ADR 259)", async (_where, threads) => {
     t = createTestApp();
-    await editedMeanwhile(() => republishAll(t.deps.db, { publishedDir: t.deps.env.PUBLISHED_DIR, origin: TEST_ORIGIN, threads, offMainThread: threads > 1 }), filePage);
+    await editedMeanwhile(folder(threads), filePage);
   }, 60_000);
 });
 

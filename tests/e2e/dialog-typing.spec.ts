@@ -74,6 +74,16 @@ async function closesAtOnce(page: Page, opener: Locator, dialog: Locator) {
   await expect(prompt(page)).toBeHidden();
 }
 
+/** Opened, changed with `edit` and put back as it was: nothing to lose, so Escape closes at once. */
+async function closesWhenPutBack(page: Page, opener: Locator, dialog: Locator, edit: () => Promise<void>) {
+  await opener.click();
+  await opened(dialog);
+  await edit();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(prompt(page)).toBeHidden();
+}
+
 /** Escape on a dialog holding typing asks; Discard closes it and the focus goes back to `opener`. */
 async function discards(page: Page, dialog: Locator, opener: Locator) {
   await page.keyboard.press("Escape");
@@ -286,13 +296,11 @@ test("Delete account asks before a typed password is lost, and closes at once wh
   await closesAtOnce(page, open, dialog);
 
   // Typed and deleted again: nothing to lose.
-  await open.click();
   const password = dialog.getByLabel("Password", { exact: true });
-  await password.fill("abc");
-  await password.fill("");
-  await page.keyboard.press("Escape");
-  await expect(dialog).toBeHidden();
-  await expect(prompt(page)).toBeHidden();
+  await closesWhenPutBack(page, open, dialog, async () => {
+    await password.fill("abc");
+    await password.fill("");
+  });
 
   await open.click();
   await password.fill(owner.password);
@@ -366,13 +374,11 @@ test("turning two-factor off and new backup codes ask before a typed password or
     await closesAtOnce(page, open, dialog);
 
     // Typed and deleted again: nothing to lose.
-    await open.click();
     const code = dialog.getByLabel("Code from your app, or a backup code");
-    await code.fill("123456");
-    await code.fill("");
-    await page.keyboard.press("Escape");
-    await expect(dialog).toBeHidden();
-    await expect(prompt(page)).toBeHidden();
+    await closesWhenPutBack(page, open, dialog, async () => {
+      await code.fill("123456");
+      await code.fill("");
+    });
 
     await open.click();
     const typed = dialog.getByLabel(field, { exact: true });
@@ -395,14 +401,12 @@ test("Request Cash Payout and Renew with Balance ask before a typed address, amo
   const payoutDialog = page.getByRole("dialog", { name: "Request Cash Payout" });
   await closesAtOnce(page, payout, payoutDialog);
   // The amount it opens with, changed and put back: nothing to lose.
-  await payout.click();
   const amount = payoutDialog.getByLabel("Amount (USD)");
-  await expect(amount).toHaveValue("50.00");
-  await amount.fill("25");
-  await amount.fill("50.00");
-  await page.keyboard.press("Escape");
-  await expect(payoutDialog).toBeHidden();
-  await expect(prompt(page)).toBeHidden();
+  await closesWhenPutBack(page, payout, payoutDialog, async () => {
+    await expect(amount).toHaveValue("50.00");
+    await amount.fill("25");
+    await amount.fill("50.00");
+  });
   // A PayPal address typed asks, and so does a changed amount.
   await payout.click();
   const email = payoutDialog.getByLabel("PayPal email");
@@ -419,14 +423,12 @@ test("Request Cash Payout and Renew with Balance ask before a typed address, amo
   const renew = page.getByRole("button", { name: "Renew with Balance" });
   const renewDialog = page.getByRole("dialog", { name: "Renew with Balance" });
   await closesAtOnce(page, renew, renewDialog);
-  await renew.click();
   const period = renewDialog.getByLabel("Renewal period");
-  await expect(period).toHaveValue("1");
-  await period.selectOption("2");
-  await period.selectOption("1");
-  await page.keyboard.press("Escape");
-  await expect(renewDialog).toBeHidden();
-  await expect(prompt(page)).toBeHidden();
+  await closesWhenPutBack(page, renew, renewDialog, async () => {
+    await expect(period).toHaveValue("1");
+    await period.selectOption("2");
+    await period.selectOption("1");
+  });
   await renew.click();
   await period.selectOption("2");
   await expectNoAxeViolations(page, "Renew with Balance");
