@@ -5,7 +5,8 @@
  */
 import { join } from "node:path";
 import { PageSnapshotSchema, type PagePlan } from "#core/model.ts";
-import { rendersPlusItems, withholdItems } from "#core/plan-hides.ts";
+import { rendersPlusItems } from "#core/plan-hides.ts";
+import { withholdItems } from "#core/withhold-items.ts";
 import { withheldOf } from "./withheld.ts";
 import { effectivePlan, planStateOf } from "#core/plans.ts";
 import { discardStaged, stageFiles, swapStaged, syncFoldersOf, syncStaged, type StagedFile } from "./atomic-write.ts";

@@ -16,8 +16,8 @@ const CORE = join(ROOT, "core");
 const SOURCES = [
   join(RENDERER, "components"),
   ...["render.tsx", "css.ts", "escape.ts", "page-files.ts", "page-writes.ts", "types.ts"].map((f) => join(RENDERER, f)),
-  // plan-hides.ts: what a version withholds is drawn as the Lite page draws it (ADR 259).
-  ...["visible-content.ts", "plan-hides.ts", "themes.ts", "platforms.ts", "url-rule.ts", "color.ts", "initials.ts"].map((f) => join(CORE, f)),
+  // withhold-items.ts: what a version withholds is drawn as the Lite page draws it (ADR 259).
+  ...["visible-content.ts", "withhold-items.ts", "themes.ts", "platforms.ts", "url-rule.ts", "color.ts", "initials.ts"].map((f) => join(CORE, f)),
 ];
 
 function filesOf(path: string): string[] {

@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { PageSnapshot } from "#core/model.ts";
-import { planHiddenItems, withheldItems, withholdItems, type PlanHiddenItem } from "#core/plan-hides.ts";
+import { planHiddenItems, withheldItems, type PlanHiddenItem } from "#core/plan-hides.ts";
+import { withholdItems } from "#core/withhold-items.ts";
 import { FONT_PAIRING_IDS, THEME_IDS } from "#core/themes.ts";
 import { rng } from "#tests/support/rng.ts";
 import { link, LITE, NOW, PLUS, render, snapshot } from "../renderer/fixtures.ts";
