@@ -17,12 +17,15 @@ import { createOwner, e2eDb, expect, signInAs, test } from "./fixtures.ts";
 const prompt = (page: Page) => page.getByRole("alertdialog", { name: "You have unsaved changes" });
 
 /**
- * A dialog has opened and taken the focus. Radix listens for Escape from an effect after the dialog
- * is drawn; once the focus is inside, the listener is there, so a key pressed next reaches it.
+ * A dialog has opened and is listening. Radix listens for Escape from an effect after the dialog is
+ * drawn; once the focus is inside, that listener is there. It adds its outside-click listener from a
+ * zero-delay timer set in the same effects; a zero-delay timer set after them runs after it, so once
+ * ours has run, a click outside reaches the dialog.
  */
 async function opened(dialog: Locator) {
   await expect(dialog).toBeVisible();
   await expect.poll(() => dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+  await dialog.page().evaluate(() => new Promise((done) => setTimeout(done, 0)));
 }
 
 /** The question is up and holds the focus on Keep Editing. */
