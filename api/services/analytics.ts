@@ -93,16 +93,22 @@ const byViews = <T extends { views: number }>(rows: (T & { name: string })[]) =>
 
 /**
  * Where a link leads, for a report: its address, or what the page does for a link without one. A
- * lead magnet names its file: an uploaded one by the name it had on the owner's device (`uploadNames`,
- * by media path; an upload from before names were kept shows just "Lead Magnet", never its stored
- * hash), a file elsewhere by the last part of its URL.
+ * download names its file: a Paid Download by the name kept with the link, a lead magnet's upload by
+ * the name it had on the owner's device (`uploadNames`, by media path; an upload from before names
+ * were kept shows just its type, never its stored hash), a file elsewhere by the last part of its URL.
  */
 export function linkTarget(l: { url: string; linkType: LinkType; linkSpecificData: Record<string, string> }, uploadNames: ReadonlyMap<string, string> = new Map()): string {
   if (l.url.trim() && !l.url.startsWith("#")) return l.url;
   const label = LINK_TYPE_LABELS[l.linkType];
-  const fileUrl = l.linkType === "lead_magnet" ? (l.linkSpecificData.fileUrl ?? "") : "";
-  const file = isMediaPath(fileUrl) ? uploadNames.get(fileUrl) : decodeURIComponentSafe(fileUrl.split(/[?#]/)[0]!.split("/").pop() ?? "");
+  const file = fileNameOf(l, uploadNames);
   return file ? `${label}: ${file}` : label;
+}
+
+function fileNameOf(l: { linkType: LinkType; linkSpecificData: Record<string, string> }, uploadNames: ReadonlyMap<string, string>): string | undefined {
+  if (l.linkType === "paid_download") return l.linkSpecificData.fileName;
+  if (l.linkType !== "lead_magnet") return undefined;
+  const fileUrl = l.linkSpecificData.fileUrl ?? "";
+  return isMediaPath(fileUrl) ? uploadNames.get(fileUrl) : decodeURIComponentSafe(fileUrl.split(/[?#]/)[0]!.split("/").pop() ?? "");
 }
 
 /** The names the owner's lead-magnet uploads had on their device, by media path ("/media/ab/….pdf"). */

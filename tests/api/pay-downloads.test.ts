@@ -67,6 +67,17 @@ describe("a paid download with the test provider", () => {
     expect(Buffer.from(await file.arrayBuffer()).equals(PDF)).toBe(true);
   });
 
+  it("is named by its file's name in the analytics table, never by the file's id", async () => {
+    t = createTestApp();
+    const owner = createApiOwner(t, "plus");
+    const { downloadId, fileId } = await sellingOwner(t, owner);
+    const now = Date.now();
+    const report = (await (await owner.call("GET", `/api/analytics?from=${new Date(now - 86_400_000).toISOString()}&to=${new Date(now + 86_400_000).toISOString()}`)).json()) as any;
+    const row = report.links.find((l: any) => l.linkId === downloadId);
+    expect(row.target).toBe("Paid Download: guide.pdf");
+    expect(row.target).not.toContain(fileId);
+  });
+
   it("stops after 5 downloads", async () => {
     t = createTestApp();
     await boughtDownload(createApiOwner(t, "plus"));
