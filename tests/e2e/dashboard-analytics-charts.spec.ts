@@ -36,7 +36,10 @@ async function chooseMarch(page: import("@playwright/test").Page) {
   await page.getByLabel("From").fill("2025-03-01");
   await page.getByLabel("To").fill("2025-03-07");
   await page.getByRole("button", { name: "Apply" }).click();
-  await expect(page.getByRole("button", { name: /Date range/ })).toHaveText("Mar 01, 2025 - Mar 07, 2025");
+  const range = page.getByRole("button", { name: /Date range/ });
+  await expect(range).toHaveText("Mar 01, 2025 - Mar 07, 2025");
+  // Apply hands the focus back to the range button.
+  await expect(range).toBeFocused();
 }
 
 test("page views per day: every day drawn, read by hover, by keyboard and as a table", async ({ page, owner }) => {

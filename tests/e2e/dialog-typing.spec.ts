@@ -12,25 +12,14 @@ import { beginSetup, confirmSetup, totpAt } from "#api/services/two-factor.ts";
 import { addMonths } from "#core/schemas/billing.ts";
 import { user2faSettings, userProfiles } from "#db/schema.ts";
 import { expectNoAxeViolations } from "./axe.ts";
+import { dialogReady } from "./dialogs.ts";
 import { createOwner, e2eDb, expect, signInAs, test } from "./fixtures.ts";
 
 const prompt = (page: Page) => page.getByRole("alertdialog", { name: "You have unsaved changes" });
 
-/**
- * A dialog has opened and is listening. Radix listens for Escape from an effect after the dialog is
- * drawn; once the focus is inside, that listener is there. It adds its outside-click listener from a
- * zero-delay timer set in the same effects; a zero-delay timer set after them runs after it, so once
- * ours has run, a click outside reaches the dialog.
- */
-async function opened(dialog: Locator) {
-  await expect(dialog).toBeVisible();
-  await expect.poll(() => dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true);
-  await dialog.page().evaluate(() => new Promise((done) => setTimeout(done, 0)));
-}
-
 /** The question is up and holds the focus on Keep Editing. */
 async function asked(page: Page) {
-  await opened(prompt(page));
+  await dialogReady(prompt(page));
   await expect(prompt(page).getByRole("button", { name: "Keep Editing" })).toBeFocused();
 }
 
@@ -65,13 +54,13 @@ async function asksBeforeClosing(page: Page, dialog: Locator, field: Locator) {
 /** Unedited, the dialog `opener` opens closes at once on Escape and on a click outside; Escape hands the focus back to `opener`. */
 async function closesAtOnce(page: Page, opener: Locator, dialog: Locator) {
   await opener.click();
-  await opened(dialog);
+  await dialogReady(dialog);
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
   await expect(prompt(page)).toBeHidden();
   await expect(opener).toBeFocused();
   await opener.click();
-  await opened(dialog);
+  await dialogReady(dialog);
   await clickOutside(page);
   await expect(dialog).toBeHidden();
   await expect(prompt(page)).toBeHidden();
@@ -80,7 +69,7 @@ async function closesAtOnce(page: Page, opener: Locator, dialog: Locator) {
 /** Opened, changed with `edit` and put back as it was: nothing to lose, so Escape closes at once. */
 async function closesWhenPutBack(page: Page, opener: Locator, dialog: Locator, edit: () => Promise<void>) {
   await opener.click();
-  await opened(dialog);
+  await dialogReady(dialog);
   await edit();
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
@@ -113,13 +102,13 @@ test("Add and Edit Link: an unedited dialog closes at once; typing is kept behin
 
   // Nothing typed: Escape and a click outside close at once, the focus back on Add Component.
   await add.click();
-  await opened(dialog);
+  await dialogReady(dialog);
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
   await expect(prompt(page)).toBeHidden();
   await expect(add).toBeFocused();
   await add.click();
-  await opened(dialog);
+  await dialogReady(dialog);
   await clickOutside(page);
   await expect(dialog).toBeHidden();
   await expect(prompt(page)).toBeHidden();
@@ -141,14 +130,14 @@ test("Add and Edit Link: an unedited dialog closes at once; typing is kept behin
 
   // Discard discarded: the next Add dialog is empty, so it closes at once.
   await add.click();
-  await opened(dialog);
+  await dialogReady(dialog);
   await expect(title).toHaveValue("");
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
 
   // A choice counts as much as typing: the link type.
   await add.click();
-  await opened(dialog);
+  await dialogReady(dialog);
   await dialog.getByLabel("Label", { exact: true }).check();
   await page.keyboard.press("Escape");
   await asked(page);
@@ -162,14 +151,14 @@ test("Add and Edit Link: an unedited dialog closes at once; typing is kept behin
   await menu.click();
   await page.getByRole("menuitem", { name: "Edit" }).click();
   const edit = page.getByRole("dialog", { name: "Edit Link" });
-  await opened(edit);
+  await dialogReady(edit);
   await page.keyboard.press("Escape");
   await expect(edit).toBeHidden();
   await expect(prompt(page)).toBeHidden();
   await expect(menu).toBeFocused();
   await menu.click();
   await page.getByRole("menuitem", { name: "Edit" }).click();
-  await opened(edit);
+  await dialogReady(edit);
   const editTitle = edit.getByLabel("Title");
   await editTitle.fill("Section B");
   await asksBeforeClosing(page, edit, editTitle);
@@ -185,7 +174,7 @@ test("Escape pressed twice at once over typing asks, then keeps editing: the que
   await page.goto("/dashboard/links");
   await page.getByRole("button", { name: "Add Component" }).click();
   const dialog = page.getByRole("dialog", { name: "Add New Link" });
-  await opened(dialog);
+  await dialogReady(dialog);
   const title = dialog.getByLabel("Title");
   await title.fill("My shop");
   // The second Escape comes before the page has drawn anything after the first: for that moment the
@@ -211,7 +200,7 @@ test("the crop dialog asks once the picture is moved or zoomed", async ({ page, 
   const choose = page.getByLabel("Choose File");
   await choose.setInputFiles({ name: "me.jpg", mimeType: "image/jpeg", buffer });
   const dialog = page.getByRole("dialog", { name: "Crop Your Profile Picture" });
-  await opened(dialog);
+  await dialogReady(dialog);
   // As it opened: Escape closes at once.
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
@@ -234,7 +223,7 @@ test("the social link and list dialogs ask too, and close at once when nothing w
   const newList = page.getByRole("button", { name: "New List" });
   await newList.click();
   const list = page.getByRole("dialog", { name: "New List" });
-  await opened(list);
+  await dialogReady(list);
   await page.keyboard.press("Escape");
   await expect(list).toBeHidden();
   await newList.click();
@@ -249,7 +238,7 @@ test("the social link and list dialogs ask too, and close at once when nothing w
   await page.goto("/dashboard/social-links");
   await page.getByRole("button", { name: "Instagram", exact: true }).click();
   const social = page.getByRole("dialog", { name: "Add Instagram Link" });
-  await opened(social);
+  await dialogReady(social);
   await page.keyboard.press("Escape");
   await expect(social).toBeHidden();
   await page.getByRole("button", { name: "Instagram", exact: true }).click();
@@ -276,7 +265,7 @@ test("the operator's console asks before a typed reason is lost", async ({ brows
   const open = page.getByRole("button", { name: "Sign out everywhere" });
   await open.click();
   const dialog = page.getByRole("dialog", { name: "Sign out everywhere" });
-  await opened(dialog);
+  await dialogReady(dialog);
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
   await expect(open).toBeFocused();
@@ -312,7 +301,7 @@ test("Delete account asks before a typed password is lost, and closes at once wh
   await discards(page, dialog, open);
   // The typing went with the dialog: it opens empty and closes at once.
   await open.click();
-  await opened(dialog);
+  await dialogReady(dialog);
   await expect(password).toHaveValue("");
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
@@ -448,7 +437,7 @@ test("\"Why are you cancelling?\" asks before a chosen reason or typed words are
   const openWhy = async () => {
     await cancel.click();
     await page.getByRole("alertdialog", { name: "Cancel your subscription?" }).getByRole("button", { name: "Continue" }).click();
-    await opened(why);
+    await dialogReady(why);
   };
 
   // Nothing chosen: Escape and a click outside close at once.

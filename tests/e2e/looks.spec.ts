@@ -10,6 +10,7 @@ import { publishPage } from "#renderer/publish.ts";
 import { E2E } from "./env.ts";
 import { test, expect, createOwner, e2eDb, signInAs } from "./fixtures.ts";
 import { expectNoAxeViolations } from "./axe.ts";
+import { dialogReady } from "./dialogs.ts";
 
 test("the app header carries the logo mark beside the name, on desktop and at 390px", async ({ page, owner }) => {
   expect(owner.username).toBeTruthy();
@@ -249,7 +250,7 @@ test("one dialog at a time: Upgrade Required lies above a dimmed Add dialog, kee
   const bright = await page.screenshot({ clip: spot, animations: "disabled" });
   await promote.click();
   const upgrade = page.getByRole("dialog", { name: "Upgrade Required" });
-  await expect(upgrade).toBeVisible();
+  await dialogReady(upgrade);
 
   // The top dialog's overlay dims the Add dialog: the same spot now looks different.
   await page.mouse.move(0, 0);
@@ -276,7 +277,7 @@ test("one dialog at a time: Upgrade Required lies above a dimmed Add dialog, kee
   await expect(upgrade).toBeHidden();
   await expect(add).toBeVisible();
   await expect(add.getByLabel("Title")).toHaveValue("Earn with me");
-  expect(await add.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+  await expect.poll(() => add.evaluate((d) => d.contains(document.activeElement))).toBe(true);
   // The Add dialog holds typing: Escape asks first (ADR 140), and Discard closes it.
   await page.keyboard.press("Escape");
   const unsaved = page.getByRole("alertdialog", { name: "You have unsaved changes" });
@@ -284,6 +285,46 @@ test("one dialog at a time: Upgrade Required lies above a dimmed Add dialog, kee
   await unsaved.getByRole("button", { name: "Discard" }).click();
   await expect(add).toBeHidden();
   await expect(page.getByRole("button", { name: "Add Component" })).toBeFocused();
+});
+
+test("a closed dialog hands the focus back only if the owner has not moved it on: a menu opened meanwhile stays open", async ({ page, owner }) => {
+  e2eDb().insert(links).values({ id: newId(), userId: owner.userId, title: "Shop", url: "https://example.com/shop", orderIndex: 0 }).run();
+  // Radix hands the focus back from a zero-delay timer. The page holds such timers while asked to,
+  // so the owner's next click lands before the hand-back, whatever the machine's speed.
+  await page.addInitScript(() => {
+    const held: (() => void)[] = [];
+    const setTimer = window.setTimeout;
+    const w = window as unknown as { holdTimers: boolean; releaseTimers(): void };
+    w.holdTimers = false;
+    w.releaseTimers = () => {
+      w.holdTimers = false;
+      for (const run of held.splice(0)) run();
+    };
+    window.setTimeout = ((run: TimerHandler, delay?: number, ...args: unknown[]) => {
+      if (w.holdTimers && !delay && typeof run === "function") return held.push(() => run(...args)) && 0;
+      return setTimer(run, delay, ...args);
+    }) as typeof window.setTimeout;
+  });
+  await page.goto("/dashboard/links");
+  const add = page.getByRole("button", { name: "Add Component" });
+  await add.click();
+  const dialog = page.getByRole("dialog", { name: "Add New Link" });
+  await expect(dialog).toBeVisible();
+  await page.evaluate(() => ((window as unknown as { holdTimers: boolean }).holdTimers = true));
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await page.getByRole("button", { name: "Actions for Shop" }).click();
+  const menu = page.getByRole("menu");
+  await expect(menu).toBeVisible();
+  await page.evaluate(() => (window as unknown as { releaseTimers(): void }).releaseTimers());
+  await expect(menu).toBeVisible();
+  await expect(add).not.toBeFocused();
+  await menu.getByRole("menuitem", { name: "Edit" }).click();
+  await expect(page.getByRole("dialog", { name: "Edit Link" })).toBeVisible();
+
+  // With nothing moved meanwhile, the focus goes back to the opener as before.
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("button", { name: "Actions for Shop" })).toBeFocused();
 });
 
 test("every radio group is a set of radio cards: the whole card chooses, arrow keys move, focus and choice show on the card", async ({ page, context }) => {

@@ -226,8 +226,12 @@ async function chooseFromRowMenu(page: Page, row: string, item: string) {
   await expect(menu).toBeVisible();
   // Opened from the keyboard, the menu focuses its first item; then arrow down to the item.
   await expect(menu.getByRole("menuitem").first()).toBeFocused();
-  for (let i = 0; i < 10 && !(await menu.getByRole("menuitem", { name: item }).evaluate((el) => el === document.activeElement)); i++) {
+  // Radix moves the focus from a zero-delay timer after each key: each press waits for its move.
+  const target = menu.getByRole("menuitem", { name: item });
+  for (let i = 0; i < 10 && !(await target.evaluate((el) => el === document.activeElement)); i++) {
+    const from = await menu.evaluate(() => document.activeElement?.textContent);
     await page.keyboard.press("ArrowDown");
+    await expect.poll(() => menu.evaluate(() => document.activeElement?.textContent)).not.toBe(from);
   }
   await expect(menu.getByRole("menuitem", { name: item })).toBeFocused();
   await page.keyboard.press("Enter");

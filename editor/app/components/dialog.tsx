@@ -5,10 +5,10 @@
  */
 import { AlertDialog, Dialog } from "radix-ui";
 import { X } from "lucide-react";
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { DASH } from "#core/dashboard-texts.ts";
 import { Button } from "./button.tsx";
-import { lastFocusedElement, type FocusOnClose } from "./focus.ts";
+import { focusMovedOn, lastFocusedElement, type FocusOnClose } from "./focus.ts";
 import { type ConfirmProps, type ModalProps } from "./modal.tsx";
 
 /**
@@ -25,23 +25,25 @@ function openerOf(focused: Element | null): HTMLElement | null {
   return trigger ?? active;
 }
 
+/** Each open dialog's opener, by the dialog's box: the box Radix opened is the one it later closes. */
+const openers = new WeakMap<EventTarget, HTMLElement | null>();
+
 /**
  * Focus goes back to whatever opened the dialog when it closes. Radix returns it only to a
  * Dialog.Trigger, and these dialogs are opened from buttons and menu items of their own, so without
  * this a keyboard user would be left at the top of the page after Cancel or Escape. `resolve` may
- * choose another place (a deleted row's neighbour, see useRowFocus).
+ * choose another place (a deleted row's neighbour, see useRowFocus). Radix hands the focus back a
+ * moment after the dialog has gone, when the same dialog may be open again: the opener is kept with
+ * the box that closed, not with the component.
  */
-function useReturnFocus(resolve?: FocusOnClose) {
-  const opener = useRef<HTMLElement | null>(null);
+function returnFocus(resolve?: FocusOnClose) {
   return {
-    onOpenAutoFocus: () => {
-      opener.current = openerOf(document.activeElement);
+    onOpenAutoFocus: (e: Event) => {
+      if (e.target) openers.set(e.target, openerOf(document.activeElement));
     },
     onCloseAutoFocus: (e: Event) => {
-      const from = opener.current;
-      opener.current = null;
-      // An alert took the focus while the dialog closed (a stale write's Reload offer): it keeps it.
-      if (document.activeElement?.closest('[role="alert"]')) return void e.preventDefault();
+      const from = (e.target && openers.get(e.target)) ?? null;
+      if (focusMovedOn(e)) return;
       const el = resolve ? resolve(from) : from;
       if (el?.isConnected) {
         e.preventDefault();
@@ -71,7 +73,7 @@ export function ModalBox({
   focusOnClose,
   dirty = false,
 }: ModalProps) {
-  const focus = useReturnFocus(focusOnClose ?? ((opener) => (opener?.isConnected ? opener : returnFocusTo?.current)));
+  const focus = returnFocus(focusOnClose ?? ((opener) => (opener?.isConnected ? opener : returnFocusTo?.current)));
   // Escape, a click outside and Close all arrive here as a request to close: while the dialog holds
   // unsaved typing they ask first (ADR 140), on top of the dialog, which keeps everything meanwhile.
   const [asking, setAsking] = useState(false);
@@ -119,7 +121,7 @@ export function ModalBox({
 }
 
 export function ConfirmBox(props: ConfirmProps) {
-  const focus = useReturnFocus(props.focusOnClose);
+  const focus = returnFocus(props.focusOnClose);
   return (
     <AlertDialog.Root open={props.open} onOpenChange={props.onOpenChange}>
       <AlertDialog.Portal>

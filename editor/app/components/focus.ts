@@ -6,6 +6,20 @@ let lastFocused: Element | null = null;
 if (typeof document !== "undefined") document.addEventListener("focusin", (e) => (lastFocused = e.target as Element), true);
 export const lastFocusedElement = () => lastFocused;
 
+/**
+ * Radix hands the focus back a moment after a dialog, popover or menu has gone. If the focus went to
+ * a control meanwhile (a stale write's Reload offer, the owner's next click or field, a menu opened),
+ * it stays there: this cancels the hand-back (`e`, Radix's close-autofocus event) and answers true.
+ * The page itself, or a dialog's own box (where Radix puts the focus that was in a closed dialog
+ * above it), is no control.
+ */
+export function focusMovedOn(e: Event): boolean {
+  const now = document.activeElement;
+  if (!now || now === document.body || now.matches('[role="dialog"],[role="alertdialog"]')) return false;
+  e.preventDefault();
+  return true;
+}
+
 /** Where focus goes when a dialog closes, given the element that opened it (null: the dialog's default). */
 export type FocusOnClose = (opener: HTMLElement | null) => HTMLElement | null | undefined;
 

@@ -4,6 +4,7 @@
  */
 import { DropdownMenu } from "radix-ui";
 import { useEffect, useRef, type ReactElement, type ReactNode } from "react";
+import { focusMovedOn } from "./focus.ts";
 
 /** An item of a dropdown menu (a row's actions, the user menu, the export menu). */
 export function MenuItem({ onSelect, danger, children }: { onSelect(): void; danger?: boolean; children: ReactNode }) {
@@ -50,7 +51,7 @@ export function Menu({ trigger, align, sideOffset, className, children, openedBy
         {trigger}
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content align={align} sideOffset={sideOffset} className={className}>
+        <DropdownMenu.Content onCloseAutoFocus={focusMovedOn} align={align} sideOffset={sideOffset} className={className}>
           {children}
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
