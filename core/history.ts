@@ -7,7 +7,7 @@ import type { PageLink, PagePlan, PageProfile, PageSnapshot } from "./model.ts";
 import { planHiddenItems, type PlanHiddenItem } from "./plan-hides.ts";
 import { publishGate } from "./publish-gate.ts";
 
-/** Dates in the History view and its preview banner, e.g. "28 Nov 2026, 10:30 UTC" (the server's words). */
+/** The time in a version's preview banner, which the server writes, e.g. "28 Nov 2026, 10:30 UTC"; the History list shows the browser's local time. */
 export function versionTime(at: Date): string {
   return `${new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(at)} UTC`;
 }

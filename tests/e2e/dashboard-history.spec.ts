@@ -5,9 +5,9 @@
  * with axe at 0 violations on the list and its dialogs.
  */
 import type { Page } from "@playwright/test";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { newId } from "#db/ids.ts";
-import { links, userProfiles } from "#db/schema.ts";
+import { links, pageVersions, userProfiles } from "#db/schema.ts";
 import { expectNoAxeViolations } from "./axe.ts";
 import { e2eDb, expect, test, type TestOwner } from "./fixtures.ts";
 
@@ -32,6 +32,9 @@ async function twoVersions(page: Page, owner: TestOwner): Promise<void> {
   await page.goto("/dashboard/links");
   await expect(page.getByRole("heading", { name: "Page Layout" })).toBeVisible();
 }
+
+// The list shows times in the browser's zone; a zone away from UTC shows it is not the server's.
+test.use({ timezoneId: "America/New_York" });
 
 const versionItem = (page: Page, n: number) => page.getByRole("dialog", { name: "History" }).getByRole("listitem", { name: `Version ${n}` });
 
@@ -103,14 +106,25 @@ test("puts an older version live at once from History", async ({ page, owner }) 
   await expect(versionItem(page, 3)).toContainText("1 link added, 1 link removed, display name changed");
 });
 
-test("History by keyboard at 320 px: opens, previews a version as it was published, and gives the focus back", async ({ page, owner, context }) => {
+test("History by keyboard at 320 px: opens, shows each version's time, previews, restores and puts live, and gives the focus back", async ({ page, owner, context }) => {
+  // Two publishes, a restore and a put live, each with the dashboard's reload.
+  test.setTimeout(120_000);
   await page.setViewportSize({ width: 320, height: 640 });
   await twoVersions(page, owner);
+  // Version 1 was published at a known instant: the list shows it in the browser's time zone, the
+  // preview's banner (written by the server) in UTC.
+  e2eDb()
+    .update(pageVersions)
+    .set({ publishedAt: new Date("2026-03-04T15:07:00Z") })
+    .where(and(eq(pageVersions.userId, owner.userId), eq(pageVersions.version, 1)))
+    .run();
   const history = page.getByRole("button", { name: "History" });
   await history.focus();
   await page.keyboard.press("Enter");
   const dialog = page.getByRole("dialog", { name: "History" });
   await expect(versionItem(page, 1)).toBeVisible();
+  await expect(versionItem(page, 1)).toContainText("Mar 4, 2026 at 10:07 AM");
+  await expect(versionItem(page, 2)).toContainText(/[A-Z][a-z]{2} \d{1,2}, \d{4} at \d{1,2}:\d{2} [AP]M/);
   const box = (await dialog.boundingBox())!;
   expect(box.x).toBeGreaterThanOrEqual(0);
   expect(box.x + box.width).toBeLessThanOrEqual(320);
@@ -122,7 +136,7 @@ test("History by keyboard at 320 px: opens, previews a version as it was publish
   await preview.focus();
   await page.keyboard.press("Enter");
   const tab = await opened;
-  await expect(tab.getByRole("status")).toContainText("Version 1, published");
+  await expect(tab.getByRole("status")).toContainText("Version 1, published 4 Mar 2026, 15:07 UTC");
   await expect(tab.getByRole("heading", { name: "First Name" })).toBeVisible();
   await expect(tab.getByRole("link", { name: "Old Link" })).toBeVisible();
   await tab.close();
@@ -130,6 +144,47 @@ test("History by keyboard at 320 px: opens, previews a version as it was publish
   await page.keyboard.press("Escape");
   await expect(dialog).toHaveCount(0);
   await expect(history).toBeFocused();
+
+  // Restore: Tab from Preview reaches it, Enter asks, the question starts on Cancel, and Escape
+  // hands the focus back; then Tab and Enter restore.
+  await page.keyboard.press("Enter");
+  await preview.focus();
+  await page.keyboard.press("Tab");
+  const restore = versionItem(page, 1).getByRole("button", { name: "Restore to draft: version 1" });
+  await expect(restore).toBeFocused();
+  await page.keyboard.press("Enter");
+  const restoreConfirm = page.getByRole("alertdialog", { name: "Restore version 1 to your draft?" });
+  await expect(restoreConfirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(restoreConfirm).toHaveCount(0);
+  await expect(restore).toBeFocused();
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Tab");
+  await expect(restoreConfirm.getByRole("button", { name: "Yes, Restore to Draft" })).toBeFocused();
+  const restored = page.waitForEvent("load");
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("Version 1 is now your draft")).toBeVisible();
+  await restored;
+  await expect(page.getByTestId("link-row").filter({ hasText: "Old Link" })).toBeVisible();
+
+  // Put live: the next stop after Restore, and its question confirmed by Tab and Enter.
+  await history.focus();
+  await page.keyboard.press("Enter");
+  await versionItem(page, 1).getByRole("button", { name: "Restore to draft: version 1" }).focus();
+  await page.keyboard.press("Tab");
+  await expect(versionItem(page, 1).getByRole("button", { name: "Put live: version 1" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  const liveConfirm = page.getByRole("alertdialog", { name: "Put version 1 live?" });
+  await expect(liveConfirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(liveConfirm.getByRole("button", { name: "Yes, Put It Live" })).toBeFocused();
+  const reloaded = page.waitForEvent("load");
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("Your page has been published!")).toBeVisible();
+  const visitor = await context.newPage();
+  await visitor.goto(`/${owner.username}`);
+  await expect(visitor.getByRole("heading", { name: "First Name" })).toBeVisible();
+  await reloaded;
 });
 
 test("History before anything is published says what it will hold", async ({ page, owner }) => {
