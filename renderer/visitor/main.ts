@@ -203,15 +203,20 @@ function showError(form: HTMLFormElement, title: string, description = ""): void
 
 let leadLink = "";
 const leadDialog = $<HTMLDialogElement>("#d-lead");
+/**
+ * The lead dialog, opened for a link: its form again, without the last message or download. The
+ * e-mail the visitor typed stays, as the report dialog's typing does (a closed dialog keeps its form).
+ */
 function resetLead(): void {
   const form = $<HTMLFormElement>("form", leadDialog!);
   const done = $(".done", leadDialog!);
+  const download = $<HTMLAnchorElement>(".done a", leadDialog!);
   if (form) {
     form.hidden = false;
-    form.reset();
     showError(form, "");
   }
   if (done) done.hidden = true;
+  if (download) download.hidden = true;
 }
 
 // Players (ADR 212): each facade is a link to the address; here it becomes a play button, and a

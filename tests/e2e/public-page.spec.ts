@@ -186,6 +186,16 @@ test("report: a reason is required, a failure is explained, a report is stored",
 
   await report.getByLabel("Reason").selectOption({ label: "Impersonation" });
   await report.getByLabel("Details (optional)").fill("Pretends to be <someone>");
+  // Closed by Escape or a click beside it, the dialog keeps what the visitor typed (ADR 140).
+  await page.keyboard.press("Escape");
+  await expect(report).toBeHidden();
+  await page.getByRole("button", { name: "Report", exact: true }).click();
+  await expect(report.getByLabel("Details (optional)")).toHaveValue("Pretends to be <someone>");
+  await page.mouse.click(2, 2);
+  await expect(report).toBeHidden();
+  await page.getByRole("button", { name: "Report", exact: true }).click();
+  await expect(report.getByLabel("Reason")).toHaveValue("impersonation");
+  await expect(report.getByLabel("Details (optional)")).toHaveValue("Pretends to be <someone>");
   await page.route("**/api/visitor/report", (r) => r.abort());
   await report.getByRole("button", { name: "Submit Report" }).click();
   await expect(report.getByText("Report failed")).toBeVisible();
@@ -213,6 +223,12 @@ test("lead magnet: an e-mail is required, a failure is explained, the link is e-
 
   const email = `${owner.username}-fan@example.com`;
   await lead.getByLabel("Email address").fill(`  ${email} `);
+  // Closed and opened again, the dialog keeps the address, without the last message (ADR 140).
+  await page.keyboard.press("Escape");
+  await expect(lead).toBeHidden();
+  await page.getByRole("button", { name: "Free Guide" }).click();
+  await expect(lead.getByLabel("Email address")).toHaveValue(email);
+  await expect(lead.getByText("Please enter a valid email address")).toHaveCount(0);
   await page.route("**/api/visitor/lead", (r) => r.fulfill({ status: 500, body: "" }));
   await lead.getByRole("button", { name: "Send Download Link" }).click();
   await expect(lead.getByRole("alert")).toHaveText("Failed to send download link. Please try again.");
@@ -225,6 +241,12 @@ test("lead magnet: an e-mail is required, a failure is explained, the link is e-
   expect(e2eDb().select().from(collectedLeads).where(eq(collectedLeads.userId, owner.userId)).all()).toMatchObject([{ email, linkTitle: "Free Guide" }]);
   await lead.getByRole("button", { name: "Close" }).click();
   await expect(lead).toBeHidden();
+  // Opened again, it asks again, with the address kept for the next download.
+  await page.getByRole("button", { name: "Free Guide" }).click();
+  await expect(lead.getByRole("button", { name: "Send Download Link" })).toBeVisible();
+  await expect(lead.getByRole("heading", { name: "Check your email" })).toBeHidden();
+  await expect(lead.getByRole("link", { name: "Download now" })).toBeHidden();
+  await expect(lead.getByLabel("Email address")).toHaveValue(email);
 });
 
 test("cookie banner: customise, decline, accept, reopen from the footer; consent kept in localStorage", async ({ page }) => {
