@@ -9,6 +9,7 @@ import type { Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import { newId } from "#db/ids.ts";
 import { links, userProfiles } from "#db/schema.ts";
+import { expectNoAxeViolations } from "./axe.ts";
 import { subscribeInBrowser } from "./billing-helpers.ts";
 import { createOwner, e2eDb, expect, signInAs, test, type TestOwner } from "./fixtures.ts";
 
@@ -98,6 +99,7 @@ test("a Lite owner hides Plus items and publishes: a Lite page, the draft keeps 
   // The dashboard says so, once.
   await page.goto("/dashboard/links");
   await expect(page.getByText("Your Plus items are back on your page")).toBeVisible();
+  await expectNoAxeViolations(page, "the notice that the Plus items are back");
   await page.reload();
   await expect(page.getByRole("heading", { name: "Page Layout" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Publish", exact: true })).toBeDisabled();
