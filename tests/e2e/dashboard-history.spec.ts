@@ -9,6 +9,7 @@ import { and, eq } from "drizzle-orm";
 import { newId } from "#db/ids.ts";
 import { links, pageVersions, userProfiles } from "#db/schema.ts";
 import { expectNoAxeViolations } from "./axe.ts";
+import { dialogReady } from "./dialogs.ts";
 import { e2eDb, expect, test, type TestOwner } from "./fixtures.ts";
 
 async function publishNow(page: Page): Promise<void> {
@@ -155,6 +156,7 @@ test("History by keyboard at 320 px: opens, shows each version's time, previews,
   await page.keyboard.press("Enter");
   const restoreConfirm = page.getByRole("alertdialog", { name: "Restore version 1 to your draft?" });
   await expect(restoreConfirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await dialogReady(restoreConfirm);
   await page.keyboard.press("Escape");
   await expect(restoreConfirm).toHaveCount(0);
   await expect(restore).toBeFocused();

@@ -3,7 +3,7 @@
  * preview in the tab order: from the top of the page a keyboard passes exactly the shell's stops (skip
  * link, top bar, status bar, menu), each once, and then reaches the screen's first field, never the
  * preview's links first (19 presses and the preview's links before the fix). The skip link, the first
- * stop, takes it past the shell to the screen: its first field is one or two presses further.
+ * stop, takes it past the shell to the screen: its first field is one press further.
  */
 import type { Page } from "@playwright/test";
 import { newId } from "#db/ids.ts";

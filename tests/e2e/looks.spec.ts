@@ -292,18 +292,24 @@ test("a closed dialog hands the focus back only if the owner has not moved it on
   // Radix hands the focus back from a zero-delay timer. The page holds such timers while asked to,
   // so the owner's next click lands before the hand-back, whatever the machine's speed.
   await page.addInitScript(() => {
-    const held: (() => void)[] = [];
+    const held = new Map<number, () => void>();
+    let nextId = 1e9;
     const setTimer = window.setTimeout;
+    const clearTimer = window.clearTimeout;
     const w = window as unknown as { holdTimers: boolean; releaseTimers(): void };
     w.holdTimers = false;
     w.releaseTimers = () => {
       w.holdTimers = false;
-      for (const run of held.splice(0)) run();
+      const due = [...held.values()];
+      held.clear();
+      for (const run of due) run();
     };
     window.setTimeout = ((run: TimerHandler, delay?: number, ...args: unknown[]) => {
-      if (w.holdTimers && !delay && typeof run === "function") return held.push(() => run(...args)) && 0;
-      return setTimer(run, delay, ...args);
+      if (!w.holdTimers || delay || typeof run !== "function") return setTimer(run, delay, ...args);
+      held.set(++nextId, () => run(...args));
+      return nextId;
     }) as typeof window.setTimeout;
+    window.clearTimeout = ((id?: number) => (id !== undefined && held.delete(id) ? undefined : clearTimer(id))) as typeof window.clearTimeout;
   });
   await page.goto("/dashboard/links");
   const add = page.getByRole("button", { name: "Add Component" });

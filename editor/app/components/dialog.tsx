@@ -43,8 +43,9 @@ function returnFocus(resolve?: FocusOnClose) {
     },
     onCloseAutoFocus: (e: Event) => {
       const from = (e.target && openers.get(e.target)) ?? null;
-      if (focusMovedOn(e)) return;
+      // Resolved even when the focus stays where it went: a row's focus rule forgets its removed row here.
       const el = resolve ? resolve(from) : from;
+      if (focusMovedOn(e)) return;
       if (el?.isConnected) {
         e.preventDefault();
         el.focus();

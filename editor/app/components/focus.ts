@@ -10,8 +10,8 @@ export const lastFocusedElement = () => lastFocused;
  * Radix hands the focus back a moment after a dialog, popover or menu has gone. If the focus went to
  * a control meanwhile (a stale write's Reload offer, the owner's next click or field, a menu opened),
  * it stays there: this cancels the hand-back (`e`, Radix's close-autofocus event) and answers true.
- * The page itself, or a dialog's own box (where Radix puts the focus that was in a closed dialog
- * above it), is no control.
+ * The page itself is no control, nor is a dialog's own box, where Radix may put the focus that was
+ * in a dialog closed above it.
  */
 export function focusMovedOn(e: Event): boolean {
   const now = document.activeElement;
