@@ -160,7 +160,7 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions, consen
     const last = lastVersion(tx, userId);
     // Unchanged, and the page is on disk as the draft shows it: nothing to do (a page folder lost or
     // moved is rewritten, and so is a page that withholds items, ADR 259).
-    if (last && last.contentHash === hash && withheldOf(last.withheldItems) === null && writer.hasPage(draft.snapshot.profile.username)) return { version: last.version, changed: false, first: false };
+    if (last && last.contentHash === hash && withheldOf(last.withheldItems).length === 0 && writer.hasPage(draft.snapshot.profile.username)) return { version: last.version, changed: false, first: false };
     writePage(draft.snapshot, draft.plan, { ...opts, assets, writer, customDomain: draft.customDomain });
     notePlusItems(tx, userId, draft.snapshot, draft.plan, opts.now);
     if (last && last.contentHash === hash) {
@@ -201,7 +201,7 @@ export function publishPage(db: Db, userId: string, opts: PublishOptions, consen
  * `shown` is the snapshot a render under Plus drew, when it withholds items (ADR 259): only what it
  * shows again is back, so a render that withholds every item the plan hid brings nothing back.
  */
-export function notePlusItems(tx: Db, userId: string, snapshot: PageSnapshot, plan: PagePlan, now: Date, shown: PageSnapshot = snapshot): void {
+function notePlusItems(tx: Db, userId: string, snapshot: PageSnapshot, plan: PagePlan, now: Date, shown: PageSnapshot = snapshot): void {
   const row = tx.select({ state: userProfiles.plusItemsState }).from(userProfiles).where(eq(userProfiles.userId, userId)).get();
   if (!row) return;
   const lite = effectivePlan(planStateOf(plan), now) === "lite";
@@ -236,14 +236,14 @@ export function rerenderLastVersion(db: Db, userId: string, opts: PublishOptions
 }
 
 /** The owner's last published version as it is stored: its snapshot exactly as published, and what it withholds (ADR 259). */
-export interface LastVersion {
+interface LastVersion {
   version: number;
   snapshot: PageSnapshot;
-  withheld: PlanItemKey[] | null;
+  withheld: PlanItemKey[];
 }
 
 /** A render of the last published version: the version, and the snapshot visitors are shown (`shown`). */
-export interface VersionToShow extends LastVersion {
+interface VersionToShow extends LastVersion {
   shown: PageSnapshot;
 }
 
@@ -260,12 +260,9 @@ export function versionToShow(tx: Db, userId: string, draft: Draft, now: Date): 
   let withheld = last.withheld;
   if (effectivePlan(planStateOf(draft.plan), now) !== "lite") {
     const row = tx.select({ state: userProfiles.plusItemsState }).from(userProfiles).where(eq(userProfiles.userId, userId)).get();
-    if (row?.state === "hidden") {
-      const keys = withheldItems(last.snapshot, draft.snapshot, now);
-      withheld = keys.length > 0 ? keys : null;
-    }
+    if (row?.state === "hidden") withheld = withheldItems(last.snapshot, draft.snapshot, now);
   }
-  return { ...last, withheld, shown: withholdItems(last.snapshot, withheld ?? []) };
+  return { ...last, withheld, shown: withholdItems(last.snapshot, withheld) };
 }
 
 /**
@@ -275,7 +272,7 @@ export function versionToShow(tx: Db, userId: string, draft: Draft, now: Date): 
  */
 export function noteRendered(tx: Db, userId: string, v: VersionToShow, plan: PagePlan, now: Date, assets: AssetManifest): void {
   tx.update(pageVersions)
-    .set({ templateFingerprint: templateFingerprint(assets), withheldItems: v.withheld })
+    .set({ templateFingerprint: templateFingerprint(assets), withheldItems: v.withheld.length > 0 ? v.withheld : null })
     .where(and(eq(pageVersions.userId, userId), eq(pageVersions.version, v.version)))
     .run();
   notePlusItems(tx, userId, v.snapshot, plan, now, v.shown);
@@ -307,7 +304,7 @@ export function lastPublishedVersion(db: Db, userId: string): LastVersion | null
 export function lastPublishedSnapshot(db: Db, userId: string): { version: number; snapshot: PageSnapshot } | null {
   const last = lastPublishedVersion(db, userId);
   if (!last) return null;
-  return { version: last.version, snapshot: withholdItems(last.snapshot, last.withheld ?? []) };
+  return { version: last.version, snapshot: withholdItems(last.snapshot, last.withheld) };
 }
 
 export interface DraftState {
@@ -334,7 +331,7 @@ export function draftState(db: Db, userId: string, now: Date): DraftState | null
   const gate = publishGate(draft.snapshot, draft.plan, now);
   const state = db.select({ plusItemsState: userProfiles.plusItemsState }).from(userProfiles).where(eq(userProfiles.userId, userId)).get();
   // A live page that withholds items (ADR 259) is not the draft yet, whatever the version holds.
-  const same = last !== null && !last.withheld && JSON.stringify(canonicalSnapshot(last.snapshot)) === JSON.stringify(canonicalSnapshot(draft.snapshot));
+  const same = last !== null && last.withheld.length === 0 && JSON.stringify(canonicalSnapshot(last.snapshot)) === JSON.stringify(canonicalSnapshot(draft.snapshot));
   return {
     hasUnpublishedChanges: !same,
     hasPublishedPage: draft.hasPublishedPage,

@@ -87,8 +87,7 @@ export function stageRenderedBatch(pages: Iterable<PageToRender>, settings: Rend
     for (const p of pages) {
       const snapshot = PageSnapshotSchema.parse(JSON.parse(p.snapshotJson));
       // What the version withholds shows as on the Lite page (ADR 259).
-      const withheld = p.withheldJson === null ? null : withheldOf(JSON.parse(p.withheldJson));
-      const shown = withholdItems(snapshot, withheld ?? []);
+      const shown = withholdItems(snapshot, withheldOf(p.withheldJson === null ? null : JSON.parse(p.withheldJson)));
       const now = new Date();
       const writes = pageWrites(shown, p.plan, { ...settings, now, customDomain: p.customDomain });
       const lite = effectivePlan(planStateOf(p.plan), now) === "lite";

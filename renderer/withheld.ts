@@ -8,8 +8,7 @@ import { PLAN_HIDE_KINDS, type PlanItemKey } from "#core/plan-hides.ts";
 /** page_versions.withheld_items as stored (ADR 259): null, or a list of item keys. */
 const PlanItemKeysSchema = z.array(z.object({ kind: z.enum(PLAN_HIDE_KINDS), id: z.string().optional() }).strict()).nullable();
 
-/** The items a version withholds, read from its row's value: null when none. */
-export function withheldOf(value: unknown): PlanItemKey[] | null {
-  const keys = PlanItemKeysSchema.parse(value ?? null);
-  return keys && keys.length > 0 ? keys : null;
+/** The items a version withholds, read from its row's value: empty when none. */
+export function withheldOf(value: unknown): PlanItemKey[] {
+  return PlanItemKeysSchema.parse(value ?? null) ?? [];
 }

@@ -10,6 +10,7 @@ import { newId } from "#db/ids.ts";
 import { links } from "#db/schema.ts";
 import { expectNoAxeViolations } from "./axe.ts";
 import { e2eDb, expect, test } from "./fixtures.ts";
+import { focusedStop } from "./keyboard.ts";
 
 type Role = Parameters<Page["getByRole"]>[0];
 
@@ -31,14 +32,6 @@ const shellStops = (username: string): [Role, string][] => [
   ...(["Analytics", "Links", "Social Links", "Profile Picture", "Bio & SEO", "Theme", "Earnings", "Affiliate Program", "Account & Billing"] as const).map((name): [Role, string] => ["link", name]),
 ];
 
-/** Where the focus is, for a failure's message: tag and name (a frame is "iframe"). */
-const focused = (page: Page) =>
-  page.evaluate(() => {
-    const el = document.activeElement;
-    if (!el) return "nothing";
-    return `${el.tagName.toLowerCase()} ${(el.getAttribute("aria-label") || el.textContent || "").trim().slice(0, 40)}`.trim();
-  });
-
 for (const s of SCREENS) {
   test(`${s.heading}: the form comes before the live preview in the tab order, and the skip link leads to it`, async ({ page, owner }) => {
     // A page with links, so the preview has stops of its own.
@@ -57,10 +50,10 @@ for (const s of SCREENS) {
     // a stop more or less anywhere (the preview's links among them) fails.
     for (const [i, [role, name]] of shellStops(owner.username).entries()) {
       await page.keyboard.press("Tab");
-      await expect(page.getByRole(role, { name, exact: true }), `press ${i + 1}: ${role} "${name}", the focus is on ${await focused(page)}`).toBeFocused();
+      await expect(page.getByRole(role, { name, exact: true }), `press ${i + 1}: ${role} "${name}", the focus is on ${await focusedStop(page)}`).toBeFocused();
     }
     await page.keyboard.press("Tab");
-    await expect(first, `after the shell, the focus is on ${await focused(page)}`).toBeFocused();
+    await expect(first, `after the shell, the focus is on ${await focusedStop(page)}`).toBeFocused();
     await expectNoAxeViolations(page, s.path);
 
     // From the top again: the skip link is the first stop, and it leads to the screen's form.
@@ -69,9 +62,9 @@ for (const s of SCREENS) {
     await page.keyboard.press("Tab");
     await expect(page.getByRole("link", { name: "Skip to content", exact: true })).toBeFocused();
     await page.keyboard.press("Enter");
-    await expect(page.getByRole("main"), `the skip link left the focus on ${await focused(page)}`).toBeFocused();
+    await expect(page.getByRole("main"), `the skip link left the focus on ${await focusedStop(page)}`).toBeFocused();
     await page.keyboard.press("Tab");
-    await expect(first, `one press after the skip link, the focus is on ${await focused(page)}`).toBeFocused();
+    await expect(first, `one press after the skip link, the focus is on ${await focusedStop(page)}`).toBeFocused();
   });
 }
 

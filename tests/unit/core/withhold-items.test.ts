@@ -114,16 +114,18 @@ describe("withheldItems and withholdItems over generated pages", () => {
       const unnumbered = (html: string) => html.replace(/d-vcf-\d+/g, "d-vcf-n");
       const laterBack = hidden.filter((i) => i.kind === "later" && !named.includes(itemKey(i)));
       const fromPlus = (plan: typeof PLUS, at: Date) => unnumbered(render(withholdItems(plan === PLUS ? published : shown, laterBack), PLUS, "published", at).html);
-      expect(fromPlus(PLUS, NOW), label).toBe(unnumbered(plusHtml(NOW)));
-      expect(fromPlus(LITE, NOW), label).toBe(unnumbered(shownHtml(NOW)));
-      expect(seenDifference(published, NOW, fromPlus(PLUS, NOW), fromPlus(LITE, NOW), fromPlus, label), label).toEqual(named);
+      const [plusNow, withheldNow] = [fromPlus(PLUS, NOW), fromPlus(LITE, NOW)];
+      const [shownNow, liteNow] = [shownHtml(NOW), liteHtml(NOW)];
+      expect(plusNow, label).toBe(unnumbered(plusHtml(NOW)));
+      expect(withheldNow, label).toBe(unnumbered(shownNow));
+      expect(seenDifference(published, NOW, plusNow, withheldNow, fromPlus, label), label).toEqual(named);
       // Against the Lite page: exactly the rest is back.
       const fromLite = (plan: typeof PLUS, at: Date) => (plan === PLUS ? shownHtml(at) : liteHtml(at));
-      expect(seenDifference(published, NOW, shownHtml(NOW), liteHtml(NOW), fromLite, label), label).toEqual(back);
+      expect(seenDifference(published, NOW, shownNow, liteNow, fromLite, label), label).toEqual(back);
       // What the Lite rules would take off the page shown is what came back (the dashboard's "back").
       expect(planHiddenItems(shown, NOW).map(itemKey).sort(), label).toEqual(back);
       // Under Lite the page shown is the Lite page.
-      expect(render(shown, LITE, "published", NOW).html, label).toBe(liteHtml(NOW));
+      expect(render(shown, LITE, "published", NOW).html, label).toBe(liteNow);
       for (const k of keys) kinds.add(k.kind);
       withheldCount += keys.length;
       backCount += back.length;
